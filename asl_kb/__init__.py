@@ -1,0 +1,1 @@
+"""asl-kb: ASL Rout Phase and surrender rules in Answer Set Programming."""

@@ -1,0 +1,52 @@
+"""asl-kb command line: `asl-kb outcomes [POSITION.yaml]`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import PositionError
+from .position import load_position
+
+DEFAULT_POSITION = Path(__file__).resolve().parent.parent / "facts" / "default.yaml"
+if not DEFAULT_POSITION.exists():
+    DEFAULT_POSITION = Path(__file__).resolve().parent / "facts" / "default.yaml"
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number")
+    sub = ap.add_subparsers(dest="command", required=True)
+    o = sub.add_parser("outcomes", help="every legal outcome of a position's Rout Phase")
+    o.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), help="position YAML (default: the bundled default position)")
+    o.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
+    o.add_argument("--format", choices=("text", "json"), default="text")
+    o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
+    o.add_argument("--timeout", type=float, default=60.0, help="seconds of solving per unit before the result is marked incomplete")
+    o.add_argument("--max-outcomes", type=int, default=5000, help="outcomes per unit before the result is marked incomplete")
+    return ap
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        position = load_position(args.position)
+    except PositionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.rules:
+        if args.rules not in ("current", "prior"):
+            print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
+            return 2
+        import dataclasses
+        position = dataclasses.replace(position, rules=args.rules)
+    from .outcomes import outcomes
+    from .render import to_json, to_text
+    result = outcomes(position, all_paths=args.all_paths, max_models=args.max_outcomes,
+                      timeout=args.timeout)
+    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
+    sys.stdout.write(out)
+    return 0 if result["complete"] else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Exceptions raised by asl-kb.
+
+Input problems are reported as one PositionError that points at the file,
+line and key, so the CLI can print it as a single line instead of a traceback.
+"""
+from __future__ import annotations
+
+
+class AslKbError(Exception):
+    """Base class for every error asl-kb raises on purpose."""
+
+
+class PositionError(AslKbError):
+    """A problem in a position file.
+
+    file    -- the file name as given by the caller
+    line    -- 1-based line of the offending YAML node, or None
+    key     -- dotted path of the offending key, e.g. "units[2].at", or None
+    message -- what is wrong, in words
+    """
+
+    def __init__(self, file: str, line: int | None, key: str | None, message: str):
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        parts = [where] + ([self.key] if self.key is not None else []) + [self.message]
+        return ": ".join(parts)
+
+    def __reduce__(self):
+        # Keep the exception picklable despite the 4-argument constructor.
+        return (type(self), (self.file, self.line, self.key, self.message))

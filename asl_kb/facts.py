@@ -1,0 +1,164 @@
+"""Turn a Position into ASP facts, grounded locally: only the Locations a
+broken unit could reach in one RtPh, and LOS only from those Locations to the
+units of the other side (the design principle "ground locally").
+"""
+from __future__ import annotations
+
+from . import geometry, hexgrid, terrain
+from .los import LosMap
+
+#: types whose counters fire with an inherent FP and Normal Range
+_INHERENT_FIRE = {"squad", "half_squad", "crew", "hero", "gun"}
+
+
+def q(text: str) -> str:
+    """An ASP string term for text, written exactly as the user wrote it."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def loc(h: str, level: int) -> str:
+    return f"loc({q(h)},{level})"
+
+
+class FactBuilder:
+    def __init__(self, position):
+        self.p = position
+        self.area = hexgrid.Area(*position.area)
+        self.lines: list[str] = []
+        self.routing = [u for u in position.units if "broken" in u.status]
+
+    def add(self, fact: str) -> None:
+        self.lines.append(fact + ".")
+
+    # -- the position's header -------------------------------------------
+    def header(self):
+        p = self.p
+        self.add(f"version({p.rules})")
+        self.add(f"attacker({p.attacker})")
+        for side in p.no_quarter:
+            self.add(f"no_quarter({side})")
+        for rule, on in p.errata:
+            self.add(f"erratum_switch({q(rule)},{'on' if on else 'off'})")
+
+    # -- units -------------------------------------------------------------
+    def units(self):
+        for u in self.p.units:
+            U = q(u.id)
+            self.add(f"unit({U})")
+            self.add(f"side({U},{u.side})")
+            self.add(f"utype({U},{u.type})")
+            self.add(f"unit_at({U},{loc(u.hex, u.level)})")
+            for st in u.status:
+                self.add(f"status({U},{st})")
+            if u.unarmed:
+                self.add(f"status({U},unarmed)")
+            if u.type in _INHERENT_FIRE and u.fp is not None and u.normal_range is not None:
+                self.add(f"weapon({U},inherent,{u.fp},{u.normal_range})")
+            for w in u.sw:
+                self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})")
+            for w in u.armament:
+                self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})")
+            if u.morale is not None:
+                self.add(f"morale({U},{u.morale})")
+            if u.leadership is not None:
+                self.add(f"leadership({U},{u.leadership})")
+
+    def arcs(self, hexes):
+        """Covered Arcs (A10.532: a Gun/AFV may not change CA/VCA/TCA to Interdict)."""
+        for u in self.p.units:
+            limited = []
+            if u.type == "gun" and u.ca is not None:
+                limited.append(("inherent", u.ca))
+            if u.type == "vehicle":
+                for w in u.armament:
+                    facing = u.tca if (w.kind in ("ma", "cmg") and u.tca is not None) else u.vca
+                    if w.kind != "aamg" and facing is not None:
+                        limited.append((f"arm({w.kind})", facing))
+            for weapon, facing in limited:
+                self.add(f"has_arc({q(u.id)},{weapon})")
+                for h in hexes:
+                    if geometry.in_arc(u.hex, facing, h):
+                        self.add(f"arc({q(u.id)},{weapon},{q(h)})")
+
+    # -- board -------------------------------------------------------------
+    def board(self):
+        p = self.p
+        reach: dict[str, list] = {}
+        for u in self.routing:
+            reach[u.id] = geometry.rout_reach(p, self.area, u)
+        locs = sorted({l for ls in reach.values() for l in ls},
+                      key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
+        loc_set = set(locs)
+        hexes = sorted({h for h, _ in locs}, key=hexgrid.hex_coords)
+        unit_hexes = {u.hex for u in p.units}
+
+        for u in self.routing:
+            U = q(u.id)
+            self.add(f"routing({U})")
+            for h, lv in reach[u.id]:
+                self.add(f"area({U},{loc(h, lv)})")
+
+        for l in locs:
+            for other, cost in geometry.moves(p, self.area, l):
+                if other in loc_set:
+                    self.add(f"adjacent({loc(*l)},{loc(*other)})")
+                    if cost is not None:
+                        self.add(f"cost({loc(*l)},{loc(*other)},{cost})")
+
+        for h in sorted(set(hexes) | unit_hexes, key=hexgrid.hex_coords):
+            x, y, z = geometry.cube(h)
+            self.add(f"cube({q(h)},{x},{y},{z})")
+
+        blds = geometry.buildings(p, set(hexes) | unit_hexes)
+        smoke = set(p.smoke)
+        for h in hexes:
+            t = p.terrain_of(h)
+            tt = terrain.terrain_type(t.terrain)
+            H = q(h)
+            self.add(f"terrain({H},{tt.name})")
+            cover = terrain.rout_cover(t) if tt.rout_cover else None
+            if cover:
+                self.add(f"cover_terrain({H},{cover})")
+            if h in blds:
+                self.add(f"building({H},{q(blds[h])})")
+            if tt.tem:
+                self.add(f"tem({H},{tt.tem})")
+            if tt.og_possible:
+                self.add(f"og_terrain({H})")
+            hind = sum(terrain.feature_type(f).hindrance for f in t.features)
+            hind += terrain.SMOKE_HINDRANCE if h in smoke else 0
+            if hind:
+                self.add(f"in_hex_hindrance({H},{hind})")
+            for f in t.features:
+                ft = terrain.feature_type(f)
+                if ft.fortification:
+                    self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})")
+        self.arcs(hexes)
+        self.sight(locs)
+
+    def sight(self, locs):
+        """LOS from every Location in rout reach to every unit of another
+        side than some routing unit (who may be Known, or Interdict)."""
+        p = self.p
+        sides = {u.side for u in self.routing}
+        vehicles = [u.hex for u in p.units if u.type == "vehicle"]
+        lm = LosMap(p.terrain_of, p.levels, p.smoke, vehicles,
+                    p.los_blocked, p.los_clear, p.los_hindrance)
+        watchers = [u for u in p.units if any(u.side != s for s in sides)]
+        for u in watchers:
+            U = q(u.id)
+            for h, lv in locs:
+                ok, hind = lm.los(h, lv, u.hex, u.level)
+                if ok:
+                    self.add(f"los({loc(h, lv)},{U},{hind})")
+
+    def build(self) -> str:
+        self.header()
+        self.units()
+        self.board()
+        return "\n".join(self.lines) + "\n"
+
+
+def position_facts(position) -> str:
+    """The ASP facts of a position."""
+    return FactBuilder(position).build()

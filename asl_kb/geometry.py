@@ -1,0 +1,108 @@
+"""Geometry of a position handed to the rules: Locations in rout reach,
+ADJACENT Locations, MF costs, building grouping, Covered Arcs.
+
+Nothing here decides a rules question: it measures the board.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from . import hexgrid, terrain
+
+#: A rout never goes farther than six MF (A10.5) and no hex costs less than
+#: one MF, so six hexes bound the Locations a broken unit could reach.
+ROUT_MF = 6
+WOUNDED_ROUT_MF = 3
+
+
+def cube(h: str) -> tuple[int, int, int]:
+    """Cube coordinates of hex h: the rules compute ranges from them."""
+    return hexgrid._cube(h)
+
+
+def locations_of_hex(position, h: str) -> list[tuple[str, int]]:
+    """Every Location of hex h: ground level and each building level."""
+    return [(h, level) for level in range(position.levels_of(h) + 1)]
+
+
+def rout_reach(position, area: hexgrid.Area, unit) -> list[tuple[str, int]]:
+    """Locations a broken unit could possibly enter in one RtPh."""
+    radius = WOUNDED_ROUT_MF if "wounded" in unit.status else ROUT_MF
+    reach = []
+    for h in hexgrid.within(unit.hex, radius, area):
+        reach.extend(locations_of_hex(position, h))
+    return reach
+
+
+def half_mf(value) -> int:
+    """MF counted in half MF (grain costs 1.5 MF), as the rules count them."""
+    return int(value * 2)
+
+
+def moves(position, area: hexgrid.Area, loc: tuple[str, int]):
+    """(ADJACENT Location, cost in half MF or None) for each Location next to loc."""
+    h, level = loc
+    here = position.terrain_of(h)
+    out = []
+    for other in (level - 1, level + 1):
+        if 0 <= other <= position.levels_of(h):
+            cost = terrain.enter_cost(here, level, here, other, True)
+            out.append(((h, other), None if cost is None else half_mf(cost)))
+    for n in hexgrid.neighbors(h):
+        if not area.contains(n) or level > position.levels_of(n):
+            continue
+        cost = terrain.enter_cost(here, level, position.terrain_of(n), level, False)
+        out.append(((n, level), None if cost is None else half_mf(cost)))
+    return out
+
+
+def buildings(position, hexes) -> dict[str, str]:
+    """Building id of each building hex: the id written in the position, else
+    the connected group of ADJACENT building hexes it belongs to."""
+    def is_building(h):
+        return terrain.rout_cover(position.terrain_of(h)) == "building" and \
+            terrain.terrain_type(position.terrain_of(h).terrain).rout_cover == "building"
+
+    out: dict[str, str] = {}
+    for h in sorted(hexes, key=hexgrid.hex_coords):
+        if h in out or not is_building(h):
+            continue
+        named = position.terrain_of(h).building
+        if named:
+            out[h] = named
+            continue
+        # flood fill over unnamed adjacent building hexes
+        group, todo = [], [h]
+        seen = {h}
+        while todo:
+            x = todo.pop()
+            group.append(x)
+            for n in hexgrid.neighbors(x):
+                if n not in seen and n in hexes and is_building(n) and not position.terrain_of(n).building:
+                    seen.add(n)
+                    todo.append(n)
+        name = "b_" + min(group, key=hexgrid.hex_coords)
+        for x in group:
+            out[x] = name
+    return out
+
+
+def _centre(h: str) -> tuple[float, float]:
+    col, row = hexgrid.hex_coords(h)
+    # odd columns sit half a hex lower (they touch (c±1, r) and (c±1, r+1))
+    return col * 1.5, row * math.sqrt(3) + (math.sqrt(3) / 2 if col % 2 else 0.0)
+
+
+@lru_cache(maxsize=None)
+def in_arc(origin: str, facing: int, h: str) -> bool:
+    """Whether hex h lies in the 60-degree Covered Arc centred on hexside
+    direction `facing` (1 = north, clockwise) seen from origin. Hexes exactly
+    on an arc boundary (a hexspine) are inside, as in ASL."""
+    if h == origin:
+        return True
+    (x0, y0), (x1, y1) = _centre(origin), _centre(h)
+    angle = math.degrees(math.atan2(x1 - x0, -(y1 - y0))) % 360  # 0 = north, clockwise
+    centre = (facing - 1) * 60
+    diff = abs((angle - centre + 180) % 360 - 180)
+    return diff <= 30 + 1e-9

@@ -1,0 +1,251 @@
+"""Line of sight over whole-hex terrain: a documented approximation.
+
+Real ASL LOS follows the map artwork (A6.1); this model only knows each
+hex's terrain type, features, ground elevation and building levels.  Where it
+is wrong for a given map, the position's ``los`` section (blocked / clear /
+hindrance pairs) states the rulebook's answer and overrides the model.
+
+Model (docs/terrain-table.md has the long form):
+
+* Height of a viewer = ground elevation of its hex + its building level.
+* Only the hexes *between* the two endpoints count (:func:`hexgrid.hex_line`);
+  the endpoint hexes' own terrain never blocks or hinders.
+* Obstacle hex (``los == "block"``: woods, buildings, rubble): its top is
+  elevation + 1, plus the number of upper levels for a building.  It blocks
+  unless both endpoints are at least as high as its top
+  (``top > min(ha, hb)``; an obstacle level with both units does not block,
+  B23.2).  No blind hexes and no half-level obstacles: an obstacle between a
+  high and a low unit always blocks.
+* Bare hill hex at elevation ``e``: blocks when ``e > min(ha, hb)`` and
+  ``e >= max(ha, hb)`` (a crest between two lower points, or level with the
+  higher point).
+* Hindrance hex (grain, brush, orchard, marsh +1; SMOKE +2; wreck +1;
+  Blaze +3; a hex holding a vehicle +1; cumulative within a hex): counts
+  unless the LOS passes above it, i.e. unless both endpoints are at least
+  elevation + 1 high.  A total of +6 or more blocks the LOS (B.10).
+* Hexside (the line runs exactly along the hexside of two hexes): blocked
+  only if BOTH hexes block; the hindrance is the smaller of the two.  The
+  whole-hex model gives LOS along a hexspine the benefit of the doubt.
+* Adjacent hexes always see each other; so do two levels of the same hex.
+* Overrides (position ``los``): a pair of locations, each "HEX" (every level
+  of that hex) or "HEX@LEVEL".  blocked -> (False, 0), clear -> (True, 0),
+  hindrance n -> (True, n).  A pair naming levels wins over a plain-hex pair.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping, Optional
+
+from . import hexgrid
+from .terrain import (
+    FEATURES,
+    HINDRANCE_BLOCKS_AT,
+    SMOKE_HINDRANCE,
+    TERRAIN,
+    VEHICLE_HINDRANCE,
+    HexTerrainLike,
+)
+
+__all__ = ["LosMap", "parse_location"]
+
+# Per-hex info tuple: (elevation, obstacle top or None, hindrance DRM, hindrance top)
+_HexInfo = tuple
+
+
+def parse_location(text: str, board: Optional[str] = None) -> tuple[str, Optional[int]]:
+    """"M2" -> ("M2", None) (any level); "M2@1" -> ("M2", 1)."""
+    hex_text, sep, level_text = str(text).partition("@")
+    h = hexgrid.parse_hex(hex_text, board)
+    if not sep:
+        return h, None
+    try:
+        level = int(level_text)
+    except ValueError:
+        raise ValueError(f"bad level in location {text!r}: expected HEX@N") from None
+    return h, level
+
+
+_BLOCKED = (False, 0)
+_CLEAR = (True, 0)
+
+
+class LosMap:
+    """LOS queries over one position's map.  Instances are immutable in
+    practice: per-hex values, hex lines and answers are cached."""
+
+    def __init__(
+        self,
+        terrain_of: Callable[[str], HexTerrainLike],
+        levels: Mapping[str, int] | None = None,
+        smoke: Iterable[str] = (),
+        vehicle_hexes: Iterable[str] = (),
+        blocked: Iterable[tuple[str, str]] = (),
+        clear: Iterable[tuple[str, str]] = (),
+        hindrance: Iterable[tuple[str, str, int]] = (),
+        board: Optional[str] = None,
+    ):
+        self._terrain_of = terrain_of
+        self._levels = dict(levels or {})
+        self._smoke = frozenset(smoke)
+        self._vehicles = frozenset(vehicle_hexes)
+        self._info: dict[str, _HexInfo] = {}
+        self._lines: dict[tuple[str, str], tuple] = {}
+        self._cache: dict[tuple, tuple[bool, int]] = {}
+
+        # Overrides keyed by an ordered pair of (hex, level-or-None).
+        self._overrides: dict[tuple, tuple[bool, int]] = {}
+        for kind, pairs in (("hindrance", hindrance), ("clear", clear), ("blocked", blocked)):
+            for pair in pairs:
+                a = parse_location(pair[0], board)
+                b = parse_location(pair[1], board)
+                if kind == "blocked":
+                    result = _BLOCKED
+                elif kind == "clear":
+                    result = _CLEAR
+                else:
+                    result = (True, int(pair[2]))
+                # later kinds win: blocked > clear > hindrance for the same pair
+                self._overrides[(a, b)] = result
+                self._overrides[(b, a)] = result
+
+        # Precompute the on-board hexes so that most queries only do dict look-ups.
+        try:
+            for h in hexgrid.Area.whole_board().hexes():
+                self._hex_info(h)
+        except Exception:  # a terrain_of limited to a smaller map: fall back to lazy look-ups
+            self._info.clear()
+
+    # -------------------------------------------------------------- per hex
+
+    def _hex_info(self, h: str) -> _HexInfo:
+        info = self._info.get(h)
+        if info is not None:
+            return info
+        try:
+            ht = self._terrain_of(h)
+        except (KeyError, LookupError):
+            ht = None
+        if ht is None:  # off the map / unknown: open ground at level 0
+            elev, top, drm = 0, None, 0
+        else:
+            elev = int(getattr(ht, "elevation", 0) or 0)
+            try:
+                tt = TERRAIN[ht.terrain]
+            except KeyError:
+                raise ValueError(f"hex {h}: unknown terrain {ht.terrain!r}") from None
+            top = None
+            drm = 0
+            if tt.los == "block":
+                top = elev + 1
+                if tt.rout_cover == "building" or getattr(ht, "building", None) is not None:
+                    top += int(self._levels.get(h, 0))
+            elif tt.los == "hinder":
+                drm += tt.hindrance
+            feats = tuple(getattr(ht, "features", ()) or ())
+            for name in feats:
+                feat = FEATURES.get(name)
+                if feat is not None and name != "smoke":
+                    drm += feat.hindrance
+            if "smoke" in feats or h in self._smoke:
+                drm += SMOKE_HINDRANCE
+        if ht is None and h in self._smoke:
+            drm += SMOKE_HINDRANCE
+        if h in self._vehicles:
+            drm += VEHICLE_HINDRANCE
+        info = (elev, top, drm, elev + 1)
+        self._info[h] = info
+        return info
+
+    def elevation(self, h: str) -> int:
+        return self._hex_info(h)[0]
+
+    def height(self, h: str, level: int = 0) -> int:
+        """Viewer height: ground elevation + building level."""
+        return self._hex_info(h)[0] + int(level)
+
+    # -------------------------------------------------------------- lines
+
+    def _line_info(self, a: str, b: str) -> tuple:
+        key = (a, b)
+        li = self._lines.get(key)
+        if li is None:
+            get, slow = self._info.get, self._hex_info
+            li = tuple(
+                ((get(e[0]) or slow(e[0])),) if len(e) == 1 else tuple(get(h) or slow(h) for h in e)
+                for e in hexgrid.hex_line(a, b)
+            )
+            self._lines[key] = li
+            self._lines[(b, a)] = li[::-1]
+        return li
+
+    # -------------------------------------------------------------- queries
+
+    def _override(self, a: str, la: int, b: str, lb: int) -> Optional[tuple[bool, int]]:
+        ov = self._overrides
+        for ka in ((a, la), (a, None)):
+            for kb in ((b, lb), (b, None)):
+                r = ov.get((ka, kb))
+                if r is not None:
+                    return r
+        return None
+
+    def los(self, a_hex: str, a_level: int, b_hex: str, b_level: int) -> tuple[bool, int]:
+        """(has LOS, total Hindrance DRM between) from Location (a_hex,
+        a_level) to (b_hex, b_level).  Symmetric and cached."""
+        if (a_hex, a_level) > (b_hex, b_level):
+            a_hex, a_level, b_hex, b_level = b_hex, b_level, a_hex, a_level
+        key = (a_hex, a_level, b_hex, b_level)
+        r = self._cache.get(key)
+        if r is None:
+            r = self._compute(a_hex, a_level, b_hex, b_level)
+            self._cache[key] = r
+        return r
+
+    def los_from(self, a_hex: str, a_level: int, targets: Iterable) -> dict:
+        """LOS from one Location to many.  ``targets`` holds (hex, level)
+        pairs or plain hexes (level 0); the result maps each target as given
+        to its (has LOS, hindrance) answer."""
+        out = {}
+        for t in targets:
+            if isinstance(t, str):
+                out[t] = self.los(a_hex, a_level, t, 0)
+            else:
+                out[t] = self.los(a_hex, a_level, t[0], t[1])
+        return out
+
+    def _compute(self, a: str, la: int, b: str, lb: int) -> tuple[bool, int]:
+        if self._overrides:
+            r = self._override(a, la, b, lb)
+            if r is not None:
+                return r
+        if a == b:
+            return _CLEAR
+        line = self._line_info(a, b)
+        if not line:
+            return _CLEAR
+        ha = self._hex_info(a)[0] + la
+        hb = self._hex_info(b)[0] + lb
+        lo, hi = (ha, hb) if ha <= hb else (hb, ha)
+        total = 0
+        for element in line:
+            if len(element) == 1:
+                elev, top, drm, htop = element[0]
+                if (top is not None and top > lo) or (elev > lo and elev >= hi):
+                    return _BLOCKED
+                if drm and htop > lo:
+                    total += drm
+            else:
+                all_block = True
+                best = None
+                for elev, top, drm, htop in element:
+                    if not ((top is not None and top > lo) or (elev > lo and elev >= hi)):
+                        all_block = False
+                        d = drm if (drm and htop > lo) else 0
+                        if best is None or d < best:
+                            best = d
+                if all_block:
+                    return _BLOCKED
+                total += best
+        if total >= HINDRANCE_BLOCKS_AT:
+            return _BLOCKED
+        return (True, total)

@@ -1,0 +1,810 @@
+"""Load a position file (YAML) into frozen, hashable dataclasses.
+
+The file is untrusted input, so it is never handed to a YAML constructor:
+we only *compose* it (yaml.compose with a strict SafeLoader subclass), which
+gives a node tree with line marks, and walk that tree ourselves.  Every
+scalar is kept as the exact string the user wrote ("E10", "010", "no", "on"
+stay strings); the schema below turns strings into numbers only where a
+number is expected.
+
+Every problem raises exactly one PositionError naming the file, the 1-based
+line of the offending node and its dotted key.  docs/position-format.md
+describes the format.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from . import counters, hexgrid
+from .errors import PositionError
+
+MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
+MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
+DEFAULT_VERSIONS = ("current", "prior")
+WHOLE_BOARD = ("A0", "GG10")     # one geomorphic board
+
+PHASES = ("rally", "prep_fire", "movement", "defensive_fire",
+          "advancing_fire", "rout", "advance", "close_combat")
+TERRAINS = ("open", "road", "woods", "forest", "building", "stone_building",
+            "wooden_building", "rubble", "grain", "brush", "orchard", "marsh",
+            "water", "stream", "cliff")
+BUILDINGS = ("building", "stone_building", "wooden_building")
+FEATURES = ("foxhole", "trench", "shellhole", "entrenchment", "pillbox", "wreck",
+            "smoke", "blaze", "wire", "minefield", "ffe")
+UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun", "unarmed")
+TYPE_ALIASES = {"half-squad": "half_squad"}
+INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
+STATUSES = ("broken", "dm", "disrupted", "pinned", "cx", "encircled", "concealed",
+            "berserk", "melee", "fanatic", "wounded", "ce", "bu", "stunned", "motion",
+            "spotted_fire", "unarmed", "inexperienced", "abandoned", "escaped")
+# Vehicle armament defaults (fp, normal range): main armament, then MGs.
+ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
+TRUE_WORDS = ("on", "yes", "true")
+FALSE_WORDS = ("off", "no", "false")
+
+TOP_KEYS = ("name", "rules", "errata", "phase", "attacker", "no_quarter",
+            "notes", "expect", "map", "los", "units")
+MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
+TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
+LOS_KEYS = ("blocked", "clear", "hindrance")
+UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
+             "morale", "leadership", "armament", "vca", "tca", "ca", "nationality")
+WEAPON_KEYS = ("kind", "fp", "range")
+
+_IDENT = re.compile(r"[a-z][a-z0-9_]*")
+_UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_BOARD = re.compile(r"[A-Za-z0-9]+")
+_RULE_ID = re.compile(r"[A-Z]{1,2}\d+(\.\d+)*")
+_INT = re.compile(r"[+-]?\d{1,9}")
+_LEVEL = re.compile(r"\d{1,2}")
+# Explicit core-schema tags are harmless (we keep strings anyway); all
+# others (!!python/..., !custom, !) could mean code execution elsewhere.
+_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t
+                        for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+
+
+# ---------------------------------------------------------------- data
+
+class FrozenMap(Mapping):
+    """A read-only, hashable dict (keeps insertion order)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, pairs: Any = ()):
+        self._d = dict(pairs)
+
+    def __getitem__(self, key):
+        return self._d[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._d.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._d!r})"
+
+
+@dataclass(frozen=True)
+class HexTerrain:
+    terrain: str
+    features: tuple[str, ...] = ()
+    elevation: int = 0
+    building: str | None = None
+
+
+@dataclass(frozen=True)
+class Weapon:
+    kind: str
+    fp: int
+    normal_range: int
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    type: str
+    counter: str | None
+    hex: str
+    level: int
+    status: tuple[str, ...]
+    sw: tuple[Weapon, ...]
+    armament: tuple[Weapon, ...]
+    fp: int | None
+    normal_range: int | None
+    morale: int | None
+    leadership: int | None
+    unarmed: bool
+    ca: int | None
+    vca: int | None
+    tca: int | None
+    nationality: str
+    line: int
+
+    @property
+    def location(self) -> str:
+        """"M2" at ground level, "M2@1" above it."""
+        return self.hex if self.level == 0 else f"{self.hex}@{self.level}"
+
+
+@dataclass(frozen=True)
+class Position:
+    file: str
+    name: str
+    rules: str
+    errata: tuple[tuple[str, bool], ...]
+    phase: str
+    attacker: str
+    no_quarter: tuple[str, ...]
+    notes: str | None
+    board: str | None
+    area: tuple[str, str]
+    default_terrain: str
+    terrain: FrozenMap      # hex -> HexTerrain, only the hexes listed in the file
+    levels: FrozenMap       # hex -> number of levels above ground
+    smoke: tuple[str, ...]
+    los_blocked: tuple[tuple[str, str], ...]
+    los_clear: tuple[tuple[str, str], ...]
+    los_hindrance: tuple[tuple[str, str, int], ...]
+    units: tuple[Unit, ...]
+    # Free-form test data (plain dicts/lists/strings): not hashable, so it
+    # takes no part in == or hash().
+    expect: Any = field(default=None, compare=False)
+
+    def terrain_of(self, hex_id: str) -> HexTerrain:
+        """Terrain of a hex, the map default for hexes the file does not list."""
+        return self.terrain.get(hex_id) or HexTerrain(self.default_terrain)
+
+    def levels_of(self, hex_id: str) -> int:
+        """Number of building levels above ground (0 when none)."""
+        return self.levels.get(hex_id, 0)
+
+    def erratum(self, rule: str, default: bool = False) -> bool:
+        """Whether the erratum for `rule` is switched on."""
+        return dict(self.errata).get(rule, default)
+
+
+# ---------------------------------------------------------------- entry points
+
+def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
+    """Read and validate a position file; PositionError on any problem."""
+    file = os.fspath(path)
+    try:
+        st = os.stat(file)
+    except OSError as e:
+        raise PositionError(file, None, None, f"cannot read file: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise PositionError(file, None, None, "not a regular file")
+    if st.st_size > MAX_BYTES:
+        raise PositionError(file, None, None, _too_large(st.st_size))
+    try:
+        with open(file, "rb") as f:
+            data = f.read(MAX_BYTES + 1)   # bounded even if the file grew since stat
+    except OSError as e:
+        raise PositionError(file, None, None, f"cannot read file: {e.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise PositionError(file, None, None, _too_large(len(data)))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise PositionError(file, line, None, "file is not UTF-8 text") from None
+    return load_position_text(text, file, versions)
+
+
+def load_position_text(text: str, filename: str,
+                       versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
+    """Validate position YAML given as a string; `filename` is used in errors."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as e:   # lone surrogates: the YAML parser would crash on them
+        line = text.count("\n", 0, e.start) + 1
+        raise PositionError(filename, line, None, "text is not valid Unicode") from None
+    if size > MAX_BYTES:
+        raise PositionError(filename, None, None, _too_large(size))
+    tree = _parse(text, filename)
+    if not _given(tree):
+        raise PositionError(filename, None, None, "file is empty: expected a mapping with name, attacker, units, ...")
+    return _Schema(filename, tuple(versions)).position(tree)
+
+
+def _too_large(size: int) -> str:
+    return f"file too large: {size} bytes (the limit is 1 MiB = {MAX_BYTES} bytes)"
+
+
+# ---------------------------------------------------------------- YAML layer
+
+# libyaml's parser is ~15x faster than the pure-Python one, which matters for
+# a 1 MiB file; both produce the same events with line marks.
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PARSER_IS_C = _Parser is not yaml.SafeLoader
+
+
+class _Str(str):
+    """A scalar exactly as written, with its 1-based line."""
+    line: int
+
+
+class _Seq(list):
+    line: int
+
+
+class _Map(dict):
+    line: int
+    key_lines: dict[str, int]
+
+
+def _join(base: str, key: str) -> str:
+    return f"{base}.{key}" if base else key
+
+
+def _parse(text: str, file: str):
+    """YAML text -> tree of _Str/_Seq/_Map (None for an empty file).
+
+    Only parser events are used, never a constructor, so no tag can run
+    code; anchors, aliases and foreign tags are refused on their event, so
+    an alias bomb stops at its first anchor.
+    """
+    parser = _Parser(text)
+    try:
+        return _TreeBuilder(file).build(_events(parser))
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = "; ".join(p for p in (e.context, e.problem) if p)
+        raise PositionError(file, mark.line + 1 if mark else None, None, f"malformed YAML: {what}") from None
+    except yaml.reader.ReaderError as e:
+        raise PositionError(file, _offset_line(text, e.position), None,
+                            f"malformed YAML: {e.reason} (character {e.character!r})") from None
+    except yaml.YAMLError as e:
+        raise PositionError(file, None, None, f"malformed YAML: {e}") from None
+    finally:
+        parser.dispose()
+
+
+def _events(parser):
+    while parser.check_event():
+        yield parser.get_event()
+
+
+def _offset_line(text: str, offset: int) -> int:
+    # libyaml reports byte offsets, the Python reader character offsets.
+    if _PARSER_IS_C:
+        return text.encode("utf-8").count(b"\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1
+
+
+class _TreeBuilder:
+    """Builds the tree from events without recursion, checking as it goes."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.stack: list[tuple[_Seq | _Map, str]] = []   # open collections and their paths
+        self.pending_key: list[str | None] = []          # per open mapping: key awaiting its value
+        self.root = None
+        self.documents = 0
+
+    def fail(self, event, path: str | None, message: str):
+        raise PositionError(self.file, event.start_mark.line + 1, path or None, message)
+
+    def build(self, events):
+        for event in events:
+            if isinstance(event, yaml.DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    self.fail(event, None, "only one YAML document is allowed (found a second '---')")
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                self.stack.pop()
+                self.pending_key.pop()
+            elif isinstance(event, yaml.NodeEvent):
+                self.node(event)
+        return self.root
+
+    def node(self, event) -> None:
+        path, is_key = self.position()
+        if event.anchor is not None:      # an AliasEvent carries its name here too
+            self.fail(event, path, "anchors and aliases are not allowed")
+        if event.tag is not None and event.tag not in _PLAIN_TAGS:
+            self.fail(event, path, f"tags are not allowed (found {_short_tag(event.tag)}): write plain YAML")
+        if isinstance(event, yaml.ScalarEvent):
+            value = _Str(event.value)
+        elif is_key:
+            self.fail(event, path, "mapping keys must be plain strings")
+        elif len(self.stack) >= MAX_DEPTH:
+            self.fail(event, None, f"nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, yaml.SequenceStartEvent):
+            value = _Seq()
+        else:
+            value = _Map()
+            value.key_lines = {}
+        value.line = event.start_mark.line + 1
+        self.attach(value, event, path, is_key)
+        if isinstance(value, (_Seq, _Map)):
+            self.stack.append((value, path))
+            self.pending_key.append(None)
+
+    def position(self) -> tuple[str, bool]:
+        """Dotted path of the next node, and whether it is a mapping key."""
+        if not self.stack:
+            return "", False
+        parent, path = self.stack[-1]
+        if isinstance(parent, _Seq):
+            return f"{path}[{len(parent)}]", False
+        key = self.pending_key[-1]
+        return (path, True) if key is None else (_join(path, key), False)
+
+    def attach(self, value, event, path: str, is_key: bool) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        parent = self.stack[-1][0]
+        if isinstance(parent, _Seq):
+            parent.append(value)
+        elif is_key:
+            if value in parent:
+                self.fail(event, _join(path, value),
+                          f"duplicate key {str(value)!r} (lines {parent.key_lines[value]} and {value.line})")
+            parent.key_lines[str(value)] = value.line
+            self.pending_key[-1] = str(value)
+        else:
+            parent[self.pending_key[-1]] = value
+            self.pending_key[-1] = None
+
+
+def _short_tag(tag: str) -> str:
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
+def _plain(value):
+    """Strip line info: plain dicts, lists and strings."""
+    if isinstance(value, _Map):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, _Seq):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def _given(value) -> bool:
+    """False for a missing key or an empty value (`key:` with nothing after it)."""
+    return value is not None and not (isinstance(value, _Str) and value == "")
+
+
+def _describe(value) -> str:
+    if isinstance(value, _Map):
+        return "a mapping"
+    if isinstance(value, _Seq):
+        return f"a list of {len(value)}"
+    return f"{str(value)!r}"
+
+
+# ---------------------------------------------------------------- schema layer
+
+class _Schema:
+    """Checks the composed tree and builds the Position, one section at a time."""
+
+    def __init__(self, file: str, versions: tuple[str, ...]):
+        self.file = file
+        self.versions = versions
+        self.board: str | None = None
+        self.area = hexgrid.Area.whole_board()
+        self.area_corners = WHOLE_BOARD
+        self.levels: dict[str, int] = {}
+
+    # -- generic helpers
+
+    def fail(self, node, path: str, message: str):
+        line = getattr(node, "line", None)
+        raise PositionError(self.file, line, path or None, message)
+
+    def mapping(self, node, path: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> _Map:
+        if not isinstance(node, _Map):
+            self.fail(node, path, f"expected a mapping, got {_describe(node)}")
+        for key in node:
+            if key not in allowed:
+                raise PositionError(self.file, node.key_lines[key], _join(path, key),
+                                    f"unknown key {key!r}; allowed keys: {', '.join(allowed)}")
+        for key in required:
+            if not _given(node.get(key)):
+                line = node.key_lines.get(key, node.line)
+                raise PositionError(self.file, line, _join(path, key), f"required key {key!r} is missing or empty")
+        return node
+
+    def seq(self, node, path: str, example: str) -> _Seq:
+        if not isinstance(node, _Seq):
+            self.fail(node, path, f"expected a list, e.g. {example}, got {_describe(node)}")
+        return node
+
+    def string(self, node, path: str) -> str:
+        if not isinstance(node, _Str):
+            self.fail(node, path, f"expected a string, got {_describe(node)}")
+        if node == "":
+            self.fail(node, path, "must not be empty")
+        return str(node)
+
+    def matching(self, node, path: str, pattern: re.Pattern, what: str) -> str:
+        text = self.string(node, path)
+        if not pattern.fullmatch(text):
+            self.fail(node, path, f"{text!r} is not {what}")
+        return text
+
+    def ident(self, node, path: str) -> str:
+        return self.matching(node, path, _IDENT, "a lower-case name (letters, digits, _)")
+
+    def choice(self, node, path: str, allowed: tuple[str, ...], aliases: dict | None = None) -> str:
+        text = self.string(node, path)
+        text = (aliases or {}).get(text, text)
+        if text not in allowed:
+            self.fail(node, path, f"{text!r} is not one of: {', '.join(allowed)}")
+        return text
+
+    def integer(self, node, path: str, lo: int, hi: int) -> int:
+        text = self.string(node, path)
+        if not _INT.fullmatch(text):
+            self.fail(node, path, f"expected a whole number, got {text!r}")
+        value = int(text)
+        if not lo <= value <= hi:
+            self.fail(node, path, f"{value} is out of range {lo}..{hi}")
+        return value
+
+    def flag(self, node, path: str) -> bool:
+        word = self.string(node, path).lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        self.fail(node, path, f"expected on or off, got {str(node)!r}")
+
+    def unique(self, items: list, nodes, path: str) -> tuple:
+        seen = set()
+        for i, item in enumerate(items):
+            if item in seen:
+                self.fail(nodes[i], f"{path}[{i}]", f"{item!r} is listed twice")
+            seen.add(item)
+        return tuple(items)
+
+    def hex(self, node, path: str, check_area: bool = True) -> str:
+        text = self.string(node, path)
+        try:
+            hex_id = hexgrid.parse_hex(text, self.board)
+        except ValueError as e:
+            self.fail(node, path, str(e))
+        if check_area and not self.area.contains(hex_id):
+            lo, hi = self.area_corners
+            self.fail(node, path, f"hex {hex_id} is outside the map area {lo}..{hi}")
+        return hex_id
+
+    def location(self, node, path: str) -> tuple[str, int]:
+        """"HEX" or "HEX@LEVEL" -> (hex, level); the level must exist."""
+        text = self.string(node, path)
+        hex_text, sep, level_text = text.partition("@")
+        if sep and not _LEVEL.fullmatch(level_text):
+            self.fail(node, path, f"bad level {level_text!r} in {text!r}: expected HEX@N with N >= 0")
+        hex_node = _Str(hex_text)
+        hex_node.line = node.line
+        hex_id = self.hex(hex_node, path)
+        level = int(level_text) if sep else 0
+        if level > self.levels.get(hex_id, 0):
+            self.fail(node, path, f"no level {level} in {hex_id}")
+        return hex_id, level
+
+    def hex_keys(self, node: _Map, path: str) -> Iterator[tuple[str, Any, str]]:
+        """(hex, value, path) for a mapping keyed by hexes; "5M2" and "M2" collide."""
+        first_line: dict[str, int] = {}
+        for key, value in node.items():
+            key_node = _Str(key)
+            key_node.line = node.key_lines[key]
+            hex_id = self.hex(key_node, _join(path, key))
+            if hex_id in first_line:
+                self.fail(key_node, _join(path, key),
+                          f"hex {hex_id} is listed twice (lines {first_line[hex_id]} and {key_node.line})")
+            first_line[hex_id] = key_node.line
+            yield hex_id, value, _join(path, key)
+
+    # -- sections
+
+    def position(self, root) -> Position:
+        if not isinstance(root, _Map):
+            self.fail(root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}")
+        top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
+        terrain, default_terrain, smoke = self.map_section(top.get("map"))
+        blocked, clear, hindrance = self.los_section(top.get("los"))
+        return Position(
+            file=self.file,
+            name=self.string(top["name"], "name"),
+            rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
+            errata=self.errata(top.get("errata")),
+            phase=self.optional(top, "phase", "rout", lambda n, p: self.choice(n, p, PHASES)),
+            attacker=self.ident(top["attacker"], "attacker"),
+            no_quarter=self.side_list(top.get("no_quarter"), "no_quarter"),
+            notes=self.optional(top, "notes", None, self.string),
+            board=self.board,
+            area=self.area_corners,
+            default_terrain=default_terrain,
+            terrain=FrozenMap(terrain),
+            levels=FrozenMap(self.levels),
+            smoke=smoke,
+            los_blocked=blocked,
+            los_clear=clear,
+            los_hindrance=hindrance,
+            units=self.units(top.get("units")),
+            expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
+        )
+
+    def optional(self, mapping: _Map, key: str, default, convert, path: str = ""):
+        node = mapping.get(key)
+        return convert(node, _join(path, key)) if _given(node) else default
+
+    def errata(self, node) -> tuple[tuple[str, bool], ...]:
+        if not _given(node):
+            return ()
+        if not isinstance(node, _Map):
+            self.fail(node, "errata", f"expected a mapping of rule -> on/off, e.g. {{A20.3: off}}, got {_describe(node)}")
+        out = []
+        for rule, value in node.items():
+            if not _RULE_ID.fullmatch(rule):
+                raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
+                                    f"{rule!r} is not a rule number like A20.3")
+            out.append((rule, self.flag(value, _join("errata", rule))))
+        return tuple(out)
+
+    def side_list(self, node, path: str) -> tuple[str, ...]:
+        if not _given(node):
+            return ()
+        items = self.seq(node, path, "[german]")
+        return self.unique([self.ident(n, f"{path}[{i}]") for i, n in enumerate(items)], items, path)
+
+    def map_section(self, node):
+        """Sets board, area and levels; returns (terrain pairs, default terrain, smoke)."""
+        if not _given(node):
+            return [], "open", ()
+        m = self.mapping(node, "map", MAP_KEYS)
+        if _given(m.get("board")):
+            self.board = self.matching(m["board"], "map.board", _BOARD, "a board id such as 5")
+        default = self.optional(m, "default_terrain", "open",
+                                lambda n, p: self.choice(n, p, TERRAINS), "map")
+        if _given(m.get("area")):
+            self.set_area(m["area"], "map.area")
+        terrain = []
+        if _given(m.get("terrain")):
+            tmap = self.mapping_of_hexes(m["terrain"], "map.terrain", "{M7: building}")
+            terrain = [(h, self.hex_terrain(v, p, default)) for h, v, p in self.hex_keys(tmap, "map.terrain")]
+        if _given(m.get("levels")):
+            self.set_levels(m["levels"], "map.levels", dict(terrain), default)
+        smoke = ()
+        if _given(m.get("smoke")):
+            items = self.seq(m["smoke"], "map.smoke", "[K4]")
+            smoke = self.unique([self.hex(n, f"map.smoke[{i}]") for i, n in enumerate(items)], items, "map.smoke")
+        return terrain, default, smoke
+
+    def mapping_of_hexes(self, node, path: str, example: str) -> _Map:
+        if not isinstance(node, _Map):
+            self.fail(node, path, f"expected a mapping keyed by hex, e.g. {example}, got {_describe(node)}")
+        return node
+
+    def set_area(self, node, path: str) -> None:
+        items = self.seq(node, path, "[J0, P10]")
+        if len(items) != 2:
+            self.fail(node, path, f"expected two corner hexes, e.g. [J0, P10], got {len(items)} items")
+        lo, hi = (self.hex(n, f"{path}[{i}]", check_area=False) for i, n in enumerate(items))
+        try:
+            self.area = hexgrid.Area(lo, hi)
+        except ValueError as e:
+            self.fail(node, path, f"bad area {lo}..{hi}: {e}")
+        # Area accepts the corners in any order; keep them as (low, high).
+        self.area_corners = (hexgrid.hex_id(self.area.lo_col, self.area.lo_row),
+                             hexgrid.hex_id(self.area.hi_col, self.area.hi_row))
+
+    def hex_terrain(self, node, path: str, default: str) -> HexTerrain:
+        """A terrain name, [terrain, feature...], or {terrain, features, elevation, building}."""
+        if isinstance(node, _Str):
+            return HexTerrain(self.choice(node, path, TERRAINS))
+        if isinstance(node, _Seq):
+            if not node:
+                self.fail(node, path, "empty list: expected [terrain, feature, ...]")
+            features = [self.choice(n, f"{path}[{i}]", FEATURES) for i, n in enumerate(node[1:], 1)]
+            return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS),
+                              self.unique(features, node[1:], path))
+        m = self.mapping(node, path, TERRAIN_KEYS)
+        name = self.optional(m, "terrain", default, lambda n, p: self.choice(n, p, TERRAINS), path)
+        features = ()
+        if _given(m.get("features")):
+            items = self.seq(m["features"], _join(path, "features"), "[foxhole]")
+            fpath = _join(path, "features")
+            features = self.unique([self.choice(n, f"{fpath}[{i}]", FEATURES) for i, n in enumerate(items)],
+                                   items, fpath)
+        building = self.optional(m, "building", None, self.string, path)
+        if building is not None and name not in BUILDINGS:
+            self.fail(m["building"], _join(path, "building"),
+                      f"a building id needs building terrain ({', '.join(BUILDINGS)}), not {name}")
+        elevation = self.optional(m, "elevation", 0, lambda n, p: self.integer(n, p, -10, 100), path)
+        return HexTerrain(name, features, elevation, building)
+
+    def set_levels(self, node, path: str, terrain: dict[str, HexTerrain], default: str) -> None:
+        lmap = self.mapping_of_hexes(node, path, "{M2: 2}")
+        for hex_id, value, vpath in self.hex_keys(lmap, path):
+            name = terrain[hex_id].terrain if hex_id in terrain else default
+            if name not in BUILDINGS:
+                self.fail(value, vpath, f"{hex_id} has levels but its terrain is {name}, not a building")
+            self.levels[hex_id] = self.integer(value, vpath, 1, 10)
+
+    def los_section(self, node):
+        if not _given(node):
+            return (), (), ()
+        m = self.mapping(node, "los", LOS_KEYS)
+        blocked = self.los_pairs(m.get("blocked"), "los.blocked", 2)
+        clear = self.los_pairs(m.get("clear"), "los.clear", 2)
+        hindrance = self.los_pairs(m.get("hindrance"), "los.hindrance", 3)
+        self.check_los_conflicts(m, [("blocked", blocked), ("clear", clear), ("hindrance", hindrance)])
+        return blocked, clear, hindrance
+
+    def los_pairs(self, node, path: str, width: int) -> tuple:
+        if not _given(node):
+            return ()
+        example = "[[S5, R3, 1]]" if width == 3 else "[[J1, L1]]"
+        out = []
+        for i, item in enumerate(self.seq(node, path, example)):
+            ipath = f"{path}[{i}]"
+            if not isinstance(item, _Seq) or len(item) != width:
+                self.fail(item, ipath, f"expected {example[1:-1]}, got {_describe(item)}")
+            a, b = (self.location_text(item[j], f"{ipath}[{j}]") for j in (0, 1))
+            if a == b:
+                self.fail(item, ipath, f"a LOS pair needs two different locations, got {a} twice")
+            drm = (self.integer(item[2], f"{ipath}[2]", 0, 99),) if width == 3 else ()
+            out.append((a, b) + drm)
+        return tuple(out)
+
+    def location_text(self, node, path: str) -> str:
+        # "M2" (every level of M2) and "M2@0" (ground level only) differ in
+        # an override, so the "@N" is kept exactly when it was written.
+        hex_id, level = self.location(node, path)
+        return f"{hex_id}@{level}" if "@" in node else hex_id
+
+    def check_los_conflicts(self, m: _Map, groups) -> None:
+        """The same pair may not be both blocked and clear (or hindered)."""
+        seen: dict[frozenset, str] = {}
+        for name, pairs in groups:
+            for i, pair in enumerate(pairs):
+                key = frozenset(pair[:2])
+                if key in seen and seen[key] != name:
+                    self.fail(m[name][i], f"los.{name}[{i}]",
+                              f"LOS {pair[0]}-{pair[1]} is also listed under los.{seen[key]}")
+                seen.setdefault(key, name)
+
+    # -- units
+
+    def units(self, node) -> tuple[Unit, ...]:
+        if not _given(node):
+            return ()
+        items = self.seq(node, "units", "[{id: R1, side: russian, type: squad, counter: 4-4-7, at: L2}]")
+        first_line: dict[str, int] = {}
+        out = []
+        for i, item in enumerate(items):
+            unit = self.unit(item, f"units[{i}]")
+            if unit.id in first_line:
+                self.fail(item["id"], f"units[{i}].id",
+                          f"duplicate unit id {unit.id!r} (lines {first_line[unit.id]} and {item['id'].line})")
+            first_line[unit.id] = item["id"].line
+            out.append(unit)
+        return tuple(out)
+
+    def unit(self, node, path: str) -> Unit:
+        u = self.mapping(node, path, UNIT_KEYS, required=("id", "side", "type", "at"))
+        p = lambda key: _join(path, key)  # noqa: E731 - tiny path helper
+        utype = self.choice(u["type"], p("type"), UNIT_TYPES, TYPE_ALIASES)
+        side = self.ident(u["side"], p("side"))
+        hex_id, level = self.location(u["at"], p("at"))
+        status = self.statuses(u, path, utype)
+        numbers = self.unit_numbers(u, path, utype)
+        unarmed = numbers.pop("unarmed") or utype == "unarmed" or "unarmed" in status
+        self.only_for(u, path, "armament", utype, ("vehicle",))
+        self.only_for(u, path, "vca", utype, ("vehicle",))
+        self.only_for(u, path, "tca", utype, ("vehicle",))
+        self.only_for(u, path, "ca", utype, ("gun",))
+        direction = lambda key: self.optional(u, key, None, lambda n, q: self.integer(n, q, 1, 6), path)  # noqa: E731
+        return Unit(
+            id=self.matching(u["id"], p("id"), _UNIT_ID, "a unit id (letters, digits, _ . -)"),
+            side=side,
+            type=utype,
+            counter=self.optional(u, "counter", None, self.string, path),
+            hex=hex_id,
+            level=level,
+            status=status,
+            sw=self.weapons(u.get("sw"), p("sw"), counters.SW_TABLE),
+            armament=self.weapons(u.get("armament"), p("armament"), ARMAMENT),
+            unarmed=unarmed,
+            ca=direction("ca"),
+            vca=direction("vca"),
+            tca=direction("tca"),
+            nationality=self.optional(u, "nationality", side, self.ident, path),
+            line=u.line,
+            **numbers,
+        )
+
+    def only_for(self, u: _Map, path: str, key: str, utype: str, types: tuple[str, ...]) -> None:
+        if _given(u.get(key)) and utype not in types:
+            self.fail(u[key], _join(path, key), f"{key} is only for {' or '.join(types)} units, not {utype}")
+
+    def statuses(self, u: _Map, path: str, utype: str) -> tuple[str, ...]:
+        if not _given(u.get("status")):
+            return ()
+        spath = _join(path, "status")
+        items = self.seq(u["status"], spath, "[broken, dm]")
+        status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)],
+                             items, spath)
+        node = u["status"]
+        if "wounded" in status and utype not in ("leader", "hero"):
+            self.fail(node, spath, f"only a leader or hero can be wounded, not a {utype}")
+        for needs_broken in ("dm", "disrupted"):
+            if needs_broken in status and "broken" not in status:
+                self.fail(node, spath, f"{needs_broken} needs broken as well")
+        if "ce" in status and "bu" in status:
+            self.fail(node, spath, "a vehicle is either ce or bu, not both")
+        return status
+
+    def unit_numbers(self, u: _Map, path: str, utype: str) -> dict:
+        """fp, normal_range, morale, leadership, unarmed: counter first, explicit keys win."""
+        nums: dict = {"fp": None, "normal_range": None, "morale": None, "leadership": None, "unarmed": False}
+        counter = u.get("counter")
+        cpath = _join(path, "counter")
+        if _given(counter) and utype in INFANTRY_TYPES + ("leader",):
+            text = self.string(counter, cpath)
+            try:
+                if utype == "leader":
+                    parsed = counters.parse_leader(text)
+                    nums.update(morale=parsed.morale, leadership=parsed.leadership)
+                else:
+                    parsed = counters.parse_infantry(text)
+                    nums.update(fp=parsed.fp, normal_range=parsed.normal_range,
+                                morale=parsed.morale, unarmed=parsed.unarmed)
+            except ValueError as e:
+                self.fail(counter, cpath, str(e))
+        limits = {"fp": ("fp", 0, 999), "range": ("normal_range", 0, 99),
+                  "morale": ("morale", 1, 12), "leadership": ("leadership", -5, 5)}
+        for key, (name, lo, hi) in limits.items():
+            if _given(u.get(key)):
+                nums[name] = self.integer(u[key], _join(path, key), lo, hi)
+        self.require_numbers(u, path, utype, nums)
+        return nums
+
+    def require_numbers(self, u: _Map, path: str, utype: str, nums: dict) -> None:
+        if utype == "leader":
+            needed, keys = ("morale", "leadership"), "morale and leadership"
+        elif utype in INFANTRY_TYPES:
+            needed, keys = ("fp", "normal_range", "morale"), "fp, range and morale"
+        else:
+            return
+        if any(nums[n] is None for n in needed):
+            self.fail(u, _join(path, "counter"), f"counter is required for a {utype} (or give {keys})")
+
+    def weapons(self, node, path: str, table: Mapping[str, tuple[int, int]]) -> tuple[Weapon, ...]:
+        """A list of kinds or of {kind, fp, range}; fp/range default from `table`."""
+        if not _given(node):
+            return ()
+        out = []
+        for i, item in enumerate(self.seq(node, path, f"[{next(iter(table))}]")):
+            ipath = f"{path}[{i}]"
+            m = None
+            if isinstance(item, _Map):
+                m = self.mapping(item, ipath, WEAPON_KEYS, required=("kind",))
+                item, ipath_kind = m["kind"], _join(ipath, "kind")
+            else:
+                ipath_kind = ipath
+            kind = self.string(item, ipath_kind).lower()
+            if kind not in table:
+                self.fail(item, ipath_kind, f"unknown weapon {kind!r}; known: {', '.join(table)}")
+            fp, rng = table[kind]
+            if m is not None:
+                fp = self.optional(m, "fp", fp, lambda n, q: self.integer(n, q, 0, 999), ipath)
+                rng = self.optional(m, "range", rng, lambda n, q: self.integer(n, q, 0, 99), ipath)
+            out.append(Weapon(kind, fp, rng))
+        return tuple(out)

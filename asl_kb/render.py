@@ -1,0 +1,24 @@
+"""Render outcomes as JSON (byte-identical for the same input) or text."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jinja2
+
+_TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def public(result: dict) -> dict:
+    return {k: v for k, v in result.items() if not k.startswith("_")}
+
+
+def to_json(result: dict) -> str:
+    return json.dumps(public(result), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def to_text(result: dict, all_paths: bool = False) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    return env.get_template("outcomes.txt.j2").render(r=public(result), all_paths=all_paths)

@@ -1,0 +1,303 @@
+"""Standard ASL terrain values: one documented data table.
+
+These values are not in the project's rule sources; they are standard ASL
+Terrain Chart values, each with its rule number.  docs/terrain-table.md shows
+the same table.  This module is data plus two small cost helpers; the rout
+decisions themselves are made by the ASP rules.
+
+Hex terrain objects are duck-typed: anything with the attributes
+``terrain`` (a TERRAIN key), ``features`` (FEATURES keys), ``elevation``
+(hill level of the ground) and ``building`` (building id or None) works,
+e.g. :class:`asl_kb.position.HexTerrain`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Optional, Protocol
+
+__all__ = [
+    "TerrainType",
+    "FeatureType",
+    "TERRAIN",
+    "FEATURES",
+    "LEVEL_CHANGE_MF",
+    "HILL_CLIMB_FACTOR",
+    "SMOKE_HINDRANCE",
+    "VEHICLE_HINDRANCE",
+    "HINDRANCE_BLOCKS_AT",
+    "HexTerrainLike",
+    "terrain_type",
+    "feature_type",
+    "enter_cost",
+    "fortification_extra",
+    "is_open_ground",
+    "rout_cover",
+    "hindrance_of",
+]
+
+LOS_CLASSES = ("clear", "hinder", "block")
+ROUT_COVER = ("building", "woods")
+
+
+@dataclass(frozen=True)
+class TerrainType:
+    """One kind of hex terrain.
+
+    mf            MF for Infantry to enter (None: "ALL" MF / no fixed cost).
+    tem           Terrain Effects Modifier vs direct fire.
+    los           "clear", "hinder" (a LOS Hindrance) or "block" (a LOS obstacle).
+    hindrance     Hindrance DRM when ``los == "hinder"`` (0 otherwise).
+    og_possible   Can be Open Ground, i.e. -1 FFMO / Interdiction can apply.
+                  Grain, brush, orchard and marsh are not Open Ground.
+    rout_cover    A10.51 rout-destination class: "building", "woods" or None
+                  (data only; the ASP decides).
+    passable_rout False where a routing unit cannot go ("not traversable").
+    rule          The ASL rule section.
+    """
+
+    name: str
+    mf: Optional[Fraction]
+    tem: int
+    los: str
+    hindrance: int
+    og_possible: bool
+    rout_cover: Optional[str]
+    passable_rout: bool
+    rule: str
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.los not in LOS_CLASSES:
+            raise ValueError(f"{self.name}: los must be one of {LOS_CLASSES}")
+        if self.rout_cover is not None and self.rout_cover not in ROUT_COVER:
+            raise ValueError(f"{self.name}: rout_cover must be one of {ROUT_COVER} or None")
+
+
+@dataclass(frozen=True)
+class FeatureType:
+    """A counter/feature in a hex (fortification, SMOKE, wreck, ...).
+
+    extra_mf      Extra MF.  For fortifications it is the optional cost of
+                  getting into the fortification (never part of
+                  :func:`enter_cost`); for SMOKE it is part of the COT.
+    tem           TEM it gives (0 if none).
+    hindrance     LOS Hindrance DRM of the hex it is in (0 if none).
+    fortification True for foxholes/trenches/pillboxes/shellholes: entering
+                  them is left out of the nearest-building MF count (A10.531).
+    rout_cover    "building" if it counts as a building for rout (pillbox).
+    passable_rout False where a routing unit cannot go (Blaze).
+    """
+
+    name: str
+    extra_mf: Fraction
+    tem: int
+    hindrance: int
+    fortification: bool
+    rout_cover: Optional[str]
+    passable_rout: bool
+    rule: str
+    note: str = ""
+
+
+F = Fraction
+
+
+def _t(name, mf, tem, los, hindrance, og, cover, passable, rule, note=""):
+    return TerrainType(name, None if mf is None else F(mf), tem, los, hindrance, og, cover,
+                       passable, rule, note)
+
+
+# ---------------------------------------------------------------- terrain
+
+TERRAIN: dict[str, TerrainType] = {
+    t.name: t
+    for t in (
+        # B1: Open Ground. 1 MF, no TEM; -1 FFMO applies.
+        _t("open", 1, 0, "clear", 0, True, None, True, "B1", "Open Ground: -1 FFMO/Interdiction can apply"),
+        # B3: roads are Open Ground for Infantry (road bonus / half-MP vehicle rate not modelled).
+        _t("road", 1, 0, "clear", 0, True, None, True, "B3", "Open Ground; road bonus not modelled"),
+        # B13: woods, a one-level LOS obstacle; TEM +1; 2 MF.
+        _t("woods", 2, 1, "block", 0, False, "woods", True, "B13", "one-level LOS obstacle"),
+        _t("forest", 2, 1, "block", 0, False, "woods", True, "B13", "same as woods"),
+        # B23: buildings, LOS obstacle (height = levels); TEM +3 stone, +2 wooden; 2 MF.
+        _t("building", 2, 3, "block", 0, False, "building", True, "B23",
+           "construction unknown: stone values (+3)"),
+        _t("stone_building", 2, 3, "block", 0, False, "building", True, "B23", "stone TEM +3"),
+        _t("wooden_building", 2, 2, "block", 0, False, "building", True, "B23", "wooden TEM +2"),
+        # B24: rubble. 3 MF. Stone rubble TEM +3, wooden +2: the position does not say the
+        # material, so the lower value +2 is used. Rubbled building Locations are not
+        # building Locations for rout purposes (rout_cover None).
+        _t("rubble", 3, 2, "block", 0, False, None, True, "B24",
+           "TEM +2 used (stone rubble is +3); not a building Location for rout"),
+        # B15: grain (in season): +1 Hindrance, TEM 0, 1.5 MF, not Open Ground.
+        _t("grain", F(3, 2), 0, "hinder", 1, False, None, True, "B15",
+           "in season; in-hex Hindrance negates FFMO (A10.531 EX)"),
+        # B12: brush: +1 Hindrance, no TEM (B12.3), 2 MF, not Open Ground.
+        _t("brush", 2, 0, "hinder", 1, False, None, True, "B12", "no TEM but not Open Ground (B12.3)"),
+        # B14: orchard: +1 Hindrance (obstacle to higher LOS in season: not modelled), TEM 0, 1 MF.
+        _t("orchard", 1, 0, "hinder", 1, False, None, True, "B14", "not Open Ground"),
+        # B16: marsh: +1 Hindrance (B16.2), no TEM, entry costs ALL MF (B16.4).
+        _t("marsh", None, 0, "hinder", 1, False, None, False, "B16", "entry costs ALL MF (B16.4)"),
+        # B21: water obstacle: not enterable by Infantry on foot.
+        _t("water", None, 0, "clear", 0, False, None, False, "B21", "not enterable on foot"),
+        # B20: stream: cost depends on depth (B20.4); treated as not traversable for rout.
+        _t("stream", None, 0, "clear", 0, False, None, False, "B20", "depth-dependent cost; not traversable here"),
+        # B11: cliff (really a hexside): needs Climbing; not traversable for rout.
+        _t("cliff", None, 0, "clear", 0, False, None, False, "B11", "Climbing only"),
+    )
+}
+
+
+# ---------------------------------------------------------------- features
+
+def _f(name, extra_mf, tem, hindrance, fort, cover, passable, rule, note=""):
+    return FeatureType(name, F(extra_mf), tem, hindrance, fort, cover, passable, rule, note)
+
+
+FEATURES: dict[str, FeatureType] = {
+    f.name: f
+    for f in (
+        # B27: foxhole: TEM +2; 1 MF to get in; the hex is Open Ground for a unit that
+        # pays only the minimum MF (A10.531).
+        _f("foxhole", 1, 2, 0, True, None, True, "B27", "1 MF to enter; TEM +2 (+4 vs indirect fire)"),
+        _f("entrenchment", 1, 2, 0, True, None, True, "B27", "same as foxhole"),
+        # B27.5: trench: TEM +2 like a foxhole; 1 MF to enter.
+        _f("trench", 1, 2, 0, True, None, True, "B27", "1 MF to enter; TEM +2"),
+        # B2: shellholes: +1 TEM only to a unit that spends 1 extra MF; otherwise Open Ground.
+        _f("shellhole", 1, 1, 0, True, None, True, "B2", "Open Ground if entered for 1 MF"),
+        # B30: pillbox: counts as a building for rout (A10.531, flowchart note 12).
+        _f("pillbox", 1, 3, 0, True, "building", True, "B30", "1 MF to enter; TEM +3 and up"),
+        # D10: wreck: +1 LOS Hindrance.
+        _f("wreck", 0, 0, 1, False, None, True, "D10", "+1 LOS Hindrance"),
+        # A24: SMOKE: +2 Hindrance (grenade/Dispersed value); +1 MF to enter in MPh/RtPh
+        # (A24.7, part of the COT, B.2). SMOKE negates Interdiction.
+        _f("smoke", 1, 0, 2, False, None, True, "A24", "+1 MF to enter (A24.7); +2 Hindrance"),
+        # B25: Blaze: cannot be entered; its smoke hinders LOS like +3 SMOKE.
+        _f("blaze", 0, 0, 3, False, None, False, "B25", "not enterable; +3 smoke Hindrance"),
+        # Data flags only.
+        _f("wire", 0, 0, 0, False, None, True, "B26", "data flag"),
+        _f("minefield", 0, 0, 0, False, None, True, "B28", "data flag"),
+        _f("ffe", 0, 0, 0, False, None, True, "C1", "OBA Fire For Effect: data flag"),
+    )
+}
+
+#: MF to move up or down one building level in the same hex (B23.22).
+LEVEL_CHANGE_MF = F(1)
+#: Infantry pay double the COT to enter a higher-elevation hex (B10.4).
+HILL_CLIMB_FACTOR = 2
+#: Hindrance DRM of a SMOKE hex given in the position's ``map.smoke`` list (A24).
+SMOKE_HINDRANCE = FEATURES["smoke"].hindrance
+#: Hindrance DRM of a hex holding a vehicle (D9/D10: vehicles and wrecks hinder +1).
+VEHICLE_HINDRANCE = 1
+#: A total Hindrance DRM >= this blocks the LOS (B.10).
+HINDRANCE_BLOCKS_AT = 6
+
+
+class HexTerrainLike(Protocol):
+    terrain: str
+    features: tuple[str, ...]
+    elevation: int
+    building: Optional[str]
+
+
+# ---------------------------------------------------------------- helpers
+
+def terrain_type(name: str) -> TerrainType:
+    try:
+        return TERRAIN[name]
+    except KeyError:
+        raise ValueError(f"unknown terrain {name!r}; known: {', '.join(TERRAIN)}") from None
+
+
+def feature_type(name: str) -> FeatureType:
+    try:
+        return FEATURES[name]
+    except KeyError:
+        raise ValueError(f"unknown feature {name!r}; known: {', '.join(FEATURES)}") from None
+
+
+def _features(hex_terrain) -> tuple[str, ...]:
+    return tuple(getattr(hex_terrain, "features", ()) or ())
+
+
+def _elevation(hex_terrain) -> int:
+    return int(getattr(hex_terrain, "elevation", 0) or 0)
+
+
+def enter_cost(from_terrain: HexTerrainLike, from_level: int, to_terrain: HexTerrainLike,
+               to_level: int, same_hex: bool) -> Optional[Fraction]:
+    """MF for Infantry to move between two ADJACENT Locations, or None when
+    the move is not traversable for rout purposes.
+
+    * Same hex: ``LEVEL_CHANGE_MF`` per level changed (0 when the level is
+      the same).
+    * Different hex: the COT of the entered hex (terrain MF, +1 for SMOKE,
+      A24.7 / B.2), doubled when its elevation is higher than the one left
+      (B10.4).  Levels must match: a unit changes building level only inside
+      a hex.  None when the entered terrain or a feature in it is not
+      traversable (water, stream, marsh, cliff, Blaze) or has no fixed cost.
+
+    Fortification costs (foxhole, trench, shellhole, pillbox) are not
+    included: they are not part of the nearest-building calculation
+    (A10.531); see :func:`fortification_extra`.
+    """
+    to_t = terrain_type(to_terrain.terrain)
+    if same_hex:
+        if not to_t.passable_rout:
+            return None
+        return LEVEL_CHANGE_MF * abs(int(to_level) - int(from_level))
+    if int(from_level) != int(to_level):
+        return None
+    if not to_t.passable_rout or to_t.mf is None:
+        return None
+    cost = to_t.mf
+    for name in _features(to_terrain):
+        feat = feature_type(name)
+        if not feat.passable_rout:
+            return None
+        if not feat.fortification:
+            cost += feat.extra_mf
+    if _elevation(to_terrain) > _elevation(from_terrain):
+        cost *= HILL_CLIMB_FACTOR
+    return cost
+
+
+def fortification_extra(features: Iterable[str]) -> Fraction:
+    """Extra MF to get into the fortifications among ``features`` (foxhole,
+    trench, shellhole, pillbox), which :func:`enter_cost` leaves out."""
+    total = F(0)
+    for name in features:
+        feat = feature_type(name)
+        if feat.fortification:
+            total += feat.extra_mf
+    return total
+
+
+def is_open_ground(hex_terrain: HexTerrainLike) -> bool:
+    """Whether the hex terrain can be Open Ground (ignores fortifications:
+    a unit in a foxhole/shellhole that paid only the minimum MF is still in
+    Open Ground, A10.531; the ASP decides that)."""
+    return terrain_type(hex_terrain.terrain).og_possible
+
+
+def rout_cover(hex_terrain: HexTerrainLike) -> Optional[str]:
+    """A10.51 rout-destination class of a hex: "building" (building or
+    pillbox), "woods", or None."""
+    cover = terrain_type(hex_terrain.terrain).rout_cover
+    if cover is None:
+        for name in _features(hex_terrain):
+            fcover = feature_type(name).rout_cover
+            if fcover is not None:
+                return fcover
+    return cover
+
+
+def hindrance_of(hex_terrain: HexTerrainLike) -> int:
+    """Hindrance DRM of a hex for a LOS traced through it (terrain plus
+    wreck/SMOKE/Blaze features; cumulative)."""
+    total = terrain_type(hex_terrain.terrain).hindrance
+    for name in _features(hex_terrain):
+        total += feature_type(name).hindrance
+    return total

@@ -1,0 +1,207 @@
+import random
+from collections import namedtuple
+
+import pytest
+
+from asl_kb import hexgrid as hg
+from asl_kb.los import LosMap
+
+Hex = namedtuple("Hex", "terrain features elevation building", defaults=((), 0, None))
+OPEN = Hex("open")
+
+
+def make(terrain=None, levels=None, **kw):
+    terrain = terrain or {}
+    return LosMap(lambda h: terrain.get(h, OPEN), levels or {}, **kw)
+
+
+# A1..A5 is a straight column line: A1-A3 crosses A2; A1-A5 crosses A2, A3, A4.
+
+def test_open_ground_clear():
+    m = make()
+    assert m.los("A1", 0, "A5", 0) == (True, 0)
+    assert m.los("A1", 0, "GG10", 0) == (True, 0)
+
+
+def test_adjacent_and_same_hex():
+    m = make({"A2": Hex("woods")})
+    assert m.los("A1", 0, "A2", 0) == (True, 0)
+    assert m.los("A2", 0, "A2", 1) == (True, 0)
+    assert m.los("A2", 0, "A2", 0) == (True, 0)
+
+
+def test_woods_between_blocks():
+    m = make({"A2": Hex("woods")})
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    assert m.los("A3", 0, "A1", 0) == (False, 0)
+    # endpoint terrain does not block
+    m2 = make({"A1": Hex("woods"), "A3": Hex("woods")})
+    assert m2.los("A1", 0, "A3", 0) == (True, 0)
+
+
+def test_woods_not_blocking_when_both_ends_high():
+    hill2 = Hex("open", (), 2)
+    m = make({"A1": hill2, "A3": hill2, "A2": Hex("woods")})
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    # both at the woods' height (level 1): a same-level obstacle does not block
+    hill1 = Hex("open", (), 1)
+    m = make({"A1": hill1, "A3": hill1, "A2": Hex("woods")})
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    # one end low: blocked (no blind-hex geometry in this model)
+    m = make({"A1": hill2, "A2": Hex("woods")})
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+
+
+def test_building_levels_raise_the_obstacle():
+    b = Hex("stone_building", (), 0, "b1")
+    levels = {"A1": 2, "A2": 1, "A3": 2}
+    m = make({"A1": b, "A2": b, "A3": b}, levels)
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    assert m.los("A1", 1, "A3", 1) == (False, 0)   # top of A2 is level 2
+    assert m.los("A1", 2, "A3", 2) == (True, 0)
+    assert m.height("A1", 2) == 2
+
+
+def test_hill_crest():
+    m = make({"A2": Hex("open", (), 1)})
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    # crest level with the higher end
+    m = make({"A1": Hex("open", (), 1), "A2": Hex("open", (), 1)})
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    # plateau: all three at level 1
+    m = make({h: Hex("open", (), 1) for h in ("A1", "A2", "A3")})
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    # looking down from above the crest
+    m = make({"A1": Hex("open", (), 2), "A2": Hex("open", (), 1)})
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    # a building level counts as height
+    m = make({"A1": Hex("wooden_building", (), 0, "b"), "A2": Hex("open", (), 1)}, {"A1": 1})
+    assert m.los("A1", 1, "A3", 0) == (False, 0)
+
+
+def test_hindrance_sum_grain_and_smoke():
+    m = make({"A2": Hex("grain"), "A3": Hex("open", ("smoke",))})
+    assert m.los("A1", 0, "A5", 0) == (True, 3)
+    m = make({"A2": Hex("grain")}, smoke=["A4"])
+    assert m.los("A1", 0, "A5", 0) == (True, 3)
+    # smoke listed twice (feature and map.smoke) counts once
+    m = make({"A4": Hex("open", ("smoke",))}, smoke=["A4"])
+    assert m.los("A1", 0, "A5", 0) == (True, 2)
+    # endpoint hexes' own hindrances are not counted
+    m = make({"A1": Hex("grain"), "A5": Hex("brush")})
+    assert m.los("A1", 0, "A5", 0) == (True, 0)
+
+
+def test_other_hindrances():
+    m = make({"A2": Hex("orchard"), "A3": Hex("open", ("wreck",)), "A4": Hex("brush")},
+             vehicle_hexes=["A3"])
+    assert m.los("A1", 0, "A5", 0) == (True, 4)
+
+
+def test_hindrance_ignored_when_los_is_above_it():
+    hill1 = Hex("open", (), 1)
+    m = make({"A1": hill1, "A5": hill1, "A3": Hex("grain")})
+    assert m.los("A1", 0, "A5", 0) == (True, 0)
+    m = make({"A1": hill1, "A3": Hex("grain")})
+    assert m.los("A1", 0, "A5", 0) == (True, 1)
+
+
+def test_six_hindrance_blocks():
+    m = make({}, smoke=["A2", "A3", "A4"])
+    assert m.los("A1", 0, "A5", 0) == (False, 0)
+    m = make({}, smoke=["A2", "A3"])
+    assert m.los("A1", 0, "A5", 0) == (True, 4)
+
+
+def test_hexside_benefit_of_doubt():
+    # M2-O2 runs exactly along the N1/N2 hexside
+    assert hg.hex_line("M2", "O2") == (("N1", "N2"),)
+    assert make({"N1": Hex("woods")}).los("M2", 0, "O2", 0) == (True, 0)
+    assert make({"N2": Hex("stone_building")}).los("M2", 0, "O2", 0) == (True, 0)
+    assert make({"N1": Hex("woods"), "N2": Hex("woods")}).los("M2", 0, "O2", 0) == (False, 0)
+    # hindrance: the smaller of the two
+    assert make({"N1": Hex("grain")}).los("M2", 0, "O2", 0) == (True, 0)
+    m = make({"N1": Hex("grain"), "N2": Hex("grain", ("smoke",))})
+    assert m.los("M2", 0, "O2", 0) == (True, 1)
+
+
+def test_overrides():
+    woods = {"A2": Hex("woods")}
+    m = make(woods, clear=[("A1", "A3")])
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    assert m.los("A3", 0, "A1", 0) == (True, 0)
+    m = make({}, blocked=[("A3", "A1")])
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    # even adjacent hexes can be overridden
+    m = make({}, blocked=[("A1", "A2")])
+    assert m.los("A1", 0, "A2", 0) == (False, 0)
+    m = make(woods, hindrance=[("A1", "A3", 2)])
+    assert m.los("A1", 0, "A3", 0) == (True, 2)
+
+
+def test_overrides_with_levels():
+    b = Hex("stone_building", (), 0, "b")
+    m = make({"A1": b, "A2": Hex("woods")}, {"A1": 1}, clear=[("A1@1", "A3")])
+    assert m.los("A1", 1, "A3", 0) == (True, 0)
+    assert m.los("A3", 0, "A1", 1) == (True, 0)
+    assert m.los("A1", 0, "A3", 0) == (False, 0)      # ground level not overridden
+    # a level-specific pair wins over a plain-hex pair
+    m = make({"A1": b}, {"A1": 1}, blocked=[("A1", "A3")], clear=[("A1@1", "A3")])
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    assert m.los("A1", 1, "A3", 0) == (True, 0)
+    # board prefixes are accepted when the board is given
+    m = make({}, blocked=[("5A1", "5A3")], board="5")
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+
+
+def test_symmetric_on_random_map():
+    rng = random.Random(3)
+    board = hg.Area.whole_board().hexes()
+    kinds = ["open"] * 6 + ["woods", "grain", "brush", "stone_building", "orchard"]
+    terrain = {h: Hex(rng.choice(kinds), (), rng.choice([0, 0, 0, 1, 2])) for h in board}
+    m = make(terrain, {h: 1 for h, t in terrain.items() if t.terrain == "stone_building"},
+             smoke=rng.sample(board, 10))
+    for _ in range(500):
+        a, b = rng.sample(board, 2)
+        la = 1 if terrain[a].terrain == "stone_building" and rng.random() < 0.5 else 0
+        lb = 0
+        r = m.los(a, la, b, lb)
+        assert r == m.los(b, lb, a, la)
+        assert isinstance(r[0], bool) and isinstance(r[1], int)
+        assert r[1] == 0 or r[0]
+
+
+def test_los_from():
+    m = make({"A2": Hex("woods")})
+    res = m.los_from("A1", 0, ["A3", ("A5", 0), "B1"])
+    assert res == {"A3": (False, 0), ("A5", 0): (False, 0), "B1": (True, 0)}
+
+
+def test_unknown_terrain_raises():
+    m = make({"A2": Hex("lava")})
+    with pytest.raises(ValueError, match="lava"):
+        m.los("A1", 0, "A3", 0)
+
+
+def test_terrain_of_missing_hexes_are_open():
+    def terrain_of(h):
+        if h == "A2":
+            return Hex("woods")
+        raise KeyError(h)
+    m = LosMap(terrain_of, {})
+    assert m.los("A1", 0, "A3", 0) == (False, 0)
+    assert m.los("C1", 0, "C5", 0) == (True, 0)
+
+
+def test_many_queries_are_fast():
+    import time
+
+    rng = random.Random(5)
+    board = hg.Area.whole_board().hexes()
+    terrain = {h: Hex(rng.choice(["open", "open", "woods", "grain"])) for h in board}
+    m = make(terrain)
+    pairs = [tuple(rng.sample(board, 2)) for _ in range(40000)]
+    t0 = time.perf_counter()
+    for a, b in pairs:
+        m.los(a, 0, b, 0)
+    assert time.perf_counter() - t0 < 20  # generous; typically well under 2 s
