@@ -70,7 +70,7 @@ SW_TABLE: dict[str, tuple[int, int]] = {
     "baz": (0, 4),    # Bazooka, C13 (LATW)
     "psk": (0, 5),    # Panzerschreck, C13 (LATW)
     "piat": (0, 3),   # PIAT, C13 (LATW)
-    "mtr": (2, 12),   # light mortar (C9), rough HE-equivalent default
+    "mtr": (2, 12),   # light mortar (Ordnance, chapter C): rough placeholder, give fp/range
 }
 
 

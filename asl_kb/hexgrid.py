@@ -53,6 +53,7 @@ __all__ = [
     "direction",
     "adjacent",
     "distance",
+    "cube",
     "Area",
     "within",
     "hex_line",
@@ -165,6 +166,11 @@ def _from_cube(x: int, z: int) -> tuple[int, int]:
 @lru_cache(maxsize=None)
 def _cube(h: str) -> tuple[int, int, int]:
     return _to_cube(*hex_coords(h))
+
+
+def cube(h: str) -> tuple[int, int, int]:
+    """Cube coordinates (x, y, z), x + y + z == 0, of a canonical hex id."""
+    return _cube(h)
 
 
 def _cube_id(x: int, z: int) -> str | None:

@@ -1,11 +1,11 @@
 """Load a position file (YAML) into frozen, hashable dataclasses.
 
 The file is untrusted input, so it is never handed to a YAML constructor:
-we only *compose* it (yaml.compose with a strict SafeLoader subclass), which
-gives a node tree with line marks, and walk that tree ourselves.  Every
-scalar is kept as the exact string the user wrote ("E10", "010", "no", "on"
-stay strings); the schema below turns strings into numbers only where a
-number is expected.
+we only read the parser's *events* (with line marks) and build our own tree
+of strings, lists and mappings, refusing tags, anchors, aliases, deep
+nesting and duplicate keys as they appear.  Every scalar is kept as the
+exact string the user wrote ("E10", "010", "no", "on" stay strings); the
+schema below turns strings into numbers only where a number is expected.
 
 Every problem raises exactly one PositionError naming the file, the 1-based
 line of the offending node and its dotted key.  docs/position-format.md
@@ -246,12 +246,18 @@ class _Map(dict):
     key_lines: dict[str, int]
 
 
+def _str_at(text: str, line: int) -> _Str:
+    out = _Str(text)
+    out.line = line
+    return out
+
+
 def _join(base: str, key: str) -> str:
     return f"{base}.{key}" if base else key
 
 
 def _parse(text: str, file: str):
-    """YAML text -> tree of _Str/_Seq/_Map (None for an empty file).
+    """YAML text -> tree of _Str/_Seq/_Map (None or "" for an empty file).
 
     Only parser events are used, never a constructor, so no tag can run
     code; anchors, aliases and foreign tags are refused on their event, so
@@ -392,7 +398,7 @@ def _describe(value) -> str:
 # ---------------------------------------------------------------- schema layer
 
 class _Schema:
-    """Checks the composed tree and builds the Position, one section at a time."""
+    """Checks the parsed tree and builds the Position, one section at a time."""
 
     def __init__(self, file: str, versions: tuple[str, ...]):
         self.file = file
@@ -489,9 +495,7 @@ class _Schema:
         hex_text, sep, level_text = text.partition("@")
         if sep and not _LEVEL.fullmatch(level_text):
             self.fail(node, path, f"bad level {level_text!r} in {text!r}: expected HEX@N with N >= 0")
-        hex_node = _Str(hex_text)
-        hex_node.line = node.line
-        hex_id = self.hex(hex_node, path)
+        hex_id = self.hex(_str_at(hex_text, node.line), path)
         level = int(level_text) if sep else 0
         if level > self.levels.get(hex_id, 0):
             self.fail(node, path, f"no level {level} in {hex_id}")
@@ -501,8 +505,7 @@ class _Schema:
         """(hex, value, path) for a mapping keyed by hexes; "5M2" and "M2" collide."""
         first_line: dict[str, int] = {}
         for key, value in node.items():
-            key_node = _Str(key)
-            key_node.line = node.key_lines[key]
+            key_node = _str_at(key, node.key_lines[key])
             hex_id = self.hex(key_node, _join(path, key))
             if hex_id in first_line:
                 self.fail(key_node, _join(path, key),
