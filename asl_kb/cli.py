@@ -21,8 +21,6 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
     o.add_argument("--format", choices=("text", "json"), default="text")
     o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
-    o.add_argument("--timeout", type=float, default=60.0, help="seconds of solving per unit before the result is marked incomplete")
-    o.add_argument("--max-outcomes", type=int, default=5000, help="outcomes per unit before the result is marked incomplete")
     return ap
 
 
@@ -41,8 +39,7 @@ def main(argv=None) -> int:
         position = dataclasses.replace(position, rules=args.rules)
     from .outcomes import outcomes
     from .render import to_json, to_text
-    result = outcomes(position, all_paths=args.all_paths, max_models=args.max_outcomes,
-                      timeout=args.timeout)
+    result = outcomes(position, all_paths=args.all_paths)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3

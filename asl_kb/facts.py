@@ -94,7 +94,6 @@ class FactBuilder:
 
         for u in self.routing:
             U = q(u.id)
-            self.add(f"routing({U})")
             for h, lv in reach[u.id]:
                 self.add(f"area({U},{loc(h, lv)})")
 

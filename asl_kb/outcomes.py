@@ -1,18 +1,30 @@
-"""Collect the answer sets of each broken unit into its fates, grouped and
-ordered deterministically, each with the rule-cited explanation the rules
-derived (because/3 atoms rendered through the says/2 templates)."""
+"""Read each broken unit's fates off its rout graph.
+
+The rules derive the graph (states, edges, leaves) and, at every state, the
+Interdiction and the explanation (why/3). Here the graph is only walked: for
+each leaf, the distinct sets of Interdiction Locations of the paths reaching
+it (fates that differ only in path are grouped), with the shortest path as
+the example and that path's explanations.
+"""
 from __future__ import annotations
+
+from collections import defaultdict, deque
+
+import clingo
 
 from . import hexgrid
 from .facts import position_facts
-from .solve import Solver
+from .solve import solve
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "eliminated": 3}
+#: how a state was entered, for those that enter a Location
+_ENTERING = {"mv", "fmv", "lc"}
+#: paths listed per fate with --all-paths before the list is cut (and says so)
+MAX_PATHS = 1000
 
 
 def _text(sym) -> str:
     """A term as a player reads it: strings bare, numbers as numbers."""
-    import clingo
     if sym.type == clingo.SymbolType.String:
         return sym.string
     if sym.type == clingo.SymbolType.Number:
@@ -20,18 +32,37 @@ def _text(sym) -> str:
     return str(sym)
 
 
-def _say(says: dict, reason) -> str:
-    import clingo
-    if reason.type == clingo.SymbolType.Function:
-        template = says.get(reason.name)
-        if template is not None:
-            return template.format(*[_text(a) for a in reason.arguments])
-    return _text(reason)
+def _location(sym) -> str:
+    h, level = sym.arguments
+    return h.string if level.number == 0 else f"{h.string}@{level.number}"
 
 
-def _because(says, atoms) -> list[dict]:
-    items = {(_text(rule), _say(says, reason)) for rule, reason in atoms}
-    return [{"rule": r, "says": s} for r, s in sorted(items, key=_rule_sort)]
+def _state_location(node):
+    """The Location of a state of the graph, or None for a leaf term."""
+    if node.name == "n":
+        return node.arguments[1]
+    if node.name == "pq":
+        return node.arguments[0].arguments[1]
+    return None
+
+
+def _leaf_location(leaf):
+    if leaf.name in ("stay", "ftr"):
+        return _state_location(leaf.arguments[0])
+    if leaf.name in ("sur", "rp"):
+        return _state_location(leaf.arguments[1])
+    return _state_location(leaf)
+
+
+def _unit_of(node) -> str:
+    """The unit a state belongs to: the root of its epoch term."""
+    if node.name == "pq":
+        k = node.arguments[0].arguments[0]
+    else:
+        k = node.arguments[0]
+    while k.name != "k0":
+        k = k.arguments[0]
+    return k.arguments[0].string
 
 
 def _rule_sort(item):
@@ -40,120 +71,168 @@ def _rule_sort(item):
     return ([int(x) if x.isdigit() else 0 for x in parts], rule, says)
 
 
-def _location(h: str, level: int) -> str:
-    return h if level == 0 else f"{h}@{level}"
+class Graph:
+    """The rout graphs of one answer set."""
 
+    def __init__(self, symbols):
+        self.says, self.fate = {}, {}
+        self.children = defaultdict(list)
+        self.why = defaultdict(list)
+        self.ints = defaultdict(list)
+        self.opts = defaultdict(list)
+        self.unit_why = defaultdict(list)
+        self.must, self.may, self.leaves = set(), set(), set()
+        self.accompany = defaultdict(set)
+        nodes = set()
+        for s in symbols:
+            a = s.arguments
+            if s.name == "edge":
+                self.children[a[0]].append(a[1])
+                nodes.update(a)
+            elif s.name == "leaf":
+                self.leaves.add(a[1])
+            elif s.name == "fate":
+                self.fate[a[0]] = a[1]
+            elif s.name == "why":
+                self.why[a[0]].append((a[1], a[2]))
+            elif s.name == "int_here":
+                self.ints[a[0]].append((_text(a[1]), _text(a[2])))
+            elif s.name == "opt_int_here":
+                self.opts[a[0]].append((_text(a[1]), _text(a[2])))
+            elif s.name == "unit_because":
+                self.unit_why[_text(a[0])].append((a[1], a[2]))
+            elif s.name == "must_rout":
+                self.must.add(_text(a[0]))
+            elif s.name == "may_rout":
+                self.may.add(_text(a[0]))
+            elif s.name == "may_accompany":
+                self.accompany[_text(a[0])].add(_text(a[1]))
+            elif s.name == "says":
+                self.says[a[0].name] = a[1].string
+        self.roots = sorted(n for n in nodes | self.leaves
+                            if n.name == "n" and n.arguments[-1].name == "start")
+        for kids in self.children.values():
+            kids.sort()
 
-def _fate(says, symbols, unit_id):
-    f = {"fate": None}
-    because, paths, ints, opts = [], [], {}, {}
-    for s in symbols:
-        args = s.arguments
-        if not args or _text(args[0]) != unit_id:
-            continue
-        if s.name == "fate":
-            kind = args[1]
-            if kind.name == "surrender":
-                f.update(fate="surrender", captor=_text(kind.arguments[0]))
-            elif kind.name == "eliminated":
-                f.update(fate="eliminated", cause=kind.arguments[0].name)
-            else:
-                f["fate"] = kind.name
-        elif s.name == "final":
-            f["at"] = _location(_text(args[1]), args[2].number)
-        elif s.name == "low_crawl":
-            f["low_crawl"] = True
-        elif s.name == "int_at":
-            ints.setdefault(_text(args[1]), set()).add(_text(args[2]))
-        elif s.name == "opt_int_at":
-            opts.setdefault(_text(args[1]), set()).add(_text(args[2]))
-        elif s.name == "path":
-            paths.append((args[1].number, _location(_text(args[2]), args[3].number)))
-        elif s.name == "because":
-            because.append((args[1], args[2]))
-    f.setdefault("low_crawl", False)
-    f["path"] = [l for _, l in sorted(paths)]
-    f["interdiction"] = [{"at": h, "by": sorted(b)} for h, b in
-                         sorted(ints.items(), key=lambda kv: hexgrid.hex_coords(kv[0]))]
-    f["optional_interdiction"] = [{"at": h, "by": sorted(b)} for h, b in
-                                  sorted(opts.items(), key=lambda kv: hexgrid.hex_coords(kv[0]))]
-    f["because"] = _because(says, because)
-    return f
+    def say(self, reason) -> str:
+        if reason.type == clingo.SymbolType.Function:
+            template = self.says.get(reason.name)
+            if template is not None:
+                return template.format(*[_text(x) for x in reason.arguments])
+        return _text(reason)
+
+    def because(self, pairs) -> list[dict]:
+        items = {(_text(rule), self.say(reason)) for rule, reason in pairs}
+        return [{"rule": r, "says": s} for r, s in sorted(items, key=_rule_sort)]
+
+    def _exposure(self, node):
+        ints = tuple(sorted((h, i) for h, i in self.ints.get(node, ())))
+        opts = tuple(sorted((h, i) for h, i in self.opts.get(node, ())))
+        return ints, opts
+
+    def fates(self, root, all_paths: bool):
+        """(key, fate dict) for each distinct outcome reachable from root."""
+        # breadth-first: the first path found to a (state, exposure) is a shortest one
+        start = (root, frozenset(), frozenset())
+        best = {start: (root,)}
+        queue = deque([start])
+        found = {}
+        while queue:
+            node, ints, opts = key = queue.popleft()
+            path = best[key]
+            if node in self.leaves:
+                found.setdefault((node, ints, opts), path)
+            for child in self.children.get(node, ()):
+                ci, co = self._exposure(child)
+                nk = (child, ints | set(ci), opts | set(co))
+                if nk not in best:
+                    best[nk] = path + (child,)
+                    queue.append(nk)
+        paths_of = self._all_paths(root) if all_paths else {}
+        out = {}
+        for (leaf, ints, opts), path in found.items():
+            f = self._fate(leaf, ints, opts, path)
+            key = _group_key(f)
+            if key not in out:
+                if all_paths:
+                    f["paths"] = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
+                out[key] = f
+        return out
+
+    def _locations(self, path):
+        locs = [_location(path[0].arguments[1])]
+        for n in path[1:]:
+            if n.name == "n" and n.arguments[-1].name in _ENTERING:
+                locs.append(_location(n.arguments[1]))
+        return locs
+
+    def _fate(self, leaf, ints, opts, path):
+        kind = self.fate[leaf]
+        f = {"fate": kind.name}
+        if kind.name == "surrender":
+            f["captor"] = _text(kind.arguments[0])
+        elif kind.name == "eliminated":
+            f["cause"] = kind.arguments[0].name
+        f["at"] = _location(_leaf_location(leaf))
+        f["low_crawl"] = leaf.name == "n" and leaf.arguments[-1].name == "lc"
+        f["path"] = self._locations(path)
+        by_hex = lambda pairs: sorted(
+            ({"at": h, "by": sorted({i for hh, i in pairs if hh == h})} for h in {h for h, _ in pairs}),
+            key=lambda d: hexgrid.hex_coords(d["at"]))
+        f["interdiction"] = by_hex(ints)
+        f["optional_interdiction"] = by_hex(opts)
+        f["because"] = self.because(w for n in path for w in self.why.get(n, ()))
+        return f
+
+    def _all_paths(self, root):
+        """Every path from root to a leaf, by (leaf, exposure): --all-paths."""
+        out = defaultdict(set)
+        stack = [(root, (root,), frozenset(), frozenset())]
+        count = 0
+        while stack and count < MAX_PATHS * 10:
+            node, path, ints, opts = stack.pop()
+            if node in self.leaves:
+                out[(node, ints, opts)].add(tuple(self._locations(path)))
+                count += 1
+            for child in self.children.get(node, ()):
+                ci, co = self._exposure(child)
+                stack.append((child, path + (child,), ints | set(ci), opts | set(co)))
+        return {k: [list(p) for p in v][:MAX_PATHS] for k, v in out.items()}
 
 
 def _group_key(f):
     return (FATE_ORDER.get(f["fate"], 9), f.get("captor", ""), f.get("cause", ""),
-            f.get("at", ""), f["low_crawl"],
+            hexgrid.hex_coords(f["at"].split("@")[0]), f["at"], f["low_crawl"],
             tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
             tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
-
-
-def _unit_summary(says, symbols, unit_id):
-    must = may = False
-    because, accompany = [], set()
-    for s in symbols:
-        args = s.arguments
-        if not args or _text(args[0]) != unit_id:
-            continue
-        if s.name == "must_rout":
-            must = True
-        elif s.name == "may_rout":
-            may = True
-        elif s.name == "unit_because":
-            because.append((args[1], args[2]))
-        elif s.name == "may_accompany":
-            accompany.add(_text(args[1]))
-    return must, may, _because(says, because), sorted(accompany)
 
 
 def routing_order(position) -> list:
     """A10.5: ATTACKER first, one unit at a time (then in the order written)."""
     broken = [u for u in position.units if "broken" in u.status]
-    return sorted(broken, key=lambda u: (u.side != position.attacker,))
+    return sorted(broken, key=lambda u: u.side != position.attacker)
 
 
-def outcomes(position, all_paths: bool = False, max_models: int = 5000,
-             timeout: float = 60.0) -> dict:
-    solver = Solver(position_facts(position), all_paths=all_paths,
-                    max_models=max_models, timeout=timeout)
-    order = routing_order(position)
-    ids = [u.id for u in order]
-    units, complete, reasons = [], True, []
-    for u in order:
-        res = solver.unit_models(u.id, ids)
-        if not res.complete:
-            complete = False
-            reasons.append(f"{u.id}: {res.reason}")
-        groups: dict = {}
-        summary = (False, False, [], [])
-        for symbols in res.models:
-            summary = _unit_summary(solver.says, symbols, u.id)
-            f = _fate(solver.says, symbols, u.id)
-            key = _group_key(f)
-            if key in groups:
-                groups[key]["paths"].append(f["path"])
-            else:
-                f["paths"] = [f["path"]]
-                groups[key] = f
+def outcomes(position, all_paths: bool = False) -> dict:
+    concealed = sum(1 for u in position.units if "concealed" in u.status)
+    symbols, stats = solve(position_facts(position), concealed)
+    g = Graph(symbols)
+    roots = {_unit_of(r): r for r in g.roots}
+    units = []
+    for u in routing_order(position):
+        found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
-        for key in sorted(groups):
-            f = groups[key]
-            paths = sorted(f.pop("paths"))
-            f["path"] = paths[0]
-            if all_paths:
-                f["paths"] = paths
+        for key in sorted(found):
+            f = found[key]
+            f["path"][0] = u.location
             fates.append(f)
-        must, may, because, accompany = summary
-        entry = {"id": u.id, "side": u.side, "at": u.location, "must_rout": must,
-                 "may_rout": may, "because": because, "fates": fates}
-        if accompany:
-            entry["voluntary_rout"] = accompany
-        if not res.models:
+        entry = {"id": u.id, "side": u.side, "at": u.location,
+                 "must_rout": u.id in g.must, "may_rout": u.id in g.may,
+                 "because": g.because(g.unit_why.get(u.id, ())), "fates": fates}
+        if g.accompany.get(u.id):
+            entry["voluntary_rout"] = sorted(g.accompany[u.id])
+        if not fates:
             entry["inconsistent"] = True  # no legal outcome: a question for the rules committee
         units.append(entry)
-    result = {"position": position.name, "rules": position.rules, "complete": complete,
-              "units": units}
-    if reasons:
-        result["incomplete_because"] = reasons
-    result["_stats"] = solver.stats
-    return result
+    return {"position": position.name, "rules": position.rules, "complete": True,
+            "units": units, "_stats": stats}

@@ -1,10 +1,18 @@
-"""Run clingo on the rules and a position's facts: ground once, then solve
-the fates of one broken unit at a time (the #external focus/1 switch),
-enumerating one answer set per distinct outcome (projection)."""
+"""Run clingo on the rules and a position's facts.
+
+The rules derive each broken unit's rout graph one stage at a time: the
+static part (#program base) is grounded first, then #program step(t,p) for
+t = 0, 1, ... (p = t-1). After each stage the (single) answer set so far is
+read and what the next stage needs of it (the states the rout may go on from,
+what each epoch knows) is added back as facts (was_*/2,3), so every stage is
+grounded exactly from the one before. The program has one answer set, which
+holds every legal outcome: there is no search to cut short, and the result is
+complete by construction.
+"""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import clingo
@@ -13,16 +21,11 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 if not (RULES_DIR / "main.lp").exists():  # installed without the source tree
     RULES_DIR = Path(__file__).resolve().parent / "rules"
 
-#: what distinguishes two outcomes of a unit; --all-paths adds the path
-GROUP_KEY = ("fate/2", "final/3", "low_crawl/1", "int_at/3", "opt_int_at/3")
-
-
-@dataclass
-class UnitModels:
-    unit: str
-    models: list[list[clingo.Symbol]] = field(default_factory=list)
-    complete: bool = True
-    reason: str | None = None
+#: six moves at most (A10.5: six MF, no Location cheaper than one MF), plus a
+#: stage for each concealed unit that may drop concealment on the way (A10.533)
+MAX_MOVES = 6
+#: what one stage hands to the next, as facts
+CARRIED = {"movable": "was_movable", "kn": "was_kn", "dnode": "was_dnode", "pnode": "was_pnode"}
 
 
 @dataclass
@@ -30,50 +33,49 @@ class SolveStats:
     ground_seconds: float = 0.0
     solve_seconds: float = 0.0
     atoms: int = 0
-    rules: int = 0
+    stages: int = 0
 
 
-class Solver:
-    def __init__(self, facts: str, all_paths: bool = False, max_models: int = 5000,
-                 timeout: float = 60.0):
-        self.max_models = max_models
-        self.timeout = timeout
-        self.stats = SolveStats()
-        self.ctl = clingo.Control(["--project=project", "--warn=none", "--models=0",
-                                   "--parallel-mode=1", "--seed=0"])
-        self.ctl.load(str(RULES_DIR / "main.lp"))
-        projected = GROUP_KEY + (("path/4",) if all_paths else ())
-        self.ctl.add("base", [], facts + "".join(f"#project {p}.\n" for p in projected))
+def _model(ctl) -> list[clingo.Symbol]:
+    models: list[list[clingo.Symbol]] = []
+    result = ctl.solve(on_model=lambda m: models.append(m.symbols(atoms=True)))
+    if not result.satisfiable or len(models) != 1:
+        raise RuntimeError("the rules gave no single answer set for this position")
+    return models[0]
+
+
+def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveStats]:
+    """The shown atoms of the program's answer set, and timing figures."""
+    stats = SolveStats()
+    ctl = clingo.Control(["--warn=none"])
+    ctl.load(str(RULES_DIR / "main.lp"))
+    ctl.add("base", [], facts)
+    t0 = time.perf_counter()
+    ctl.ground([("base", [])])
+    stats.ground_seconds += time.perf_counter() - t0
+    for stage in range(MAX_MOVES + concealed + 1):
         t0 = time.perf_counter()
-        self.ctl.ground([("base", [])])
-        self.stats.ground_seconds = time.perf_counter() - t0
-        self.stats.atoms = len(self.ctl.symbolic_atoms)
-        self.says = {}
-        for atom in self.ctl.symbolic_atoms.by_signature("says", 2):
-            name, text = atom.symbol.arguments
-            self.says[name.name] = text.string
-
-    def unit_models(self, unit: str, routing: list[str]) -> UnitModels:
-        for other in routing:
-            self.ctl.assign_external(
-                clingo.Function("focus", [clingo.String(other)]), other == unit)
-        out = UnitModels(unit)
+        ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
+        stats.ground_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
-        deadline = t0 + self.timeout
-        with self.ctl.solve(yield_=True, async_=True) as handle:
-            while True:
-                handle.resume()
-                left = deadline - time.perf_counter()
-                if left <= 0 or not handle.wait(left):
-                    handle.cancel()
-                    out.complete, out.reason = False, f"time limit of {self.timeout:g} s reached"
-                    break
-                model = handle.model()
-                if model is None:
-                    break
-                out.models.append(model.symbols(shown=True))
-                if len(out.models) >= self.max_models:
-                    out.complete, out.reason = False, f"more than {self.max_models} outcomes"
-                    break
-        self.stats.solve_seconds += time.perf_counter() - t0
-        return out
+        atoms = _model(ctl)
+        stats.solve_seconds += time.perf_counter() - t0
+        stats.stages = stage + 1
+        carry = []
+        for a in atoms:
+            name = CARRIED.get(a.name)
+            if name and a.arguments and a.arguments[0].type == clingo.SymbolType.Number \
+                    and a.arguments[0].number == stage:
+                carry.append(f"{name}({','.join(str(x) for x in a.arguments)}).")
+        if not any(c.startswith(("was_pnode", "was_dnode")) for c in carry):
+            break
+        t0 = time.perf_counter()
+        ctl.add(f"stage{stage}", [], "\n".join(carry))
+        ctl.ground([(f"stage{stage}", [])])
+        stats.ground_seconds += time.perf_counter() - t0
+    t0 = time.perf_counter()
+    shown: list[list[clingo.Symbol]] = []
+    ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
+    stats.solve_seconds += time.perf_counter() - t0
+    stats.atoms = len(ctl.symbolic_atoms)
+    return shown[0], stats
