@@ -8,9 +8,9 @@ from pathlib import Path
 from .errors import PositionError
 from .position import load_position
 
-DEFAULT_POSITION = Path(__file__).resolve().parent.parent / "facts" / "default.yaml"
+DEFAULT_POSITION = Path(__file__).resolve().parent.parent / "facts" / "rulebook" / "A10.531-EX.yaml"
 if not DEFAULT_POSITION.exists():
-    DEFAULT_POSITION = Path(__file__).resolve().parent / "facts" / "default.yaml"
+    DEFAULT_POSITION = Path(__file__).resolve().parent / "facts" / "rulebook" / "A10.531-EX.yaml"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -25,7 +25,8 @@ if not (RULES_DIR / "main.lp").exists():  # installed without the source tree
 #: stage for each concealed unit that may drop concealment on the way (A10.533)
 MAX_MOVES = 6
 #: what one stage hands to the next, as facts
-CARRIED = {"movable": "was_movable", "kn": "was_kn", "dnode": "was_dnode", "pnode": "was_pnode"}
+CARRIED = {"movable": "was_movable", "kn": "was_kn", "dnode": "was_dnode", "pnode": "was_pnode",
+           "live": "was_live"}
 
 
 @dataclass

@@ -1,0 +1,52 @@
+"""Shared helpers: run a position file and look at the fates of a unit."""
+from pathlib import Path
+
+import pytest
+
+from asl_kb.outcomes import outcomes
+from asl_kb.position import load_position, load_position_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FACTS = ROOT / "facts"
+
+
+class Result:
+    def __init__(self, result):
+        self.raw = result
+        self.units = {u["id"]: u for u in result["units"]}
+
+    def fates(self, unit):
+        return self.units[unit]["fates"]
+
+    def routs(self, unit):
+        """Final Locations of the rout fates (any path, any Interdiction)."""
+        return {f["at"] for f in self.fates(unit) if f["fate"] == "rout"}
+
+    def kinds(self, unit):
+        return {f["fate"] for f in self.fates(unit)}
+
+    def captors(self, unit):
+        return {f["captor"] for f in self.fates(unit) if f["fate"] == "surrender"}
+
+    def rout(self, unit, at, low_crawl=False):
+        """The rout fates of unit ending in `at`."""
+        return [f for f in self.fates(unit)
+                if f["fate"] == "rout" and f["at"] == at and f["low_crawl"] == low_crawl]
+
+    def interdiction_sets(self, unit, at, low_crawl=False):
+        return {tuple((i["at"], tuple(i["by"])) for i in f["interdiction"])
+                for f in self.rout(unit, at, low_crawl)}
+
+
+@pytest.fixture
+def run():
+    def _run(path_or_text, **replace):
+        if isinstance(path_or_text, Path) or str(path_or_text).endswith(".yaml"):
+            position = load_position(FACTS / path_or_text if not Path(path_or_text).is_absolute() else path_or_text)
+        else:
+            position = load_position_text(path_or_text, "<test>")
+        if replace:
+            import dataclasses
+            position = dataclasses.replace(position, **replace)
+        return Result(outcomes(position))
+    return _run
