@@ -26,7 +26,7 @@ if not (RULES_DIR / "main.lp").exists():  # installed without the source tree
 MAX_MOVES = 6
 #: what one stage hands to the next, as facts
 CARRIED = {"movable": "was_movable", "kn": "was_kn", "dnode": "was_dnode", "pnode": "was_pnode",
-           "live": "was_live"}
+           "live": "was_live", "ku": "was_ku"}
 
 
 @dataclass
@@ -37,12 +37,30 @@ class SolveStats:
     stages: int = 0
 
 
-def _model(ctl) -> list[clingo.Symbol]:
-    models: list[list[clingo.Symbol]] = []
-    result = ctl.solve(on_model=lambda m: models.append(m.symbols(atoms=True)))
-    if not result.satisfiable or len(models) != 1:
+def _carry(ctl, stage: int) -> list[str]:
+    """The facts the next stage needs: the carried atoms of this stage that are
+    true in the (single) answer set of the program so far."""
+    candidates = []
+    for name, carried in CARRIED.items():
+        for arity in (2, 3):
+            for atom in ctl.symbolic_atoms.by_signature(name, arity):
+                first = atom.symbol.arguments[0]
+                if first.type == clingo.SymbolType.Number and first.number == stage:
+                    candidates.append((carried, atom))
+    facts: list[str] = []
+    models = 0
+
+    def on_model(m):
+        nonlocal models
+        models += 1
+        for carried, atom in candidates:
+            if atom.is_fact or m.is_true(atom.literal):
+                facts.append(f"{carried}({','.join(str(x) for x in atom.symbol.arguments)}).")
+
+    result = ctl.solve(on_model=on_model)
+    if not result.satisfiable or models != 1:
         raise RuntimeError("the rules gave no single answer set for this position")
-    return models[0]
+    return facts
 
 
 def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveStats]:
@@ -59,15 +77,9 @@ def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveSta
         ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
         stats.ground_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
-        atoms = _model(ctl)
+        carry = _carry(ctl, stage)
         stats.solve_seconds += time.perf_counter() - t0
         stats.stages = stage + 1
-        carry = []
-        for a in atoms:
-            name = CARRIED.get(a.name)
-            if name and a.arguments and a.arguments[0].type == clingo.SymbolType.Number \
-                    and a.arguments[0].number == stage:
-                carry.append(f"{name}({','.join(str(x) for x in a.arguments)}).")
         if not any(c.startswith(("was_pnode", "was_dnode")) for c in carry):
             break
         t0 = time.perf_counter()
