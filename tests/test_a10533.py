@@ -1,0 +1,235 @@
+"""A10.533 CONCEALMENT: the two EX paragraphs, on one reconstructed map
+(facts/rulebook/A10.533-EX1.yaml and A10.533-EX2.yaml, board 1).
+
+Map: the broken Russian squad R1 in the Open Ground hex I4; German squads in
+G4 and J4; single-hex buildings in J4, H3, G3, H2 and G4; everything else
+open. EX1: the German in J4 is concealed, the one in G4 Known. EX2: only the
+German in G4 is concealed, the one in J4 Known. No Quarter is not in effect.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from asl_kb import hexgrid
+from asl_kb.outcomes import outcomes
+from asl_kb.position import load_position
+
+RULEBOOK = Path(__file__).resolve().parent.parent / "facts" / "rulebook"
+EX1 = RULEBOOK / "A10.533-EX1.yaml"
+EX2 = RULEBOOK / "A10.533-EX2.yaml"
+
+
+@lru_cache(maxsize=None)
+def solve(path: Path) -> dict:
+    return outcomes(load_position(path))
+
+
+def russian(path: Path) -> dict:
+    u = next(u for u in solve(path)["units"] if u["id"] == "R1")
+    assert not u.get("inconsistent"), "no legal outcome"
+    return u
+
+
+def fates(path: Path, kind: str | None = None) -> list[dict]:
+    return [f for f in russian(path)["fates"] if kind is None or f["fate"] == kind]
+
+
+def says(f: dict, rule: str) -> list[str]:
+    return [b["says"] for b in f["because"] if b["rule"] == rule]
+
+
+def reveals(f: dict, unit: str) -> list[str]:
+    """The hexes where `unit` drops concealment in this fate's explanation
+    (an A10.533 reason such as "GJ4 drops concealment while the unit is in I4";
+    not the offer "concealed GJ4 may drop concealment to Interdict in H1")."""
+    out = []
+    for s in says(f, "A10.533"):
+        if "may drop" in s:
+            continue
+        m = re.search(rf"\b{unit}\b.*\b(?:drops|dropped|loses|reveals)\b.*\bin ([A-Z]{{1,2}}\d+)", s)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def repulsed_by(f: dict, unit: str) -> bool:
+    return any("repulsed" in s and re.search(rf"\b{unit}\b", s) for s in says(f, "A10.533"))
+
+
+def heads_for(f: dict, hex_: str) -> bool:
+    """An A10.51 reason names hex_ as the designated destination."""
+    return any(s.startswith("destination") and re.search(rf"\b{hex_}\b", s)
+               for s in says(f, "A10.51"))
+
+
+# --------------------------------------------------------------------------
+# The map
+# --------------------------------------------------------------------------
+
+def test_map_geometry():
+    """The ADJACENCY facts both EX paragraphs rest on."""
+    assert hexgrid.adjacent("I4", "J4") and hexgrid.adjacent("I4", "H3")
+    assert hexgrid.distance("I4", "G4") == 2
+    assert hexgrid.adjacent("H3", "G4") and hexgrid.adjacent("G3", "G4")
+    assert not hexgrid.adjacent("H2", "G4")
+    assert hexgrid.adjacent("H3", "G3") and hexgrid.adjacent("H3", "H2")
+    # J4 is the nearest building (2 MF) not closer to the Known German in G4 (EX1)
+    assert hexgrid.distance("J4", "G4") > hexgrid.distance("I4", "G4")
+
+
+# --------------------------------------------------------------------------
+# First EX: the German in J4 concealed, the one in G4 Known
+# --------------------------------------------------------------------------
+
+def test_ex1_russian_must_rout_from_open_ground():
+    """"The broken unit has to rout because it is in Open Ground in the LOS and
+    Normal Range of a Known enemy unit" (the squad in G4)."""
+    u = russian(EX1)
+    assert u["must_rout"] is True
+    assert any(b["rule"] == "A10.5" and "Open Ground" in b["says"] and "GG4" in b["says"]
+               for b in u["because"])
+
+
+def test_ex1_destination_is_j4():
+    """"It must rout into J4, which is the closest building not closer to a
+    Known enemy unit in its LOS": every fate that did not see the concealed
+    German drop his concealment first heads for J4."""
+    unrevealed = [f for f in fates(EX1) if not reveals(f, "GJ4")]
+    assert unrevealed
+    for f in unrevealed:
+        assert heads_for(f, "J4"), f
+
+
+def test_ex1_never_ends_adjacent_to_the_known_german():
+    """H3 and H4 are ADJACENT to the Known German in G4 (A10.51): no fate ends there."""
+    assert not [f for f in fates(EX1) if f.get("at") in ("H3", "H4")]
+
+
+def test_ex1_repulsed_from_j4_and_eliminated():
+    """"Entry to J4 is repulsed however, as the German squad loses concealment
+    ... The broken squad is eliminated for Failure to Rout because it had to
+    end its RtPh ADJACENT to a Known enemy unit.\""""
+    elim = [f for f in fates(EX1, "eliminated") if repulsed_by(f, "GJ4")]
+    assert elim
+    for f in elim:
+        assert f["cause"] == "failure_to_rout"
+        assert hexgrid.adjacent(f["at"], "J4")  # repulsed to the last occupied hex
+    # the repulse never lets it into J4
+    assert not [f for f in fates(EX1) if f.get("at") == "J4"]
+
+
+def test_ex1_direct_entry_into_j4_is_repulsed_back_to_i4():
+    """The EX's own case: J4 is ADJACENT to I4, so the Russian enters it on its
+    first step, is repulsed to I4 (the last occupied hex) and eliminated there."""
+    elim = [f for f in fates(EX1, "eliminated") if repulsed_by(f, "GJ4")]
+    assert any(f["at"] == "I4" and f["path"] == ["I4"] for f in elim)
+
+
+def test_ex1_surrender_to_j4_when_it_drops_concealment():
+    """"Had he preferred to take the Russian unit prisoner, the German could
+    have opted to drop his concealment voluntarily and allowed the Russians to
+    rout to him as his prisoners (20.21)." No Quarter is not in effect."""
+    surr = [f for f in fates(EX1, "surrender") if f["captor"] == "GJ4"]
+    assert surr
+    assert all(reveals(f, "GJ4") for f in surr)
+
+
+def test_ex1_reveal_before_the_rout_means_surrender_in_i4():
+    # revealed in I4 before any step (a path that never comes back to I4)
+    revealed_at_start = [f for f in fates(EX1) if "I4" in reveals(f, "GJ4")
+                         and f["path"].count("I4") == 1]
+    assert revealed_at_start
+    assert any(f["path"] == ["I4"] for f in revealed_at_start)
+    assert all(f["fate"] == "surrender" and f["captor"] == "GJ4" and f["at"] == "I4"
+               for f in revealed_at_start)
+
+
+def test_ex1_concealed_j4_is_not_a_mandatory_interdictor():
+    """While concealed, the German in J4 may Interdict only by dropping
+    concealment (A10.533): never listed as a mandatory Interdictor in a fate
+    where he has not revealed himself."""
+    for f in fates(EX1):
+        if not reveals(f, "GJ4"):
+            assert all("GJ4" not in i["by"] for i in f["interdiction"]), f
+
+
+# --------------------------------------------------------------------------
+# Second EX: only the German in G4 concealed, the one in J4 Known
+# --------------------------------------------------------------------------
+
+def rout_ends(path):
+    return {f["at"] for f in fates(path, "rout")}
+
+
+def test_ex2_russian_must_rout():
+    u = russian(EX2)
+    assert u["must_rout"] is True
+    assert any(b["rule"] == "A10.5" and "GJ4" in b["says"] for b in u["because"])
+
+
+def test_ex2_rout_to_h3_and_stop():
+    """"The Russian can rout to H3 and stop ..." (H3: 2 MF, the nearest
+    building; the concealed German in G4 is ignored, A10.533)."""
+    direct = [f for f in fates(EX2, "rout") if f["at"] == "H3" and f["path"] == ["I4", "H3"]
+              and not f["low_crawl"]]
+    assert direct
+    assert all(not f["interdiction"] for f in direct)
+
+
+def test_ex2_or_move_on_into_g3_or_h2():
+    """"... or move on into G3 or H2" (A10.51: it may continue directly into
+    another building Location)."""
+    ends = rout_ends(EX2)
+    assert {"H3", "G3", "H2"} <= ends
+    for h in ("G3", "H2"):
+        assert any(f["at"] == h and f["path"][:2] == ["I4", "H3"] and not f["interdiction"]
+                   for f in fates(EX2, "rout")), h
+
+
+def test_ex2_no_rout_ends_in_g4():
+    """Entering the concealed German's hex never ends a rout there."""
+    assert "G4" not in rout_ends(EX2)
+    assert not [f for f in fates(EX2) if f.get("at") == "G4"]
+
+
+def test_ex2_entering_g4_is_repulsed_and_eliminated():
+    """"The broken unit could even attempt to enter G4 causing the German unit
+    to lose its '?' status, but this would result in the elimination of the
+    broken unit for Failure to Rout." From H3 it is repulsed back to H3."""
+    elim = [f for f in fates(EX2, "eliminated") if repulsed_by(f, "GG4")]
+    assert elim
+    assert all(f["cause"] == "failure_to_rout" for f in elim)
+    assert any(f["at"] == "H3" and f["path"] == ["I4", "H3"] for f in elim)
+    assert all(hexgrid.adjacent(f["at"], "G4") for f in elim)
+
+
+def test_ex2_reveal_before_the_rout_closes_h3():
+    """"... unless the German squad in G4 drops its concealment before the
+    Russian routs to H3": then H3 and G3 are ADJACENT to a Known German, the
+    only way out (I3) is Interdicted by the Known J4 squad, so the Russian,
+    ADJACENT to J4, surrenders to it (A20.21, no No Quarter)."""
+    early = [f for f in fates(EX2) if "I4" in reveals(f, "GG4") and f["path"].count("I4") == 1]
+    assert early
+    for f in early:
+        assert f.get("at") not in ("H3", "G3")
+        assert f["fate"] == "surrender" and f["captor"] == "GJ4"
+
+
+def test_ex2_reveal_in_h3_forces_continuation_to_h2():
+    """"If the German squad drops its concealment before ... the end of the
+    RtPh, the broken unit would have to continue its rout to H2 or be
+    eliminated": no rout in which G4 is revealed while the Russian is in H3
+    ends in H3 or G3 (both ADJACENT to G4)."""
+    in_h3 = [f for f in fates(EX2, "rout") if "H3" in reveals(f, "GG4")]
+    assert in_h3
+    assert all(f["at"] == "H2" for f in in_h3)
+
+
+def test_ex2_concealed_g4_never_mandatory_interdictor():
+    for f in fates(EX2):
+        if not reveals(f, "GG4"):
+            assert all("GG4" not in i["by"] for i in f["interdiction"]), f
