@@ -62,7 +62,7 @@ def repulsed_by(f: dict, unit: str) -> bool:
 
 def heads_for(f: dict, hex_: str) -> bool:
     """An A10.51 reason names hex_ as the designated destination."""
-    return any(s.startswith("destination") and re.search(rf"\b{hex_}\b", s)
+    return any(s.startswith("designates") and re.search(rf"\b{hex_}\b", s)
                for s in says(f, "A10.51"))
 
 
