@@ -21,6 +21,8 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
     o.add_argument("--format", choices=("text", "json"), default="text")
     o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
+    o.add_argument("--voluntary-break", action="store_true",
+                   help="also say which unbroken units may break voluntarily (A10.41) and what would follow")
     return ap
 
 
@@ -39,7 +41,7 @@ def main(argv=None) -> int:
         position = dataclasses.replace(position, rules=args.rules)
     from .outcomes import outcomes
     from .render import to_json, to_text
-    result = outcomes(position, all_paths=args.all_paths)
+    result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3

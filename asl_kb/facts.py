@@ -21,11 +21,18 @@ def loc(h: str, level: int) -> str:
 
 
 class FactBuilder:
-    def __init__(self, position):
+    def __init__(self, position, voluntary_break: bool = False):
         self.p = position
         self.area = hexgrid.Area(*position.area)
         self.lines: list[str] = []
         self.routing = [u for u in position.units if "broken" in u.status]
+        # units asked about A10.41: unbroken Personnel within 16 hexes of a unit
+        # of another side (the rules decide whether they may break)
+        self.asked = [u for u in position.units if voluntary_break and "broken" not in u.status
+                      and u.type not in ("vehicle", "gun") and not u.unarmed
+                      and any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= 16
+                              for e in position.units)]
+        self.routing += self.asked
 
     def add(self, fact: str) -> None:
         self.lines.append(fact + ".")
@@ -96,6 +103,8 @@ class FactBuilder:
             U = q(u.id)
             for h, lv in reach[u.id]:
                 self.add(f"area({U},{loc(h, lv)})")
+        for u in self.asked:
+            self.add(f"vb_scope({q(u.id)})")
 
         for l in locs:
             for other, cost in geometry.moves(p, self.area, l):
@@ -158,6 +167,7 @@ class FactBuilder:
         return "\n".join(self.lines) + "\n"
 
 
-def position_facts(position) -> str:
-    """The ASP facts of a position."""
-    return FactBuilder(position).build()
+def position_facts(position, voluntary_break: bool = False) -> str:
+    """The ASP facts of a position (with voluntary_break, also of the unbroken
+    units that might break voluntarily, A10.41)."""
+    return FactBuilder(position, voluntary_break).build()

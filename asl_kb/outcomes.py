@@ -83,6 +83,7 @@ class Graph:
         self.unit_why = defaultdict(list)
         self.must, self.may, self.leaves = set(), set(), set()
         self.accompany = defaultdict(set)
+        self.may_break, self.vb = set(), set()
         nodes = set()
         for s in symbols:
             a = s.arguments
@@ -109,6 +110,10 @@ class Graph:
                 self.accompany[_text(a[0])].add(_text(a[1]))
             elif s.name == "says":
                 self.says[a[0].name] = a[1].string
+            elif s.name == "may_break":
+                self.may_break.add(_text(a[0]))
+            elif s.name == "vb_candidate":
+                self.vb.add(_text(a[0]))
         self.roots = sorted(n for n in nodes | self.leaves
                             if n.name == "n" and n.arguments[-1].name == "start")
         for kids in self.children.values():
@@ -213,13 +218,25 @@ def routing_order(position) -> list:
     return sorted(broken, key=lambda u: u.side != position.attacker)
 
 
-def outcomes(position, all_paths: bool = False) -> dict:
+def outcomes(position, all_paths: bool = False, voluntary_break: bool = False) -> dict:
     concealed = sum(1 for u in position.units if "concealed" in u.status)
-    symbols, stats = solve(position_facts(position), concealed)
+    symbols, stats = solve(position_facts(position, voluntary_break), concealed)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
+    units = _units(g, roots, routing_order(position), all_paths)
+    result = {"position": position.name, "rules": position.rules, "complete": True, "units": units}
+    if voluntary_break:
+        asked = [u for u in position.units if u.id in g.vb]
+        result["voluntary_break"] = [
+            {**entry, "may_break": entry["id"] in g.may_break}
+            for entry in _units(g, roots, asked, all_paths)]
+    result["_stats"] = stats
+    return result
+
+
+def _units(g, roots, order, all_paths):
     units = []
-    for u in routing_order(position):
+    for u in order:
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
         for key in sorted(found):
@@ -234,5 +251,4 @@ def outcomes(position, all_paths: bool = False) -> dict:
         if not fates:
             entry["inconsistent"] = True  # no legal outcome: a question for the rules committee
         units.append(entry)
-    return {"position": position.name, "rules": position.rules, "complete": True,
-            "units": units, "_stats": stats}
+    return units

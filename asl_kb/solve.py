@@ -63,6 +63,9 @@ def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveSta
         if not _grew(ctl, stage):
             break
     t0 = time.perf_counter()
+    ctl.ground([("final", [])])
+    stats.ground_seconds += time.perf_counter() - t0
+    t0 = time.perf_counter()
     shown: list[list[clingo.Symbol]] = []
     ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
     stats.solve_seconds += time.perf_counter() - t0
