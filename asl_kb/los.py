@@ -108,6 +108,7 @@ class LosMap:
                 self._overrides[(a, b)] = result
                 self._overrides[(b, a)] = result
 
+        self._info_cube: dict = {}
         # Precompute the on-board hexes so that most queries only do dict look-ups.
         try:
             for h in hexgrid.Area.whole_board().hexes():
@@ -166,17 +167,34 @@ class LosMap:
     # -------------------------------------------------------------- lines
 
     def _line_info(self, a: str, b: str) -> tuple:
-        key = (a, b)
-        li = self._lines.get(key)
-        if li is None:
-            get, slow = self._info.get, self._hex_info
-            li = tuple(
-                ((get(e[0]) or slow(e[0])),) if len(e) == 1 else tuple(get(h) or slow(h) for h in e)
-                for e in hexgrid.hex_line(a, b)
-            )
-            self._lines[key] = li
-            self._lines[(b, a)] = li[::-1]
-        return li
+        """Per-hex LOS data of the hexes crossed between a and b (hex_line),
+        looked up by cube coordinates: no hex ids are built on the way."""
+        ax, ay, az = hexgrid.cube(a)
+        bx, by, bz = hexgrid.cube(b)
+        info, slow = self._info_cube, self._cube_info
+        out = []
+        for members in hexgrid._relative_line(bx - ax, by - ay, bz - az):
+            if len(members) == 1:
+                m = members[0]
+                key = (ax + m[0], az + m[2])
+                item = info.get(key) or slow(key)
+                if item is not None:
+                    out.append((item,))
+            else:
+                keys = [(ax + x, az + z) for x, _y, z in members]
+                items = [info.get(k) or slow(k) for k in keys]
+                if None not in items:  # a hexside pair on the map edge is left out
+                    out.append(tuple(items))
+        return tuple(out)
+
+    def _cube_info(self, key):
+        """LOS data of the hex at cube (x, z), None when it has no id."""
+        h = hexgrid._cube_id_cached(key)
+        if h is None:
+            return None
+        info = self._hex_info(h)
+        self._info_cube[key] = info
+        return info
 
     # -------------------------------------------------------------- queries
 
