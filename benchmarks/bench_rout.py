@@ -67,9 +67,9 @@ class _FactsTimer:
         self.lines = 0
         self._orig = outcomes_mod.position_facts
 
-    def __call__(self, position):
+    def __call__(self, position, *args, **kwargs):
         t0 = time.perf_counter()
-        text = self._orig(position)
+        text = self._orig(position, *args, **kwargs)
         self.seconds += time.perf_counter() - t0
         self.lines += text.count("\n")
         return text

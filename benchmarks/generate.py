@@ -79,14 +79,19 @@ def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def _place_units(broken: int, seed: int):
-    """(russians, germans): lists of ((col, row), dm) and (col, row)."""
+    """(russians, germans): lists of ((col, row), dm) and (col, row).
+
+    The broken Russians stand in rows 0..4 of the first board: six hexes of
+    rout reach from there stay on that board, so 1, 2 and 4 boards give the
+    same units the same work and differ only in the size of the map."""
     first = board_hexes(0)
-    if broken + max(1, broken // 2) > len(first):
+    top = [h for h in first if h[1] <= 4]
+    if broken > len(top) or broken + max(1, broken // 2) > len(first):
         raise ValueError(f"{broken} broken units do not fit on one board")
     rng = random.Random(f"asl-kb-bench:{seed}:units:{broken}")
     taken: set[tuple[int, int]] = set()
     russians = []
-    for h in rng.sample(first, broken):
+    for h in rng.sample(top, broken):
         taken.add(h)
         russians.append((h, rng.random() < 1 / 3))
     germans = []
