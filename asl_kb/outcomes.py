@@ -84,6 +84,7 @@ class Graph:
         self.must, self.may, self.leaves = set(), set(), set()
         self.accompany = defaultdict(set)
         self.may_break, self.vb = set(), set()
+        self.rank = {}
         nodes = set()
         for s in symbols:
             a = s.arguments
@@ -110,6 +111,8 @@ class Graph:
                 self.accompany[_text(a[0])].add(_text(a[1]))
             elif s.name == "says":
                 self.says[a[0].name] = a[1].string
+            elif s.name == "rout_rank":
+                self.rank[_text(a[0])] = a[1].number
             elif s.name == "may_break":
                 self.may_break.add(_text(a[0]))
             elif s.name == "vb_candidate":
@@ -212,10 +215,11 @@ def _group_key(f):
             tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
 
 
-def routing_order(position) -> list:
-    """A10.5: ATTACKER first, one unit at a time (then in the order written)."""
+def routing_order(position, graph) -> list:
+    """The broken units in the order the rules rank them (A10.5: ATTACKER
+    first), then as written."""
     broken = [u for u in position.units if "broken" in u.status]
-    return sorted(broken, key=lambda u: u.side != position.attacker)
+    return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False) -> dict:
@@ -223,7 +227,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False) -
     symbols, stats = solve(position_facts(position, voluntary_break), concealed)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
-    units = _units(g, roots, routing_order(position), all_paths)
+    units = _units(g, roots, routing_order(position, g), all_paths)
     result = {"position": position.name, "rules": position.rules, "complete": True, "units": units}
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
