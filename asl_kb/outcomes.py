@@ -85,6 +85,7 @@ class Graph:
         self.accompany = defaultdict(set)
         self.may_break, self.vb = set(), set()
         self.rank = {}
+        self._said, self._entered = {}, {}
         nodes = set()
         for s in symbols:
             a = s.arguments
@@ -123,14 +124,18 @@ class Graph:
             kids.sort()
 
     def say(self, reason) -> str:
-        if reason.type == clingo.SymbolType.Function:
-            template = self.says.get(reason.name)
-            if template is not None:
-                return template.format(*[_text(x) for x in reason.arguments])
-        return _text(reason)
+        said = self._said.get(reason)
+        if said is None:
+            said = _text(reason)
+            if reason.type == clingo.SymbolType.Function:
+                template = self.says.get(reason.name)
+                if template is not None:
+                    said = template.format(*[_text(x) for x in reason.arguments])
+            self._said[reason] = said
+        return said
 
     def because(self, pairs) -> list[dict]:
-        items = {(_text(rule), self.say(reason)) for rule, reason in pairs}
+        items = {(rule.string, self.say(reason)) for rule, reason in pairs}
         return [{"rule": r, "says": s} for r, s in sorted(items, key=_rule_sort)]
 
     def _exposure(self, node):
@@ -168,11 +173,24 @@ class Graph:
         return out
 
     def _locations(self, path):
-        locs = [_location(path[0].arguments[1])]
+        locs = [self._enters(path[0], start=True)]
         for n in path[1:]:
-            if n.name == "n" and n.arguments[-1].name in _ENTERING:
-                locs.append(_location(n.arguments[1]))
+            loc = self._enters(n)
+            if loc is not None:
+                locs.append(loc)
         return locs
+
+    def _enters(self, node, start=False):
+        """The Location a state enters (a step or Low Crawl), else None."""
+        key = (node, start)
+        if key not in self._entered:
+            loc = None
+            if node.name == "n":
+                args = node.arguments
+                if start or args[-1].name in _ENTERING:
+                    loc = _location(args[1])
+            self._entered[key] = loc
+        return self._entered[key]
 
     def _fate(self, leaf, ints, opts, path):
         kind = self.fate[leaf]

@@ -37,12 +37,8 @@ class SolveStats:
 
 
 def _grew(ctl, stage: int) -> bool:
-    """Whether this stage left a state the rout may go on from."""
-    for name in ("was_movable", "was_pnode"):
-        for atom in ctl.symbolic_atoms.by_signature(name, 2):
-            if atom.symbol.arguments[0].number == stage:
-                return True
-    return False
+    """Whether this stage left a state the rout may go on from (grew/1)."""
+    return ctl.symbolic_atoms[clingo.Function("grew", [clingo.Number(stage)])] is not None
 
 
 def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveStats]:
