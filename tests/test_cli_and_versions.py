@@ -20,11 +20,12 @@ def test_json_is_byte_identical_across_runs():
     data = json.loads(a.stdout)
     assert set(data) == {"position", "rules", "complete", "units"}
     assert data["complete"] is True
-    unit = data["units"][0]
-    assert {"id", "at", "must_rout", "because", "fates"} <= set(unit)
-    for f in unit["fates"]:
-        assert f["because"], f  # every fate is explained
-        assert all(set(b) == {"rule", "says"} for b in f["because"])
+    for unit in data["units"]:
+        assert {"id", "at", "must_rout", "because", "fates"} <= set(unit)
+        assert unit["because"]
+        for f in unit["fates"]:
+            assert f["because"], f  # every fate is explained
+            assert all(set(b) == {"rule", "says"} for b in f["because"])
 
 
 def test_default_position_runs():
