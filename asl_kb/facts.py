@@ -7,9 +7,6 @@ from __future__ import annotations
 from . import geometry, hexgrid, terrain
 from .los import LosMap
 
-#: types whose counters fire with an inherent FP and Normal Range
-_INHERENT_FIRE = {"squad", "half_squad", "crew", "hero", "gun"}
-
 
 def q(text: str) -> str:
     """An ASP string term for text, written exactly as the user wrote it."""
@@ -59,8 +56,8 @@ class FactBuilder:
                 self.add(f"status({U},{st})")
             if u.unarmed:
                 self.add(f"status({U},unarmed)")
-            if u.type in _INHERENT_FIRE and u.fp is not None and u.normal_range is not None:
-                self.add(f"weapon({U},inherent,{u.fp},{u.normal_range})")
+            if u.fp is not None and u.normal_range is not None:
+                self.add(f"counter_fire({U},{u.fp},{u.normal_range})")
             for w in u.sw:
                 self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})")
             for w in u.armament:
