@@ -50,6 +50,7 @@ class FactBuilder:
             U = q(u.id)
             self.add(f"unit({U})")
             self.add(f"side({U},{u.side})")
+            self.add(f"nationality({U},{u.nationality})")
             self.add(f"utype({U},{u.type})")
             self.add(f"unit_at({U},{loc(u.hex, u.level)})")
             for st in u.status:

@@ -49,7 +49,7 @@ def _state_location(node):
 def _leaf_location(leaf):
     if leaf.name in ("stay", "ftr"):
         return _state_location(leaf.arguments[0])
-    if leaf.name in ("sur", "rp"):
+    if leaf.name in ("sur", "rej", "rp"):
         return _state_location(leaf.arguments[1])
     return _state_location(leaf)
 
@@ -85,6 +85,7 @@ class Graph:
         self.accompany = defaultdict(set)
         self.may_break, self.vb = set(), set()
         self.rank = {}
+        self.invokes = {}
         self._said, self._entered = {}, {}
         nodes = set()
         for s in symbols:
@@ -96,6 +97,8 @@ class Graph:
                 self.leaves.add(a[1])
             elif s.name == "fate":
                 self.fate[a[0]] = a[1]
+            elif s.name == "invokes_no_quarter":
+                self.invokes[a[0]] = _text(a[1])
             elif s.name == "why":
                 self.why[a[0]].append((a[1], a[2]))
             elif s.name == "int_here":
@@ -199,6 +202,9 @@ class Graph:
             f["captor"] = _text(kind.arguments[0])
         elif kind.name == "eliminated":
             f["cause"] = kind.arguments[0].name
+            if leaf in self.invokes:
+                f["captor"] = _text(leaf.arguments[0])
+                f["invokes_no_quarter"] = self.invokes[leaf]
         f["at"] = _location(_leaf_location(leaf))
         f["low_crawl"] = leaf.name == "n" and leaf.arguments[-1].name == "lc"
         f["path"] = self._locations(path)

@@ -28,6 +28,15 @@ class Result:
     def captors(self, unit):
         return {f["captor"] for f in self.fates(unit) if f["fate"] == "surrender"}
 
+    def surrenders_only(self, unit):
+        """Every fate is a surrender, or that surrender rejected (A20.3: the
+        captor may eliminate it instead, invoking No Quarter)."""
+        fates = self.fates(unit)
+        taken = {f["captor"] for f in fates if f["fate"] == "surrender"}
+        rejected = {f["captor"] for f in fates
+                    if f["fate"] == "eliminated" and f.get("cause") == "no_quarter"}
+        return bool(taken) and taken == rejected and len(fates) == 2 * len(taken)
+
     def rout(self, unit, at, low_crawl=False):
         """The rout fates of unit ending in `at`."""
         return [f for f in self.fates(unit)

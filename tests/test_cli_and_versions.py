@@ -77,6 +77,6 @@ def test_erratum_unconcealed_interdictor_is_a_switch(run):
     assert any(f["optional_interdiction"] for f in routs)
     # without the erratum (or under the prior text) the concealed H counts
     off = run(CONCEALED_INTERDICTOR.replace("attacker: german", "attacker: german\nerrata: {A20.21: off}"))
-    assert off.kinds("R") == {"surrender"} and off.captors("R") == {"G"}
+    assert off.surrenders_only("R") and off.captors("R") == {"G"}
     prior = run(CONCEALED_INTERDICTOR, rules="prior")
-    assert prior.kinds("R") == {"surrender"}
+    assert prior.surrenders_only("R")

@@ -40,7 +40,7 @@ def test_german_in_l3_or_l4_leaves_no_rout_so_it_surrenders(run, german_in):
     p = load_position(FACTS / EX)
     units = tuple(replace(u, hex=german_in) if u.id == "G3" else u for u in p.units)
     r = Result(outcomes(replace(p, units=units)))
-    assert r.kinds("R1") == {"surrender"}
+    assert r.surrenders_only("R1")
     assert r.captors("R1") >= {"G1", "G2"}
 
 

@@ -42,7 +42,7 @@ def test_j2_may_ignore_k2_for_j0_subject_to_interdiction_in_j1_from_h5(ex):
 
 
 def test_i5_cannot_rout_so_it_surrenders(ex):
-    assert ex.kinds("RI5") == {"surrender"}
+    assert ex.surrenders_only("RI5")
     assert ex.captors("RI5") == {"GH5", "GJ4"}
 
 
@@ -51,7 +51,11 @@ def test_i5_under_no_quarter_is_eliminated_for_failure_to_rout(ex_nq):
 
 
 def test_i4_without_no_quarter_surrenders_to_the_468_in_j4(ex):
-    assert [(f["fate"], f.get("captor")) for f in ex.fates("RI4")] == [("surrender", "GJ4")]
+    assert [(f["fate"], f.get("captor"), f.get("cause")) for f in ex.fates("RI4")] == [
+        ("surrender", "GJ4", None), ("eliminated", "GJ4", "no_quarter")]
+    rejected = ex.fates("RI4")[1]
+    assert rejected["invokes_no_quarter"] == "german"
+    assert any(b["rule"] == "A20.3" for b in rejected["because"])
 
 
 def test_i4_under_no_quarter_may_only_rout_to_i3(ex_nq):

@@ -36,7 +36,7 @@ def test_qa_may_a_unit_voluntarily_break_if_it_will_result_in_their_immediate_su
     surrender."""
     u = vb()["R2"]
     assert not u["may_break"]
-    assert {f["fate"] for f in u["fates"]} == {"surrender"}
+    assert {(f["fate"], f.get("cause")) for f in u["fates"]} == {("surrender", None), ("eliminated", "no_quarter")}
 
 
 def test_a_unit_out_of_los_and_range_and_not_adjacent_is_not_asked():

@@ -1,0 +1,70 @@
+"""A20.21 RtPh surrender and the A20.3 rejection, as far as the Rout Phase
+figures them for one unit (the whole-phase sequence is not covered here)."""
+import pytest
+
+BASE = """
+name: surrender test
+attacker: german
+map: {area: [A1, M10], terrain: {G5: woods}}
+units:
+  - {id: R, side: russian, type: squad, counter: 4-4-7, at: C5, status: [broken%(rstatus)s]%(rnat)s%(rsw)s}
+  - {id: G, side: german, type: squad, counter: 4-6-7, at: B5%(gnat)s}
+"""
+
+
+def pos(rstatus="", rnat="", rsw="", gnat=""):
+    return BASE % {"rstatus": rstatus, "rnat": rnat, "rsw": rsw, "gnat": gnat}
+
+
+def test_surrenders_when_every_way_out_is_interdicted(run):
+    """C5 is ADJACENT to the 4-6-7 in B5; all around is Open Ground in its LOS
+    and Normal Range: it surrenders to it, or the captor rejects it (A20.3)."""
+    r = run(pos())
+    assert r.surrenders_only("R") and r.captors("R") == {"G"}
+    rejected = [f for f in r.fates("R") if f["fate"] == "eliminated"][0]
+    assert rejected["cause"] == "no_quarter" and rejected["invokes_no_quarter"] == "german"
+    assert rejected["at"] == "C5"  # Q&A: a rejected unit is eliminated in its own Location
+
+
+def test_qa_surrendering_unit_first_abandons_its_sw(run):
+    r = run(pos(rsw=", sw: [lmg]"))
+    f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
+    assert any(b["rule"] == "A20.21" and "lmg" in b["says"] for b in f["because"])
+
+
+def test_a_pinned_unit_keeps_its_sw(run):
+    r = run(pos(rstatus=", pinned", rsw=", sw: [lmg]"))
+    f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
+    assert not any("lmg" in b["says"] for b in f["because"])
+
+
+@pytest.mark.parametrize("nationality", ["japanese", "partisan", "gurkha", "turkish"])
+def test_units_that_never_surrender_by_the_rtph_method(run, nationality):
+    """A20.21: they "always use Low Crawl or risk Interdiction ... If unable to
+    do any of these, they are eliminated rather than surrender"."""
+    r = run(pos(rnat=f", nationality: {nationality}"))
+    kinds = r.kinds("R")
+    assert "surrender" not in kinds and "rout" in kinds
+    assert any(f["low_crawl"] for f in r.fates("R")) or any(f["interdiction"] for f in r.fates("R"))
+
+
+def test_fanatics_never_surrender(run):
+    r = run(pos(rstatus=", fanatic"))
+    assert "surrender" not in r.kinds("R")
+
+
+def test_ss_never_surrender_to_russians_but_do_to_others(run):
+    ss_vs_russian = BASE.replace("side: russian", "side: allies").replace("side: german", "side: russian2") % {
+        "rstatus": "", "rnat": ", nationality: ss", "rsw": "", "gnat": ", nationality: russian"}
+    r = run(ss_vs_russian.replace("attacker: german", "attacker: russian2"))
+    assert "surrender" not in r.kinds("R")
+    ss_vs_american = ss_vs_russian.replace("nationality: russian", "nationality: american")
+    r = run(ss_vs_american.replace("attacker: german", "attacker: russian2"))
+    assert r.surrenders_only("R")
+
+
+def test_no_quarter_side_gets_no_surrender_and_the_unit_risks_interdiction(run):
+    text = pos().replace("attacker: german", "attacker: german\nno_quarter: [german]")
+    r = run(text)
+    assert "surrender" not in r.kinds("R")
+    assert any(f["fate"] == "rout" for f in r.fates("R"))
