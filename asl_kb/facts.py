@@ -41,6 +41,8 @@ class FactBuilder:
         self.add(f"attacker({p.attacker})")
         for side in p.no_quarter:
             self.add(f"no_quarter({side})")
+        for h in p.mopping_up:
+            self.add(f"mopping_up({q(h)})")
         for rule, on in p.errata:
             self.add(f"erratum_switch({q(rule)},{'on' if on else 'off'})")
 
@@ -115,7 +117,10 @@ class FactBuilder:
             x, y, z = geometry.cube(h)
             self.add(f"cube({q(h)},{x},{y},{z})")
 
-        blds = geometry.buildings(p, set(hexes) | unit_hexes)
+        blds = geometry.buildings(p, set(hexes) | unit_hexes | set(p.mopping_up))
+        for h in sorted((unit_hexes | set(p.mopping_up)) - set(hexes), key=hexgrid.hex_coords):
+            if h in blds:
+                self.add(f"building({q(h)},{q(blds[h])})")
         smoke = set(p.smoke)
         for h in hexes:
             t = p.terrain_of(h)

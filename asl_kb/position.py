@@ -50,7 +50,7 @@ TRUE_WORDS = ("on", "yes", "true")
 FALSE_WORDS = ("off", "no", "false")
 
 TOP_KEYS = ("name", "rules", "errata", "phase", "attacker", "no_quarter",
-            "notes", "expect", "map", "los", "units")
+            "mopping_up", "notes", "expect", "map", "los", "units")
 MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
@@ -159,6 +159,8 @@ class Position:
     los_clear: tuple[tuple[str, str], ...]
     los_hindrance: tuple[tuple[str, str, int], ...]
     units: tuple[Unit, ...]
+    # A12.153: hexes of the buildings the ATTACKER has Mopped Up this turn
+    mopping_up: tuple[str, ...] = ()
     # Free-form test data (plain dicts/lists/strings): not hashable, so it
     # takes no part in == or hash().
     expect: Any = field(default=None, compare=False)
@@ -540,8 +542,15 @@ class _Schema:
             los_clear=clear,
             los_hindrance=hindrance,
             units=self.units(top.get("units")),
+            mopping_up=self.mopping_up(top.get("mopping_up")),
             expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
         )
+
+    def mopping_up(self, node) -> tuple[str, ...]:
+        if not _given(node):
+            return ()
+        items = self.seq(node, "mopping_up", "[M7]")
+        return self.unique([self.hex(n, f"mopping_up[{i}]") for i, n in enumerate(items)], items, "mopping_up")
 
     def optional(self, mapping: _Map, key: str, default, convert, path: str = ""):
         node = mapping.get(key)

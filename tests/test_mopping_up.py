@@ -1,0 +1,47 @@
+"""A12.153 Mopping Up (A20.23) and the Q&A on units that cannot surrender by
+the RtPh method; the article's Example 12."""
+
+EX12 = """
+name: article Example 12 (Mopping Up)
+notes: >
+  Reconstructed: a multi-story building BB4-BB5 (stairwell in BB4); a broken
+  German squad upstairs in BB5, an American squad on the ground floor of BB4.
+attacker: american
+mopping_up: [BB4]
+map:
+  area: [W1, GG10]
+  terrain: {BB4: {terrain: stone_building, building: b1}, BB5: {terrain: stone_building, building: b1}}
+  levels: {BB4: 1, BB5: 1}
+units:
+  - {id: GER, side: german, type: squad, counter: 4-6-7, at: "BB5@1", status: [broken%(extra)s]}
+  - {id: AM1, side: american, type: squad, counter: 6-6-6, at: BB4}
+  - {id: AM2, side: american, type: squad, counter: 6-6-6, at: Y4}
+%(hidden)s"""
+
+
+def ex12(extra="", hidden=""):
+    return EX12 % {"extra": extra, "hidden": hidden}
+
+
+def test_example_12_broken_unit_surrenders_to_a_unit_inside_the_building(run):
+    r = run(ex12())
+    assert [(f["fate"], f["captor"]) for f in r.fates("GER")] == [("surrender", "AM1")]
+    assert any(b["rule"] == "A12.153" for b in r.fates("GER")[0]["because"])
+
+
+def test_qa_mopping_up_units_that_cannot_surrender_by_the_rtph_method_still_surrender(run):
+    """Q&A: "They Surrender (the Surrender limitation is only on RtPh
+    Surrender.). Doesn't matter [what level]"."""
+    r = run(ex12(extra=", fanatic"))
+    assert [f["fate"] for f in r.fates("GER")] == ["surrender"]
+
+
+def test_a_concealed_unit_in_the_building_prevents_the_surrender(run):
+    hidden = "  - {id: GER2, side: german, type: squad, counter: 4-6-7, at: BB5, status: [concealed]}\n"
+    r = run(ex12(hidden=hidden))
+    assert "surrender" not in r.kinds("GER")
+
+
+def test_mopping_up_surrender_is_not_rejected_as_a_rtph_surrender(run):
+    r = run(ex12())
+    assert not any(f.get("cause") == "no_quarter" for f in r.fates("GER"))
