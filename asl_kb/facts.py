@@ -142,6 +142,7 @@ class FactBuilder:
                 self.add(f"in_hex_hindrance({H},{hind})")
             for f in t.features:
                 ft = terrain.feature_type(f)
+                self.add(f"feature({H},{f})")
                 if ft.fortification:
                     self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})")
         self.arcs(hexes)

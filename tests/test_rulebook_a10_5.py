@@ -56,3 +56,28 @@ def test_under_no_quarter_it_is_eliminated_for_failure_to_rout(run):
     f = r.fates("R1")[0]
     assert f["cause"] == "failure_to_rout" and f["at"] == "L2"
     assert any(b["rule"] == "A20.3" for b in f["because"])
+
+
+BLAZE = """
+name: blaze and pillbox
+attacker: russian
+map: {area: [A1, K10], terrain: {E5: [open, %s], G5: woods}}
+units:
+  - {id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken]}
+"""
+
+
+def test_a_broken_unit_must_rout_only_if_in_a_blaze_when_no_enemy_is_near(run):
+    """A10.5: "Otherwise, a broken unit must rout only if in a Blaze"."""
+    r = run(BLAZE % "blaze")
+    assert r.units["R"]["must_rout"] and "stay" not in r.kinds("R")
+    r = run(BLAZE % "wreck")
+    assert not r.units["R"]["must_rout"] and r.kinds("R") == {"stay"}
+
+
+def test_broken_units_in_a_pillbox_are_never_forced_to_rout(run):
+    """Surrender Check note 12, even ADJACENT to a Known enemy."""
+    text = (BLAZE % "pillbox") + "  - {id: G, side: german, type: squad, counter: 4-6-7, at: D5}\n"
+    r = run(text)
+    assert not r.units["R"]["must_rout"]
+    assert "stay" in r.kinds("R")
