@@ -68,3 +68,39 @@ def test_no_quarter_side_gets_no_surrender_and_the_unit_risks_interdiction(run):
     r = run(text)
     assert "surrender" not in r.kinds("R")
     assert any(f["fate"] == "rout" for f in r.fates("R"))
+
+
+DISRUPTED = """
+name: disrupted
+attacker: german
+map: {area: [A1, M10], terrain: {H5: woods}}
+units:
+  - {id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken, disrupted]}
+  - {id: G, side: german, type: squad, counter: 4-6-7, at: E5%s}
+"""
+
+
+def test_disrupted_unit_in_the_location_of_a_good_order_enemy_surrenders(run):
+    """A19.12 / Surrender Check note 9."""
+    r = run(DISRUPTED % "")
+    assert r.surrenders_only("R") and r.captors("R") == {"G"}
+    f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
+    assert f["at"] == "E5"
+
+
+def test_qa_disrupted_units_do_not_surrender_to_unarmed_units(run):
+    """Q&A A19.12: "Do disrupted units Surrender to ADJACENT, known, Unarmed
+    Units? No"."""
+    r = run(DISRUPTED.replace("at: E5%s}", "at: D5, status: [unarmed]}"))
+    assert "surrender" not in r.kinds("R")
+
+
+def test_qa_disrupted_unit_entered_under_no_quarter_routs_in_its_rtph(run):
+    """Q&A: under No Quarter it is not eliminated when entered; "It routs away
+    as normal during its RtPh (or is eliminated for failure to rout)" — and a
+    Disrupted unit may never Low Crawl."""
+    text = (DISRUPTED % "").replace("attacker: german", "attacker: german\nno_quarter: [german]")
+    r = run(text)
+    assert "surrender" not in r.kinds("R")
+    assert r.kinds("R") <= {"rout", "eliminated"}
+    assert not any(f["low_crawl"] for f in r.fates("R"))
