@@ -352,8 +352,48 @@ def _cube_round(x: float, y: float, z: float) -> tuple[int, int, int]:
     return rx, ry, rz
 
 
+def _rotate(c, k):
+    """Cube c turned k times by 60 degrees."""
+    x, y, z = c
+    for _ in range(k % 6):
+        x, y, z = -z, -x, -y
+    return x, y, z
+
+
+def _mirror(c):
+    x, y, z = c
+    return x, z, y
+
+
+def _symmetries():
+    """The 12 symmetries of the hex grid about the origin, as (apply, undo)."""
+    out = []
+    for k in range(6):
+        out.append((lambda c, k=k: _rotate(c, k), lambda c, k=k: _rotate(c, -k)))
+        # rotate-after-mirror is its own inverse
+        out.append((lambda c, k=k: _rotate(_mirror(c), k), lambda c, k=k: _rotate(_mirror(c), k)))
+    return tuple(out)
+
+
+_SYMMETRIES = _symmetries()
+
+
 @lru_cache(maxsize=None)
 def _relative_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Line from the origin hex to cube ``(tx, ty, tz)``, both excluded: the
+    exact line of the symmetric target that sorts first, turned back (the
+    clipping is exact and the grid's 12 symmetries map lines onto lines)."""
+    best = None
+    for apply, undo in _SYMMETRIES:
+        c = apply((tx, ty, tz))
+        if best is None or c < best[0]:
+            best = (c, undo)
+    canonical, undo = best
+    return tuple(tuple(undo(m) for m in members) for members in _exact_line(*canonical))
+
+
+@lru_cache(maxsize=None)
+def _exact_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Line from the origin hex to cube ``(tx, ty, tz)``, both excluded.
 
     The hexagon of cube hex ``c`` is ``{p : |(p-c)_u| <= 1}`` for the three
