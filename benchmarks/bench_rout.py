@@ -105,9 +105,10 @@ def load_generated(boards: int, broken: int, seed: int, tmpdir: str):
 
 def run_once(position) -> dict:
     with _FactsTimer() as ft:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         result = outcomes_mod.outcomes(position)
         total = time.perf_counter() - t0
+        cpu = time.process_time() - c0
     st = result["_stats"]
     return {
         "facts": ft.seconds,
@@ -115,6 +116,7 @@ def run_once(position) -> dict:
         "solve": st.solve_seconds,
         "other": total - ft.seconds - st.ground_seconds - st.solve_seconds,
         "total": total,
+        "cpu": cpu,
         "atoms": getattr(st, "atoms", "?"),
         "fact_lines": ft.lines,
         "outcomes": sum(len(u["fates"]) for u in result["units"]),
@@ -124,22 +126,23 @@ def run_once(position) -> dict:
 
 def median_row(runs: list[dict]) -> dict:
     row = {k: statistics.median(r[k] for r in runs)
-           for k in ("facts", "ground", "solve", "other", "total")}
+           for k in ("facts", "ground", "solve", "other", "total", "cpu")}
     for k in ("atoms", "fact_lines", "outcomes"):
         vals = {r[k] for r in runs}
         row[k] = runs[0][k] if len(vals) == 1 else f"{min(vals)}..{max(vals)}"
     row["complete"] = all(r["complete"] for r in runs)
+    row["best"] = min(r["total"] for r in runs)
     return row
 
 
 HEADER = ("boards", "broken", "facts s", "ground s", "solve s", "other s", "total s",
-          "ground atoms", "fact lines", "outcomes", "complete")
+          "cpu s", "ground atoms", "fact lines", "outcomes", "complete")
 
 
 def fmt_row(boards, broken, row) -> tuple:
     return (str(boards), str(broken), f"{row['facts']:.3f}", f"{row['ground']:.3f}",
             f"{row['solve']:.3f}", f"{row['other']:.3f}", f"{row['total']:.3f}",
-            str(row["atoms"]), str(row["fact_lines"]), str(row["outcomes"]),
+            f"{row['cpu']:.3f}", str(row["atoms"]), str(row["fact_lines"]), str(row["outcomes"]),
             "yes" if row["complete"] else "NO")
 
 
@@ -189,7 +192,8 @@ def print_targets(results: dict) -> None:
         return
     t = big["total"]
     print(f"target: total for 40 broken on 4 boards < {TARGET_TOTAL:g} s: "
-          f"{t:.3f} s -> {'met' if t < TARGET_TOTAL else 'NOT met'}")
+          f"median {t:.3f} s, best {big['best']:.3f} s -> {'met' if t < TARGET_TOTAL else 'NOT met'} "
+          f"(the machine is shared: compare the best run when the median is noisy)")
     if small is not None:
         ratio = t / small["total"]
         print(f"target: total(4 boards) / total(1 board), 40 broken <= {TARGET_RATIO:g}: "
