@@ -19,8 +19,9 @@ from .solve import solve
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "eliminated": 3}
 #: how a state was entered, for those that enter a Location
 _ENTERING = {"mv", "fmv", "lc"}
-#: paths listed per fate with --all-paths before the list is cut (and says so)
-MAX_PATHS = 1000
+#: paths walked per unit with --all-paths; past it the listing is cut and the
+#: result says it is incomplete
+MAX_PATHS = 20000
 
 
 def _text(sym) -> str:
@@ -85,6 +86,7 @@ class Graph:
         self.accompany = defaultdict(set)
         self.may_break, self.vb = set(), set()
         self.rank = {}
+        self.paths_cut = False
         self.invokes = {}
         self._said, self._entered = {}, {}
         nodes = set()
@@ -164,7 +166,8 @@ class Graph:
                 if nk not in best:
                     best[nk] = path + (child,)
                     queue.append(nk)
-        paths_of = self._all_paths(root) if all_paths else {}
+        paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
+        self.paths_cut = self.paths_cut or cut
         out = {}
         for (leaf, ints, opts), path in found.items():
             f = self._fate(leaf, ints, opts, path)
@@ -221,7 +224,7 @@ class Graph:
         out = defaultdict(set)
         stack = [(root, (root,), frozenset(), frozenset())]
         count = 0
-        while stack and count < MAX_PATHS * 10:
+        while stack and count < MAX_PATHS:
             node, path, ints, opts = stack.pop()
             if node in self.leaves:
                 out[(node, ints, opts)].add(tuple(self._locations(path)))
@@ -229,7 +232,7 @@ class Graph:
             for child in self.children.get(node, ()):
                 ci, co = self._exposure(child)
                 stack.append((child, path + (child,), ints | set(ci), opts | set(co)))
-        return {k: [list(p) for p in v][:MAX_PATHS] for k, v in out.items()}
+        return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
 
 
 def _group_key(f):
@@ -252,7 +255,10 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False) -
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
     units = _units(g, roots, routing_order(position, g), all_paths)
-    result = {"position": position.name, "rules": position.rules, "complete": True, "units": units}
+    result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
+              "units": units}
+    if g.paths_cut:
+        result["incomplete_because"] = [f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut"]
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
         result["voluntary_break"] = [
