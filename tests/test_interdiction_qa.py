@@ -244,14 +244,9 @@ def test_a10532_sw_within_normal_range_interdicts_beyond_inherent_range():
 
 # The probe shifted 16 columns east (D5 -> T5, E5 -> U5, F5 -> V5; an even
 # shift keeps the hex geometry), so that an enemy can be 16 or 17 hexes away.
-FAR_BASE = {
-    "name": "interdiction probe, far",
-    "rules": "current",
-    "attacker": "german",
-    "map": {"board": "1", "default_terrain": "open", "area": ["A1", "X8"],
-            "terrain": {"T5": "woods", "V5": "woods", "U6": "water"}},
-    "units": [],
-}
+FAR_BASE = dict(BASE, name="interdiction probe, far",
+                map=dict(BASE["map"], area=["A1", "X8"],
+                         terrain={"T5": "woods", "V5": "woods", "U6": "water"}))
 FAR_ROUTER = dict(ROUTER, at="T5")
 FAR_Y = dict(Y, at="T2")
 
