@@ -60,9 +60,8 @@ def moves(position, area: hexgrid.Area, loc: tuple[str, int]):
 def buildings(position, hexes) -> dict[str, str]:
     """Building id of each building hex: the id written in the position, else
     the connected group of ADJACENT building hexes it belongs to."""
-    def is_building(h):
-        return terrain.rout_cover(position.terrain_of(h)) == "building" and \
-            terrain.terrain_type(position.terrain_of(h).terrain).rout_cover == "building"
+    def is_building(h):  # building terrain (a pillbox is no building hex)
+        return terrain.terrain_type(position.terrain_of(h).terrain).rout_cover == "building"
 
     out: dict[str, str] = {}
     for h in sorted(hexes, key=hexgrid.hex_coords):

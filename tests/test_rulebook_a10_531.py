@@ -77,4 +77,8 @@ def test_i4_may_risk_interdiction_in_i3_to_reach_h2_or_j2(ex_nq):
 
 
 def test_i4_may_go_on_toward_h0_or_j0(ex_nq):
-    assert {"H0", "J0"} & ex_nq.routs("RI4")
+    """"... it may continue to rout from H2, or J2, or directly from I3 toward
+    H0/J0 subject to possible further Interdiction"."""
+    assert {"H0", "J0"} <= ex_nq.routs("RI4")
+    for dest in ("H0", "J0"):
+        assert all(any(h == "I3" for h, _ in s) for s in ex_nq.interdiction_sets("RI4", dest))
