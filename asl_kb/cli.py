@@ -23,7 +23,20 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
     o.add_argument("--voluntary-break", action="store_true",
                    help="also say which unbroken units may break voluntarily (A10.41) and what would follow")
+    o.add_argument("--phase", action="store_true",
+                   help="also list the whole-phase outcomes: the units' fates combined in rout order (A10.5, A20.3, A20.21, A20.51)")
+    o.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes (all are counted)")
     return ap
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"not a whole number >= 0: {text!r}")
+    return n
 
 
 def main(argv=None) -> int:
@@ -41,7 +54,8 @@ def main(argv=None) -> int:
         position = dataclasses.replace(position, rules=args.rules)
     from .outcomes import outcomes
     from .render import to_json, to_text
-    result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break)
+    result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
+                      phase=args.phase, limit=args.limit)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3

@@ -8,15 +8,17 @@ the example and that path's explanations.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict, deque
 
 import clingo
 
 from . import hexgrid
 from .facts import position_facts
+from .phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
 from .solve import solve
 
-FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "eliminated": 3}
+FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
 _ENTERING = {"mv", "fmv", "lc"}
 #: paths walked per unit with --all-paths; past it the listing is cut and the
@@ -88,6 +90,7 @@ class Graph:
         self.rank = {}
         self.paths_cut = False
         self.invokes = {}
+        self.abandons = defaultdict(list)
         self._said, self._entered = {}, {}
         nodes = set()
         for s in symbols:
@@ -123,6 +126,8 @@ class Graph:
                 self.may_break.add(_text(a[0]))
             elif s.name == "vb_candidate":
                 self.vb.add(_text(a[0]))
+            elif s.name == "abandons":
+                self.abandons[_text(a[0])].append(_text(a[1]))
         self.roots = sorted(n for n in nodes | self.leaves
                             if n.name == "n" and n.arguments[-1].name == "start")
         for kids in self.children.values():
@@ -249,23 +254,80 @@ def routing_order(position, graph) -> list:
     return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
 
-def outcomes(position, all_paths: bool = False, voluntary_break: bool = False) -> dict:
+def _solve_units(position, voluntary_break=False, all_paths=False):
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     symbols, stats = solve(position_facts(position, voluntary_break), concealed)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
-    units = _units(g, roots, routing_order(position, g), all_paths)
+    return g, roots, _units(g, roots, routing_order(position, g), all_paths), stats
+
+
+def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
+             phase: bool = False, limit: int | None = None) -> dict:
+    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths)
     result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
               "units": units}
+    incomplete = []
     if g.paths_cut:
-        result["incomplete_because"] = [f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut"]
+        incomplete.append(f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut")
+    # A rejected surrender invokes No Quarter for the later units (A20.3): their
+    # fates are asked again with No Quarter in force.
+    rejectable = any("invokes_no_quarter" in f for u in units for f in u["fates"])
+    surrenders = any(f["fate"] == "surrender" for u in units for f in u["fates"])
+    world1 = None
+    if rejectable:
+        nq_all = tuple(sorted({u.side for u in position.units}))
+        _, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
+                                            all_paths=all_paths)
+        stats.ground_seconds += stats1.ground_seconds
+        stats.solve_seconds += stats1.solve_seconds
+    if surrenders or phase:
+        ph = Phase(position, units, world1)
+        _annotate_surrenders(units, g, ph, ph.brave())
+        if phase:
+            listed, done = ph.enumerate()
+            free = 1
+            for uid in ph.independent:
+                free *= len(ph.fates[uid])
+            result["phase"] = {
+                "count": len(listed) * free if done else None,
+                "independent": [{"unit": uid, "fates": len(ph.fates[uid])} for uid in ph.independent],
+                "outcomes": listed[:limit] if limit is not None else listed,
+            }
+            if not done:
+                incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcomes, "
+                                  f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
         result["voluntary_break"] = [
             {**entry, "may_break": entry["id"] in g.may_break}
             for entry in _units(g, roots, asked, all_paths)]
+    if incomplete:
+        result["complete"] = False
+        result["incomplete_because"] = incomplete
     result["_stats"] = stats
     return result
+
+
+def _annotate_surrenders(units, g, ph, freed):
+    """Each surrender fate names its Guard and the SW left behind (A20.5,
+    A20.24); a surrender that some legal whole-phase outcome frees for lack of
+    Guard capacity adds the fate `freed` (A20.21, A20.51)."""
+    for u in units:
+        ids = {fate_key(f): i for i, f in enumerate(ph.fates.get(u["id"], ()))}
+        extra = []
+        for f in u["fates"]:
+            if f["fate"] != "surrender":
+                continue
+            f["guard"] = f["captor"]
+            f["abandons"] = [{"sw": k, "at": f["at"]} for k in sorted(g.abandons.get(u["id"], ()))]
+            why = freed.get((u["id"], ids.get(fate_key(f))))
+            if why:
+                v = {k: val for k, val in f.items() if k != "guard"}
+                v["fate"] = "freed"
+                v["because"] = f["because"] + why
+                extra.append(v)
+        u["fates"].extend(extra)
 
 
 def _units(g, roots, order, all_paths):

@@ -42,6 +42,12 @@ class Result:
         return [f for f in self.fates(unit)
                 if f["fate"] == "rout" and f["at"] == at and f["low_crawl"] == low_crawl]
 
+    def phase(self):
+        """The whole-phase outcomes as lists of turns (unit, fate, at, captor),
+        in the order the units rout."""
+        return [[(t["unit"], t["fate"], t["at"], t.get("captor")) for t in o["turns"]]
+                for o in self.raw["phase"]["outcomes"]]
+
     def interdiction_sets(self, unit, at, low_crawl=False):
         return {tuple((i["at"], tuple(i["by"])) for i in f["interdiction"])
                 for f in self.rout(unit, at, low_crawl)}
@@ -49,7 +55,7 @@ class Result:
 
 @pytest.fixture
 def run():
-    def _run(path_or_text, **replace):
+    def _run(path_or_text, phase=False, **replace):
         if isinstance(path_or_text, Path) or str(path_or_text).endswith(".yaml"):
             position = load_position(FACTS / path_or_text if not Path(path_or_text).is_absolute() else path_or_text)
         else:
@@ -57,5 +63,5 @@ def run():
         if replace:
             import dataclasses
             position = dataclasses.replace(position, **replace)
-        return Result(outcomes(position))
+        return Result(outcomes(position, phase=phase))
     return _run

@@ -1,0 +1,206 @@
+"""The whole Rout Phase: combine the units' fates (rules/phase.lp).
+
+Each broken unit's fates come from its rout graph twice: as the position
+gives No Quarter (world 0) and with every side having invoked it (world 1,
+asked only when some surrender may be rejected). The phase program picks one
+fate per unit; its constraints (A20.3, A20.21, A20.51) decide which
+combinations are legal. Here the facts are written and the answer sets read.
+
+A unit that has no surrender among its fates and the same fates in both
+worlds is touched by no constraint: its fate is independent of the others'.
+Such units are left out of the enumeration and only counted (the phase count
+is the product), so the count of a phase with forty ordinary routs stays a
+multiplication, not forty nested loops.
+"""
+from __future__ import annotations
+
+import time
+
+import clingo
+
+from .facts import loc, q
+from .solve import RULES_DIR
+
+#: whole-phase outcomes enumerated at most; past it the result says incomplete
+MAX_OUTCOMES = 20000
+#: seconds the enumeration may take before the result says incomplete
+MAX_SECONDS = 30.0
+
+
+def fate_key(f: dict) -> tuple:
+    """What makes two fates the same outcome (not the example path)."""
+    return (f["fate"], f.get("captor", ""), f.get("cause", ""), f["at"], f["low_crawl"],
+            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
+            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
+
+
+class Phase:
+    """The fates of every broken unit in both worlds, and the coupled ones."""
+
+    def __init__(self, position, world0: list[dict], world1: list[dict] | None):
+        self.position = position
+        self.units = {u.id: u for u in position.units}
+        self.entries = {e["id"]: e for e in world0}
+        w1 = {e["id"]: e for e in (world1 or world0)}
+        self.fates: dict[str, list[dict]] = {}
+        self.worlds: dict[str, list[set]] = {}
+        for uid, e in self.entries.items():
+            keyed = {}
+            worlds = {}
+            for w, entry in ((0, e), (1, w1.get(uid, e))):
+                for f in entry["fates"]:
+                    k = fate_key(f)
+                    keyed.setdefault(k, f)
+                    worlds.setdefault(k, set()).add(w)
+            keys = sorted(keyed, key=lambda k: (k[0] != "rout", k))
+            self.fates[uid] = [keyed[k] for k in keys]
+            self.worlds[uid] = [worlds[k] for k in keys]
+        self.coupled = [uid for uid in self.entries if self._coupled(uid)]
+        self.independent = [uid for uid in self.entries if uid not in self.coupled and self.fates[uid]]
+
+    def _coupled(self, uid) -> bool:
+        fates, worlds = self.fates[uid], self.worlds[uid]
+        return any(f["fate"] == "surrender" or "invokes_no_quarter" in f for f in fates) \
+            or any(w != {0, 1} for w in worlds)
+
+    def facts(self) -> str:
+        p = self.position
+        out = [f"version({p.rules})."]
+        for rule, on in p.errata:
+            out.append(f"erratum_switch({q(rule)},{'on' if on else 'off'}).")
+        sides = sorted({u.side for u in p.units})
+        captors = set()
+        for uid in self.coupled:
+            u, e = self.units[uid], self.entries[uid]
+            U = q(uid)
+            out.append(f"punit({U},{u.side},{0 if u.side == p.attacker else 1}).")
+            out.append(f"start_loc({U},{loc(u.hex, u.level)}).")
+            out.append(f"utype({U},{u.type}).")
+            for s in sides:
+                if s != u.side:
+                    out.append(f"enemy_side({U},{s}).")
+            for i, (f, ws) in enumerate(zip(self.fates[uid], self.worlds[uid])):
+                for w in sorted(ws):
+                    out.append(f"opt({U},{i},{w}).")
+                mode = "root" if len(f["path"]) == 1 else "moved"
+                if f["fate"] == "surrender":
+                    out.append(f"sur({U},{i},{q(f['captor'])},{mode}).")
+                    captors.add(f["captor"])
+                elif "invokes_no_quarter" in f:
+                    out.append(f"rej({U},{i},{q(f['captor'])},{mode}).")
+                    captors.add(f["captor"])
+        for x in sorted(captors):
+            out.append(f"side_of({q(x)},{self.units[x].side}).")
+            out.append(f"utype({q(x)},{self.units[x].type}).")
+        return "\n".join(out) + "\n"
+
+    def _control(self, args) -> clingo.Control:
+        ctl = clingo.Control(["--warn=none", *args])
+        ctl.load(str(RULES_DIR / "phase.lp"))
+        ctl.add("base", [], self.facts())
+        ctl.ground([("base", [])])
+        return ctl
+
+    def brave(self) -> dict:
+        """{(unit, fate id): explanation} for each surrender that some legal
+        whole-phase outcome frees for lack of Guard capacity."""
+        if not self.coupled:
+            return {}
+        ctl = self._control(["--enum-mode=brave", "0"])
+        last: list = []
+        ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
+        says = {s.arguments[0].name: s.arguments[1].string for s in last if s.name == "says"}
+        picks, reasons = {}, {}
+        for s in last:
+            a = s.arguments
+            if s.name == "pick":
+                picks.setdefault(a[0].string, set()).add(a[1].number)
+            elif s.name == "pwhy" and a[2].name == "freed":
+                reasons.setdefault((a[0].string, a[2].arguments[0].string), []).append(
+                    {"rule": a[1].string, "says": _say(says, a[2])})
+        out = {}
+        for u in {s.arguments[0].string for s in last if s.name == "freed"}:
+            for i in picks.get(u, ()):
+                f = self.fates[u][i]
+                if f["fate"] == "surrender" and (u, f["captor"]) in reasons:
+                    out[(u, i)] = reasons[(u, f["captor"])]
+        return out
+
+    def enumerate(self) -> tuple[list[dict], bool]:
+        """Every legal whole-phase outcome of the coupled units (sorted), and
+        whether the enumeration finished."""
+        if not self.coupled:
+            return [], True
+        ctl = self._control(["0", "--project=show"])
+        models, complete = [], True
+        deadline = time.monotonic() + MAX_SECONDS
+        with ctl.solve(yield_=True, async_=True) as handle:
+            while True:
+                handle.resume()
+                if not handle.wait(max(0.0, deadline - time.monotonic())):
+                    handle.cancel()
+                    complete = False
+                    break
+                m = handle.model()
+                if m is None:
+                    break
+                if len(models) == MAX_OUTCOMES:  # one more exists: the list is cut
+                    complete = False
+                    handle.cancel()
+                    break
+                models.append(m.symbols(shown=True))
+        return sorted((self._outcome(m) for m in models), key=_outcome_key), complete
+
+    def _outcome(self, symbols) -> dict:
+        pick, slot, freed, guard, nq = {}, {}, set(), {}, []
+        why, says = {}, {}
+        for s in symbols:
+            a = s.arguments
+            if s.name == "pick":
+                pick[a[0].string] = a[1].number
+            elif s.name == "slot":
+                slot[a[0].string] = a[1].number
+            elif s.name == "freed":
+                freed.add(a[0].string)
+            elif s.name == "prisoner":
+                guard[a[0].string] = a[1].string
+            elif s.name == "nq_invoked":
+                nq.append(a[0].name)
+            elif s.name == "pwhy":
+                why.setdefault(a[0].string, []).append((a[1].string, a[2]))
+            elif s.name == "says":
+                says[a[0].name] = a[1].string
+        turns = []
+        order = {uid: i for i, uid in enumerate(self.entries)}
+        for uid in sorted(pick, key=lambda u: (self.units[u].side != self.position.attacker,
+                                                slot.get(u, 0), order[u])):
+            f = self.fates[uid][pick[uid]]
+            t = {"unit": uid, "fate": f["fate"], "at": f["at"]}
+            for k in ("captor", "cause", "invokes_no_quarter"):
+                if k in f:
+                    t[k] = f[k]
+            if f["fate"] == "rout":
+                t["low_crawl"] = f["low_crawl"]
+                t["interdiction"] = [i["at"] for i in f["interdiction"]]
+            if uid in freed:
+                t["fate"] = "freed"
+            if uid in guard:
+                t["guard"] = guard[uid]
+            t["because"] = [{"rule": r, "says": _say(says, reason)}
+                            for r, reason in sorted(why.get(uid, ()), key=lambda x: (x[0], str(x[1])))]
+            turns.append(t)
+        return {"no_quarter_invoked": sorted(nq), "turns": turns}
+
+
+def _say(says: dict, reason) -> str:
+    def text(x):
+        if x.type == clingo.SymbolType.String:
+            return x.string
+        return str(x)
+    tpl = says.get(reason.name)
+    return tpl.format(*[text(x) for x in reason.arguments]) if tpl else text(reason)
+
+
+def _outcome_key(o: dict):
+    return [(t["unit"], t["fate"], t.get("captor", ""), t["at"], t.get("guard", ""),
+             tuple(t.get("interdiction", ())), t.get("low_crawl", False)) for t in o["turns"]]
