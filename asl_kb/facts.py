@@ -45,6 +45,8 @@ class FactBuilder:
             self.add(f"mopping_up({q(h)})")
         for rule, on in p.errata:
             self.add(f"erratum_switch({q(rule)},{'on' if on else 'off'})")
+        for name, on in p.readings:
+            self.add(f"reading_switch({name},{'on' if on else 'off'})")
 
     # -- units -------------------------------------------------------------
     def units(self):
@@ -121,7 +123,6 @@ class FactBuilder:
         for h in sorted((unit_hexes | set(p.mopping_up)) - set(hexes), key=hexgrid.hex_coords):
             if h in blds:
                 self.add(f"building({q(h)},{q(blds[h])})")
-        smoke = set(p.smoke)
         for h in hexes:
             t = p.terrain_of(h)
             tt = terrain.terrain_type(t.terrain)
@@ -137,7 +138,8 @@ class FactBuilder:
             if tt.og_possible:
                 self.add(f"og_terrain({H})")
             hind = sum(terrain.feature_type(f).hindrance for f in t.features)
-            hind += terrain.SMOKE_HINDRANCE if h in smoke else 0
+            # a vehicle in the hex hinders too: no FFMO there, so no Open Ground (A10.531)
+            hind += terrain.VEHICLE_HINDRANCE * sum(1 for v in self.p.units if v.type == "vehicle" and v.hex == h)
             if hind:
                 self.add(f"in_hex_hindrance({H},{hind})")
             for f in t.features:

@@ -95,7 +95,7 @@ class Graph:
         nodes = set()
         for s in symbols:
             a = s.arguments
-            if s.name == "edge":
+            if s.name == "link":
                 self.children[a[0]].append(a[1])
                 nodes.update(a)
             elif s.name == "leaf":

@@ -68,6 +68,8 @@ class Phase:
         out = [f"version({p.rules})."]
         for rule, on in p.errata:
             out.append(f"erratum_switch({q(rule)},{'on' if on else 'off'}).")
+        for name, on in p.readings:
+            out.append(f"reading_switch({name},{'on' if on else 'off'}).")
         sides = sorted({u.side for u in p.units})
         captors = set()
         for uid in self.coupled:

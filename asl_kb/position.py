@@ -13,6 +13,8 @@ describes the format.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import re
 import stat
@@ -49,7 +51,7 @@ ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
 FALSE_WORDS = ("off", "no", "false")
 
-TOP_KEYS = ("name", "rules", "errata", "phase", "attacker", "no_quarter",
+TOP_KEYS = ("name", "rules", "errata", "readings", "phase", "attacker", "no_quarter",
             "mopping_up", "notes", "expect", "map", "los", "units")
 MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
@@ -95,6 +97,16 @@ class FrozenMap(Mapping):
     def __repr__(self) -> str:
         return f"FrozenMap({self._d!r})"
 
+
+
+_SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
+
+
+def switch_names() -> frozenset[str]:
+    """The named switches rules/versions.lp declares (read from the rules, so
+    the names live in one place)."""
+    from .solve import RULES_DIR
+    return frozenset(_SWITCH.findall((RULES_DIR / "versions.lp").read_text()))
 
 @dataclass(frozen=True)
 class HexTerrain:
@@ -161,13 +173,18 @@ class Position:
     units: tuple[Unit, ...]
     # A12.153: hexes of the buildings the ATTACKER has Mopped Up this turn
     mopping_up: tuple[str, ...] = ()
+    readings: tuple[tuple[str, bool], ...] = ()
     # Free-form test data (plain dicts/lists/strings): not hashable, so it
     # takes no part in == or hash().
     expect: Any = field(default=None, compare=False)
 
     def terrain_of(self, hex_id: str) -> HexTerrain:
-        """Terrain of a hex, the map default for hexes the file does not list."""
-        return self.terrain.get(hex_id) or HexTerrain(self.default_terrain)
+        """Terrain of a hex, the map default for hexes the file does not list;
+        a hex in `map.smoke` holds the SMOKE feature (A24: +1 MF, Hindrance)."""
+        t = self.terrain.get(hex_id) or HexTerrain(self.default_terrain)
+        if hex_id in self.smoke and "smoke" not in t.features:
+            t = dataclasses.replace(t, features=t.features + ("smoke",))
+        return t
 
     def levels_of(self, hex_id: str) -> int:
         """Number of building levels above ground (0 when none)."""
@@ -528,6 +545,7 @@ class _Schema:
             name=self.string(top["name"], "name"),
             rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
             errata=self.errata(top.get("errata")),
+            readings=self.readings(top.get("readings")),
             phase=self.optional(top, "phase", "rout", lambda n, p: self.choice(n, p, PHASES)),
             attacker=self.ident(top["attacker"], "attacker"),
             no_quarter=self.side_list(top.get("no_quarter"), "no_quarter"),
@@ -567,6 +585,22 @@ class _Schema:
                 raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
                                     f"{rule!r} is not a rule number like A20.3")
             out.append((rule, self.flag(value, _join("errata", rule))))
+        return tuple(out)
+
+    def readings(self, node) -> tuple[tuple[str, bool], ...]:
+        """Named switches of rules/versions.lp (errata, text readings, Q&A
+        readings), each on or off."""
+        if not _given(node):
+            return ()
+        if not isinstance(node, _Map):
+            self.fail(node, "readings", f"expected a mapping of reading -> on/off, e.g. {{current_rout_path: off}}, got {_describe(node)}")
+        known = switch_names()
+        out = []
+        for name, value in node.items():
+            if name not in known:
+                raise PositionError(self.file, node.key_lines[name], _join("readings", name),
+                                    f"unknown reading {name!r} (known: {', '.join(sorted(known))})")
+            out.append((name, self.flag(value, _join("readings", name))))
         return tuple(out)
 
     def side_list(self, node, path: str) -> tuple[str, ...]:

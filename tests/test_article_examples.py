@@ -323,3 +323,54 @@ def test_ex4_pinned_or_berserk_leader_may_not_accompany(status):
     r = solve(EX4, lambda d: units_named(d, "L92").update(status=[status]))
     for uid in BROKEN:
         assert not unit(r, uid).get("voluntary_rout")
+
+
+# --- Example 6: "the whole CURRENT rout path" --------------------------------
+EX6 = ARTICLE / "Ex6.yaml"
+
+
+def test_ex6_no_surrender_at_the_start_though_bb5_is_reached_through_interdiction(run):
+    """Where it begins, the 4-6-7 has an Interdiction-free path (through DD5 to
+    CC5), so it does not surrender to B there, and BB5 (equidistant, 5 MF) is a
+    legal destination too: it designates BB5 or CC5 and enters DD6."""
+    r = run(EX6)
+    fates = r.fates("G")
+    assert not any(f["fate"] == "surrender" and f["at"] == "DD7" for f in fates)
+    said = {b["says"] for f in fates for b in f["because"]}
+    assert any("designates building/woods Location BB5 level 0, 5 MF away" in s for s in said) \
+        or any("designates building/woods Location CC5 level 0, 5 MF away" in s for s in said)
+
+
+def test_ex6_updated_reading_surrenders_to_c_in_dd6(run):
+    """Entering DD6 it sees squad C, ADJACENT: BB5/CC5 can no longer be
+    reached; re-figured with 4 MF left, every way to GG6 is Interdicted by B in
+    FF5/FF6: "the German unit Surrenders to squad C" (or C rejects it)."""
+    r = run(EX6)
+    assert r.surrenders_only("G") and r.captors("G") == {"C"}
+    f = [f for f in r.fates("G") if f["fate"] == "surrender"][0]
+    assert f["at"] == "DD6" and f["path"] == ["DD7", "DD6"]
+    said = " / ".join(b["says"] for b in f["because"])
+    assert "in DD6 enemy unit C becomes Known" in said
+    assert "every way out is Interdicted in FF5 (by B)" in said
+    assert "every way out is Interdicted in FF6 (by B)" in said
+
+
+def test_ex6_first_reading_surrenders_at_the_start_to_b(run):
+    """The first reading of "the entire rout path" (before the 2022 answer):
+    the unit has no rout from its ORIGINAL Location free of Interdiction, so it
+    is "rewound back to its original Location and it surrenders" to B."""
+    text = EX6.read_text().replace("rules: current", "rules: current\nreadings: {current_rout_path: off}")
+    r = run(text)
+    assert r.surrenders_only("G") and r.captors("G") == {"B"}
+    assert {f["at"] for f in r.fates("G")} == {"DD7"}
+    f = [f for f in r.fates("G") if f["fate"] == "surrender"][0]
+    assert any(b["rule"] == "A20.21" and "first reading" in b["says"] for b in f["because"])
+
+
+def test_ex6_panther_stopped_in_ee7_gives_an_interdiction_free_rout_to_gg6(run):
+    """Had the Panther stopped in EE7, its Hindrance would leave a way to GG6
+    free of Interdiction: the squad routs there and does not surrender."""
+    text = EX6.read_text().replace("at: EE6, status: [bu]", "at: EE7, status: [bu]")
+    r = run(text)
+    assert "surrender" not in r.kinds("G")
+    assert r.interdiction_sets("G", "GG6") >= {()}

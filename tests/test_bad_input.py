@@ -70,6 +70,10 @@ CASES = {
         HEAD + "phase: rout\nphase: rally  # <-\n", "phase", "duplicate key 'phase' (lines 3 and 4)"),
     "duplicate_nested_key": (
         HEAD + "units:\n  - id: R1\n    id: R2  # <-\n", "units[0].id", "duplicate key 'id' (lines 4 and 5)"),
+    "unknown_reading": (
+        HEAD + "readings:\n  whole_path: off  # <-\n", "readings.whole_path", "unknown reading 'whole_path'"),
+    "reading_not_on_off": (
+        HEAD + "readings: {current_rout_path: maybe}  # <-\n", "readings.current_rout_path", "maybe"),
     "missing_level": (
         HEAD + "map: {terrain: {M2: building}, levels: {M2: 2}}\n"
         f"units:\n  - {{id: R1, {SQUAD}, at: 'M2@3'}}  # <-\n", "units[0].at", "no level 3 in M2"),
