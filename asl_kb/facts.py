@@ -67,6 +67,10 @@ class FactBuilder:
                 self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})")
             for w in u.armament:
                 self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})")
+            if u.unit_class is not None:
+                self.add(f"uclass({U},{u.unit_class})")
+            if u.heat_of_battle is not None:
+                self.add(f"hob_dr({U},{u.heat_of_battle})")
             if u.morale is not None:
                 self.add(f"morale({U},{u.morale})")
             if u.leadership is not None:
@@ -95,15 +99,20 @@ class FactBuilder:
         reach: dict[str, list] = {}
         for u in self.routing:
             reach[u.id] = geometry.rout_reach(p, self.area, u)
+        # a unit with a Heat of Battle DR (A15.5) needs its own Location: who
+        # is ADJACENT and Known to it there
+        for u in p.units:
+            if u.heat_of_battle is not None and u.id not in reach:
+                reach[u.id] = [(u.hex, u.level)]
         locs = sorted({l for ls in reach.values() for l in ls},
                       key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         loc_set = set(locs)
         hexes = sorted({h for h, _ in locs}, key=hexgrid.hex_coords)
         unit_hexes = {u.hex for u in p.units}
 
-        for u in self.routing:
-            U = q(u.id)
-            for h, lv in reach[u.id]:
+        for uid in reach:
+            U = q(uid)
+            for h, lv in reach[uid]:
                 self.add(f"area({U},{loc(h, lv)})")
         for u in self.asked:
             self.add(f"vb_scope({q(u.id)})")
@@ -154,7 +163,7 @@ class FactBuilder:
         """LOS from every Location in rout reach to every unit of another
         side than some routing unit (who may be Known, or Interdict)."""
         p = self.p
-        sides = {u.side for u in self.routing}
+        sides = {u.side for u in self.routing} | {u.side for u in p.units if u.heat_of_battle is not None}
         vehicles = [u.hex for u in p.units if u.type == "vehicle"]
         lm = LosMap(p.terrain_of, p.levels, p.smoke, vehicles,
                     p.los_blocked, p.los_clear, p.los_hindrance)

@@ -91,6 +91,8 @@ class Graph:
         self.paths_cut = False
         self.invokes = {}
         self.abandons = defaultdict(list)
+        self.hob = defaultdict(set)
+        self.hob_why = defaultdict(list)
         self._said, self._entered = {}, {}
         nodes = set()
         for s in symbols:
@@ -126,6 +128,10 @@ class Graph:
                 self.may_break.add(_text(a[0]))
             elif s.name == "vb_candidate":
                 self.vb.add(_text(a[0]))
+            elif s.name == "hob_fate":
+                self.hob[_text(a[0])].add(a[1])
+            elif s.name == "hob_why":
+                self.hob_why[(_text(a[0]), a[1])].append((a[2], a[3]))
             elif s.name == "abandons":
                 self.abandons[_text(a[0])].append(_text(a[1]))
         self.roots = sorted(n for n in nodes | self.leaves
@@ -297,6 +303,8 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcomes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
+    if g.hob:
+        result["heat_of_battle"] = _heat_of_battle(position, g)
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
         result["voluntary_break"] = [
@@ -307,6 +315,29 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         result["incomplete_because"] = incomplete
     result["_stats"] = stats
     return result
+
+
+_HOB_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted": 3, "no_surrender": 4}
+
+
+def _heat_of_battle(position, g) -> list[dict]:
+    """The outcomes of each unit's Final Heat of Battle DR (A15.5, A20.21)."""
+    out = []
+    for u in position.units:
+        if u.id not in g.hob:
+            continue
+        fates = []
+        for f in sorted(g.hob[u.id], key=lambda f: (_HOB_ORDER.get(f.name, 9), str(f))):
+            entry = {"fate": f.name}
+            if f.name == "surrender":
+                entry["captor"] = entry["guard"] = _text(f.arguments[0])
+            elif f.name == "rejected":
+                entry = {"fate": "eliminated", "cause": "no_quarter", "captor": _text(f.arguments[0]),
+                         "invokes_no_quarter": next(x.side for x in position.units if x.id == _text(f.arguments[0]))}
+            entry["because"] = g.because(g.hob_why.get((u.id, f), ()))
+            fates.append(entry)
+        out.append({"id": u.id, "side": u.side, "at": u.location, "final_dr": u.heat_of_battle, "fates": fates})
+    return out
 
 
 def _annotate_surrenders(units, g, ph, freed):

@@ -57,7 +57,9 @@ MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
 UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
-             "morale", "leadership", "armament", "vca", "tca", "ca", "nationality")
+             "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
+             "class", "heat_of_battle")
+UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 WEAPON_KEYS = ("kind", "fp", "range")
 
 _IDENT = re.compile(r"[a-z][a-z0-9_]*")
@@ -144,6 +146,8 @@ class Unit:
     tca: int | None
     nationality: str
     line: int
+    unit_class: str | None = None
+    heat_of_battle: int | None = None
 
     @property
     def location(self) -> str:
@@ -773,6 +777,8 @@ class _Schema:
             tca=direction("tca"),
             nationality=self.optional(u, "nationality", side, self.ident, path),
             line=u.line,
+            unit_class=self.optional(u, "class", None, lambda n, q: self.choice(n, q, UNIT_CLASSES), path),
+            heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
             **numbers,
         )
 
