@@ -92,6 +92,7 @@ class Graph:
         self.invokes = {}
         self.abandons = defaultdict(list)
         self.hob = defaultdict(set)
+        self.llmc = defaultdict(list)
         self.hob_why = defaultdict(list)
         self._said, self._entered = {}, {}
         nodes = set()
@@ -128,6 +129,8 @@ class Graph:
                 self.may_break.add(_text(a[0]))
             elif s.name == "vb_candidate":
                 self.vb.add(_text(a[0]))
+            elif s.name == "llmc":
+                self.llmc[a[0]].append(_text(a[1]))
             elif s.name == "hob_fate":
                 self.hob[_text(a[0])].add(a[1])
             elif s.name == "hob_why":
@@ -219,6 +222,8 @@ class Graph:
             if leaf in self.invokes:
                 f["captor"] = _text(leaf.arguments[0])
                 f["invokes_no_quarter"] = self.invokes[leaf]
+            if leaf in self.llmc:
+                f["llmc"] = sorted(self.llmc[leaf])
         f["at"] = _location(_leaf_location(leaf))
         f["low_crawl"] = leaf.name == "n" and leaf.arguments[-1].name == "lc"
         f["path"] = self._locations(path)

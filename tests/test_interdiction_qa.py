@@ -313,3 +313,30 @@ def test_a10532_afv_that_would_have_to_change_its_tca_cannot_interdict():
 def test_a10532_afv_in_motion_cannot_interdict():
     """A10.532: FP halved by Motion: no Interdiction."""
     assert e5_interdictors(sherman(["ce", "motion"], 3), Y) == {"Y"}
+
+
+def test_qa_when_determining_whether_a_broken_unit_would_surrender_is_the_entire_rout_path_examined():
+    """Q&A (A20.21): "is the entire rout path examined for Interdiction or
+    simply the first hex away from the enemy unit ...? A. The entire rout
+    path." The first hex (grain, D5) is not Open Ground; the Open Ground beyond
+    it (E5/E6) on the way to the woods in F5 is Interdicted by G2: the unit
+    surrenders. With G2 CX (it cannot Interdict) it routs to F5 instead."""
+    text = """
+name: entire rout path
+attacker: german
+map: {area: [A1, M10], terrain: {D5: grain, F5: woods, D4: water, D6: water, C4: water, C6: water}}
+units:
+  - {id: R, side: russian, type: squad, counter: 4-4-7, at: C5, status: [broken]}
+  - {id: G, side: german, type: squad, counter: 4-6-7, at: B5}
+  - {id: G2, side: german, type: squad, counter: 4-6-7, at: C1%s}
+"""
+    def fates(status):
+        r = outcomes(load_position_text(text % status, "<test>"))
+        return [f for u in r["units"] if u["id"] == "R" for f in u["fates"]]
+    taken = fates("")
+    assert {f["fate"] for f in taken} == {"surrender", "eliminated"}
+    said = [b["says"] for f in taken if f["fate"] == "surrender" for b in f["because"]]
+    assert "every way out is Interdicted in E5 (by G2) or beyond" in said
+    free = fates(", status: [cx]")
+    assert ("rout", "F5", False) in {(f["fate"], f["at"], f["low_crawl"]) for f in free}
+    assert "surrender" not in {f["fate"] for f in free}

@@ -104,3 +104,59 @@ def test_qa_disrupted_unit_entered_under_no_quarter_routs_in_its_rtph(run):
     assert "surrender" not in r.kinds("R")
     assert r.kinds("R") <= {"rout", "eliminated"}
     assert not any(f["low_crawl"] for f in r.fates("R"))
+
+
+LEADER = """
+name: leader rejected
+attacker: german
+map: {area: [A1, M10], terrain: {G5: woods}}
+units:
+  - {id: RL, side: russian, type: leader, counter: 8-1, at: C5, status: [broken]}
+  - {id: RS, side: russian, type: squad, counter: 4-4-7, at: C5}
+  - {id: G, side: german, type: squad, counter: 4-6-7, at: B5}
+"""
+
+
+def test_qa_broken_leader_rejected_under_no_quarter_is_eliminated_in_its_current_location_causing_a_llmc(run):
+    """Q&A (A10.2, A20.21 & A20.3): the broken leader, stacked with a squad of
+    lower morale and ADJACENT to a Good Order Known enemy, must surrender; the
+    enemy declares No Quarter: a) it is eliminated in its current Location,
+    causing a LLMC on the accompanying squad. A surrendering leader causes none."""
+    r = run(LEADER)
+    rejected = [f for f in r.fates("RL") if f["fate"] == "eliminated"][0]
+    assert rejected["cause"] == "no_quarter" and rejected["at"] == "C5"
+    assert rejected["llmc"] == ["RS"]
+    taken = [f for f in r.fates("RL") if f["fate"] == "surrender"][0]
+    assert "llmc" not in taken
+    assert any(b["rule"] == "A20.21" and "causes no LLMC" in b["says"] for b in taken["because"])
+
+
+def test_a_rejected_leader_causes_no_llmc_to_a_higher_morale_unit(run):
+    r = run(LEADER.replace("counter: 4-4-7, at: C5", "counter: 6-5-8, at: C5").replace("8-1", "7-0"))
+    rejected = [f for f in r.fates("RL") if f["fate"] == "eliminated"][0]
+    assert "llmc" not in rejected
+
+
+@pytest.mark.parametrize("captor", [
+    "status: [berserk]",
+    "status: [melee]",
+])
+def test_only_adjacent_enemy_cannot_take_prisoners_so_the_unit_routs_or_is_eliminated_without_no_quarter(run, captor):
+    """A20.21: "If the only adjacent armed enemy unit is in Melee/berserk/
+    vehicular, the broken unit must rout away (even if Disrupted) or be
+    eliminated for Failure to Rout—such elimination does not incur No Quarter
+    penalties.\""""
+    r = run(BASE.replace("at: B5%(gnat)s}", f"at: B5, {captor}}}") % {"rstatus": ", disrupted", "rnat": "", "rsw": ""})
+    assert "surrender" not in r.kinds("R")
+    assert not any("invokes_no_quarter" in f for f in r.fates("R"))
+    assert r.kinds("R") <= {"rout", "eliminated"}
+
+
+def test_only_adjacent_enemy_a_vehicle_no_surrender(run):
+    text = BASE.replace(
+        "{id: G, side: german, type: squad, counter: 4-6-7, at: B5%(gnat)s}",
+        "{id: G, side: german, type: vehicle, at: B5, status: [ce], armament: [{kind: ma, range: 16}]}")
+    r = run(text % {"rstatus": "", "rnat": "", "rsw": ""})
+    assert "surrender" not in r.kinds("R")
+    ftr = [f for f in r.fates("R") if f["fate"] == "eliminated"]
+    assert all(f["cause"] == "failure_to_rout" and "invokes_no_quarter" not in f for f in ftr)
