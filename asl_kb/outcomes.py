@@ -281,12 +281,15 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     incomplete = []
     if g.paths_cut:
         incomplete.append(f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut")
-    # A rejected surrender invokes No Quarter for the later units (A20.3): their
-    # fates are asked again with No Quarter in force.
+    # A rejected surrender invokes No Quarter for the later units (A20.3): for
+    # the whole-phase listing their fates are asked again with No Quarter in
+    # force. (Which surrenders a Guard's capacity may free needs no second
+    # solve: a rejection only lowers the loads, so every unit freed in some
+    # outcome is freed in one without rejections.)
     rejectable = any("invokes_no_quarter" in f for u in units for f in u["fates"])
     surrenders = any(f["fate"] == "surrender" for u in units for f in u["fates"])
     world1 = None
-    if rejectable:
+    if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
         _, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
                                             all_paths=all_paths)

@@ -39,15 +39,19 @@ class Phase:
 
     def __init__(self, position, world0: list[dict], world1: list[dict] | None):
         self.position = position
+        self.world1 = world1 is not None
         self.units = {u.id: u for u in position.units}
         self.entries = {e["id"]: e for e in world0}
-        w1 = {e["id"]: e for e in (world1 or world0)}
+        # Without world 1 (no --phase), the rejections' later units may only
+        # rout before the rejection: a subset of the outcomes that holds every
+        # outcome without a rejection (enough for brave()).
+        w1 = {e["id"]: e for e in (world1 or ())}
         self.fates: dict[str, list[dict]] = {}
         self.worlds: dict[str, list[set]] = {}
         for uid, e in self.entries.items():
             keyed = {}
             worlds = {}
-            for w, entry in ((0, e), (1, w1.get(uid, e))):
+            for w, entry in ((0, e), (1, w1.get(uid, e if world1 is not None else {"fates": []}))):
                 for f in entry["fates"]:
                     k = fate_key(f)
                     keyed.setdefault(k, f)
@@ -60,8 +64,9 @@ class Phase:
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
-        return any(f["fate"] == "surrender" or "invokes_no_quarter" in f for f in fates) \
-            or any(w != {0, 1} for w in worlds)
+        if any(f["fate"] == "surrender" or "invokes_no_quarter" in f for f in fates):
+            return True
+        return self.world1 and any(w != {0, 1} for w in worlds)
 
     def facts(self) -> str:
         p = self.position

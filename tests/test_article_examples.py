@@ -374,3 +374,11 @@ def test_ex6_panther_stopped_in_ee7_gives_an_interdiction_free_rout_to_gg6(run):
     r = run(text)
     assert "surrender" not in r.kinds("G")
     assert r.interdiction_sets("G", "GG6") >= {()}
+
+
+def test_qa_what_does_entire_rout_path_refer_to_the_entire_current_rout_path(run):
+    """Q&A: "What does 'entire rout path' refer to in the Q&A above? A. The
+    entire current rout path." In Example 6 the surrender check is made again
+    where the rout is re-figured (DD6), on the path from there."""
+    r = run(EX6)
+    assert {f["at"] for f in r.fates("G")} == {"DD6"}

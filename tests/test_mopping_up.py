@@ -45,3 +45,14 @@ def test_a_concealed_unit_in_the_building_prevents_the_surrender(run):
 def test_mopping_up_surrender_is_not_rejected_as_a_rtph_surrender(run):
     r = run(ex12())
     assert not any(f.get("cause") == "no_quarter" for f in r.fates("GER"))
+
+
+def test_qa_when_a_mopped_up_building_only_contains_units_that_cannot_surrender_ss_vs_russians_they_surrender_at_any_level(run):
+    """Q&A (A12.153 & A20.21): "When a building that is being Mopped-Up only
+    contains enemy broken units which cannot surrender as per A20.21 (i.e., SS
+    vs. Russian), do they still surrender when Mopped-Up? What if they're in an
+    upper-level location? A. They Surrender ... Doesn't matter." (upstairs, BB5@1)"""
+    text = ex12().replace("status: [broken]}", "status: [broken], nationality: ss}").replace(
+        "side: american,", "side: american, nationality: russian,")
+    r = run(text)
+    assert [(f["fate"], f["captor"], f["at"]) for f in r.fates("GER")] == [("surrender", "AM1", "BB5@1")]

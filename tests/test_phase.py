@@ -107,3 +107,18 @@ def test_phase_outcomes_are_listed_up_to_the_limit_and_all_counted(tmp_path):
     assert out.returncode == 0
     phase = json.loads(out.stdout)["phase"]
     assert phase["count"] == 30 and len(phase["outcomes"]) == 2
+
+
+def test_qa_does_a_captured_smc_still_count_against_the_5_times_unit_size_limit_for_a_guard(run):
+    """Q&A (A20.5/A20.51): "Does the SMC still count against the 5 times Unit
+    Size limit for a Guard? A. Yes": with the hero as the only captor, two HS,
+    a crew and a leader (US# 2+2+2+1, 3+2+1 = 6 after the exchange) exceed its
+    5, so one of them is freed; without the leader none is."""
+    text = (FACTS / "article" / "Ex13.yaml").read_text()
+    text = text.replace("at: N5}", "at: N5, status: [berserk]}").replace("at: L5}", "at: L5, status: [berserk]}")
+    without = run(text, phase=True)
+    assert all(t["fate"] != "freed" for o in without.raw["phase"]["outcomes"] for t in o["turns"])
+    text += "  - {id: GL, side: german, type: leader, counter: 8-0, at: M5, status: [broken]}\n"
+    withl = run(text, phase=True)
+    accepted = [o for o in withl.raw["phase"]["outcomes"] if not o["no_quarter_invoked"]]
+    assert accepted and all(sum(t["fate"] == "freed" for t in o["turns"]) == 1 for o in accepted)
