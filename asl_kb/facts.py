@@ -47,6 +47,28 @@ class FactBuilder:
             self.add(f"erratum_switch({q(rule)},{'on' if on else 'off'})")
         for name, on in p.readings:
             self.add(f"reading_switch({name},{'on' if on else 'off'})")
+        self.add(f"phase({p.phase})")
+        for side, n in p.elr:
+            self.add(f"elr({side},{n})")
+        for side in p.massacred:
+            self.add(f"massacred({side})")
+        for i, cc in enumerate(p.close_combat):
+            self.add(f"cc({i})")
+            for a in cc.attackers:
+                self.add(f"cc_attacker({i},{q(a)})")
+            for d in cc.defenders:
+                self.add(f"cc_defender({i},{q(d)})")
+            if cc.capture:
+                self.add(f"cc_capture({i})")
+            if cc.hand_to_hand:
+                self.add(f"cc_hth({i})")
+        fx = p.fire_effects
+        if fx is not None:
+            self.add(f"fx_by({fx.by})")
+            for x in fx.eliminated:
+                self.add(f"fx_eliminated({q(x)})")
+            for x in fx.failed_mc:
+                self.add(f"fx_failed_mc({q(x)})")
 
     # -- units -------------------------------------------------------------
     def units(self):
@@ -59,8 +81,10 @@ class FactBuilder:
             self.add(f"unit_at({U},{loc(u.hex, u.level)})")
             for st in u.status:
                 self.add(f"status({U},{st})")
-            if u.unarmed:
+            if u.unarmed or u.guard is not None:  # a prisoner is Unarmed (A20.5)
                 self.add(f"status({U},unarmed)")
+            if u.guard is not None:
+                self.add(f"guard_of({U},{q(u.guard)})")
             if u.fp is not None and u.normal_range is not None:
                 self.add(f"counter_fire({U},{u.fp},{u.normal_range})")
             for w in u.sw:
@@ -180,6 +204,20 @@ class FactBuilder:
         self.units()
         self.board()
         return "\n".join(self.lines) + "\n"
+
+
+def prisoner_facts(position) -> str:
+    """The facts the prisoners program (rules/prisoners.lp) reads: the header,
+    the units, and the terrain of the hexes units occupy."""
+    fb = FactBuilder(position)
+    fb.header()
+    fb.units()
+    for h in sorted({u.hex for u in position.units}, key=hexgrid.hex_coords):
+        t = position.terrain_of(h)
+        fb.add(f"terrain({q(h)},{terrain.terrain_type(t.terrain).name})")
+        for f in t.features:
+            fb.add(f"feature({q(h)},{f})")
+    return "\n".join(fb.lines) + "\n"
 
 
 def position_facts(position, voluntary_break: bool = False) -> str:

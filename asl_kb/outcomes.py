@@ -15,6 +15,7 @@ import clingo
 
 from . import hexgrid
 from .facts import position_facts
+from . import prisoners
 from .phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
 from .solve import solve
 
@@ -313,6 +314,8 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
     if g.hob:
         result["heat_of_battle"] = _heat_of_battle(position, g)
+    if prisoners.relevant(position):
+        result["prisoners"] = {"phase": position.phase, **prisoners.solve_prisoners(position)}
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
         result["voluntary_break"] = [

@@ -45,20 +45,24 @@ TYPE_ALIASES = {"half-squad": "half_squad"}
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
 STATUSES = ("broken", "dm", "disrupted", "pinned", "cx", "encircled", "concealed",
             "berserk", "melee", "fanatic", "wounded", "ce", "bu", "stunned", "motion",
-            "spotted_fire", "unarmed", "inexperienced", "abandoned", "escaped")
+            "spotted_fire", "unarmed", "inexperienced", "abandoned", "escaped",
+            "in_own_country")
 # Vehicle armament defaults (fp, normal range): main armament, then MGs.
 ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
 FALSE_WORDS = ("off", "no", "false")
 
 TOP_KEYS = ("name", "rules", "errata", "readings", "phase", "attacker", "no_quarter",
-            "mopping_up", "notes", "expect", "map", "los", "units")
+            "mopping_up", "notes", "expect", "map", "los", "units",
+            "elr", "massacred", "close_combat", "fire_effects")
+CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand")
+FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc")
 MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
 UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
              "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
-             "class", "heat_of_battle")
+             "class", "heat_of_battle", "guard")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 WEAPON_KEYS = ("kind", "fp", "range")
 
@@ -148,11 +152,33 @@ class Unit:
     line: int
     unit_class: str | None = None
     heat_of_battle: int | None = None
+    # A20.5: the Guard this unit is a prisoner of (it is Unarmed)
+    guard: str | None = None
 
     @property
     def location(self) -> str:
         """"M2" at ground level, "M2@1" above it."""
         return self.hex if self.level == 0 else f"{self.hex}@{self.level}"
+
+
+@dataclass(frozen=True)
+class CloseCombat:
+    """One declared CC attack (A11; A20.22 capture attempt; J2.31 Hand-to-Hand)."""
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    capture: bool
+    hand_to_hand: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class FireEffects:
+    """What an attack has just done (A20.54): units eliminated, units that
+    failed a MC, and the side that attacked."""
+    by: str
+    eliminated: tuple[str, ...]
+    failed_mc: tuple[str, ...]
+    line: int
 
 
 @dataclass(frozen=True)
@@ -178,6 +204,12 @@ class Position:
     # A12.153: hexes of the buildings the ATTACKER has Mopped Up this turn
     mopping_up: tuple[str, ...] = ()
     readings: tuple[tuple[str, bool], ...] = ()
+    # Prisoners (A20): each side's ELR, sides that have massacred (A20.4),
+    # the Close Combat declared this CCPh, what an attack just did.
+    elr: tuple[tuple[str, int], ...] = ()
+    massacred: tuple[str, ...] = ()
+    close_combat: tuple["CloseCombat", ...] = ()
+    fire_effects: "FireEffects | None" = None
     # Free-form test data (plain dicts/lists/strings): not hashable, so it
     # takes no part in == or hash().
     expect: Any = field(default=None, compare=False)
@@ -544,7 +576,7 @@ class _Schema:
         top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))
-        return Position(
+        return self.cross_check(Position(
             file=self.file,
             name=self.string(top["name"], "name"),
             rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
@@ -565,8 +597,80 @@ class _Schema:
             los_hindrance=hindrance,
             units=self.units(top.get("units")),
             mopping_up=self.mopping_up(top.get("mopping_up")),
+            elr=self.elr(top.get("elr")),
+            massacred=self.side_list(top.get("massacred"), "massacred"),
+            close_combat=self.close_combat(top.get("close_combat")),
+            fire_effects=self.fire_effects(top.get("fire_effects")),
             expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
-        )
+        ))
+
+    def cross_check(self, pos: "Position") -> "Position":
+        """References between units: a prisoner's Guard, CC participants."""
+        by_id = {u.id: u for u in pos.units}
+        for i, u in enumerate(pos.units):
+            if u.guard is None:
+                continue
+            path = f"units[{i}].guard"
+            g = by_id.get(u.guard)
+            if g is None:
+                raise PositionError(self.file, u.line, path, f"no unit {u.guard!r} to guard {u.id}")
+            if g.side == u.side:
+                raise PositionError(self.file, u.line, path, f"{u.guard} is on {u.id}'s own side ({u.side})")
+            if (g.hex, g.level) != (u.hex, u.level):
+                raise PositionError(self.file, u.line, path,
+                                    f"a prisoner is in its Guard's Location: {u.id} at {u.location}, {g.id} at {g.location}")
+            if g.guard is not None:
+                raise PositionError(self.file, u.line, path, f"{u.guard} is itself a prisoner")
+        for i, cc in enumerate(pos.close_combat):
+            for key in ("attackers", "defenders"):
+                for j, uid in enumerate(getattr(cc, key)):
+                    if uid not in by_id:
+                        raise PositionError(self.file, cc.line, f"close_combat[{i}].{key}[{j}]", f"no unit {uid!r}")
+        if pos.fire_effects is not None:
+            for key in ("eliminated", "failed_mc"):
+                for j, uid in enumerate(getattr(pos.fire_effects, key)):
+                    if uid not in by_id:
+                        raise PositionError(self.file, pos.fire_effects.line, f"fire_effects.{key}[{j}]", f"no unit {uid!r}")
+        return pos
+
+    def elr(self, node) -> tuple[tuple[str, int], ...]:
+        if not _given(node):
+            return ()
+        if not isinstance(node, _Map):
+            self.fail(node, "elr", f"expected a mapping of side -> ELR, e.g. {{german: 3}}, got {_describe(node)}")
+        return tuple((self.ident(_str_at(k, node.key_lines[k]), _join("elr", k)),
+                      self.integer(v, _join("elr", k), 0, 6)) for k, v in node.items())
+
+    def id_list(self, node, path: str) -> tuple[str, ...]:
+        items = self.seq(node, path, "[A1, A2]")
+        return self.unique([self.matching(n, f"{path}[{i}]", _UNIT_ID, "a unit id") for i, n in enumerate(items)],
+                           items, path)
+
+    def close_combat(self, node) -> tuple[CloseCombat, ...]:
+        if not _given(node):
+            return ()
+        items = self.seq(node, "close_combat", "[{attackers: [A1], defenders: [G1], capture: yes}]")
+        out = []
+        for i, item in enumerate(items):
+            path = f"close_combat[{i}]"
+            m = self.mapping(item, path, CC_KEYS, required=("attackers", "defenders"))
+            out.append(CloseCombat(
+                attackers=self.id_list(m["attackers"], _join(path, "attackers")),
+                defenders=self.id_list(m["defenders"], _join(path, "defenders")),
+                capture=self.optional(m, "capture", False, self.flag, path),
+                hand_to_hand=self.optional(m, "hand_to_hand", False, self.flag, path),
+                line=m.line))
+        return tuple(out)
+
+    def fire_effects(self, node) -> FireEffects | None:
+        if not _given(node):
+            return None
+        m = self.mapping(node, "fire_effects", FIRE_EFFECT_KEYS, required=("by",))
+        return FireEffects(
+            by=self.ident(m["by"], "fire_effects.by"),
+            eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
+            failed_mc=self.id_list(m["failed_mc"], "fire_effects.failed_mc") if _given(m.get("failed_mc")) else (),
+            line=m.line)
 
     def mopping_up(self, node) -> tuple[str, ...]:
         if not _given(node):
@@ -779,6 +883,7 @@ class _Schema:
             line=u.line,
             unit_class=self.optional(u, "class", None, lambda n, q: self.choice(n, q, UNIT_CLASSES), path),
             heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
+            guard=self.optional(u, "guard", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             **numbers,
         )
 

@@ -1,0 +1,158 @@
+"""Prisoners after capture (rules/prisoners.lp): read the program's one
+answer set into options, dice bands and explanations.
+
+The rules derive, for the position's phase, every legal choice (p_option/1),
+what the rules require (p_must/1), for a dice-decided option the effect of
+each Original roll (p_dr/4), other effects (p_effect/2) and explanations
+(p_why/3). Here consecutive rolls with the same effects are grouped into
+bands and their chances added up (k in 36 for 2d6, k in 6 for 1d6).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import clingo
+
+from .facts import prisoner_facts
+from .solve import RULES_DIR
+
+#: ways to roll each total (2d6) or face (1d6)
+_WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
+         "dr1": ({d: 1 for d in range(1, 7)}, 6)}
+
+
+def relevant(position) -> bool:
+    """Whether the position has anything for the prisoners program."""
+    return bool(position.close_combat or position.fire_effects
+                or any(u.guard or u.unarmed for u in position.units)
+                or position.phase in ("prep_fire", "defensive_fire", "advancing_fire")
+                and any("berserk" in u.status for u in position.units))
+
+
+def _text(sym) -> str:
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return str(sym.number)
+    if sym.type == clingo.SymbolType.Function and sym.arguments:
+        return f"{sym.name}({', '.join(_text(a) for a in sym.arguments)})"
+    return str(sym)
+
+
+def _effect(sym) -> str:
+    """effect(captured, "G") -> "G captured"; other effects by name."""
+    if sym.name == "effect":
+        return f"{_text(sym.arguments[1])} {sym.arguments[0].name.replace('_', ' ')}"
+    return _text(sym).replace("_", " ")
+
+
+def solve_prisoners(position) -> dict:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.load(str(RULES_DIR / "prisoners.lp"))
+    ctl.add("base", [], prisoner_facts(position))
+    ctl.ground([("base", [])])
+    shown: list = []
+    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    return _read(shown)
+
+
+def _read(symbols) -> dict:
+    says = {s.arguments[0].name: s.arguments[1].string for s in symbols if s.name == "says"}
+
+    def say(reason) -> str:
+        tpl = says.get(reason.name) if reason.type == clingo.SymbolType.Function else None
+        return tpl.format(*[_text(a) for a in reason.arguments]) if tpl else _text(reason)
+
+    why = defaultdict(set)
+    dice = defaultdict(lambda: defaultdict(set))
+    kinds = {}
+    effects = defaultdict(set)
+    states = defaultdict(set)
+    options, musts, violated, joint = set(), set(), [], defaultdict(set)
+    for s in symbols:
+        a = s.arguments
+        if s.name == "p_why":
+            why[a[0]].add((a[1].string, say(a[2])))
+        elif s.name == "p_dr":
+            kinds[a[0]] = a[1].name
+            dice[a[0]][a[2].number].add(_effect(a[3]))
+        elif s.name == "p_effect":
+            effects[a[0]].add(_text(a[1]))
+        elif s.name == "p_state":
+            states[_text(a[0])].add(_text(a[1]))
+        elif s.name == "p_option":
+            options.add(a[0])
+        elif s.name == "p_must":
+            musts.add(a[0])
+        elif s.name == "violated":
+            violated.append(_text(a[0]))
+        elif s.name == "p_joint":
+            joint[(a[0].number, a[1].number)].add((a[2].number, a[3].number, a[4].name))
+
+    def because(term):
+        return [{"rule": r, "says": t} for r, t in sorted(why.get(term, ()), key=lambda x: (x[0], x[1]))]
+
+    def entry(term, required):
+        e = {"option": _text(term), "required": required}
+        # the dice of a choice may sit on a sub-term (escape(P,G) -> escape_ntc(P))
+        rolls = [t for t in dice if t == term or (term.name == "escape" and t.name == "escape_ntc"
+                                                   and t.arguments[0] == term.arguments[0])]
+        if rolls:
+            e["rolls"] = _bands(kinds[rolls[0]], dice[rolls[0]])
+            if rolls[0] != term:
+                e["roll_for"] = _text(rolls[0])
+        if effects.get(term):
+            e["effects"] = sorted(effects[term])
+        e["because"] = because(term)
+        return e
+
+    out = {
+        "states": {u: sorted(v) for u, v in sorted(states.items())},
+        "required": [entry(t, True) for t in sorted(musts)],
+        "options": [entry(t, False) for t in sorted(options)],
+    }
+    notes = {_text(t): because(t) for t in why if t.type == clingo.SymbolType.String}
+    if notes:
+        out["notes"] = dict(sorted(notes.items()))
+    for term in sorted(t for t in effects if t not in options and t not in musts):
+        out.setdefault("events", []).append({"event": _text(term), "effects": sorted(effects[term]),
+                                             "because": because(term)})
+    if joint:
+        out["simultaneous"] = [_joint(i, j, rows) for (i, j), rows in sorted(joint.items())]
+    if violated:
+        out["violated"] = sorted(violated)
+    return out
+
+
+def _bands(kind: str, by_roll: dict) -> list[dict]:
+    """Consecutive rolls with the same effects as one band, with its chance."""
+    ways, total = _WAYS[kind]
+    bands = []
+    for roll in sorted(by_roll):
+        eff = sorted(by_roll[roll])
+        if bands and bands[-1]["effects"] == eff and bands[-1]["to"] == roll - 1:
+            bands[-1]["to"] = roll
+            bands[-1]["ways"] += ways[roll]
+        else:
+            bands.append({"from": roll, "to": roll, "ways": ways[roll], "effects": eff})
+    for b in bands:
+        b["chance"] = f"{b['ways']}/{total}"
+        b["percent"] = round(100 * float(Fraction(b["ways"], total)), 1)
+        b["roll"] = kind
+    return bands
+
+
+def _joint(i: int, j: int, rows) -> dict:
+    """A20.221: the chance of each joint result of two opposed attacks."""
+    ways, total = _WAYS["dr2"]
+    acc = defaultdict(int)
+    for r1, r2, res in rows:
+        acc[res] += ways[r1] * ways[r2]
+    out = {"attacks": [i, j]}
+    cleared = sum(acc.values())
+    out["results"] = [{"result": k, "chance": f"{v}/{total * total}",
+                       "percent": round(100 * v / (total * total), 2)} for k, v in sorted(acc.items())]
+    out["results"].append({"result": "neither_cleared", "chance": f"{total * total - cleared}/{total * total}",
+                           "percent": round(100 * (total * total - cleared) / (total * total), 2)})
+    return out
