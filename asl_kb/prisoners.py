@@ -42,8 +42,17 @@ def _text(sym) -> str:
 
 def _effect(sym) -> str:
     """effect(captured, "G") -> "G captured"; other effects by name."""
+    a = sym.arguments
     if sym.name == "effect":
-        return f"{_text(sym.arguments[1])} {sym.arguments[0].name.replace('_', ' ')}"
+        return f"{_text(a[1])} {a[0].name.replace('_', ' ')}"
+    if sym.name == "rearms_up_to":
+        return f"rearms up to {a[0].number}"
+    if sym.name == "rearm":
+        return f"{_text(a[0])} rearms as {a[1].name}"
+    if sym.name == "rearm_half":
+        return f"{_text(a[0])} becomes a {a[1].name} HS and an Unarmed HS"
+    if sym.name == "smc_armed":
+        return f"{_text(a[0])} is Armed (SMC)"
     return _text(sym).replace("_", " ")
 
 
@@ -125,12 +134,33 @@ def _read(symbols) -> dict:
     return out
 
 
+def _phrase(effects: set) -> list[str]:
+    """Effects as a player reads them: "one captured" on several units is one
+    unit of the defender's choice; rearming candidates beyond the number of
+    enemy units cleared are the attacker's choice."""
+    out = set(effects)
+    for name, rest in (("one captured", "captured (defender's choice; a HS of a squad)"),
+                       ("one reduced", "Casualty Reduced (Random Selection)")):
+        units = sorted(e[: -len(name) - 1] for e in out if e.endswith(" " + name))
+        if units:
+            out -= {f"{u} {name}" for u in units}
+            out.add(f"one of {', '.join(units)} {rest}" if len(units) > 1 else f"{units[0]}: one unit {rest}")
+    limit = [e for e in out if e.startswith("rearms up to ")]
+    rearm = sorted(e for e in out if " rearms as " in e or " becomes a " in e)
+    if limit and rearm:
+        n = int(limit[0].split()[-1])
+        out -= set(limit) | set(rearm)
+        out |= ({f"up to {n} of: {'; '.join(rearm)} (attacker's choice: one per enemy unit cleared)"}
+                if len(rearm) > n else set(rearm))
+    return sorted(out)
+
+
 def _bands(kind: str, by_roll: dict) -> list[dict]:
     """Consecutive rolls with the same effects as one band, with its chance."""
     ways, total = _WAYS[kind]
     bands = []
     for roll in sorted(by_roll):
-        eff = sorted(by_roll[roll])
+        eff = _phrase(by_roll[roll])
         if bands and bands[-1]["effects"] == eff and bands[-1]["to"] == roll - 1:
             bands[-1]["to"] = roll
             bands[-1]["ways"] += ways[roll]
