@@ -262,7 +262,7 @@ def test_ex18_ntc_with_the_captured_leaders_minus_1_then_dr_7_or_less_eliminates
     cc = option(p, "cc(0, kill)")
     assert "Kill Number 4" in says(cc) and "leadership DRM -1" in says(cc)
     assert band(cc, 7) == ["AG eliminated", "GP becomes a conscript HS and an Unarmed HS", "L81 is Armed (SMC)"]
-    assert band(cc, 8) == ["no effect"]
+    assert band(cc, 8) == ["melee", "no effect"]   # "If the Guard survives, a Melee forms"
 
 
 def test_prior_text_escaped_smc_is_not_said_to_be_armed(run):
@@ -401,3 +401,38 @@ def test_massacre_in_melee_is_not_allowed_and_elr_rises_once_only(run):
     assert not any(x["option"].startswith("massacre(") for x in p["options"])
     once = pris(run, massacre().replace("elr:", "massacred: [russian]\nelr:"))
     assert option(once, "massacre(R, P)")["effects"] == ["no_quarter(russian)"]
+
+
+def test_qa_mph_recapture_is_infiltration_possible_no_and_leader_creation_yes(run):
+    """Q&As on recapturing Unarmed units in the MPh: "Is Infiltration
+    possible? A. No." "What about leader creation? A. Yes.\""""
+    o = option(pris(run, "article/Ex1.yaml"), "cc(0, capture)")
+    assert "leader creation" in band(o, 2)
+    assert all("infiltrate" not in e for b in o["rolls"] for e in b["effects"])
+
+
+def test_qa_escape_is_not_successful_while_any_other_enemy_unit_is_there_even_a_broken_one(run):
+    """Q&A (A20.55): "Per 20.55, Escape is successful only if there are no enemy
+    units CAPABLE OF ACCEPTING TRANSFER ... [implied]? A. No." — any other
+    enemy unit there, even a broken one, means no escape."""
+    text = (FACTS / "article" / "Ex18.yaml").read_text() + ""
+    text = text.replace("close_combat:\n", "close_combat:\n") .replace(
+        "units:\n", "units:\n  - {id: AX, side: american, type: squad, counter: 6-6-6, at: E5, status: [broken]}\n")
+    e = option(pris(run, text), "escape(GP, AG)")
+    assert "guard_eliminated(must_be_taken_over)" in e["effects"]
+
+
+def test_qa_a_wounded_smc_prisoner_moves_at_the_foot_rate_of_its_guard(run):
+    """Q&A (A20.53): "Do even wounded SMC prisoners move 'at the foot rate ...
+    of their accompanying Guard'? ... Can Captured leaders increase their
+    Guard's available MF? A. Yes. Yes. No.\""""
+    p = pris(run, "article/Ex18.yaml")
+    assert any(b["rule"] == "A20.53" and "adds no MF" in b["says"] for b in p["notes"]["L81"])
+
+
+def test_prisoners_pin_with_their_guard(run):
+    text = (FACTS / "article" / "Ex14.yaml").read_text().replace(
+        "{id: L92, side: american, type: leader, counter: 9-2, at: G1}",
+        "{id: L92, side: american, type: leader, counter: 9-2, at: G1, status: [pinned]}")
+    assert "pinned_with_guard" in pris(run, text)["states"]["GP"]
+

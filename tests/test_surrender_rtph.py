@@ -160,3 +160,12 @@ def test_only_adjacent_enemy_a_vehicle_no_surrender(run):
     assert "surrender" not in r.kinds("R")
     ftr = [f for f in r.fates("R") if f["fate"] == "eliminated"]
     assert all(f["cause"] == "failure_to_rout" and "invokes_no_quarter" not in f for f in ftr)
+
+
+def test_a20_551_unarmed_unit_in_the_location_of_a_unit_surrendering_to_its_side_may_rearm(run):
+    """A20.551: "An unarmed unit in the same Location with an armed enemy unit
+    that surrenders to a friendly armed unit can be immediately rearmed"."""
+    text = pos() + "  - {id: GU, side: german, type: squad, counter: (1)-0-6, at: C5, status: [escaped]}\n"
+    r = run(text)
+    f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
+    assert any(b["rule"] == "A20.551" and "GU" in b["says"] for b in f["because"])
