@@ -62,6 +62,8 @@ class FactBuilder:
                 self.add(f"cc_capture({i})")
             if cc.hand_to_hand:
                 self.add(f"cc_hth({i})")
+            if cc.ambush:
+                self.add(f"cc_ambush({i})")
         fx = p.fire_effects
         if fx is not None:
             self.add(f"fx_by({fx.by})")
@@ -69,6 +71,8 @@ class FactBuilder:
                 self.add(f"fx_eliminated({q(x)})")
             for x in fx.failed_mc:
                 self.add(f"fx_failed_mc({q(x)})")
+            if fx.random_selection is not None:
+                self.add(f"fx_random({q(fx.random_selection[0])},{fx.random_selection[1]})")
 
     # -- units -------------------------------------------------------------
     def units(self):

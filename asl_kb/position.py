@@ -55,14 +55,16 @@ FALSE_WORDS = ("off", "no", "false")
 TOP_KEYS = ("name", "rules", "errata", "readings", "phase", "attacker", "no_quarter",
             "mopping_up", "notes", "expect", "map", "los", "units",
             "elr", "massacred", "close_combat", "fire_effects")
-CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand")
-FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc")
+CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand", "ambush")
+FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc", "random_selection")
+RANDOM_SELECTION_KEYS = ("at", "result")
+FIRE_RESULTS = ("kia", "k")
 MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
 UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
              "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
-             "class", "heat_of_battle", "guard")
+             "class", "heat_of_battle", "guard", "guarding")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 WEAPON_KEYS = ("kind", "fp", "range")
 
@@ -154,6 +156,8 @@ class Unit:
     heat_of_battle: int | None = None
     # A20.5: the Guard this unit is a prisoner of (it is Unarmed)
     guard: str | None = None
+    # the same, written on the Guard: the ids of its prisoners
+    guarding: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -169,6 +173,7 @@ class CloseCombat:
     capture: bool
     hand_to_hand: bool
     line: int
+    ambush: bool = False    # A11.4: the attackers ambushed
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,9 @@ class FireEffects:
     eliminated: tuple[str, ...]
     failed_mc: tuple[str, ...]
     line: int
+    # A20.54: a 1KIA or K/# result on a Location holding a Guard and its
+    # prisoners: (hex, result) — who suffers it is Random Selection
+    random_selection: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -607,6 +615,19 @@ class _Schema:
     def cross_check(self, pos: "Position") -> "Position":
         """References between units: a prisoner's Guard, CC participants."""
         by_id = {u.id: u for u in pos.units}
+        # `guarding: [P]` on a Guard is `guard: G` on each prisoner
+        units = list(pos.units)
+        for i, g in enumerate(pos.units):
+            for j, pid in enumerate(g.guarding):
+                k = next((k for k, u in enumerate(units) if u.id == pid), None)
+                if k is None:
+                    raise PositionError(self.file, g.line, f"units[{i}].guarding[{j}]", f"no unit {pid!r}")
+                if units[k].guard not in (None, g.id):
+                    raise PositionError(self.file, g.line, f"units[{i}].guarding[{j}]",
+                                        f"{pid} already names {units[k].guard} as its Guard")
+                units[k] = dataclasses.replace(units[k], guard=g.id)
+        pos = dataclasses.replace(pos, units=tuple(units))
+        by_id = {u.id: u for u in pos.units}
         for i, u in enumerate(pos.units):
             if u.guard is None:
                 continue
@@ -659,7 +680,8 @@ class _Schema:
                 defenders=self.id_list(m["defenders"], _join(path, "defenders")),
                 capture=self.optional(m, "capture", False, self.flag, path),
                 hand_to_hand=self.optional(m, "hand_to_hand", False, self.flag, path),
-                line=m.line))
+                line=m.line,
+                ambush=self.optional(m, "ambush", False, self.flag, path)))
         return tuple(out)
 
     def fire_effects(self, node) -> FireEffects | None:
@@ -670,7 +692,15 @@ class _Schema:
             by=self.ident(m["by"], "fire_effects.by"),
             eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
             failed_mc=self.id_list(m["failed_mc"], "fire_effects.failed_mc") if _given(m.get("failed_mc")) else (),
-            line=m.line)
+            line=m.line,
+            random_selection=self.random_selection(m.get("random_selection")))
+
+    def random_selection(self, node):
+        if not _given(node):
+            return None
+        path = "fire_effects.random_selection"
+        m = self.mapping(node, path, RANDOM_SELECTION_KEYS, required=("at", "result"))
+        return (self.hex(m["at"], _join(path, "at")), self.choice(m["result"], _join(path, "result"), FIRE_RESULTS))
 
     def mopping_up(self, node) -> tuple[str, ...]:
         if not _given(node):
@@ -884,6 +914,7 @@ class _Schema:
             unit_class=self.optional(u, "class", None, lambda n, q: self.choice(n, q, UNIT_CLASSES), path),
             heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
             guard=self.optional(u, "guard", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
+            guarding=self.id_list(u["guarding"], p("guarding")) if _given(u.get("guarding")) else (),
             **numbers,
         )
 

@@ -51,6 +51,8 @@ def _effect(sym) -> str:
         return f"{_text(a[0])} rearms as {a[1].name}"
     if sym.name == "rearm_half":
         return f"{_text(a[0])} becomes a {a[1].name} HS and an Unarmed HS"
+    if sym.name == "selected":
+        return f"{_text(a[0])} {a[1].name.replace('_', ' ')}"
     if sym.name == "smc_armed":
         return f"{_text(a[0])} is Armed (SMC)"
     return _text(sym).replace("_", " ")
@@ -84,8 +86,12 @@ def _read(symbols) -> dict:
         if s.name == "p_why":
             why[a[0]].add((a[1].string, say(a[2])))
         elif s.name == "p_dr":
-            kinds[a[0]] = a[1].name
-            dice[a[0]][a[2].number].add(_effect(a[3]))
+            if a[1].name == "one_of":   # Random Selection among N counters
+                kinds[a[0]] = ("one_of", a[1].arguments[0].number)
+                dice[a[0]][_text(a[2])].add(_effect(a[3]))
+            else:
+                kinds[a[0]] = a[1].name
+                dice[a[0]][a[2].number].add(_effect(a[3]))
         elif s.name == "p_effect":
             effects[a[0]].add(_text(a[1]))
         elif s.name == "p_state":
@@ -155,8 +161,12 @@ def _phrase(effects: set) -> list[str]:
     return sorted(out)
 
 
-def _bands(kind: str, by_roll: dict) -> list[dict]:
+def _bands(kind, by_roll: dict) -> list[dict]:
     """Consecutive rolls with the same effects as one band, with its chance."""
+    if isinstance(kind, tuple):   # ("one_of", N): each of N counters equally likely
+        n = kind[1]
+        return [{"selected": u, "ways": 1, "chance": f"1/{n}", "percent": round(100 / n, 1),
+                 "roll": "random_selection", "effects": _phrase(by_roll[u])} for u in sorted(by_roll)]
     ways, total = _WAYS[kind]
     bands = []
     for roll in sorted(by_roll):

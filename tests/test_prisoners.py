@@ -436,3 +436,30 @@ def test_prisoners_pin_with_their_guard(run):
         "{id: L92, side: american, type: leader, counter: 9-2, at: G1, status: [pinned]}")
     assert "pinned_with_guard" in pris(run, text)["states"]["GP"]
 
+
+
+def test_ex17_random_selection_of_the_kia_includes_the_guard_and_its_prisoner(run):
+    """Example 17: "The Random Selection to determine which unit suffers the
+    KIA includes both the American unit and its prisoner" (A20.54)."""
+    text = (FACTS / "article" / "Ex17.yaml").read_text().replace(
+        "fire_effects: {by: german, eliminated: [AHS], failed_mc: [GP]}",
+        "fire_effects: {by: german, random_selection: {at: T5, result: kia}}")
+    o = option(pris(run, text), "random_selection(T5)")
+    sel = {b["selected"]: (b["chance"], b["effects"]) for b in o["rolls"]}
+    assert sel["AHS"] == ("1/2", ["AHS eliminated", "prisoners freed or taken over"])
+    assert sel["GP"][0] == "1/2" and "GP eliminated" in sel["GP"][1]
+
+
+def test_guarding_on_the_guard_is_the_same_as_guard_on_the_prisoner(run):
+    a = pris(run, "article/Ex14.yaml")
+    text = (FACTS / "article" / "Ex14.yaml").read_text().replace(", guard: L92}", "}").replace(
+        "counter: 9-2, at: G1}", "counter: 9-2, at: G1, guarding: [GP]}")
+    assert pris(run, text) == a
+
+
+def test_ambush_minus_1_to_the_ambushers_plus_1_back(run):
+    text = (FACTS / "article" / "Ex9.yaml").read_text().replace(
+        "defenders: [G], capture: yes}", "defenders: [G], capture: yes, ambush: yes}")
+    p = pris(run, text)
+    assert band(option(p, "cc(0, capture)"), 8) == ["G: one unit captured (defender's choice; a HS of a squad)"]  # 8-1-1 = 6
+    assert band(option(p, "cc(1, kill)"), 3) == ["A: one unit Casualty Reduced (Random Selection)"]          # 3+1 = 4
