@@ -80,3 +80,11 @@ def test_erratum_unconcealed_interdictor_is_a_switch(run):
     assert off.surrenders_only("R") and off.captors("R") == {"G"}
     prior = run(CONCEALED_INTERDICTOR, rules="prior")
     assert prior.surrenders_only("R")
+
+
+def test_prisoners_json_is_byte_identical_across_runs():
+    import subprocess, sys
+    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "facts" / "article" / "Ex18.yaml"), "--format", "json"]
+    a = subprocess.run(cmd, capture_output=True, text=True)
+    b = subprocess.run(cmd, capture_output=True, text=True)
+    assert a.returncode == 0 and a.stdout == b.stdout and '"prisoners"' in a.stdout
