@@ -463,3 +463,31 @@ def test_ambush_minus_1_to_the_ambushers_plus_1_back(run):
     p = pris(run, text)
     assert band(option(p, "cc(0, capture)"), 8) == ["G: one unit captured (defender's choice; a HS of a squad)"]  # 8-1-1 = 6
     assert band(option(p, "cc(1, kill)"), 3) == ["A: one unit Casualty Reduced (Random Selection)"]          # 3+1 = 4
+
+
+def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
+    """A20.5: "If the only Personnel unit available to assume Guard duties is
+    insufficient, it guards all those units it can handle (20.51) and the
+    remainder may be moved by their previous owner"."""
+    text = inline("insufficient", "defensive_fire", "american", [
+        "{id: S, side: american, type: squad, counter: 6-6-6, at: E5}",
+        "{id: L, side: american, type: leader, counter: 8-0, at: E5}",
+        "{id: P1, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
+        "{id: P2, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
+        "{id: P3, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}"],
+        "fire_effects: {by: german, eliminated: [S]}\n")
+    p = pris(run, text)
+    o = option(p, "guard_what_it_can(L, S)")
+    assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
+
+
+def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
+    """A20.53; the unarmed prisoners themselves do not force it to rout (A20.5),
+    the German squad ADJACENT does."""
+    text = (FACTS / "article" / "Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
+    assert run(text).units["AG"]["must_rout"] is False
+    text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n")
+    r = run(text)
+    assert r.units["AG"]["must_rout"]
+    said = [b["says"] for b in r.units["AG"]["because"]]
+    assert "its prisoner GP routs with it" in said and "its prisoner L81 routs with it" in said
