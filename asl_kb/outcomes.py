@@ -92,7 +92,8 @@ class Graph:
         self.paths_cut = False
         self.invokes = {}
         self.abandons = defaultdict(list)
-        self.hob = defaultdict(set)
+        self.events = {"hob": defaultdict(set), "dis": defaultdict(set)}
+        self.event_why = {"hob": defaultdict(list), "dis": defaultdict(list)}
         self.llmc = defaultdict(list)
         self.hob_why = defaultdict(list)
         self._said, self._entered = {}, {}
@@ -132,10 +133,10 @@ class Graph:
                 self.vb.add(_text(a[0]))
             elif s.name == "llmc":
                 self.llmc[a[0]].append(_text(a[1]))
-            elif s.name == "hob_fate":
-                self.hob[_text(a[0])].add(a[1])
-            elif s.name == "hob_why":
-                self.hob_why[(_text(a[0]), a[1])].append((a[2], a[3]))
+            elif s.name in ("hob_fate", "dis_fate"):
+                self.events[s.name[:3]][_text(a[0])].add(a[1])
+            elif s.name in ("hob_why", "dis_why"):
+                self.event_why[s.name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
             elif s.name == "abandons":
                 self.abandons[_text(a[0])].append(_text(a[1]))
         self.roots = sorted(n for n in nodes | self.leaves
@@ -312,8 +313,10 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcomes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
-    if g.hob:
-        result["heat_of_battle"] = _heat_of_battle(position, g)
+    if g.events["hob"]:
+        result["heat_of_battle"] = _immediate(position, g, "hob")
+    if g.events["dis"]:
+        result["disrupted"] = _immediate(position, g, "dis")
     if prisoners.relevant(position):
         result["prisoners"] = {"phase": position.phase, **prisoners.solve_prisoners(position)}
     if voluntary_break:
@@ -328,26 +331,32 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     return result
 
 
-_HOB_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted": 3, "no_surrender": 4}
+_EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted": 3,
+                "routs_in_its_rtph": 4, "no_surrender": 5}
 
 
-def _heat_of_battle(position, g) -> list[dict]:
-    """The outcomes of each unit's Final Heat of Battle DR (A15.5, A20.21)."""
+def _immediate(position, g, kind) -> list[dict]:
+    """The outcomes of an immediate surrender: a unit's Final Heat of Battle
+    DR (kind "hob": A15.5, A20.21) or a Disrupted unit entered by the enemy
+    outside the RtPh (kind "dis": A19.12)."""
     out = []
     for u in position.units:
-        if u.id not in g.hob:
+        if u.id not in g.events[kind]:
             continue
         fates = []
-        for f in sorted(g.hob[u.id], key=lambda f: (_HOB_ORDER.get(f.name, 9), str(f))):
+        for f in sorted(g.events[kind][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             entry = {"fate": f.name}
             if f.name == "surrender":
                 entry["captor"] = entry["guard"] = _text(f.arguments[0])
             elif f.name == "rejected":
                 entry = {"fate": "eliminated", "cause": "no_quarter", "captor": _text(f.arguments[0]),
                          "invokes_no_quarter": next(x.side for x in position.units if x.id == _text(f.arguments[0]))}
-            entry["because"] = g.because(g.hob_why.get((u.id, f), ()))
+            entry["because"] = g.because(g.event_why[kind].get((u.id, f), ()))
             fates.append(entry)
-        out.append({"id": u.id, "side": u.side, "at": u.location, "final_dr": u.heat_of_battle, "fates": fates})
+        entry = {"id": u.id, "side": u.side, "at": u.location, "fates": fates}
+        if kind == "hob":
+            entry["final_dr"] = u.heat_of_battle
+        out.append(entry)
     return out
 
 

@@ -169,3 +169,27 @@ def test_a20_551_unarmed_unit_in_the_location_of_a_unit_surrendering_to_its_side
     r = run(text)
     f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
     assert any(b["rule"] == "A20.551" and "GU" in b["says"] for b in f["because"])
+
+
+ENTERED = DISRUPTED.replace("name: disrupted", "name: disrupted entered\nphase: movement")
+
+
+def dis(r):
+    return [(f["fate"], f.get("captor")) for f in r.raw["disrupted"][0]["fates"]]
+
+
+def test_a19_12_disrupted_unit_entered_by_good_order_enemy_surrenders_at_once_in_any_phase(run):
+    r = run(ENTERED % "")
+    assert dis(r) == [("surrender", "G"), ("eliminated", "G")]
+
+
+def test_prior_a20_3_does_not_let_a_disrupted_surrender_outside_the_rtph_be_rejected(run):
+    assert dis(run(ENTERED % "", rules="prior")) == [("surrender", "G")]
+
+
+def test_qa_if_a_unit_is_disrupted_and_no_quarter_is_in_effect_is_it_immediately_eliminated_when_entered(run):
+    """Q&A: "If a unit is disrupted and No Quarter is in effect, what happens
+    to the disrupted unit if an enemy unit moves into its location during the
+    MPh? Is it immediately eliminated? A. No." It routs in its RtPh."""
+    text = (ENTERED % "").replace("attacker: german", "attacker: german\nno_quarter: [german]")
+    assert dis(run(text)) == [("routs_in_its_rtph", None)]
