@@ -22,6 +22,8 @@ from .solve import solve
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
 _ENTERING = {"mv", "fmv", "lc"}
+#: whole-phase outcomes listed when --limit is not given (all are counted)
+DEFAULT_PHASE_LISTING = 100
 #: paths walked per unit with --all-paths; past it the listing is cut and the
 #: result says it is incomplete
 MAX_PATHS = 20000
@@ -301,17 +303,18 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         ph = Phase(position, units, world1)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
-            listed, done = ph.enumerate()
+            shown = DEFAULT_PHASE_LISTING if limit is None else limit
+            count, listed, done = ph.enumerate(shown)
             free = 1
             for uid in ph.independent:
                 free *= len(ph.fates[uid])
             result["phase"] = {
-                "count": len(listed) * free if done else None,
+                "count": count * free if done else None,
                 "independent": [{"unit": uid, "fates": len(ph.fates[uid])} for uid in ph.independent],
-                "outcomes": listed[:limit] if limit is not None else listed,
+                "outcomes": listed,
             }
             if not done:
-                incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcomes, "
+                incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
     if g.events["hob"]:
         result["heat_of_battle"] = _immediate(position, g, "hob")

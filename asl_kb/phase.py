@@ -14,6 +14,7 @@ multiplication, not forty nested loops.
 """
 from __future__ import annotations
 
+import itertools
 import time
 
 import clingo
@@ -61,6 +62,24 @@ class Phase:
             self.worlds[uid] = [worlds[k] for k in keys]
         self.coupled = [uid for uid in self.entries if self._coupled(uid)]
         self.independent = [uid for uid in self.entries if uid not in self.coupled and self.fates[uid]]
+        # The constraints read of a fate only its worlds and, for a surrender
+        # or its rejection, the captor and where (root/moved): fates alike in
+        # these are one class, enumerated once and multiplied out after.
+        self.classes: dict[str, list[list[int]]] = {}
+        for uid in self.coupled:
+            by_sig: dict[tuple, list[int]] = {}
+            for i, (f, ws) in enumerate(zip(self.fates[uid], self.worlds[uid])):
+                by_sig.setdefault(self._signature(f, ws), []).append(i)
+            self.classes[uid] = sorted(by_sig.values())
+
+    @staticmethod
+    def _signature(f: dict, worlds: set) -> tuple:
+        mode = "root" if len(f["path"]) == 1 else "moved"
+        if f["fate"] == "surrender":
+            return (tuple(sorted(worlds)), "sur", f["captor"], mode)
+        if "invokes_no_quarter" in f:
+            return (tuple(sorted(worlds)), "rej", f["captor"], mode)
+        return (tuple(sorted(worlds)), "other")
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
@@ -86,15 +105,16 @@ class Phase:
             for s in sides:
                 if s != u.side:
                     out.append(f"enemy_side({U},{s}).")
-            for i, (f, ws) in enumerate(zip(self.fates[uid], self.worlds[uid])):
+            for c, members in enumerate(self.classes[uid]):
+                f, ws = self.fates[uid][members[0]], self.worlds[uid][members[0]]
                 for w in sorted(ws):
-                    out.append(f"opt({U},{i},{w}).")
+                    out.append(f"opt({U},{c},{w}).")
                 mode = "root" if len(f["path"]) == 1 else "moved"
                 if f["fate"] == "surrender":
-                    out.append(f"sur({U},{i},{q(f['captor'])},{mode}).")
+                    out.append(f"sur({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
                 elif "invokes_no_quarter" in f:
-                    out.append(f"rej({U},{i},{q(f['captor'])},{mode}).")
+                    out.append(f"rej({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
         for x in sorted(captors):
             out.append(f"side_of({q(x)},{self.units[x].side}).")
@@ -127,17 +147,19 @@ class Phase:
                     {"rule": a[1].string, "says": _say(says, a[2])})
         out = {}
         for u in {s.arguments[0].string for s in last if s.name == "freed"}:
-            for i in picks.get(u, ()):
-                f = self.fates[u][i]
-                if f["fate"] == "surrender" and (u, f["captor"]) in reasons:
-                    out[(u, i)] = reasons[(u, f["captor"])]
+            for c in picks.get(u, ()):
+                for i in self.classes[u][c]:
+                    f = self.fates[u][i]
+                    if f["fate"] == "surrender" and (u, f["captor"]) in reasons:
+                        out[(u, i)] = reasons[(u, f["captor"])]
         return out
 
-    def enumerate(self) -> tuple[list[dict], bool]:
-        """Every legal whole-phase outcome of the coupled units (sorted), and
-        whether the enumeration finished."""
+    def enumerate(self, limit: int) -> tuple[int, list[dict], bool]:
+        """(count, the first `limit` outcomes, complete): every legal
+        whole-phase outcome of the coupled units, counted, and listed in a
+        stable order (class by class, each multiplied out)."""
         if not self.coupled:
-            return [], True
+            return 0, [], True
         ctl = self._control(["0", "--project=show"])
         models, complete = [], True
         deadline = time.monotonic() + MAX_SECONDS
@@ -155,33 +177,53 @@ class Phase:
                     complete = False
                     handle.cancel()
                     break
-                models.append(m.symbols(shown=True))
-        return sorted((self._outcome(m) for m in models), key=_outcome_key), complete
+                models.append(self._parse(m.symbols(shown=True)))
+        count = 0
+        for m in models:
+            n = 1
+            for uid, c in m["pick"].items():
+                n *= len(self.classes[uid][c])
+            count += n
+        models.sort(key=lambda m: _outcome_key(self._render(m, {u: self.classes[u][c][0] for u, c in m["pick"].items()})))
+        listed = []
+        for m in models:
+            if len(listed) >= limit:
+                break
+            units = sorted(m["pick"])
+            for combo in itertools.product(*(self.classes[u][m["pick"][u]] for u in units)):
+                if len(listed) >= limit:
+                    break
+                listed.append(self._render(m, dict(zip(units, combo))))
+        return count, listed, complete
 
-    def _outcome(self, symbols) -> dict:
-        pick, slot, freed, guard, nq = {}, {}, set(), {}, []
-        why, says = {}, {}
+    def _parse(self, symbols) -> dict:
+        m = {"pick": {}, "slot": {}, "freed": set(), "guard": {}, "nq": [], "why": {}, "says": {}}
         for s in symbols:
             a = s.arguments
             if s.name == "pick":
-                pick[a[0].string] = a[1].number
+                m["pick"][a[0].string] = a[1].number
             elif s.name == "slot":
-                slot[a[0].string] = a[1].number
+                m["slot"][a[0].string] = a[1].number
             elif s.name == "freed":
-                freed.add(a[0].string)
+                m["freed"].add(a[0].string)
             elif s.name == "prisoner":
-                guard[a[0].string] = a[1].string
+                m["guard"][a[0].string] = a[1].string
             elif s.name == "nq_invoked":
-                nq.append(a[0].name)
+                m["nq"].append(a[0].name)
             elif s.name == "pwhy":
-                why.setdefault(a[0].string, []).append((a[1].string, a[2]))
+                m["why"].setdefault(a[0].string, []).append((a[1].string, a[2]))
             elif s.name == "says":
-                says[a[0].name] = a[1].string
+                m["says"][a[0].name] = a[1].string
+        return m
+
+    def _render(self, m: dict, fate_of: dict) -> dict:
+        """One whole-phase outcome: the class model m with a concrete fate
+        (index) for each unit, in rout order."""
         turns = []
         order = {uid: i for i, uid in enumerate(self.entries)}
-        for uid in sorted(pick, key=lambda u: (self.units[u].side != self.position.attacker,
-                                                slot.get(u, 0), order[u])):
-            f = self.fates[uid][pick[uid]]
+        for uid in sorted(fate_of, key=lambda u: (self.units[u].side != self.position.attacker,
+                                                   m["slot"].get(u, 0), order[u])):
+            f = self.fates[uid][fate_of[uid]]
             t = {"unit": uid, "fate": f["fate"], "at": f["at"]}
             for k in ("captor", "cause", "invokes_no_quarter"):
                 if k in f:
@@ -189,14 +231,14 @@ class Phase:
             if f["fate"] == "rout":
                 t["low_crawl"] = f["low_crawl"]
                 t["interdiction"] = [i["at"] for i in f["interdiction"]]
-            if uid in freed:
+            if uid in m["freed"]:
                 t["fate"] = "freed"
-            if uid in guard:
-                t["guard"] = guard[uid]
-            t["because"] = [{"rule": r, "says": _say(says, reason)}
-                            for r, reason in sorted(why.get(uid, ()), key=lambda x: (x[0], str(x[1])))]
+            if uid in m["guard"]:
+                t["guard"] = m["guard"][uid]
+            t["because"] = [{"rule": r, "says": _say(m["says"], reason)}
+                            for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
             turns.append(t)
-        return {"no_quarter_invoked": sorted(nq), "turns": turns}
+        return {"no_quarter_invoked": sorted(m["nq"]), "turns": turns}
 
 
 def _say(says: dict, reason) -> str:
