@@ -23,6 +23,7 @@ test: install-test
 
 bench: install
 	$(BIN)/python benchmarks/bench_rout.py
+	$(BIN)/python benchmarks/bench_phase.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache
