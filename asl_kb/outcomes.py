@@ -300,7 +300,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
     if surrenders or phase:
-        ph = Phase(position, units, world1)
+        ph = Phase(position, units, world1, g.accompany)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
             shown = DEFAULT_PHASE_LISTING if limit is None else limit
@@ -311,6 +311,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             result["phase"] = {
                 "count": count * free if done else None,
                 "independent": [{"unit": uid, "fates": len(ph.fates[uid])} for uid in ph.independent],
+                "voluntary_rout": [{"leader": l, "with_one_of": sorted(us)} for l, us in sorted(ph.leaders.items())],
                 "outcomes": listed,
             }
             if not done:

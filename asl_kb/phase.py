@@ -38,8 +38,13 @@ def fate_key(f: dict) -> tuple:
 class Phase:
     """The fates of every broken unit in both worlds, and the coupled ones."""
 
-    def __init__(self, position, world0: list[dict], world1: list[dict] | None):
+    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None):
         self.position = position
+        # A10.711: leader -> the broken units it may rout with (one of them)
+        self.leaders: dict[str, set] = {}
+        for unit, ls in (accompany or {}).items():
+            for leader in ls:
+                self.leaders.setdefault(leader, set()).add(unit)
         self.world1 = world1 is not None
         self.units = {u.id: u for u in position.units}
         self.entries = {e["id"]: e for e in world0}
@@ -60,7 +65,8 @@ class Phase:
             keys = sorted(keyed, key=lambda k: (k[0] != "rout", k))
             self.fates[uid] = [keyed[k] for k in keys]
             self.worlds[uid] = [worlds[k] for k in keys]
-        self.coupled = [uid for uid in self.entries if self._coupled(uid)]
+        escorted = {u for us in self.leaders.values() for u in us}
+        self.coupled = [uid for uid in self.entries if self._coupled(uid) or (uid in escorted and self.fates[uid])]
         self.independent = [uid for uid in self.entries if uid not in self.coupled and self.fates[uid]]
         # The constraints read of a fate only its worlds and, for a surrender
         # or its rejection, the captor and where (root/moved): fates alike in
@@ -79,7 +85,7 @@ class Phase:
             return (tuple(sorted(worlds)), "sur", f["captor"], mode)
         if "invokes_no_quarter" in f:
             return (tuple(sorted(worlds)), "rej", f["captor"], mode)
-        return (tuple(sorted(worlds)), "other")
+        return (tuple(sorted(worlds)), "other", f["fate"])
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
@@ -116,6 +122,12 @@ class Phase:
                 elif "invokes_no_quarter" in f:
                     out.append(f"rej({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
+                elif f["fate"] == "rout":
+                    out.append(f"rout_opt({U},{c}).")
+        for leader, units in sorted(self.leaders.items()):
+            for u in sorted(units):
+                if u in self.classes:
+                    out.append(f"may_accompany({q(leader)},{q(u)}).")
         for x in sorted(captors):
             out.append(f"side_of({q(x)},{self.units[x].side}).")
             out.append(f"utype({q(x)},{self.units[x].type}).")
@@ -159,7 +171,7 @@ class Phase:
         whole-phase outcome of the coupled units, counted, and listed in a
         stable order (class by class, each multiplied out)."""
         if not self.coupled:
-            return 0, [], True
+            return 1, [], True   # nothing to combine: only the independent units' fates
         ctl = self._control(["0", "--project=show"])
         models, complete = [], True
         deadline = time.monotonic() + MAX_SECONDS
@@ -214,6 +226,8 @@ class Phase:
                 m["why"].setdefault(a[0].string, []).append((a[1].string, a[2]))
             elif s.name == "says":
                 m["says"][a[0].name] = a[1].string
+            elif s.name == "with":
+                m.setdefault("with", {})[a[1].string] = a[0].string
         return m
 
     def _render(self, m: dict, fate_of: dict) -> dict:
@@ -235,6 +249,8 @@ class Phase:
                 t["fate"] = "freed"
             if uid in m["guard"]:
                 t["guard"] = m["guard"][uid]
+            if uid in m.get("with", {}):
+                t["accompanied_by"] = m["with"][uid]
             t["because"] = [{"rule": r, "says": _say(m["says"], reason)}
                             for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
             turns.append(t)

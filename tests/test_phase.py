@@ -42,7 +42,10 @@ def test_ex4_prior_text_rejects_one_unit_and_the_other_routs_under_no_quarter(ru
     assert [("G467", "surrender", "BB8", "A"), ("G468", "eliminated", "BB8", "A")] in outs
     # never two rejections: the first one invokes No Quarter for the second
     assert not any(all(t[1] == "eliminated" for t in o) for o in outs)
-    assert r.raw["phase"]["count"] == 11
+    # 3 without a rout (both taken, one taken and one rejected each way) + 8
+    # where the second routs (4 fates, either order), each with or without
+    # the 9-2 routing along (A10.711): 3 + 8 * 2
+    assert r.raw["phase"]["count"] == 19
 
 
 def test_a_mid_phase_rejection_changes_a_later_units_fate(run):
@@ -60,7 +63,9 @@ def test_a_mid_phase_rejection_changes_a_later_units_fate(run):
     ftr = [o for o in r.raw["phase"]["outcomes"]
            if [t["unit"] for t in o["turns"]] == ["G467", "G468"] and o["turns"][1].get("cause") == "failure_to_rout"]
     assert ftr and any(b["rule"] == "A20.3" and "G467" in b["says"] for b in ftr[0]["turns"][1]["because"])
-    assert r.raw["phase"]["count"] == 8
+    # 4 without a rout + G467's 4 routs after G468's rejection, with or
+    # without the 9-2 (A10.711): 4 + 4 * 2
+    assert r.raw["phase"]["count"] == 12
 
 
 def test_ex13_hero_guards_two_hs_and_a_crew_by_exchanging_two_hs_for_a_squad(run):
@@ -122,3 +127,24 @@ def test_qa_does_a_captured_smc_still_count_against_the_5_times_unit_size_limit_
     withl = run(text, phase=True)
     accepted = [o for o in withl.raw["phase"]["outcomes"] if not o["no_quarter_invoked"]]
     assert accepted and all(sum(t["fate"] == "freed" for t in o["turns"]) == 1 for o in accepted)
+
+
+def test_phase_count_is_the_product_of_the_fates_and_the_leaders_choice(run):
+    """Example 4 under No Quarter: no surrender anywhere, the two broken squads'
+    fates do not touch each other; the 9-2 stays or routs with one of them."""
+    r = run("article/Ex4.yaml", phase=True)
+    n = len(r.fates("G467")) * len(r.fates("G468"))
+    # and the 9-2 stays, or routs with one of them (A10.711): three choices
+    assert r.raw["phase"]["voluntary_rout"] == [{"leader": "L92", "with_one_of": ["G467", "G468"]}]
+    assert r.raw["phase"]["count"] == 3 * n and n > 1
+
+
+def test_independent_units_are_counted_not_enumerated(run):
+    """Two broken squads far apart under No Quarter, no leader: their fates
+    are independent; the count is the product and the units are named once."""
+    text = (FACTS / "article" / "Ex4.yaml").read_text().replace(
+        "  - {id: L92, side: german, type: leader, counter: 9-2, at: BB8}\n", "")
+    r = run(text, phase=True)
+    assert {i["unit"] for i in r.raw["phase"]["independent"]} == {"G467", "G468"}
+    assert r.raw["phase"]["count"] == len(r.fates("G467")) * len(r.fates("G468"))
+    assert r.raw["phase"]["outcomes"] == []
