@@ -30,6 +30,7 @@ def test_qa_surrendering_unit_first_abandons_its_sw(run):
     r = run(pos(rsw=", sw: [lmg]"))
     f = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
     assert any(b["rule"] == "A20.21" and "lmg" in b["says"] for b in f["because"])
+    assert f["abandons"] == [{"sw": "lmg", "at": "C5"}] and f["guard"] == "G"
 
 
 def test_a_pinned_unit_keeps_its_sw(run):
