@@ -491,3 +491,12 @@ def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
     assert r.units["AG"]["must_rout"]
     said = [b["says"] for b in r.units["AG"]["because"]]
     assert "its prisoner GP routs with it" in said and "its prisoner L81 routs with it" in said
+
+
+def test_the_escape_attack_is_figured_without_a_declaration(run):
+    """A20.55: the prisoners that may escape attack their Guard; Example 18's
+    odds come out with no close_combat key."""
+    text = (FACTS / "article" / "Ex18.yaml").read_text().split("close_combat:")[0]
+    o = option(pris(run, text), "cc(esc(AG), kill)")
+    assert "2:3 FP, Kill Number 4" in says(o)
+    assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]
