@@ -194,3 +194,13 @@ def test_qa_if_a_unit_is_disrupted_and_no_quarter_is_in_effect_is_it_immediately
     MPh? Is it immediately eliminated? A. No." It routs in its RtPh."""
     text = (ENTERED % "").replace("attacker: german", "attacker: german\nno_quarter: [german]")
     assert dis(run(text)) == [("routs_in_its_rtph", None)]
+
+
+def test_a20_3_rejected_unit_does_not_count_toward_the_casualty_tally_and_a20_21_no_ffe_on_surrender(run):
+    text = pos().replace("map: {area: [A1, M10], terrain: {G5: woods}}",
+                         "map: {area: [A1, M10], terrain: {G5: woods, C5: {terrain: open, features: [minefield]}}}")
+    r = run(text)
+    rej = [f for f in r.fates("R") if f["fate"] == "eliminated"][0]
+    assert any("Casualty Tally" in b["says"] for b in rej["because"])
+    sur = [f for f in r.fates("R") if f["fate"] == "surrender"][0]
+    assert any(b["rule"] == "A20.21" and "not subject to the FFE/minefield" in b["says"] for b in sur["because"])
