@@ -26,6 +26,12 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--phase", action="store_true",
                    help="also list the whole-phase outcomes: the units' fates combined in rout order (A10.5, A20.3, A20.21, A20.51)")
     o.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes (all are counted)")
+    d = sub.add_parser("diff", help="the same position under two rule versions: outcomes that appear or vanish, and the switches that cause them")
+    d.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
+    d.add_argument("--from", dest="version_a", default="current", help="rule version to compare from (default current)")
+    d.add_argument("--to", dest="version_b", default="prior", help="rule version to compare to (default prior)")
+    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too")
     return ap
 
 
@@ -46,6 +52,8 @@ def main(argv=None) -> int:
     except PositionError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.command == "diff":
+        return _diff(position, args)
     if args.rules:
         if args.rules not in ("current", "prior"):
             print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
@@ -59,6 +67,30 @@ def main(argv=None) -> int:
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3
+
+
+def _diff(position, args) -> int:
+    import json
+    for v in (args.version_a, args.version_b):
+        if v not in ("current", "prior"):
+            print(f"error: unknown rule version {v!r} (current, prior)", file=sys.stderr)
+            return 2
+    from .diff import diff
+    d = diff(position, args.version_a, args.version_b, phase=args.phase)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    out = [f"{d['position']}: {d['from']} -> {d['to']}"]
+    for sw in d["switches"]:
+        out.append(f"  switch {sw['switch']} ({sw['rule']}): {'on' if sw['from'] else 'off'} -> {'on' if sw['to'] else 'off'}")
+    for key, sign in (("appeared", "+"), ("vanished", "-")):
+        for e in d[key]:
+            why = ", ".join(f"{c['switch']} [{c['rule']}]" for c in e["caused_by"])
+            out.append(f"  {sign} {e['outcome']}    <- {why}")
+    if not d["appeared"] and not d["vanished"]:
+        out.append("  no outcome changes")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,125 @@
+"""Diff one position under two rule versions: which outcomes appear or
+vanish, and which switches of rules/versions.lp cause each change.
+
+The switches in force under a version are read off the rules themselves
+(in_force/1 of versions.lp). For every switch that differs between the two
+versions, the position is run again under the first version with only that
+switch flipped; a change it reproduces is attributed to it. A change no
+single switch reproduces is attributed to their combination.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import clingo
+
+from .outcomes import outcomes
+from .phase import fate_key
+from .solve import RULES_DIR
+
+
+def switches_in_force(position) -> dict[str, str]:
+    """{switch name: rule id} of the switches in force for the position."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.load(str(RULES_DIR / "versions.lp"))
+    facts = [f"version({position.rules})."]
+    facts += [f'erratum_switch("{r}",{"on" if on else "off"}).' for r, on in position.errata]
+    facts += [f"reading_switch({n},{'on' if on else 'off'})." for n, on in position.readings]
+    ctl.add("base", [], "\n".join(facts) + "\n#show in_force/1. #show version_switch/2. #show qa_reading/2.")
+    ctl.ground([("base", [])])
+    shown: list = []
+    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    rule_of = {s.arguments[0].name: s.arguments[1].string for s in shown if s.name in ("version_switch", "qa_reading")}
+    return {s.arguments[0].name: rule_of.get(s.arguments[0].name, "") for s in shown if s.name == "in_force"}
+
+
+def _items(result: dict) -> set[tuple]:
+    """Every outcome of a result as a comparable item."""
+    items = set()
+    ph = result.get("phase")
+    if ph is not None:
+        items.add(("phase_count", ph["count"]))
+        for o in ph["outcomes"]:
+            items.add(("phase", tuple((t["unit"], t["fate"], t["at"], t.get("captor", ""), t.get("accompanied_by", ""))
+                                      for t in o["turns"])))
+    for u in result["units"]:
+        for f in u["fates"]:
+            items.add(("unit", u["id"]) + fate_key(f))
+    for key in ("heat_of_battle", "disrupted"):
+        for u in result.get(key, ()):
+            for f in u["fates"]:
+                items.add((key, u["id"], f["fate"], f.get("captor", "")))
+    pris = result.get("prisoners")
+    if pris:
+        for o in pris["required"] + pris["options"]:
+            bands = tuple((b.get("from", b.get("selected")), b.get("to"), tuple(b["effects"])) for b in o.get("rolls", ()))
+            items.add(("prisoners", "must" if o["required"] else "may", o["option"], bands,
+                       tuple(o.get("effects", ()))))
+        for u, facts in pris["states"].items():
+            for f in facts:
+                items.add(("prisoners", "state", u, f))
+    return items
+
+
+def _describe(item: tuple) -> str:
+    if item[0] == "phase_count":
+        return f"whole phase: {item[1]} outcomes"
+    if item[0] == "phase":
+        return "whole phase: " + "; ".join(
+            f"{u} {f}" + (f" to {c}" if c and f == "surrender" else f" by {c}" if c else "") + f" at {a}"
+            + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
+    if item[0] == "unit":
+        _, uid, fate, captor, cause, at, low_crawl, ints, _opt = item
+        words = fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "") + f" at {at}"
+        if low_crawl:
+            words += " by Low Crawl"
+        if ints:
+            words += ", Interdiction in " + ", ".join(h for h, _ in ints)
+        return f"{uid}: {words}"
+    if item[0] in ("heat_of_battle", "disrupted"):
+        who = {"surrender": " to ", "eliminated": " (rejected) by "}.get(item[2], " ")
+        return f"{item[1]} ({item[0].replace('_', ' ')}): {item[2]}" + (f"{who}{item[3]}" if item[3] else "")
+    if item[1] == "state":
+        return f"{item[2]}: {item[3]}"
+    rolls = "; ".join(f"{a}{'' if b in (None, a) else '-' + str(b)}: {', '.join(e)}" for a, b, e in item[3])
+    return f"{item[1]} {item[2]}" + (f" [{rolls}]" if rolls else "") + (f" {{{', '.join(item[4])}}}" if item[4] else "")
+
+
+def _with_switch(position, name: str, on: bool):
+    readings = tuple((n, v) for n, v in position.readings if n != name) + ((name, on),)
+    return dataclasses.replace(position, readings=readings)
+
+
+def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
+    """Outcomes (with phase, also the whole-phase outcomes: all counted, the
+    first 100 compared) that appear or vanish from version_a to version_b."""
+    run = lambda p: _items(outcomes(p, phase=phase))  # noqa: E731
+    pa = dataclasses.replace(position, rules=version_a)
+    pb = dataclasses.replace(position, rules=version_b)
+    ia, ib = run(pa), run(pb)
+    sa, sb = switches_in_force(pa), switches_in_force(pb)
+    differing = sorted(set(sa) ^ set(sb))
+    appeared, vanished = ib - ia, ia - ib
+    causes: dict[tuple, list[str]] = {}
+    for name in differing:
+        flipped = run(_with_switch(pa, name, name in sb))
+        for item in appeared & (flipped - ia):
+            causes.setdefault(item, []).append(name)
+        for item in vanished & (ia - flipped):
+            causes.setdefault(item, []).append(name)
+    rule_of = {**sa, **sb}
+
+    def entry(item):
+        names = causes.get(item)
+        return {"outcome": _describe(item),
+                "caused_by": [{"switch": n, "rule": rule_of.get(n, "")} for n in names] if names
+                else [{"switch": "+".join(differing) or "(none)", "rule": "combination"}]}
+
+    return {
+        "position": position.name,
+        "from": version_a,
+        "to": version_b,
+        "switches": [{"switch": n, "rule": rule_of.get(n, ""), "from": n in sa, "to": n in sb} for n in differing],
+        "appeared": sorted((entry(i) for i in appeared), key=lambda e: e["outcome"]),
+        "vanished": sorted((entry(i) for i in vanished), key=lambda e: e["outcome"]),
+    }
