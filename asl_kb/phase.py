@@ -103,7 +103,7 @@ class Phase:
         sides = sorted({u.side for u in p.units})
         captors = set()
         for uid in self.coupled:
-            u, e = self.units[uid], self.entries[uid]
+            u = self.units[uid]
             U = q(uid)
             out.append(f"punit({U},{u.side},{0 if u.side == p.attacker else 1}).")
             out.append(f"start_loc({U},{loc(u.hex, u.level)}).")

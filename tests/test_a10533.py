@@ -12,7 +12,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import pytest
 
 from asl_kb import hexgrid
 from asl_kb.outcomes import outcomes

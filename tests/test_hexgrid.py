@@ -1,6 +1,5 @@
 import random
 from collections import deque
-from fractions import Fraction
 
 import pytest
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 
-import pytest
 import yaml
 
 from asl_kb import hexgrid

@@ -3,7 +3,6 @@
 side (A20.3); a stack surrenders simultaneously and is accepted or rejected
 as a stack (A20.21, current text); a Guard holds prisoners up to five times
 its US#, exchanging two HS for a squad, and the excess is freed (A20.51)."""
-from pathlib import Path
 
 from conftest import FACTS
 
