@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--to", dest="version_b", default="prior", help="rule version to compare to (default prior)")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too")
+    c = sub.add_parser("check", help="does the position leave a unit or the phase without a legal outcome, or break a rule? (exit 1 if so)")
+    c.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
+    c.add_argument("--format", choices=("text", "json"), default="text")
     return ap
 
 
@@ -54,6 +57,8 @@ def main(argv=None) -> int:
         return 2
     if args.command == "diff":
         return _diff(position, args)
+    if args.command == "check":
+        return _check(position, args)
     if args.rules:
         if args.rules not in ("current", "prior"):
             print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
@@ -67,6 +72,25 @@ def main(argv=None) -> int:
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3
+
+
+def _check(position, args) -> int:
+    import json
+    from .check import check
+    r = check(position)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out = [f"{r['position']} — rules: {r['rules']}: " + ("consistent" if r["consistent"] else "NOT consistent")]
+        for f in r["findings"]:
+            if f["kind"] == "no_legal_outcome":
+                out.append(f"  {f['unit']}: no legal outcome")
+                out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
+            else:
+                out.append(f"  {f['kind'].replace('_', ' ')}:")
+                out += [f"      [{c['rule']}] {c['violated']}" for c in f["clauses"]]
+        sys.stdout.write("\n".join(out) + "\n")
+    return 0 if r["consistent"] else 1
 
 
 def _diff(position, args) -> int:

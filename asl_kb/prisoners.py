@@ -81,6 +81,7 @@ def _read(symbols) -> dict:
     effects = defaultdict(set)
     states = defaultdict(set)
     options, musts, violated, joint = set(), set(), [], defaultdict(set)
+    violated_rules = []
     for s in symbols:
         a = s.arguments
         if s.name == "p_why":
@@ -102,6 +103,8 @@ def _read(symbols) -> dict:
             musts.add(a[0])
         elif s.name == "violated":
             violated.append(_text(a[0]))
+        elif s.name == "violated_rule":
+            violated_rules.append({"rule": a[1].string, "violated": _text(a[0])})
         elif s.name == "p_joint":
             joint[(a[0].number, a[1].number)].add((a[2].number, a[3].number, a[4].name))
 
@@ -137,6 +140,7 @@ def _read(symbols) -> dict:
         out["simultaneous"] = [_joint(i, j, rows) for (i, j), rows in sorted(joint.items())]
     if violated:
         out["violated"] = sorted(violated)
+        out["violated_rules"] = sorted(violated_rules, key=lambda v: (v["rule"], v["violated"]))
     return out
 
 

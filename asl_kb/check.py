@@ -1,0 +1,51 @@
+"""asl-kb check: a position the rules leave without a legal outcome, or in
+which they are broken, with the clauses in conflict named (the rules
+committee's job).
+
+* a broken unit with no legal fate in the Rout Phase (the rules as encoded
+  leave it nothing to do), with why it must rout;
+* no whole-phase outcome: the phase program with its constraints made soft
+  (rules/phase_check.lp) finds the combinations breaking the fewest
+  constraints — each of them a minimal set of clauses in conflict;
+* the position itself breaks a rule of the prisoners program (a Guard over
+  capacity, a Guard that may not guard, an Unarmed unit attacking an AFV).
+"""
+from __future__ import annotations
+
+import clingo
+
+from .outcomes import outcomes
+from .phase import Phase
+from .solve import RULES_DIR
+
+
+def _phase_conflicts(position, result) -> list[dict]:
+    ph = Phase(position, result["units"], None)
+    if not ph.coupled:
+        return []
+    ctl = clingo.Control(["--warn=none", "--opt-mode=optN", "0"])
+    ctl.load(str(RULES_DIR / "phase_check.lp"))
+    ctl.add("base", [], ph.facts())
+    ctl.ground([("base", [])])
+    sets = set()
+
+    def on_model(m):
+        if m.optimality_proven:
+            sets.add(tuple(sorted((s.arguments[1].string, str(s.arguments[0]))
+                                  for s in m.symbols(shown=True) if s.name == "violated_rule")))
+    ctl.solve(on_model=on_model)
+    return [{"clauses": [{"rule": r, "violated": v} for r, v in c]} for c in sorted(sets) if c]
+
+
+def check(position) -> dict:
+    result = outcomes(position)
+    findings = []
+    for u in result["units"]:
+        if u.get("inconsistent"):
+            findings.append({"kind": "no_legal_outcome", "unit": u["id"], "because": u["because"]})
+    for c in _phase_conflicts(position, result):
+        findings.append({"kind": "no_whole_phase_outcome", **c})
+    pris = result.get("prisoners") or {}
+    for v in pris.get("violated_rules", ()):
+        findings.append({"kind": "position_breaks_rule", "clauses": [v]})
+    return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

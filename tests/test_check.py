@@ -1,0 +1,54 @@
+"""asl-kb check: positions the rules leave without a legal outcome or that
+break a rule, with the clauses named."""
+import subprocess
+import sys
+
+import clingo
+
+from asl_kb.check import check
+from asl_kb.position import load_position, load_position_text
+from asl_kb.solve import RULES_DIR
+from conftest import FACTS, ROOT
+
+OVER = """
+name: over capacity
+phase: rally
+attacker: american
+map: {area: [A1, J10]}
+units:
+  - {id: H, side: american, type: hero, counter: 1-4-9, at: E5}
+  - {id: P1, side: german, type: squad, counter: (1)-0-6, at: E5, guard: H}
+  - {id: P2, side: german, type: squad, counter: (1)-0-6, at: E5, guard: H}
+"""
+
+
+def test_bundled_positions_are_consistent():
+    for rel in ("article/Ex13.yaml", "article/Ex4.yaml", "rulebook/A10.531-EX.yaml"):
+        assert check(load_position(FACTS / rel))["consistent"], rel
+
+
+def test_a_guard_over_capacity_breaks_a20_51():
+    r = check(load_position_text(OVER, "<over>"))
+    assert not r["consistent"]
+    assert r["findings"] == [{"kind": "position_breaks_rule",
+                              "clauses": [{"rule": "A20.51", "violated": "over_capacity(H)"}]}]
+
+
+def test_cli_exit_code_1_when_not_consistent(tmp_path):
+    f = tmp_path / "over.yaml"
+    f.write_text(OVER)
+    out = subprocess.run([sys.executable, "-m", "asl_kb", "check", str(f)], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and "[A20.51] over_capacity" in out.stdout
+
+
+def test_phase_conflicts_are_named_by_the_soft_program():
+    """A fate that exists only under No Quarter while nothing can invoke it:
+    the optimal soft model names A20.3's clause."""
+    ctl = clingo.Control(["--warn=none", "--opt-mode=optN", "0"])
+    ctl.load(str(RULES_DIR / "phase_check.lp"))
+    ctl.add("base", [], 'version(current). punit("U",german,1). start_loc("U",loc("E5",0)). '
+                        'enemy_side("U",american). opt("U",0,1).')
+    ctl.ground([("base", [])])
+    found = []
+    ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated_rule")))
+    assert found[-1] == ['violated_rule(needs_no_quarter("U"),"A20.3")']
