@@ -103,8 +103,9 @@ def _diff(position, args) -> int:
     d = diff(position, args.version_a, args.version_b, phase=args.phase)
     if args.format == "json":
         sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-        return 0
-    out = [f"{d['position']}: {d['from']} -> {d['to']}"]
+        return 0 if d["complete"] else 3
+    out = [f"{d['position']}: {d['from']} -> {d['to']}"
+           + ("" if d["complete"] else " — INCOMPLETE: " + "; ".join(d["incomplete_because"]))]
     for sw in d["switches"]:
         out.append(f"  switch {sw['switch']} ({sw['rule']}): {'on' if sw['from'] else 'off'} -> {'on' if sw['to'] else 'off'}")
     for key, sign in (("appeared", "+"), ("vanished", "-")):
@@ -114,7 +115,7 @@ def _diff(position, args) -> int:
     if not d["appeared"] and not d["vanished"]:
         out.append("  no outcome changes")
     sys.stdout.write("\n".join(out) + "\n")
-    return 0
+    return 0 if d["complete"] else 3
 
 
 if __name__ == "__main__":

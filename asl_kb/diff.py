@@ -93,7 +93,14 @@ def _with_switch(position, name: str, on: bool):
 def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
     """Outcomes (with phase, also the whole-phase outcomes: all counted, the
     first 100 compared) that appear or vanish from version_a to version_b."""
-    run = lambda p: _items(outcomes(p, phase=phase))  # noqa: E731
+    cut = []
+
+    def run(p):
+        r = outcomes(p, phase=phase)
+        if not r["complete"]:
+            cut.extend(r.get("incomplete_because", ()))
+        return _items(r)
+
     pa = dataclasses.replace(position, rules=version_a)
     pb = dataclasses.replace(position, rules=version_b)
     ia, ib = run(pa), run(pb)
@@ -115,11 +122,15 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
                 "caused_by": [{"switch": n, "rule": rule_of.get(n, "")} for n in names] if names
                 else [{"switch": "+".join(differing) or "(none)", "rule": "combination"}]}
 
-    return {
+    out = {
         "position": position.name,
+        "complete": not cut,
         "from": version_a,
         "to": version_b,
         "switches": [{"switch": n, "rule": rule_of.get(n, ""), "from": n in sa, "to": n in sb} for n in differing],
         "appeared": sorted((entry(i) for i in appeared), key=lambda e: e["outcome"]),
         "vanished": sorted((entry(i) for i in vanished), key=lambda e: e["outcome"]),
     }
+    if cut:
+        out["incomplete_because"] = sorted(set(cut))
+    return out

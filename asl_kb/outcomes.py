@@ -97,49 +97,49 @@ class Graph:
         self.events = {"hob": defaultdict(set), "dis": defaultdict(set)}
         self.event_why = {"hob": defaultdict(list), "dis": defaultdict(list)}
         self.llmc = defaultdict(list)
-        self.hob_why = defaultdict(list)
         self._said, self._entered = {}, {}
         nodes = set()
         for s in symbols:
             a = s.arguments
-            if s.name == "link":
+            name = s.name  # one C call, not one per test below
+            if name == "link":
                 self.children[a[0]].append(a[1])
                 nodes.update(a)
-            elif s.name == "leaf":
+            elif name == "leaf":
                 self.leaves.add(a[1])
-            elif s.name == "fate":
+            elif name == "fate":
                 self.fate[a[0]] = a[1]
-            elif s.name == "invokes_no_quarter":
+            elif name == "invokes_no_quarter":
                 self.invokes[a[0]] = _text(a[1])
-            elif s.name == "why":
+            elif name == "why":
                 self.why[a[0]].append((a[1], a[2]))
-            elif s.name == "int_here":
+            elif name == "int_here":
                 self.ints[a[0]].append((_text(a[1]), _text(a[2])))
-            elif s.name == "opt_int_here":
+            elif name == "opt_int_here":
                 self.opts[a[0]].append((_text(a[1]), _text(a[2])))
-            elif s.name == "unit_because":
+            elif name == "unit_because":
                 self.unit_why[_text(a[0])].append((a[1], a[2]))
-            elif s.name == "must_rout":
+            elif name == "must_rout":
                 self.must.add(_text(a[0]))
-            elif s.name == "may_rout":
+            elif name == "may_rout":
                 self.may.add(_text(a[0]))
-            elif s.name == "may_accompany":
+            elif name == "may_accompany":
                 self.accompany[_text(a[0])].add(_text(a[1]))
-            elif s.name == "says":
+            elif name == "says":
                 self.says[a[0].name] = a[1].string
-            elif s.name == "rout_rank":
+            elif name == "rout_rank":
                 self.rank[_text(a[0])] = a[1].number
-            elif s.name == "may_break":
+            elif name == "may_break":
                 self.may_break.add(_text(a[0]))
-            elif s.name == "vb_candidate":
+            elif name == "vb_candidate":
                 self.vb.add(_text(a[0]))
-            elif s.name == "llmc":
+            elif name == "llmc":
                 self.llmc[a[0]].append(_text(a[1]))
-            elif s.name in ("hob_fate", "dis_fate"):
-                self.events[s.name[:3]][_text(a[0])].add(a[1])
-            elif s.name in ("hob_why", "dis_why"):
-                self.event_why[s.name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
-            elif s.name == "abandons":
+            elif name in ("hob_fate", "dis_fate"):
+                self.events[name[:3]][_text(a[0])].add(a[1])
+            elif name in ("hob_why", "dis_why"):
+                self.event_why[name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
+            elif name == "abandons":
                 self.abandons[_text(a[0])].append(_text(a[1]))
         self.roots = sorted(n for n in nodes | self.leaves
                             if n.name == "n" and n.arguments[-1].name == "start")
