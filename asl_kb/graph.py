@@ -159,24 +159,39 @@ class Graph:
         opts = tuple(sorted((h, i) for h, i in self.opts.get(node, ())))
         return ints, opts
 
+    def _compile(self):
+        """The graph with integer states (hashing a clingo symbol is a C call;
+        the walk below hashes states many times)."""
+        if getattr(self, "_syms", None) is None:
+            syms = sorted(set(self.children) | {c for kids in self.children.values() for c in kids} | self.leaves)
+            ids = {sym: i for i, sym in enumerate(syms)}
+            self._syms, self._ids = syms, ids
+            self._kids = [[ids[c] for c in self.children.get(sym, ())] for sym in syms]
+            self._exp = [tuple(frozenset(x) for x in self._exposure(sym)) for sym in syms]
+            self._leaf = [sym in self.leaves for sym in syms]
+
     def fates(self, root, all_paths: bool):
         """(key, fate dict) for each distinct outcome reachable from root."""
+        self._compile()
+        kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
+        r = self._ids[root]
         # breadth-first: the first path found to a (state, exposure) is a shortest one
-        start = (root, frozenset(), frozenset())
-        best = {start: (root,)}
+        start = (r, frozenset(), frozenset())
+        best = {start: (r,)}
         queue = deque([start])
-        found = {}
+        found_i = {}
         while queue:
             node, ints, opts = key = queue.popleft()
             path = best[key]
-            if node in self.leaves:
-                found.setdefault((node, ints, opts), path)
-            for child in self.children.get(node, ()):
-                ci, co = self._exposure(child)
-                nk = (child, ints | set(ci), opts | set(co))
+            if is_leaf[node]:
+                found_i.setdefault(key, path)
+            for child in kids[node]:
+                ci, co = exp[child]
+                nk = (child, ints | ci if ci else ints, opts | co if co else opts)
                 if nk not in best:
                     best[nk] = path + (child,)
                     queue.append(nk)
+        found = {(syms[n], i, o): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
