@@ -500,3 +500,15 @@ def test_the_escape_attack_is_figured_without_a_declaration(run):
     o = option(pris(run, text), "cc(esc(AG), kill)")
     assert "2:3 FP, Kill Number 4" in says(o)
     assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]
+
+
+def test_unarmed_units_and_guarded_prisoners_do_not_affect_enemy_routs(run):
+    """The article: Unarmed units "Do not affect enemy routs unless possessing
+    a SW (A10.51, A20.5)"; A20.5: "A guarded prisoner does not affect rout"."""
+    text = inline("unarmed and rout", "rout", "russian", [
+        "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken]}",
+        "{id: U, side: german, type: squad, counter: (1)-0-6, at: E4, status: [escaped]}"])
+    r = run(text)
+    assert r.units["R"]["must_rout"] is False
+    armed = text.replace("status: [escaped]}", "status: [escaped], sw: [lmg]}")
+    assert run(armed).units["R"]["must_rout"] is True
