@@ -647,6 +647,14 @@ class _Schema:
                 for j, uid in enumerate(getattr(cc, key)):
                     if uid not in by_id:
                         raise PositionError(self.file, cc.line, f"close_combat[{i}].{key}[{j}]", f"no unit {uid!r}")
+            where = {by_id[x].location for x in cc.attackers + cc.defenders}
+            if len(where) > 1:
+                raise PositionError(self.file, cc.line, f"close_combat[{i}]",
+                                    f"Close Combat is fought in one Location, not {', '.join(sorted(where))}")
+            sides = {by_id[x].side for x in cc.attackers}, {by_id[x].side for x in cc.defenders}
+            if len(sides[0]) > 1 or sides[0] & sides[1]:
+                raise PositionError(self.file, cc.line, f"close_combat[{i}]",
+                                    "the attackers are of one side and attack units of another")
         if pos.fire_effects is not None:
             for key in ("eliminated", "failed_mc"):
                 for j, uid in enumerate(getattr(pos.fire_effects, key)):
