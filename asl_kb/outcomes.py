@@ -68,6 +68,9 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
                 "independent": [{"unit": uid, "fates": len(ph.fates[uid])} for uid in ph.independent],
                 "voluntary_rout": [{"leader": l, "with_one_of": sorted(us)} for l, us in sorted(ph.leaders.items())],
                 "outcomes": listed,
+                "assumes": ["each unit's fates are figured against the position at the start of the RtPh: "
+                            "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
+                            "where earlier units ended up and a new Guard's A20.52 restriction are not"],
             }
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
