@@ -40,24 +40,6 @@ def _text(sym) -> str:
     return str(sym)
 
 
-def _effect(sym) -> str:
-    """effect(captured, "G") -> "G captured"; other effects by name."""
-    a = sym.arguments
-    if sym.name == "effect":
-        return f"{_text(a[1])} {a[0].name.replace('_', ' ')}"
-    if sym.name == "rearms_up_to":
-        return f"rearms up to {a[0].number}"
-    if sym.name == "rearm":
-        return f"{_text(a[0])} rearms as {a[1].name}"
-    if sym.name == "rearm_half":
-        return f"{_text(a[0])} becomes a {a[1].name} HS and an Unarmed HS"
-    if sym.name == "selected":
-        return f"{_text(a[0])} {a[1].name.replace('_', ' ')}"
-    if sym.name == "smc_armed":
-        return f"{_text(a[0])} is Armed (SMC)"
-    return _text(sym).replace("_", " ")
-
-
 def solve_prisoners(position) -> dict:
     ctl = clingo.Control(["--warn=none"])
     ctl.load(str(RULES_DIR / "prisoners.lp"))
@@ -89,10 +71,10 @@ def _read(symbols) -> dict:
         elif s.name == "p_dr":
             if a[1].name == "one_of":   # Random Selection among N counters
                 kinds[a[0]] = ("one_of", a[1].arguments[0].number)
-                dice[a[0]][_text(a[2])].add(_effect(a[3]))
+                dice[a[0]][_text(a[2])].add(a[3])
             else:
                 kinds[a[0]] = a[1].name
-                dice[a[0]][a[2].number].add(_effect(a[3]))
+                dice[a[0]][a[2].number].add(a[3])
         elif s.name == "p_effect":
             effects[a[0]].add(_text(a[1]))
         elif s.name == "p_state":
@@ -117,7 +99,7 @@ def _read(symbols) -> dict:
         rolls = [t for t in dice if t == term or (term.name == "escape" and t.name == "escape_ntc"
                                                    and t.arguments[0] == term.arguments[0])]
         if rolls:
-            e["rolls"] = _bands(kinds[rolls[0]], dice[rolls[0]])
+            e["rolls"] = _bands(kinds[rolls[0]], dice[rolls[0]], say)
             if rolls[0] != term:
                 e["roll_for"] = _text(rolls[0])
         if effects.get(term):
@@ -144,37 +126,44 @@ def _read(symbols) -> dict:
     return out
 
 
-def _phrase(effects: set) -> list[str]:
-    """Effects as a player reads them: "one captured" on several units is one
-    unit of the defender's choice; rearming candidates beyond the number of
-    enemy units cleared are the attacker's choice."""
-    out = set(effects)
-    for name, rest in (("one captured", "captured (defender's choice; a HS of a squad)"),
-                       ("one reduced", "Casualty Reduced (Random Selection)")):
-        units = sorted(e[: -len(name) - 1] for e in out if e.endswith(" " + name))
-        if units:
-            out -= {f"{u} {name}" for u in units}
-            out.add(f"one of {', '.join(units)} {rest}" if len(units) > 1 else f"{units[0]}: one unit {rest}")
-    limit = [e for e in out if e.startswith("rearms up to ")]
-    rearm = sorted(e for e in out if " rearms as " in e or " becomes a " in e)
-    if limit and rearm:
-        n = int(limit[0].split()[-1])
-        out -= set(limit) | set(rearm)
-        out |= ({f"up to {n} of: {'; '.join(rearm)} (attacker's choice: one per enemy unit cleared)"}
-                if len(rearm) > n else set(rearm))
+def _phrase(effects: set, say) -> list[str]:
+    """The effects of one roll in the rules' words (says/2). Several units
+    with "one captured"/"one reduced" are one unit of the defender's choice;
+    more rearming candidates than enemy units cleared are the attacker's
+    choice: the rules give the words for both ("..._of", rearm_choice)."""
+    out, ones, rearm, limit = [], {}, [], None
+    for e in effects:
+        if e.name in ("one_captured", "one_reduced"):
+            ones.setdefault(e.name, []).append(e)
+        elif e.name in ("rearm", "rearm_half"):
+            rearm.append(e)
+        elif e.name == "rearms_up_to":
+            limit = e.arguments[0].number
+        else:
+            out.append(say(e))
+    for name, es in ones.items():
+        if len(es) == 1:
+            out.append(say(es[0]))
+        else:
+            out.append(say(clingo.Function(name + "_of", [clingo.String(", ".join(sorted(_text(e.arguments[0]) for e in es)))])))
+    words = sorted(say(e) for e in rearm)
+    if limit is not None and len(rearm) > limit:
+        out.append(say(clingo.Function("rearm_choice", [clingo.Number(limit), clingo.String("; ".join(words))])))
+    else:
+        out.extend(words)
     return sorted(out)
 
 
-def _bands(kind, by_roll: dict) -> list[dict]:
+def _bands(kind, by_roll: dict, say) -> list[dict]:
     """Consecutive rolls with the same effects as one band, with its chance."""
     if isinstance(kind, tuple):   # ("one_of", N): each of N counters equally likely
         n = kind[1]
         return [{"selected": u, "ways": 1, "chance": f"1/{n}", "percent": round(100 / n, 1),
-                 "roll": "random_selection", "effects": _phrase(by_roll[u])} for u in sorted(by_roll)]
+                 "roll": "random_selection", "effects": _phrase(by_roll[u], say)} for u in sorted(by_roll)]
     ways, total = _WAYS[kind]
     bands = []
     for roll in sorted(by_roll):
-        eff = _phrase(by_roll[roll])
+        eff = _phrase(by_roll[roll], say)
         if bands and bands[-1]["effects"] == eff and bands[-1]["to"] == roll - 1:
             bands[-1]["to"] = roll
             bands[-1]["ways"] += ways[roll]
