@@ -86,7 +86,10 @@ class Graph:
         self.rank = {}
         self.paths_cut = False
         self.invokes = {}
-        self.abandons = defaultdict(list)
+        self.guard_after = {}
+        self.leaves_sw = defaultdict(list)
+        self.event_guard = {"hob": {}, "dis": {}}
+        self.event_invokes = {"hob": {}, "dis": {}}
         self.events = {"hob": defaultdict(set), "dis": defaultdict(set)}
         self.event_why = {"hob": defaultdict(list), "dis": defaultdict(list)}
         self.llmc = defaultdict(list)
@@ -132,8 +135,14 @@ class Graph:
                 self.events[name[:3]][_text(a[0])].add(a[1])
             elif name in ("hob_why", "dis_why"):
                 self.event_why[name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
-            elif name == "abandons":
-                self.abandons[_text(a[0])].append(_text(a[1]))
+            elif name == "guard_after":
+                self.guard_after[a[0]] = _text(a[1])
+            elif name == "leaves_sw":
+                self.leaves_sw[a[0]].append(_text(a[1]))
+            elif name in ("hob_guard", "dis_guard"):
+                self.event_guard[name[:3]][(_text(a[0]), _text(a[1]))] = True
+            elif name in ("hob_invokes", "dis_invokes"):
+                self.event_invokes[name[:3]][(_text(a[0]), _text(a[1]))] = a[2].name
         self.roots = sorted(n for n in nodes | self.leaves
                             if n.name == "n" and n.arguments[-1].name == "start")
         for kids in self.children.values():
@@ -229,6 +238,8 @@ class Graph:
         f = {"fate": kind.name}
         if kind.name == "surrender":
             f["captor"] = _text(kind.arguments[0])
+            f["guard"] = self.guard_after[leaf]
+            f["abandons"] = sorted(self.leaves_sw.get(leaf, ()))
         elif kind.name == "eliminated":
             f["cause"] = kind.arguments[0].name
             if leaf in self.invokes:

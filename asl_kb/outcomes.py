@@ -109,10 +109,14 @@ def _immediate(position, g, kind) -> list[dict]:
         for f in sorted(g.events[kind][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             entry = {"fate": f.name}
             if f.name == "surrender":
-                entry["captor"] = entry["guard"] = _text(f.arguments[0])
+                captor = _text(f.arguments[0])
+                entry["captor"] = captor
+                if g.event_guard[kind].get((u.id, captor)):
+                    entry["guard"] = captor
             elif f.name == "rejected":
-                entry = {"fate": "eliminated", "cause": "no_quarter", "captor": _text(f.arguments[0]),
-                         "invokes_no_quarter": next(x.side for x in position.units if x.id == _text(f.arguments[0]))}
+                captor = _text(f.arguments[0])
+                entry = {"fate": "eliminated", "cause": "no_quarter", "captor": captor,
+                         "invokes_no_quarter": g.event_invokes[kind][(u.id, captor)]}
             entry["because"] = g.because(g.event_why[kind].get((u.id, f), ()))
             fates.append(entry)
         entry = {"id": u.id, "side": u.side, "at": u.location, "fates": fates}
@@ -132,8 +136,7 @@ def _annotate_surrenders(units, g, ph, freed):
         for f in u["fates"]:
             if f["fate"] != "surrender":
                 continue
-            f["guard"] = f["captor"]
-            f["abandons"] = [{"sw": k, "at": f["at"]} for k in sorted(g.abandons.get(u["id"], ()))]
+            f["abandons"] = [{"sw": k, "at": f["at"]} for k in f["abandons"]]
             why = freed.get((u["id"], ids.get(fate_key(f))))
             if why:
                 v = {k: val for k, val in f.items() if k != "guard"}
