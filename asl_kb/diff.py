@@ -14,6 +14,7 @@ import dataclasses
 import clingo
 
 from .outcomes import outcomes
+from .facts import switch_facts
 from .phase import fate_key
 from .solve import RULES_DIR
 
@@ -22,9 +23,7 @@ def switches_in_force(position) -> dict[str, str]:
     """{switch name: rule id} of the switches in force for the position."""
     ctl = clingo.Control(["--warn=none"])
     ctl.load(str(RULES_DIR / "versions.lp"))
-    facts = [f"version({position.rules})."]
-    facts += [f'erratum_switch("{r}",{"on" if on else "off"}).' for r, on in position.errata]
-    facts += [f"reading_switch({n},{'on' if on else 'off'})." for n, on in position.readings]
+    facts = switch_facts(position)
     ctl.add("base", [], "\n".join(facts) + "\n#show in_force/1. #show version_switch/2. #show qa_reading/2.")
     ctl.ground([("base", [])])
     shown: list = []

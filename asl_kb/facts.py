@@ -17,6 +17,15 @@ def loc(h: str, level: int) -> str:
     return f"loc({q(h)},{level})"
 
 
+def switch_facts(position) -> list[str]:
+    """The rule version and the position's switches (rules/versions.lp reads
+    them): shared by every program."""
+    out = [f"version({position.rules})."]
+    out += [f"erratum_switch({q(rule)},{'on' if on else 'off'})." for rule, on in position.errata]
+    out += [f"reading_switch({name},{'on' if on else 'off'})." for name, on in position.readings]
+    return out
+
+
 class FactBuilder:
     def __init__(self, position, voluntary_break: bool = False):
         self.p = position
@@ -34,19 +43,20 @@ class FactBuilder:
     def add(self, fact: str) -> None:
         self.lines.append(fact + ".")
 
+    def each(self, template: str, unit_ids) -> None:
+        """One fact per unit id: template with {} for the quoted id."""
+        for x in unit_ids:
+            self.add(template.format(q(x)))
+
     # -- the position's header -------------------------------------------
     def header(self):
         p = self.p
-        self.add(f"version({p.rules})")
+        self.lines += switch_facts(p)
         self.add(f"attacker({p.attacker})")
         for side in p.no_quarter:
             self.add(f"no_quarter({side})")
         for h in p.mopping_up:
             self.add(f"mopping_up({q(h)})")
-        for rule, on in p.errata:
-            self.add(f"erratum_switch({q(rule)},{'on' if on else 'off'})")
-        for name, on in p.readings:
-            self.add(f"reading_switch({name},{'on' if on else 'off'})")
         self.add(f"phase({p.phase})")
         for side, n in p.elr:
             self.add(f"elr({side},{n})")
@@ -54,23 +64,16 @@ class FactBuilder:
             self.add(f"massacred({side})")
         for i, cc in enumerate(p.close_combat):
             self.add(f"cc({i})")
-            for a in cc.attackers:
-                self.add(f"cc_attacker({i},{q(a)})")
-            for d in cc.defenders:
-                self.add(f"cc_defender({i},{q(d)})")
-            if cc.capture:
-                self.add(f"cc_capture({i})")
-            if cc.hand_to_hand:
-                self.add(f"cc_hth({i})")
-            if cc.ambush:
-                self.add(f"cc_ambush({i})")
+            self.each(f"cc_attacker({i},{{}})", cc.attackers)
+            self.each(f"cc_defender({i},{{}})", cc.defenders)
+            for flag, name in ((cc.capture, "cc_capture"), (cc.hand_to_hand, "cc_hth"), (cc.ambush, "cc_ambush")):
+                if flag:
+                    self.add(f"{name}({i})")
         fx = p.fire_effects
         if fx is not None:
             self.add(f"fx_by({fx.by})")
-            for x in fx.eliminated:
-                self.add(f"fx_eliminated({q(x)})")
-            for x in fx.failed_mc:
-                self.add(f"fx_failed_mc({q(x)})")
+            self.each("fx_eliminated({})", fx.eliminated)
+            self.each("fx_failed_mc({})", fx.failed_mc)
             if fx.random_selection is not None:
                 self.add(f"fx_random({q(fx.random_selection[0])},{fx.random_selection[1]})")
 

@@ -55,7 +55,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
     if surrenders or phase:
-        ph = Phase(position, units, world1, g.accompany)
+        ph = Phase(position, units, world1, g.accompany, g.rank)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
             shown = DEFAULT_PHASE_LISTING if limit is None else limit

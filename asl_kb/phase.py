@@ -19,7 +19,7 @@ import time
 
 import clingo
 
-from .facts import loc, q
+from .facts import loc, q, switch_facts
 from .solve import RULES_DIR
 
 #: whole-phase outcomes enumerated at most; past it the result says incomplete
@@ -38,8 +38,10 @@ def fate_key(f: dict) -> tuple:
 class Phase:
     """The fates of every broken unit in both worlds, and the coupled ones."""
 
-    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None):
+    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None, rank=None):
         self.position = position
+        # A10.5 "ATTACKER first": rout_rank/2 of the rules
+        self.rank = dict(rank or {})
         # A10.711: leader -> the broken units it may rout with (one of them)
         self.leaders: dict[str, set] = {}
         for unit, ls in (accompany or {}).items():
@@ -95,17 +97,13 @@ class Phase:
 
     def facts(self) -> str:
         p = self.position
-        out = [f"version({p.rules})."]
-        for rule, on in p.errata:
-            out.append(f"erratum_switch({q(rule)},{'on' if on else 'off'}).")
-        for name, on in p.readings:
-            out.append(f"reading_switch({name},{'on' if on else 'off'}).")
+        out = switch_facts(p)
         sides = sorted({u.side for u in p.units})
         captors = set()
         for uid in self.coupled:
             u = self.units[uid]
             U = q(uid)
-            out.append(f"punit({U},{u.side},{0 if u.side == p.attacker else 1}).")
+            out.append(f"punit({U},{u.side},{self.rank.get(uid, 9)}).")
             out.append(f"start_loc({U},{loc(u.hex, u.level)}).")
             out.append(f"utype({U},{u.type}).")
             for s in sides:
@@ -235,8 +233,7 @@ class Phase:
         (index) for each unit, in rout order."""
         turns = []
         order = {uid: i for i, uid in enumerate(self.entries)}
-        for uid in sorted(fate_of, key=lambda u: (self.units[u].side != self.position.attacker,
-                                                   m["slot"].get(u, 0), order[u])):
+        for uid in sorted(fate_of, key=lambda u: (self.rank.get(u, 9), m["slot"].get(u, 0), order[u])):
             f = self.fates[uid][fate_of[uid]]
             t = {"unit": uid, "fate": f["fate"], "at": f["at"]}
             for k in ("captor", "cause", "invokes_no_quarter"):

@@ -25,9 +25,7 @@ _WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
 def relevant(position) -> bool:
     """Whether the position has anything for the prisoners program."""
     return bool(position.close_combat or position.fire_effects
-                or any(u.guard or u.unarmed for u in position.units)
-                or position.phase in ("prep_fire", "defensive_fire", "advancing_fire")
-                and any("berserk" in u.status for u in position.units))
+                or any(u.guard or u.unarmed for u in position.units))
 
 
 def _text(sym) -> str:

@@ -339,6 +339,13 @@ def test_ex6_no_surrender_at_the_start_though_bb5_is_reached_through_interdictio
     said = {b["says"] for f in fates for b in f["because"]}
     assert any("designates building/woods Location BB5 level 0, 5 MF away" in s for s in said) \
         or any("designates building/woods Location CC5 level 0, 5 MF away" in s for s in said)
+    # "Each Location is 5 MFs away and the 4-6-7 must choose between them":
+    # both are destination options where it begins (dest_option/3, A10.51).
+    from asl_kb.facts import position_facts
+    from asl_kb.solve import solve
+    symbols, _ = solve(position_facts(load_position(EX6)) + "#show dest_option/3.")
+    options = {str(x.arguments[2]) for x in symbols if x.name == "dest_option" and x.arguments[0].number == 0}
+    assert options == {'c(loc("BB5",0))', 'c(loc("CC5",0))'}
 
 
 def test_ex6_updated_reading_surrenders_to_c_in_dd6(run):
