@@ -5,12 +5,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import PositionError
-from .position import load_position
+from asl_kb.errors import PositionError
+from asl_kb.resources import default_position
+from asl_kb.position.loader import load_position
 
-DEFAULT_POSITION = Path(__file__).resolve().parent.parent / "facts" / "rulebook" / "A10.531-EX.yaml"
-if not DEFAULT_POSITION.exists():
-    DEFAULT_POSITION = Path(__file__).resolve().parent / "facts" / "rulebook" / "A10.531-EX.yaml"
+DEFAULT_POSITION = default_position()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,8 +64,8 @@ def main(argv=None) -> int:
             return 2
         import dataclasses
         position = dataclasses.replace(position, rules=args.rules)
-    from .outcomes import outcomes
-    from .render import to_json, to_text
+    from asl_kb.engines.outcomes import outcomes
+    from asl_kb.report.render import to_json, to_text
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
                       phase=args.phase, limit=args.limit)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
@@ -76,7 +75,7 @@ def main(argv=None) -> int:
 
 def _check(position, args) -> int:
     import json
-    from .check import check
+    from asl_kb.engines.check import check
     r = check(position)
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
@@ -99,7 +98,7 @@ def _diff(position, args) -> int:
         if v not in ("current", "prior"):
             print(f"error: unknown rule version {v!r} (current, prior)", file=sys.stderr)
             return 2
-    from .diff import diff
+    from asl_kb.engines.diff import diff
     d = diff(position, args.version_a, args.version_b, phase=args.phase)
     if args.format == "json":
         sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")

@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from asl_kb.outcomes import outcomes  # noqa: E402
-from asl_kb.position import load_position_text  # noqa: E402
+from asl_kb.engines.outcomes import outcomes  # noqa: E402
+from asl_kb.position.loader import load_position_text  # noqa: E402
 
 
 def position(stacks: int) -> str:

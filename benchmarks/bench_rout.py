@@ -48,9 +48,9 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-import asl_kb.outcomes as outcomes_mod  # noqa: E402
-import asl_kb.solve as solve_mod  # noqa: E402
-from asl_kb.position import load_position  # noqa: E402
+import asl_kb.engines.outcomes as outcomes_mod  # noqa: E402
+import asl_kb.asp.control as control_mod  # noqa: E402
+from asl_kb.position.loader import load_position  # noqa: E402
 from generate import generate_position  # noqa: E402
 
 BOARDS = (1, 2, 4)
@@ -85,13 +85,13 @@ class _FactsTimer:
 def snapshot_rules(tmpdir: str, live: bool) -> str:
     """Point asl_kb.solve at a frozen copy of rules/ (unless live); returns a
     short fingerprint of the rule files used."""
-    src = Path(solve_mod.RULES_DIR)
+    src = control_mod.active_rules()
     if not live:
         dst = Path(tmpdir) / "rules"
         shutil.copytree(src, dst)
-        solve_mod.RULES_DIR = dst
+        control_mod._ACTIVE.set(dst)
     h = hashlib.sha256()
-    for f in sorted(Path(solve_mod.RULES_DIR).rglob("*.lp")):
+    for f in sorted(control_mod.active_rules().rglob("*.lp")):
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
 
@@ -205,7 +205,7 @@ class _SightTimer:
     """Times asl_kb.facts.FactBuilder.sight (LOS facts) when it exists."""
 
     def __init__(self):
-        import asl_kb.facts as facts_mod
+        import asl_kb.asp.facts as facts_mod
         self.cls = getattr(facts_mod, "FactBuilder", None)
         self.orig = getattr(self.cls, "sight", None) if self.cls else None
         self.seconds = 0.0
@@ -242,11 +242,11 @@ _LAYERS = (
         or "clingo_control_load" in fn),
     ("clingo C: other API calls (atoms, symbols)", lambda f, fn: "_clingo." in fn),
     ("clingo Python wrapper (clingo/*.py)", lambda f, fn: "/clingo/" in f),
-    ("Python LOS (asl_kb/los.py, hexgrid.py)", lambda f, fn: f.endswith(("asl_kb/los.py", "asl_kb/hexgrid.py"))),
+    ("Python LOS (asl_kb/los.py, hexgrid.py)", lambda f, fn: f.endswith(("asl_kb/board/los.py", "asl_kb/board/hexgrid.py"))),
     ("Python facts (facts/geometry/terrain.py)", lambda f, fn: f.endswith(
-        ("asl_kb/facts.py", "asl_kb/geometry.py", "asl_kb/terrain.py"))),
-    ("Python solve.py (stage carry, callbacks)", lambda f, fn: f.endswith("asl_kb/solve.py")),
-    ("Python outcomes.py (reading models)", lambda f, fn: f.endswith("asl_kb/outcomes.py")),
+        ("asl_kb/asp/facts.py", "asl_kb/board/geometry.py", "asl_kb/board/terrain.py"))),
+    ("Python solve.py (stage carry, callbacks)", lambda f, fn: f.endswith("asl_kb/asp/solve.py")),
+    ("Python outcomes.py (reading models)", lambda f, fn: f.endswith(("asl_kb/engines/outcomes.py", "asl_kb/engines/graph.py"))),
     ("Python builtins and stdlib", lambda f, fn: True),
 )
 

@@ -3,11 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position, load_position_text
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position, load_position_text
 
 ROOT = Path(__file__).resolve().parent.parent
-FACTS = ROOT / "facts"
+FACTS = ROOT / "cases"
 
 
 class Result:

@@ -1,5 +1,5 @@
 """A10.533 CONCEALMENT: the two EX paragraphs, on one reconstructed map
-(facts/rulebook/A10.533-EX1.yaml and A10.533-EX2.yaml, board 1).
+(cases/rout/A10.533-EX1.yaml and A10.533-EX2.yaml, board 1).
 
 Map: the broken Russian squad R1 in the Open Ground hex I4; German squads in
 G4 and J4; single-hex buildings in J4, H3, G3, H2 and G4; everything else
@@ -13,11 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 
 
-from asl_kb import hexgrid
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position
+from asl_kb.board import hexgrid
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position
 
-RULEBOOK = Path(__file__).resolve().parent.parent / "facts" / "rulebook"
+RULEBOOK = Path(__file__).resolve().parent.parent / "cases" / "rout"
 EX1 = RULEBOOK / "A10.533-EX1.yaml"
 EX2 = RULEBOOK / "A10.533-EX2.yaml"
 

@@ -1,6 +1,6 @@
 """Examples 2, 3 and 4 of the "Prisoners" article (J. Bishop,
 ../shared/sources/prisoners-article-with-QA.txt), on maps reconstructed from
-the text (facts/article/Ex2.yaml, Ex3.yaml, Ex4.yaml; the figures are
+the text (cases/rout/article-Ex2.yaml, Ex3.yaml, Ex4.yaml; the figures are
 missing, the assumptions are in each file's `notes`). No Quarter is in
 effect in all three: the Americans have invoked it.
 """
@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from asl_kb import hexgrid
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position, load_position_text
+from asl_kb.board import hexgrid
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position, load_position_text
 
-ARTICLE = Path(__file__).resolve().parent.parent / "facts" / "article"
-EX2 = ARTICLE / "Ex2.yaml"
-EX3 = ARTICLE / "Ex3.yaml"
-EX4 = ARTICLE / "Ex4.yaml"
+CASES = Path(__file__).resolve().parent.parent / "cases"
+EX2 = CASES / "rout/article-Ex2.yaml"
+EX3 = CASES / "rout/article-Ex3.yaml"
+EX4 = CASES / "rout/article-Ex4.yaml"
 
 
 @lru_cache(maxsize=None)
@@ -326,7 +326,7 @@ def test_ex4_pinned_or_berserk_leader_may_not_accompany(status):
 
 
 # --- Example 6: "the whole CURRENT rout path" --------------------------------
-EX6 = ARTICLE / "Ex6.yaml"
+EX6 = CASES / "phase/article-Ex6.yaml"
 
 
 def test_ex6_no_surrender_at_the_start_though_bb5_is_reached_through_interdiction(run):
@@ -341,8 +341,8 @@ def test_ex6_no_surrender_at_the_start_though_bb5_is_reached_through_interdictio
         or any("designates building/woods Location CC5 level 0, 5 MF away" in s for s in said)
     # "Each Location is 5 MFs away and the 4-6-7 must choose between them":
     # both are destination options where it begins (dest_option/3, A10.51).
-    from asl_kb.facts import position_facts
-    from asl_kb.solve import solve
+    from asl_kb.asp.facts import position_facts
+    from asl_kb.asp.solve import solve
     symbols, _ = solve(position_facts(load_position(EX6)) + "#show dest_option/3.")
     options = {str(x.arguments[2]) for x in symbols if x.name == "dest_option" and x.arguments[0].number == 0}
     assert options == {'c(loc("BB5",0))', 'c(loc("CC5",0))'}

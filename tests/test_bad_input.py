@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from asl_kb.errors import PositionError
-from asl_kb.position import MAX_BYTES, load_position
+from asl_kb.position.loader import MAX_BYTES, load_position
 
 ROOT = Path(__file__).resolve().parents[1]
 

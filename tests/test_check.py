@@ -5,9 +5,9 @@ import sys
 
 import clingo
 
-from asl_kb.check import check
-from asl_kb.position import load_position, load_position_text
-from asl_kb.solve import RULES_DIR
+from asl_kb.engines.check import check
+from asl_kb.position.loader import load_position, load_position_text
+from asl_kb.asp.control import new_control
 from conftest import FACTS, ROOT
 
 OVER = """
@@ -23,7 +23,7 @@ units:
 
 
 def test_bundled_positions_are_consistent():
-    for rel in ("article/Ex13.yaml", "article/Ex4.yaml", "rulebook/A10.531-EX.yaml"):
+    for rel in ("phase/article-Ex13.yaml", "rout/article-Ex4.yaml", "rout/A10.531-EX.yaml"):
         assert check(load_position(FACTS / rel))["consistent"], rel
 
 
@@ -44,10 +44,8 @@ def test_cli_exit_code_1_when_not_consistent(tmp_path):
 def test_phase_conflicts_are_named_by_the_soft_program():
     """A fate that exists only under No Quarter while nothing can invoke it:
     the optimal soft model names A20.3's clause."""
-    ctl = clingo.Control(["--warn=none", "--opt-mode=optN", "0"])
-    ctl.load(str(RULES_DIR / "phase_check.lp"))
-    ctl.add("base", [], 'version(current). punit("U",german,1). start_loc("U",loc("E5",0)). '
-                        'enemy_side("U",american). opt("U",0,1).')
+    ctl = new_control("check.lp", 'version(current). punit("U",german,1). start_loc("U",loc("E5",0)). '
+                        'enemy_side("U",american). opt("U",0,1).', ("--opt-mode=optN", "0"))
     ctl.ground([("base", [])])
     found = []
     ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated_rule")))

@@ -5,7 +5,7 @@ import sys
 
 from conftest import FACTS, ROOT
 
-EX = FACTS / "rulebook" / "A10.531-EX.yaml"
+EX = FACTS / "rout/A10.531-EX.yaml"
 
 
 def cli(*args):
@@ -35,7 +35,7 @@ def test_default_position_runs():
 
 
 def test_attacker_routs_first():
-    data = json.loads(cli(FACTS / "article" / "Ex3.yaml", "--format", "json").stdout)
+    data = json.loads(cli(FACTS / "rout/article-Ex3.yaml", "--format", "json").stdout)
     sides = [u["side"] for u in data["units"]]
     attacker = "german"
     assert sides == sorted(sides, key=lambda s: s != attacker)
@@ -84,7 +84,7 @@ def test_erratum_unconcealed_interdictor_is_a_switch(run):
 
 def test_prisoners_json_is_byte_identical_across_runs():
     import subprocess, sys
-    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "facts" / "article" / "Ex18.yaml"), "--format", "json"]
+    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "cases" / "prisoners/article-Ex18.yaml"), "--format", "json"]
     a = subprocess.run(cmd, capture_output=True, text=True)
     b = subprocess.run(cmd, capture_output=True, text=True)
     assert a.returncode == 0 and a.stdout == b.stdout and '"prisoners"' in a.stdout

@@ -5,8 +5,8 @@ import json
 import subprocess
 import sys
 
-from asl_kb.diff import diff, switches_in_force
-from asl_kb.position import load_position, load_position_text
+from asl_kb.engines.diff import diff, switches_in_force
+from asl_kb.position.loader import load_position, load_position_text
 from conftest import FACTS, ROOT
 
 
@@ -18,15 +18,15 @@ def load(rel, **subs):
 
 
 def test_switches_in_force_are_read_off_the_rules():
-    cur = switches_in_force(load_position(FACTS / "article" / "Ex4.yaml"))
+    cur = switches_in_force(load_position(FACTS / "rout/article-Ex4.yaml"))
     assert cur["stack_surrender"] == "A20.3" and cur["current_rout_path"] == "A20.21"
-    prior = load(("article/Ex4.yaml"), **{"rules: current": "rules: prior"})
+    prior = load(("rout/article-Ex4.yaml"), **{"rules: current": "rules: prior"})
     assert "stack_surrender" not in switches_in_force(prior)
     assert "current_rout_path" in switches_in_force(prior)   # a Q&A reading holds in both
 
 
 def test_hob_rejection_vanishes_in_the_prior_text_because_of_a20_3():
-    d = diff(load("article/Ex8.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior")
+    d = diff(load("immediate/article-Ex8.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior")
     assert [e["outcome"] for e in d["vanished"]] == [
         "G838 (heat of battle): eliminated (rejected) by A", "G838 (heat of battle): eliminated (rejected) by B"]
     assert all(e["caused_by"] == [{"switch": "disrupted_rejection", "rule": "A20.3"}] for e in d["vanished"])
@@ -34,7 +34,7 @@ def test_hob_rejection_vanishes_in_the_prior_text_because_of_a20_3():
 
 
 def test_stack_rejection_unit_by_unit_appears_in_the_prior_text_whole_phase():
-    d = diff(load("article/Ex4.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior", phase=True)
+    d = diff(load("rout/article-Ex4.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior", phase=True)
     appeared = {e["outcome"] for e in d["appeared"]}
     assert "whole phase: G467 eliminated by A at BB8; G468 rout at DD8" in appeared
     assert "whole phase: G467 eliminated by A at BB8; G468 eliminated by A at BB8" in {e["outcome"] for e in d["vanished"]}
@@ -42,13 +42,13 @@ def test_stack_rejection_unit_by_unit_appears_in_the_prior_text_whole_phase():
 
 
 def test_guard_restriction_flips_with_a20_52():
-    d = diff(load_position(FACTS / "article" / "Ex18.yaml"), "current", "prior")
+    d = diff(load_position(FACTS / "prisoners/article-Ex18.yaml"), "current", "prior")
     gone = [e for e in d["vanished"] if e["outcome"] == "AG: guard_restricted"]
     assert gone and gone[0]["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}]
 
 
 def test_diff_cli_json():
-    out = subprocess.run([sys.executable, "-m", "asl_kb", "diff", str(FACTS / "article" / "Ex18.yaml"),
+    out = subprocess.run([sys.executable, "-m", "asl_kb", "diff", str(FACTS / "prisoners/article-Ex18.yaml"),
                           "--format", "json"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0
     d = json.loads(out.stdout)

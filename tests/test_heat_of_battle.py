@@ -7,7 +7,7 @@ import pytest
 
 from conftest import FACTS
 
-EX8 = (FACTS / "article" / "Ex8.yaml").read_text()
+EX8 = (FACTS / "immediate/article-Ex8.yaml").read_text()
 
 
 def hob(r, unit="G838"):
@@ -16,7 +16,7 @@ def hob(r, unit="G838"):
 
 
 def test_ex8_hob_surrender_under_no_quarter_turns_berserk(run):
-    r = run("article/Ex8.yaml")
+    r = run("immediate/article-Ex8.yaml")
     assert hob(r) == [("berserk", None)]
     said = [b["says"] for b in r.raw["heat_of_battle"][0]["fates"][0]["because"]]
     assert any("goes berserk instead" in s for s in said)

@@ -3,8 +3,8 @@ from collections import deque
 
 import pytest
 
-from asl_kb import hexgrid as hg
-from asl_kb.hexgrid import Area
+from asl_kb.board import hexgrid as hg
+from asl_kb.board.hexgrid import Area
 
 
 # ---------------------------------------------------------------- ids

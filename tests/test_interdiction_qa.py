@@ -21,9 +21,9 @@ from functools import lru_cache
 
 import yaml
 
-from asl_kb import hexgrid
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position_text
+from asl_kb.board import hexgrid
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position_text
 
 ROUTER = {"id": "R", "side": "german", "type": "squad", "counter": "4-6-7",
           "at": "D5", "status": ["broken", "dm"]}
@@ -286,7 +286,7 @@ def sherman(status, tca, armament=("ma", "cmg")):
 
 
 def test_sherman_probe_arc():
-    from asl_kb import geometry
+    from asl_kb.board import geometry
     assert geometry.in_arc("B3", 3, "E5")
     assert not geometry.in_arc("B3", 6, "E5")
 

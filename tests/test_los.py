@@ -3,8 +3,8 @@ from collections import namedtuple
 
 import pytest
 
-from asl_kb import hexgrid as hg
-from asl_kb.los import LosMap
+from asl_kb.board import hexgrid as hg
+from asl_kb.board.los import LosMap
 
 Hex = namedtuple("Hex", "terrain features elevation building", defaults=((), 0, None))
 OPEN = Hex("open")

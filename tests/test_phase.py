@@ -6,7 +6,7 @@ its US#, exchanging two HS for a squad, and the excess is freed (A20.51)."""
 
 from conftest import FACTS
 
-EX4 = (FACTS / "article" / "Ex4.yaml").read_text()
+EX4 = (FACTS / "rout/article-Ex4.yaml").read_text()
 
 
 def ex4(**subs):
@@ -71,7 +71,7 @@ def test_ex13_hero_guards_two_hs_and_a_crew_by_exchanging_two_hs_for_a_squad(run
     """Example 13: the German HS, HS and crew (US# 6) surrender to the hero (US#
     1, at most 5): exchanging two HS for a squad makes it 3 + 2 = 5, so none is
     freed (A20.51)."""
-    r = run("article/Ex13.yaml", phase=True)
+    r = run("phase/article-Ex13.yaml", phase=True)
     hero = [o for o in r.raw["phase"]["outcomes"]
             if all(t["fate"] == "surrender" and t["captor"] == "Hero" for t in o["turns"])]
     assert len(hero) == 1
@@ -90,7 +90,7 @@ def test_guard_capacity_frees_the_excess_captors_choice(run):
     """A broken leader added to the stack makes US# 7 > 5, and the hero is the
     only unit that can take prisoners (the squads are berserk, A20.2): one
     unit, the captor's choice, is freed as Unarmed (A20.21)."""
-    text = (FACTS / "article" / "Ex13.yaml").read_text()
+    text = (FACTS / "phase/article-Ex13.yaml").read_text()
     text = text.replace("at: N5}", "at: N5, status: [berserk]}").replace("at: L5}", "at: L5, status: [berserk]}")
     text += "  - {id: GL, side: german, type: leader, counter: 8-0, at: M5, status: [broken]}\n"
     r = run(text, phase=True)
@@ -106,7 +106,7 @@ def test_guard_capacity_frees_the_excess_captors_choice(run):
 
 def test_phase_outcomes_are_listed_up_to_the_limit_and_all_counted(tmp_path):
     import subprocess, sys, json
-    out = subprocess.run([sys.executable, "-m", "asl_kb", "outcomes", str(FACTS / "article" / "Ex13.yaml"),
+    out = subprocess.run([sys.executable, "-m", "asl_kb", "outcomes", str(FACTS / "phase/article-Ex13.yaml"),
                           "--phase", "--limit", "2", "--format", "json"], capture_output=True, text=True)
     assert out.returncode == 0
     phase = json.loads(out.stdout)["phase"]
@@ -118,7 +118,7 @@ def test_qa_does_a_captured_smc_still_count_against_the_5_times_unit_size_limit_
     Size limit for a Guard? A. Yes": with the hero as the only captor, two HS,
     a crew and a leader (US# 2+2+2+1, 3+2+1 = 6 after the exchange) exceed its
     5, so one of them is freed; without the leader none is."""
-    text = (FACTS / "article" / "Ex13.yaml").read_text()
+    text = (FACTS / "phase/article-Ex13.yaml").read_text()
     text = text.replace("at: N5}", "at: N5, status: [berserk]}").replace("at: L5}", "at: L5, status: [berserk]}")
     without = run(text, phase=True)
     assert all(t["fate"] != "freed" for o in without.raw["phase"]["outcomes"] for t in o["turns"])
@@ -131,7 +131,7 @@ def test_qa_does_a_captured_smc_still_count_against_the_5_times_unit_size_limit_
 def test_phase_count_is_the_product_of_the_fates_and_the_leaders_choice(run):
     """Example 4 under No Quarter: no surrender anywhere, the two broken squads'
     fates do not touch each other; the 9-2 stays or routs with one of them."""
-    r = run("article/Ex4.yaml", phase=True)
+    r = run("rout/article-Ex4.yaml", phase=True)
     n = len(r.fates("G467")) * len(r.fates("G468"))
     # and the 9-2 stays, or routs with one of them (A10.711): three choices
     assert r.raw["phase"]["voluntary_rout"] == [{"leader": "L92", "with_one_of": ["G467", "G468"]}]
@@ -141,7 +141,7 @@ def test_phase_count_is_the_product_of_the_fates_and_the_leaders_choice(run):
 def test_independent_units_are_counted_not_enumerated(run):
     """Two broken squads far apart under No Quarter, no leader: their fates
     are independent; the count is the product and the units are named once."""
-    text = (FACTS / "article" / "Ex4.yaml").read_text().replace(
+    text = (FACTS / "rout/article-Ex4.yaml").read_text().replace(
         "  - {id: L92, side: german, type: leader, counter: 9-2, at: BB8}\n", "")
     r = run(text, phase=True)
     assert {i["unit"] for i in r.raw["phase"]["independent"]} == {"G467", "G468"}

@@ -5,9 +5,9 @@ import textwrap
 
 import pytest
 
-from asl_kb import counters
+from asl_kb.position import counters
 from asl_kb.errors import PositionError
-from asl_kb.position import (
+from asl_kb.position.loader import (
     FrozenMap,
     HexTerrain,
     Position,

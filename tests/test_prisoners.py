@@ -38,7 +38,7 @@ def says(o):
 # --- Example 1 -----------------------------------------------------------------
 
 def test_ex1_recapture_in_the_mph_4_to_1_minus_1_no_infiltration_melee_if_it_fails(run):
-    p = pris(run, "article/Ex1.yaml")
+    p = pris(run, "prisoners/article-Ex1.yaml")
     o = option(p, 'cc(0, capture)')
     assert "4:1 FP, Kill Number 9" in says(o)
     assert "-1 DRM instead of +1" in says(o)
@@ -50,13 +50,13 @@ def test_ex1_recapture_in_the_mph_4_to_1_minus_1_no_infiltration_melee_if_it_fai
 
 
 def test_ex1_abandon_in_the_rph_keeps_the_protection_of_a20_3_and_a20_4(run):
-    p = pris(run, "article/Ex1-abandon.yaml")
+    p = pris(run, "prisoners/article-Ex1-abandon.yaml")
     o = option(p, "abandon(GP, R447)")
     assert "A20.53" in {b["rule"] for b in o["because"]}
 
 
 def test_ex1_abandoned_prisoner_eliminated_by_the_side_that_abandoned_it_is_a_massacre(run):
-    text = (FACTS / "article" / "Ex1-abandon.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex1-abandon.yaml").read_text().replace(
         "guard: R447}", "status: [abandoned]}").replace("phase: rally", "phase: prep_fire")
     text += "fire_effects: {by: russian, eliminated: [GP]}\n"
     p = pris(run, text)
@@ -66,7 +66,7 @@ def test_ex1_abandoned_prisoner_eliminated_by_the_side_that_abandoned_it_is_a_ma
 def test_qa_are_escaped_prisoners_which_do_not_rearm_also_subject_to_the_protection_of_a20_3_a20_4(run):
     """Q&A: "Are escaped Prisoners which do not rearm ALSO subject to the
     Protection of A20.3 - 20.4? A: No.\""""
-    text = (FACTS / "article" / "Ex1-abandon.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex1-abandon.yaml").read_text().replace(
         "guard: R447}", "status: [escaped]}").replace("phase: rally", "phase: prep_fire")
     text += "fire_effects: {by: russian, eliminated: [GP]}\n"
     p = pris(run, text)
@@ -76,7 +76,7 @@ def test_qa_are_escaped_prisoners_which_do_not_rearm_also_subject_to_the_protect
 # --- Examples 9, 10, 11 and the A20.22 EX ----------------------------------------
 
 def test_ex9_capture_at_3_to_2_minus_1_and_the_german_back_at_1_to_2(run):
-    p = pris(run, "article/Ex9.yaml")
+    p = pris(run, "prisoners/article-Ex9.yaml")
     a = option(p, "cc(0, capture)")
     assert "Kill Number 6" in says(a)
     assert band(a, 7) == ["G: one unit captured (defender's choice; a HS of a squad)"]   # Final 6
@@ -88,7 +88,7 @@ def test_ex9_capture_at_3_to_2_minus_1_and_the_german_back_at_1_to_2(run):
 
 
 def test_ex9_hand_to_hand_american_kill_8_german_6(run):
-    text = (FACTS / "article" / "Ex9.yaml").read_text().replace("capture: yes}", "capture: yes, hand_to_hand: yes}").replace(
+    text = (FACTS / "prisoners/article-Ex9.yaml").read_text().replace("capture: yes}", "capture: yes, hand_to_hand: yes}").replace(
         "defenders: [A]}", "defenders: [A], hand_to_hand: yes}")
     p = pris(run, text)
     a = option(p, "cc(0, capture)")
@@ -101,12 +101,12 @@ def test_ex9_hand_to_hand_american_kill_8_german_6(run):
 def test_qa_may_capture_be_attempted_by_a_side_which_earlier_invoked_no_quarter(run):
     """Q&A (A20.22): "May this (capture during the CCPh) be attempted by a side
     which earlier invoked No Quarter? A. Yes." (Example 9: No Quarter for both.)"""
-    p = pris(run, "article/Ex9.yaml")
+    p = pris(run, "prisoners/article-Ex9.yaml")
     assert option(p, "cc(0, capture)")
 
 
 def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run):
-    p = pris(run, "article/Ex10.yaml")
+    p = pris(run, "prisoners/article-Ex10.yaml")
     assert "G captured" in band(option(p, "cc(0, capture)"), 3)
     assert "A captured" in band(option(p, "cc(1, capture)"), 3)
     joint = p["simultaneous"][0]
@@ -117,21 +117,21 @@ def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run
 
 
 def test_ex11_capture_at_2_to_1_kill_7_final_7_captures_one_hs(run):
-    p = pris(run, "article/Ex11.yaml")
+    p = pris(run, "prisoners/article-Ex11.yaml")
     a = option(p, "cc(0, capture)")
     assert "Kill Number 7" in says(a)
     assert band(a, 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]   # Final 7
 
 
 def test_ex11_hara_kiri_ntc_passes_eliminated_fails_no_attack(run):
-    p = pris(run, "article/Ex11.yaml")
+    p = pris(run, "prisoners/article-Ex11.yaml")
     h = option(p, "hara_kiri(J, 0)")
     assert band(h, 7) == ["eliminated"] and band(h, 8) == ["fails no attack and capture drm minus 1"]
     assert h["because"][0]["rule"] == "G1.641"
 
 
 def test_ex11_guard_attacks_its_prisoner_at_6_to_1_the_hs_at_half_fp_3_to_2_or_both_at_1_to_1(run):
-    p = pris(run, "article/Ex11-melee.yaml")
+    p = pris(run, "prisoners/article-Ex11-melee.yaml")
     assert "6:1 FP" in says(option(p, "cc(0, kill)"))
     assert "3:2 FP" in says(option(p, "cc(1, kill)")) and "half FP" in says(option(p, "cc(1, kill)"))
     assert "3:3 FP" in says(option(p, "cc(2, kill)"))
@@ -150,7 +150,7 @@ def test_qa_guard_attacking_its_prisoner_and_an_enemy_squad_in_melee_attacks_bot
 
 
 def test_a20_22_ex_original_dr_3_captures_both_4_2_6_and_a_hs_of_the_4_4_7(run):
-    p = pris(run, "rulebook/A20.22-EX.yaml")
+    p = pris(run, "prisoners/A20.22-EX.yaml")
     o = option(p, "cc(0, capture)")
     assert "8:12 FP, Kill Number 4" in says(o)
     assert band(o, 3) == ["R426a captured", "R426b captured",
@@ -160,14 +160,14 @@ def test_a20_22_ex_original_dr_3_captures_both_4_2_6_and_a_hs_of_the_4_4_7(run):
 def test_qa_striped_japanese_squad_capture_equal_to_kill_number_gives_a_captured_and_an_uncaptured_hs(run):
     """Q&A (A20.22): a striped Japanese squad captured with Final DR = Kill
     Number: "1) a captured halfsquad and an uncaptured halfsquad"."""
-    p = pris(run, "article/Ex11.yaml")
+    p = pris(run, "prisoners/article-Ex11.yaml")
     assert band(option(p, "cc(0, capture)"), 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]
 
 
 # --- Guards: Examples 14, 15 and the Q&As ------------------------------------------
 
 def test_ex14_the_9_2_may_transfer_its_prisoner_to_a_good_order_squad_without_penalty(run):
-    p = pris(run, "article/Ex14.yaml")
+    p = pris(run, "prisoners/article-Ex14.yaml")
     t = option(p, "transfer(GP, L92, A1)")
     assert "does not penalize" in says(t)
     assert not any(o["option"] == "transfer(GP, L92, A2)" for o in p["options"])  # A2 is broken
@@ -177,11 +177,11 @@ def test_qa_may_a_unit_transfer_a_prisoner_and_do_other_rph_aph_activities(run):
     """Q&A: "Does this mean a unit could transfer a prisoner AND do other
     RPh/APh activities ...? A. Yes\""""
     assert "does not penalize either unit's RPh/APh capabilities" in says(
-        option(pris(run, "article/Ex14.yaml"), "transfer(GP, L92, A1)"))
+        option(pris(run, "prisoners/article-Ex14.yaml"), "transfer(GP, L92, A1)"))
 
 
 def test_ex15_the_hs_must_become_the_guard_when_the_9_2_is_eliminated(run):
-    p = pris(run, "article/Ex15.yaml")
+    p = pris(run, "prisoners/article-Ex15.yaml")
     for u in ("GP1", "GP2"):
         o = option(p, f"assume_guard(AHS, {u})")
         assert o["required"] and "must assume" in says(o)
@@ -189,7 +189,7 @@ def test_ex15_the_hs_must_become_the_guard_when_the_9_2_is_eliminated(run):
 
 def test_ex15_a_broken_or_pinned_hs_cannot_take_them_so_the_prisoners_are_freed(run):
     for st in ("broken", "pinned"):
-        text = (FACTS / "article" / "Ex15.yaml").read_text().replace("counter: 3-3-7, at: G5}", f"counter: 3-3-7, at: G5, status: [{st}]}}")
+        text = (FACTS / "prisoners/article-Ex15.yaml").read_text().replace("counter: 3-3-7, at: G5}", f"counter: 3-3-7, at: G5, status: [{st}]}}")
         p = pris(run, text)
         assert option(p, "freed(GP1)")["required"] and option(p, "freed(GP2)")["required"]
 
@@ -197,7 +197,7 @@ def test_ex15_a_broken_or_pinned_hs_cannot_take_them_so_the_prisoners_are_freed(
 def test_qa_should_the_guard_be_eliminated_must_a_unit_capable_of_accepting_transfer_assume_the_guard(run):
     """Q&A (A20.5): "A20,5 should probably say 'must immediately assume'";
     "Broken units are not 'capable'"."""
-    p = pris(run, "article/Ex15.yaml")
+    p = pris(run, "prisoners/article-Ex15.yaml")
     assert option(p, "assume_guard(AHS, GP1)")["required"]
 
 
@@ -216,7 +216,7 @@ def test_qa_does_a_captured_smc_count_against_the_5_times_unit_size_limit_for_a_
 
 def test_qa_abandoned_smc_prisoners_are_always_armed(run):
     """Q&A (A20.551): "Are Abandoned SMC prisoners also always Armed? A. Yes.\""""
-    text = (FACTS / "article" / "Ex14.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(
         "{id: GP, side: german, type: squad, counter: (1)-0-6, at: G1, guard: L92}",
         "{id: GP, side: german, type: leader, counter: 8-0, at: G1, guard: L92}")
     o = option(pris(run, text), "abandon(GP, L92)")
@@ -226,16 +226,16 @@ def test_qa_abandoned_smc_prisoners_are_always_armed(run):
 def test_guard_outnumbered_may_not_interdict_current_text_and_the_prior_reverse(run):
     """A20.52: a Guard whose US# is < its prisoners' US# may not Interdict
     (current); the prior text exempts exactly that Guard."""
-    p = pris(run, "article/Ex15.yaml")
+    p = pris(run, "prisoners/article-Ex15.yaml")
     assert "guard_restricted" in p["states"]["L92"]
-    prior = pris(run, "article/Ex15.yaml", rules="prior")
+    prior = pris(run, "prisoners/article-Ex15.yaml", rules="prior")
     assert "guard_restricted" not in prior["states"].get("L92", [])
 
 
 # --- Escape: Examples 16, 18 and the A20.55 EX -------------------------------------
 
 def test_ex16_prisoner_in_melee_may_withdraw_and_the_guard_may_infiltrate_leaving_it(run):
-    p = pris(run, "article/Ex16.yaml")
+    p = pris(run, "prisoners/article-Ex16.yaml")
     assert "success is an escape" in says(option(p, "withdraw(GP, AG)"))
     assert "escaped Unarmed" in says(option(p, "guard_infiltrates(AG)"))
     e = option(p, "escape(GP, AG)")
@@ -245,16 +245,16 @@ def test_ex16_prisoner_in_melee_may_withdraw_and_the_guard_may_infiltrate_leavin
 def test_qa_if_the_guard_withdraws_on_a_6_6_do_his_prisoners_accompany_him(run):
     """Q&A (A20.55): "No, the prisoners cannot accompany the Guard withdrawing
     from Melee.\""""
-    assert "cannot go with it" in says(option(pris(run, "article/Ex16.yaml"), "guard_infiltrates(AG)"))
+    assert "cannot go with it" in says(option(pris(run, "prisoners/article-Ex16.yaml"), "guard_infiltrates(AG)"))
 
 
 def test_prior_text_no_escape_in_melee_against_an_unbroken_guard(run):
-    p = pris(run, "article/Ex16.yaml", rules="prior")
+    p = pris(run, "prisoners/article-Ex16.yaml", rules="prior")
     assert not any(o["option"] == "escape(GP, AG)" for o in p["options"])
 
 
 def test_ex18_ntc_with_the_captured_leaders_minus_1_then_dr_7_or_less_eliminates_the_guard(run):
-    p = pris(run, "article/Ex18.yaml")
+    p = pris(run, "prisoners/article-Ex18.yaml")
     sq = option(p, "escape(GP, AG)")
     assert chance(sq, lambda e: e == ["passes"]) == 21          # DR - 1 <= 6
     ld = option(p, "escape(L81, AG)")
@@ -266,12 +266,12 @@ def test_ex18_ntc_with_the_captured_leaders_minus_1_then_dr_7_or_less_eliminates
 
 
 def test_prior_text_escaped_smc_is_not_said_to_be_armed(run):
-    p = pris(run, "article/Ex18.yaml", rules="prior")
+    p = pris(run, "prisoners/article-Ex18.yaml", rules="prior")
     assert "L81 is Armed (SMC)" not in band(option(p, "cc(0, kill)"), 7)
 
 
 def test_a20_55_ex_odds_1_1_against_the_guard_1_2_with_the_hs_and_the_hs_back_at_1_1(run):
-    p = pris(run, "rulebook/A20.55-EX.yaml")
+    p = pris(run, "prisoners/A20.55-EX.yaml")
     assert "2:2 FP, Kill Number 5" in says(option(p, "cc(0, kill)"))
     assert "-2 DRM against broken GC" in says(option(p, "cc(0, kill)"))
     assert "2:4 FP, Kill Number 4" in says(option(p, "cc(1, kill)"))
@@ -284,13 +284,13 @@ def test_qa_guard_eliminated_by_its_prisoners_with_an_enemy_squad_there_the_squa
     """Q&A (A20.5 & A20.55): the prisoners eliminate their broken HS Guard but
     a squad of the Guard's side is there: "The squad has to become a Guard,
     since the Prisoners did not successfully Escape\""""
-    e = option(pris(run, "rulebook/A20.55-EX.yaml"), "escape(P1, GC)")
+    e = option(pris(run, "prisoners/A20.55-EX.yaml"), "escape(P1, GC)")
     assert "guard_eliminated(must_be_taken_over)" in e["effects"]
 
 
 def test_italians_japanese_and_axis_minors_never_attempt_escape(run):
     for nat in ("italian", "japanese", "hungarian"):
-        text = (FACTS / "article" / "Ex18.yaml").read_text().replace(
+        text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace(
             "counter: (1)-0-6, at: E5, guard: AG}", f"counter: (1)-0-6, at: E5, guard: AG, nationality: {nat}}}")
         p = pris(run, text)
         assert not any(o["option"] == "escape(GP, AG)" for o in p["options"])
@@ -299,7 +299,7 @@ def test_italians_japanese_and_axis_minors_never_attempt_escape(run):
 # --- Rearming and Scrounging: Examples 17, 19 ----------------------------------------
 
 def test_ex17_guard_killed_prisoner_casualty_reduced_rearms_as_a_conscript_hs_double_cvp(run):
-    p = pris(run, "article/Ex17.yaml")
+    p = pris(run, "prisoners/article-Ex17.yaml")
     assert option(p, "casualty_reduced(GP)")["required"]
     assert option(p, "rearm(GP, conscript)")["required"]
     ev = [e for e in p["events"] if e["event"] == "fire(german)"][0]
@@ -307,13 +307,13 @@ def test_ex17_guard_killed_prisoner_casualty_reduced_rearms_as_a_conscript_hs_do
 
 
 def test_ex19_scrounging_the_wreck_dr_1_to_3(run):
-    o = option(pris(run, "article/Ex19.yaml"), "scrounge_wreck(GC)")
+    o = option(pris(run, "prisoners/article-Ex19.yaml"), "scrounge_wreck(GC)")
     assert chance(o, lambda e: e == ["rearms"]) == 3 and o["rolls"][0]["roll"] == "dr1"
     assert "conscript" in says(o)
 
 
 def test_a20_552_scrounging_in_the_mph_needs_a_dr_of_2(run):
-    o = option(pris(run, "article/Ex1.yaml"), "scrounge(E5)")
+    o = option(pris(run, "prisoners/article-Ex1.yaml"), "scrounge(E5)")
     assert chance(o, lambda e: e == ["rearms"]) == 1
 
 
@@ -332,7 +332,7 @@ def test_qa_unarmed_unit_with_a_sw_is_armed_and_affects_rout():
     (Index "Armed"); without one it does not affect enemy routs (A20.5)."""
     import clingo
     from pathlib import Path
-    rules = (Path(__file__).resolve().parent.parent / "rules" / "base.lp").read_text()
+    rules = (Path(__file__).resolve().parent.parent / "rules" / "core" / "base.lp").read_text()
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], rules + 'unit("U"). status("U",unarmed). weapon("U",sw(lmg),2,6). unit("V"). status("V",unarmed).')
     ctl.ground([("base", [])])
@@ -406,7 +406,7 @@ def test_massacre_in_melee_is_not_allowed_and_elr_rises_once_only(run):
 def test_qa_mph_recapture_is_infiltration_possible_no_and_leader_creation_yes(run):
     """Q&As on recapturing Unarmed units in the MPh: "Is Infiltration
     possible? A. No." "What about leader creation? A. Yes.\""""
-    o = option(pris(run, "article/Ex1.yaml"), "cc(0, capture)")
+    o = option(pris(run, "prisoners/article-Ex1.yaml"), "cc(0, capture)")
     assert "leader creation" in band(o, 2)
     assert all("infiltrate" not in e for b in o["rolls"] for e in b["effects"])
 
@@ -415,7 +415,7 @@ def test_qa_escape_is_not_successful_while_any_other_enemy_unit_is_there_even_a_
     """Q&A (A20.55): "Per 20.55, Escape is successful only if there are no enemy
     units CAPABLE OF ACCEPTING TRANSFER ... [implied]? A. No." — any other
     enemy unit there, even a broken one, means no escape."""
-    text = (FACTS / "article" / "Ex18.yaml").read_text() + ""
+    text = (FACTS / "prisoners/article-Ex18.yaml").read_text() + ""
     text = text.replace("close_combat:\n", "close_combat:\n") .replace(
         "units:\n", "units:\n  - {id: AX, side: american, type: squad, counter: 6-6-6, at: E5, status: [broken]}\n")
     e = option(pris(run, text), "escape(GP, AG)")
@@ -426,12 +426,12 @@ def test_qa_a_wounded_smc_prisoner_moves_at_the_foot_rate_of_its_guard(run):
     """Q&A (A20.53): "Do even wounded SMC prisoners move 'at the foot rate ...
     of their accompanying Guard'? ... Can Captured leaders increase their
     Guard's available MF? A. Yes. Yes. No.\""""
-    p = pris(run, "article/Ex18.yaml")
+    p = pris(run, "prisoners/article-Ex18.yaml")
     assert any(b["rule"] == "A20.53" and "adds no MF" in b["says"] for b in p["notes"]["L81"])
 
 
 def test_prisoners_pin_with_their_guard(run):
-    text = (FACTS / "article" / "Ex14.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(
         "{id: L92, side: american, type: leader, counter: 9-2, at: G1}",
         "{id: L92, side: american, type: leader, counter: 9-2, at: G1, status: [pinned]}")
     assert "pinned_with_guard" in pris(run, text)["states"]["GP"]
@@ -441,7 +441,7 @@ def test_prisoners_pin_with_their_guard(run):
 def test_ex17_random_selection_of_the_kia_includes_the_guard_and_its_prisoner(run):
     """Example 17: "The Random Selection to determine which unit suffers the
     KIA includes both the American unit and its prisoner" (A20.54)."""
-    text = (FACTS / "article" / "Ex17.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex17.yaml").read_text().replace(
         "fire_effects: {by: german, eliminated: [AHS], failed_mc: [GP]}",
         "fire_effects: {by: german, random_selection: {at: T5, result: kia}}")
     o = option(pris(run, text), "random_selection(T5)")
@@ -451,14 +451,14 @@ def test_ex17_random_selection_of_the_kia_includes_the_guard_and_its_prisoner(ru
 
 
 def test_guarding_on_the_guard_is_the_same_as_guard_on_the_prisoner(run):
-    a = pris(run, "article/Ex14.yaml")
-    text = (FACTS / "article" / "Ex14.yaml").read_text().replace(", guard: L92}", "}").replace(
+    a = pris(run, "prisoners/article-Ex14.yaml")
+    text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(", guard: L92}", "}").replace(
         "counter: 9-2, at: G1}", "counter: 9-2, at: G1, guarding: [GP]}")
     assert pris(run, text) == a
 
 
 def test_ambush_minus_1_to_the_ambushers_plus_1_back(run):
-    text = (FACTS / "article" / "Ex9.yaml").read_text().replace(
+    text = (FACTS / "prisoners/article-Ex9.yaml").read_text().replace(
         "defenders: [G], capture: yes}", "defenders: [G], capture: yes, ambush: yes}")
     p = pris(run, text)
     assert band(option(p, "cc(0, capture)"), 8) == ["G: one unit captured (defender's choice; a HS of a squad)"]  # 8-1-1 = 6
@@ -484,7 +484,7 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
 def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
     """A20.53; the unarmed prisoners themselves do not force it to rout (A20.5),
     the German squad ADJACENT does."""
-    text = (FACTS / "article" / "Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
+    text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
     assert run(text).units["AG"]["must_rout"] is False
     text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n")
     r = run(text)
@@ -496,7 +496,7 @@ def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
 def test_the_escape_attack_is_figured_without_a_declaration(run):
     """A20.55: the prisoners that may escape attack their Guard; Example 18's
     odds come out with no close_combat key."""
-    text = (FACTS / "article" / "Ex18.yaml").read_text().split("close_combat:")[0]
+    text = (FACTS / "prisoners/article-Ex18.yaml").read_text().split("close_combat:")[0]
     o = option(pris(run, text), "cc(esc(AG), kill)")
     assert "2:3 FP, Kill Number 4" in says(o)
     assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from asl_kb.check import check
+from asl_kb.engines.check import check
 from asl_kb.errors import PositionError
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position_text
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position_text
 
 HEXES = [f"{c}{r}" for c in "CDEFGH" for r in range(2, 8)]
 TYPES = [("squad", "4-6-7"), ("squad", "4-4-7"), ("half_squad", "2-4-7"), ("leader", "8-1"),

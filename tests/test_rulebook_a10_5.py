@@ -2,7 +2,7 @@
 German in K4 from L3, and may end in M4 or go on to N3 or N4."""
 import pytest
 
-EX = "rulebook/A10.5-EX.yaml"
+EX = "rout/A10.5-EX.yaml"
 
 
 def test_must_rout_because_adjacent_to_known_enemies(run):
@@ -34,8 +34,8 @@ def test_german_in_l3_or_l4_leaves_no_rout_so_it_surrenders(run, german_in):
     """"If the German unit were in L3 or L4 instead of K4 the broken unit would
     be unable to rout away without moving ADJACENT ... eliminated or captured"."""
     from dataclasses import replace
-    from asl_kb.position import load_position
-    from asl_kb.outcomes import outcomes
+    from asl_kb.position.loader import load_position
+    from asl_kb.engines.outcomes import outcomes
     from conftest import FACTS, Result
     p = load_position(FACTS / EX)
     units = tuple(replace(u, hex=german_in) if u.id == "G3" else u for u in p.units)
@@ -46,8 +46,8 @@ def test_german_in_l3_or_l4_leaves_no_rout_so_it_surrenders(run, german_in):
 
 def test_under_no_quarter_it_is_eliminated_for_failure_to_rout(run):
     from dataclasses import replace
-    from asl_kb.position import load_position
-    from asl_kb.outcomes import outcomes
+    from asl_kb.position.loader import load_position
+    from asl_kb.engines.outcomes import outcomes
     from conftest import FACTS, Result
     p = load_position(FACTS / EX)
     units = tuple(replace(u, hex="L4") if u.id == "G3" else u for u in p.units)

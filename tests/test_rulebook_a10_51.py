@@ -1,7 +1,7 @@
 """A10.51 EX: broken unit in 3M2 ground level, Good Order enemy in M3: it may
 rout upstairs to M2 1st level and stop, or go on to N1 1st level, or N1 2nd
 level via M2 2nd level; upper levels of M2/N2 are not ADJACENT to M3."""
-EX = "rulebook/A10.51-EX.yaml"
+EX = "rout/A10.51-EX.yaml"
 
 
 def test_may_rout_upstairs_and_stop(run):

@@ -4,11 +4,11 @@ import dataclasses
 
 import pytest
 
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position
 from conftest import FACTS, Result
 
-EX = "rulebook/A10.531-EX.yaml"
+EX = "rout/A10.531-EX.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ from fractions import Fraction
 
 import pytest
 
-from asl_kb import terrain as T
-from asl_kb.terrain import FEATURES, TERRAIN, enter_cost, fortification_extra
+from asl_kb.board import terrain as T
+from asl_kb.board.terrain import FEATURES, TERRAIN, enter_cost, fortification_extra
 
 # Same four fields as asl_kb.position.HexTerrain (duck typing).
 Hex = namedtuple("Hex", "terrain features elevation building", defaults=((), 0, None))

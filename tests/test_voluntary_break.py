@@ -1,7 +1,7 @@
 """A10.41 Voluntary Break and its Q&A: a unit may break voluntarily only if,
 broken, it could rout; not if that would mean surrender or elimination."""
-from asl_kb.outcomes import outcomes
-from asl_kb.position import load_position_text
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position_text
 
 POSITION = """
 name: voluntary break

@@ -4,8 +4,10 @@ units of the other side (the design principle "ground locally").
 """
 from __future__ import annotations
 
-from . import geometry, hexgrid, terrain
-from .los import LosMap
+from asl_kb.board import geometry
+from asl_kb.board import hexgrid
+from asl_kb.board import terrain
+from asl_kb.board.los import LosMap
 
 
 def q(text: str) -> str:

@@ -14,8 +14,8 @@ from fractions import Fraction
 
 import clingo
 
-from .facts import prisoner_facts
-from .solve import RULES_DIR
+from asl_kb.asp.facts import prisoner_facts
+from asl_kb.asp.control import new_control
 
 #: ways to roll each total (2d6) or face (1d6)
 _WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
@@ -39,9 +39,7 @@ def _text(sym) -> str:
 
 
 def solve_prisoners(position) -> dict:
-    ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(RULES_DIR / "prisoners.lp"))
-    ctl.add("base", [], prisoner_facts(position))
+    ctl = new_control("prisoners.lp", prisoner_facts(position))
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))

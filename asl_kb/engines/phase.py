@@ -19,8 +19,8 @@ import time
 
 import clingo
 
-from .facts import loc, q, switch_facts
-from .solve import RULES_DIR
+from asl_kb.asp.facts import loc, q, switch_facts
+from asl_kb.asp.control import new_control
 
 #: whole-phase outcomes enumerated at most; past it the result says incomplete
 MAX_OUTCOMES = 20000
@@ -132,9 +132,7 @@ class Phase:
         return "\n".join(out) + "\n"
 
     def _control(self, args) -> clingo.Control:
-        ctl = clingo.Control(["--warn=none", *args])
-        ctl.load(str(RULES_DIR / "phase.lp"))
-        ctl.add("base", [], self.facts())
+        ctl = new_control("phase.lp", self.facts(), tuple(args))
         ctl.ground([("base", [])])
         return ctl
 

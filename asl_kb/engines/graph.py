@@ -12,7 +12,7 @@ from collections import defaultdict, deque
 
 import clingo
 
-from . import hexgrid
+from asl_kb.board import hexgrid
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location

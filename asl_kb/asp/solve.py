@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import clingo
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-if not (RULES_DIR / "main.lp").exists():  # installed without the source tree
-    RULES_DIR = Path(__file__).resolve().parent / "rules"
+from asl_kb.asp.control import new_control
+
 
 #: six moves at most (A10.5: six MF, no Location cheaper than one MF), plus a
 #: stage for each concealed unit that may drop concealment on the way (A10.533)
@@ -44,9 +42,7 @@ def _grew(ctl, stage: int) -> bool:
 def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveStats]:
     """The shown atoms of the program's answer set, and timing figures."""
     stats = SolveStats()
-    ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(RULES_DIR / "main.lp"))
-    ctl.add("base", [], facts)
+    ctl = new_control("rout.lp", facts)
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0

@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import clingo
 
-from .outcomes import outcomes
-from .phase import Phase
-from .solve import RULES_DIR
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.engines.phase import Phase
+from asl_kb.asp.control import new_control
 
 
 def _phase_conflicts(position, result) -> list[dict]:
     ph = Phase(position, result["units"], None)
     if not ph.coupled:
         return []
-    ctl = clingo.Control(["--warn=none", "--opt-mode=optN", "0"])
-    ctl.load(str(RULES_DIR / "phase_check.lp"))
-    ctl.add("base", [], ph.facts())
+    ctl = new_control("check.lp", ph.facts(), ("--opt-mode=optN", "0"))
     ctl.ground([("base", [])])
     sets = set()
 

@@ -24,8 +24,9 @@ from typing import Any
 
 import yaml
 
-from . import counters, hexgrid
-from .errors import PositionError
+from asl_kb.position import counters
+from asl_kb.board import hexgrid
+from asl_kb.errors import PositionError
 
 MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
 MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
@@ -113,8 +114,8 @@ _SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
 def switch_names() -> frozenset[str]:
     """The named switches rules/versions.lp declares (read from the rules, so
     the names live in one place)."""
-    from .solve import RULES_DIR
-    return frozenset(_SWITCH.findall((RULES_DIR / "versions.lp").read_text()))
+    from asl_kb.asp.control import active_rules
+    return frozenset(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text()))
 
 @dataclass(frozen=True)
 class HexTerrain:

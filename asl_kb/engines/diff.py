@@ -13,18 +13,16 @@ import dataclasses
 
 import clingo
 
-from .outcomes import outcomes
-from .facts import switch_facts
-from .phase import fate_key
-from .solve import RULES_DIR
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.asp.facts import switch_facts
+from asl_kb.engines.phase import fate_key
+from asl_kb.asp.control import new_control
 
 
 def switches_in_force(position) -> dict[str, str]:
     """{switch name: rule id} of the switches in force for the position."""
-    ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(RULES_DIR / "versions.lp"))
     facts = switch_facts(position)
-    ctl.add("base", [], "\n".join(facts) + "\n#show in_force/1. #show version_switch/2. #show qa_reading/2.")
+    ctl = new_control("core/versions.lp", "\n".join(facts) + "\n#show in_force/1. #show version_switch/2. #show qa_reading/2.")
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))

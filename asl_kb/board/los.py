@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, Optional
 
-from . import hexgrid
-from .terrain import (
+from asl_kb.board import hexgrid
+from asl_kb.board.terrain import (
     FEATURES,
     HINDRANCE_BLOCKS_AT,
     SMOKE_HINDRANCE,

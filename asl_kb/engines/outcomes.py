@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import prisoners
-from .facts import position_facts
-from .graph import MAX_PATHS, Graph, _text, _unit_of
-from .phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
-from .solve import solve
+from asl_kb.engines import prisoners
+from asl_kb.asp.facts import position_facts
+from asl_kb.engines.graph import MAX_PATHS, Graph, _text, _unit_of
+from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
+from asl_kb.asp.solve import solve
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
 DEFAULT_PHASE_LISTING = 100

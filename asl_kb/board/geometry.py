@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from . import hexgrid, terrain
+from asl_kb.board import hexgrid
+from asl_kb.board import terrain
 
 #: A rout never goes farther than six MF (A10.5) and no hex costs less than
 #: one MF, so six hexes bound the Locations a broken unit could reach.

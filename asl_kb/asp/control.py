@@ -1,0 +1,50 @@
+"""The one place a clingo.Control is built.
+
+Every program (rout, phase, check, prisoners, versions) is loaded from the
+active rule set: the shipped `rules/` folder, or a folder overlaying it (a
+proposed erratum, a mutant) set with `using_rules()`. Warnings stay on: the
+input predicates are declared in `rules/core/defined.lp`, so a warning means a
+real mistake; they are collected in `WARNINGS` (a test fails on any).
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from pathlib import Path
+
+import clingo
+
+from asl_kb.resources import rules_dir
+
+#: the rules folder in force (None: the shipped rules)
+_ACTIVE: contextvars.ContextVar[Path | None] = contextvars.ContextVar("asl_kb_rules", default=None)
+#: every clingo warning met so far in this process, as (code, message)
+WARNINGS: list[tuple[str, str]] = []
+
+
+def active_rules() -> Path:
+    return _ACTIVE.get() or rules_dir()
+
+
+@contextlib.contextmanager
+def using_rules(folder: Path | str | None):
+    """Run the programs from `folder` (a complete rules folder) inside the block."""
+    token = _ACTIVE.set(Path(folder) if folder is not None else None)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _log(code, message: str) -> None:
+    WARNINGS.append((str(code).rsplit(".", 1)[-1], message.strip()))
+
+
+def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clingo.Control:
+    """A Control with the entry program `entry` (e.g. "rout.lp") of the active
+    rule set loaded and `facts` added to #program base (not yet grounded)."""
+    ctl = clingo.Control(list(args), logger=_log, message_limit=100)
+    ctl.load(str(active_rules() / entry))
+    if facts:
+        ctl.add("base", [], facts)
+    return ctl

@@ -1,0 +1,40 @@
+"""Where the shipped rules and bundled cases are.
+
+Installed (a wheel), they are package data read through importlib.resources
+(`asl_kb.rules`, `asl_kb.cases`, mapped from the top-level `rules/` and
+`cases/` folders by pyproject.toml). In a source checkout or an editable
+install those names do not import, and the folders beside the package are used.
+"""
+from __future__ import annotations
+
+import importlib.resources
+from functools import cache
+from pathlib import Path
+
+_SOURCE_TREE = Path(__file__).resolve().parent.parent
+
+
+@cache
+def _folder(name: str) -> Path:
+    try:
+        found = importlib.resources.files(f"asl_kb.{name}")
+    except ModuleNotFoundError:
+        found = None
+    if found is not None and (Path(str(found)) / ".").is_dir():
+        return Path(str(found))
+    return _SOURCE_TREE / name
+
+
+def rules_dir() -> Path:
+    """The shipped rules: entry programs at the top, one folder per chapter."""
+    return _folder("rules")
+
+
+def cases_dir() -> Path:
+    """The bundled cases: positions (with their `expect:`), one folder per chapter."""
+    return _folder("cases")
+
+
+def default_position() -> Path:
+    """The position `asl-kb outcomes` runs without an argument: the A10.531 EX."""
+    return cases_dir() / "rout" / "A10.531-EX.yaml"
