@@ -166,27 +166,6 @@ class LosMap:
 
     # -------------------------------------------------------------- lines
 
-    def _line_info(self, a: str, b: str) -> tuple:
-        """Per-hex LOS data of the hexes crossed between a and b (hex_line),
-        looked up by cube coordinates: no hex ids are built on the way."""
-        ax, ay, az = hexgrid.cube(a)
-        bx, by, bz = hexgrid.cube(b)
-        info, slow = self._info_cube, self._cube_info
-        out = []
-        for members in hexgrid._relative_line(bx - ax, by - ay, bz - az):
-            if len(members) == 1:
-                m = members[0]
-                key = (ax + m[0], az + m[2])
-                item = info.get(key) or slow(key)
-                if item is not None:
-                    out.append((item,))
-            else:
-                keys = [(ax + x, az + z) for x, _y, z in members]
-                items = [info.get(k) or slow(k) for k in keys]
-                if None not in items:  # a hexside pair on the map edge is left out
-                    out.append(tuple(items))
-        return tuple(out)
-
     def _cube_info(self, key):
         """LOS data of the hex at cube (x, z), None when it has no id."""
         h = hexgrid._cube_id_cached(key)
@@ -238,24 +217,35 @@ class LosMap:
                 return r
         if a == b:
             return _CLEAR
-        line = self._line_info(a, b)
-        if not line:
-            return _CLEAR
         ha = self._hex_info(a)[0] + la
         hb = self._hex_info(b)[0] + lb
         lo, hi = (ha, hb) if ha <= hb else (hb, ha)
+        # Walk the line from a lazily and stop at the first blocking hex: most
+        # lines on a real map are blocked a few hexes out (the whole line is
+        # never built first).
+        ax, _ay, az = hexgrid.cube(a)
+        bx, by, bz = hexgrid.cube(b)
+        info, slow = self._info_cube, self._cube_info
         total = 0
-        for element in line:
-            if len(element) == 1:
-                elev, top, drm, htop = element[0]
+        for members in hexgrid._relative_line(bx - ax, by - _ay, bz - az):
+            if len(members) == 1:
+                m = members[0]
+                key = (ax + m[0], az + m[2])
+                item = info.get(key) or slow(key)
+                if item is None:
+                    continue
+                elev, top, drm, htop = item
                 if (top is not None and top > lo) or (elev > lo and elev >= hi):
                     return _BLOCKED
                 if drm and htop > lo:
                     total += drm
             else:
+                items = [info.get(k) or slow(k) for k in ((ax + x, az + z) for x, _y, z in members)]
+                if None in items:  # a hexside pair on the map edge is left out
+                    continue
                 all_block = True
                 best = None
-                for elev, top, drm, htop in element:
+                for elev, top, drm, htop in items:
                     if not ((top is not None and top > lo) or (elev > lo and elev >= hi)):
                         all_block = False
                         d = drm if (drm and htop > lo) else 0
@@ -264,6 +254,8 @@ class LosMap:
                 if all_block:
                     return _BLOCKED
                 total += best
+            if total >= HINDRANCE_BLOCKS_AT:
+                return _BLOCKED
         if total >= HINDRANCE_BLOCKS_AT:
             return _BLOCKED
         return (True, total)
