@@ -90,8 +90,8 @@ UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "be
              "voluntary_rout", "final_dr")
 FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_quarter",
              "abandons", "llmc", "path", "path_starts", "via", "interdiction",
-             "interdiction_includes", "optional_interdiction", "because", "not_because",
-             "unit", "times", "not", "where")
+             "interdiction_includes", "optional_interdiction", "interdicted_only_by",
+             "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where")
 PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
               "listed")
 OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
@@ -229,11 +229,13 @@ class _Expect:
                 out[k] = self.integer(v, p)
             elif k in ("not", "where"):
                 out[k] = self.fate(v, p)
-            elif k in ("abandons", "llmc", "path", "path_starts", "via", "interdiction_includes",
-                       "because", "not_because"):
+            elif k in ("abandons", "llmc", "path", "path_starts", "via", "because", "not_because",
+                       "interdicted_only_by", "not_interdicted_by"):
                 out[k] = self.strings(v, p)
-            elif k in ("interdiction", "optional_interdiction"):
+            elif k in ("interdiction", "optional_interdiction", "interdiction_includes"):
                 out[k] = self.interdiction(v, p)
+            elif isinstance(v, _Seq):      # a list: one of these values
+                out[k] = tuple(self.strings(v, p))
             else:
                 out[k] = self.string(v, p)
         return _Checked(node.line, out, node.key_lines)
@@ -386,7 +388,7 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
 
 def _override(tree, overrides, ex):
     """The position tree with a run's overrides: `map`/`los` merged key by
-    key, `units` merged by id (an empty entry removes the unit, a new id adds
+    key, `units` merged by id (`ID: remove` removes the unit, a new id adds
     one), any other key replaced."""
     if not overrides:
         return tree
@@ -420,7 +422,7 @@ def _merge_units(base, patch, path, ex):
     by_id = {str(u.get("id")): i for i, u in enumerate(units) if isinstance(u, _Map)}
     drop = set()
     for uid, change in patch.items():
-        if not _given(change):
+        if not _given(change) or (isinstance(change, _Str) and change == "remove"):
             if uid not in by_id:
                 ex.fail(patch, f"{path}.{uid}", f"no unit {uid!r} to remove")
             drop.add(by_id[uid])
@@ -558,8 +560,10 @@ def _show(p) -> str:
             return _show(x)
         if isinstance(x, list):
             return "[" + ", ".join(v(i) for i in x) + "]"
-        if isinstance(x, tuple):
+        if isinstance(x, tuple) and len(x) == 2 and (x[1] is None or isinstance(x[1], tuple)):
             return x[0] if x[1] is None else f"{x[0]} by {list(x[1])}"
+        if isinstance(x, tuple):
+            return "one of [" + ", ".join(x) + "]"
         return str(x)
     return "{" + ", ".join(f"{k}: {v(x)}" for k, x in p.items()) + "}"
 
@@ -605,11 +609,17 @@ def _fate_matches(p, f) -> bool:
             if _interdiction_set(f.get(k, ()), with_by) != exp:
                 return False
         elif k == "interdiction_includes":
-            if not set(want) <= {i["at"] for i in f.get("interdiction", ())}:
+            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get("interdiction", ())}
+            if not all(a in got and (b is None or got[a] == b) for a, b in want):
+                return False
+        elif k in ("interdicted_only_by", "not_interdicted_by"):
+            by = {b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ()))
+                  for b in i["by"]}
+            if (k == "interdicted_only_by" and not by <= set(want)) or (k == "not_interdicted_by" and by & set(want)):
                 return False
         else:
             got = f.get(k)
-            if got is None or str(got) != want:
+            if got is None or (str(got) not in want if isinstance(want, tuple) else str(got) != want):
                 return False
     return True
 
