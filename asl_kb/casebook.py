@@ -90,7 +90,8 @@ UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "be
              "voluntary_rout", "final_dr")
 FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_quarter",
              "abandons", "llmc", "path", "path_starts", "via", "interdiction",
-             "interdiction_includes", "optional_interdiction", "interdicted_only_by",
+             "interdiction_includes", "optional_interdiction", "optional_interdiction_includes",
+             "interdicted_only_by",
              "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where")
 PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
               "listed")
@@ -232,7 +233,8 @@ class _Expect:
             elif k in ("abandons", "llmc", "path", "path_starts", "via", "because", "not_because",
                        "interdicted_only_by", "not_interdicted_by"):
                 out[k] = self.strings(v, p)
-            elif k in ("interdiction", "optional_interdiction", "interdiction_includes"):
+            elif k in ("interdiction", "optional_interdiction", "interdiction_includes",
+                       "optional_interdiction_includes"):
                 out[k] = self.interdiction(v, p)
             elif isinstance(v, _Seq):      # a list: one of these values
                 out[k] = tuple(self.strings(v, p))
@@ -608,8 +610,8 @@ def _fate_matches(p, f) -> bool:
             exp = {(a, b) for a, b in want} if with_by else {a for a, _ in want}
             if _interdiction_set(f.get(k, ()), with_by) != exp:
                 return False
-        elif k == "interdiction_includes":
-            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get("interdiction", ())}
+        elif k in ("interdiction_includes", "optional_interdiction_includes"):
+            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[:-len("_includes")], ())}
             if not all(a in got and (b is None or got[a] == b) for a, b in want):
                 return False
         elif k in ("interdicted_only_by", "not_interdicted_by"):
