@@ -411,6 +411,10 @@ def _merge(base, patch):
         m = copy.copy(base)
         m.key_lines = dict(base.key_lines)
         for k, v in patch.items():
+            if isinstance(v, _Str) and v == "remove":     # `key: remove` drops the key
+                m.pop(k, None)
+                m.key_lines.pop(k, None)
+                continue
             m[k] = _merge(base.get(k), v)
             m.key_lines[k] = patch.key_lines.get(k, patch.line)
         return m
