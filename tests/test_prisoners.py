@@ -417,7 +417,7 @@ def test_qa_escape_is_not_successful_while_any_other_enemy_unit_is_there_even_a_
     enemy unit there, even a broken one, means no escape."""
     text = (FACTS / "prisoners/article-Ex18.yaml").read_text() + ""
     text = text.replace("close_combat:\n", "close_combat:\n") .replace(
-        "units:\n", "units:\n  - {id: AX, side: american, type: squad, counter: 6-6-6, at: E5, status: [broken]}\n")
+        "units:\n", "units:\n  - {id: AX, side: american, type: squad, counter: 6-6-6, at: E5, status: [broken]}\n", 1)
     e = option(pris(run, text), "escape(GP, AG)")
     assert "guard_eliminated(must_be_taken_over)" in e["effects"]
 
