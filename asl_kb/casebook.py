@@ -98,7 +98,8 @@ PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "o
 OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
 CHECK_KEYS = ("consistent", "broken_rules", "no_legal_outcome")
 PRISONER_KEYS = ("options", "absent", "only", "events", "absent_events", "violated",
-                 "absent_violated", "states", "absent_states", "simultaneous", "count_options")
+                 "absent_violated", "states", "absent_states", "simultaneous", "count_options",
+                 "notes")
 #: keys of an ITEM pattern with a meaning of their own; any other key is a named argument
 ITEM_SPECIAL = ("kind", "because", "not_because", "required", "effects", "has_effects",
                 "lacks_effects", "rolls", "chances", "times", "not", "where")
@@ -306,6 +307,9 @@ class _Expect:
                 out[k] = self.flag(v, p)
             elif k == "count_options":
                 out[k] = self.integer(v, p)
+            elif k == "notes":
+                m = self.mapping(v, p, tuple(v))
+                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in m.items()}
             elif k in ("states", "absent_states"):
                 m = self.mapping(v, p, tuple(v))
                 out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in m.items()}
@@ -784,6 +788,10 @@ def _compare_prisoners(ex, pr, fail):
             sub = {"fates": pats} if key == "states" else {"absent": pats}
             _compare_items(_Checked(ex.at(key), sub), items, _item_matches, _brief_item,
                            lambda line, e, found, u=unit: fail(line, u, e, found), "state")
+    for unit, rules in ex.get("notes", {}).items():
+        got = _rules(pr.get("notes", {}).get(unit, ()))
+        if not set(rules) <= got:
+            fail(ex.at("notes"), unit, f"notes citing {sorted(rules)}", f"{sorted(got)}")
     for p in ex.get("simultaneous", []):
         results = [r for j in pr.get("simultaneous", []) for r in j.get("results", [])]
         if not any(all(_value_matches(v, r.get(k)) for k, v in p.items()) for r in results):
