@@ -180,8 +180,9 @@ def hex_shape(h: str, size: float = 1.0) -> HexShape:
     col, row = hex_coords(h)
     cx = size * (col * 1.5)
     cy = size * (row * _SQRT3 + (_SQRT3 / 2 if col % 2 else 0.0))
-    corners = tuple((cx + size * math.cos(math.radians(60 * k)), cy + size * math.sin(math.radians(60 * k)))
-                    for k in range(6))
+    half, rise = size / 2, size * _SQRT3 / 2
+    corners = ((cx + size, cy), (cx + half, cy + rise), (cx - half, cy + rise),
+               (cx - size, cy), (cx - half, cy - rise), (cx + half, cy - rise))
     return HexShape((cx, cy), corners)
 
 

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
 from asl_kb.report.render import public
@@ -247,7 +248,7 @@ class _View:
             "status": [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
             "broken": "broken" in u.status, "concealed": "concealed" in u.status,
             "sw": [w.kind.upper() for w in u.sw], "level": u.level, "prisoner": bool(u.guard),
-            "scale": size / 34, "title": title,
+            "scale": size / 34, "title": title, "alone": stack == 1,
         }
 
     # ---- LOS overrides
@@ -301,7 +302,7 @@ class _View:
                 hexes.add(ih)
                 cx, cy = centre(ih)
                 elements.append({"kind": "interdiction", "optional": optional, "hex": i["at"],
-                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": f"{cy + SIZE * 0.68:.1f}",
+                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": f"{cy - SIZE * 0.36:.1f}",
                                  "by": i["by"]})
                 for by in i["by"]:
                     if by in self.unit_loc:
@@ -326,7 +327,7 @@ class _View:
         cx, cy = centre(at)
         label = _end_label(f)
         elements.append({"kind": "end", "fate": kind, "points": _inset(at, 0.8), "x": f"{cx:.1f}",
-                         "y": f"{cy - SIZE * 0.34:.1f}", "label": label,
+                         "y": f"{cy + SIZE * 0.7:.1f}", "label": label,
                          "cross": kind == "eliminated",
                          "x0": f"{cx - SIZE * .45:.1f}", "y0": f"{cy - SIZE * .45:.1f}",
                          "x1": f"{cx + SIZE * .45:.1f}", "y1": f"{cy + SIZE * .45:.1f}"})
@@ -572,5 +573,8 @@ def _md(text: str) -> str:
     return s
 
 
+@cache
 def _link_rules(rule: str):
-    return jinja2.utils.markupsafe.Markup('<a class="rule" href="#{}">{}</a>').format(anchor(rule), rule)
+    """A rule id as a link to its entry in the page's rules catalogue."""
+    e = html.escape(rule)
+    return Markup(f'<a class="rule" href="#{html.escape(anchor(rule))}">{e}</a>')
