@@ -135,6 +135,8 @@ def test_page_of_every_bundled_position(path):
 
     # every fate of the JSON has its list entry and its overlay
     overlays = {g.get("id"): g for g in by_class(svg, "g", "overlay")}
+    labels = {g.get("data-for"): g for g in by_class(svg, "g", "overlay-labels")}
+    assert set(labels) == set(overlays)
     entries = tags.with_class("li", "fate")
     listed = {(a["data-section"], a["data-unit"], int(a["data-index"])): a["data-overlays"] for a in entries}
     n = 0
@@ -144,7 +146,7 @@ def test_page_of_every_bundled_position(path):
                 n += 1
                 g = overlays[listed[(section, u["id"], i)]]
                 assert g.get("data-unit") == u["id"]
-                check_overlay(g, u, f, position)
+                check_overlay(g, labels[g.get("id")], u, f, position)
     assert len(entries) == n
 
     # every rule id of every `because` is linked to its catalogue entry on the page
@@ -167,7 +169,7 @@ def test_page_of_every_bundled_position(path):
             len(j["results"]) for j in p.get("simultaneous", []))
 
 
-def check_overlay(g, u, f, position):
+def check_overlay(g, labels, u, f, position):
     """The overlay of fate f draws its path through exactly the JSON path's
     hexes, marks each Interdiction hex with lines from its Interdictors, and
     points a surrender at the captor."""
@@ -193,7 +195,7 @@ def check_overlay(g, u, f, position):
         kind = "rejected" if f["fate"] == "eliminated" else "surrender"
         assert len(by_class(g, "polyline", kind)) == 1
     if f["fate"] == "eliminated":
-        assert by_class(g, "line", "cross")
+        assert by_class(labels, "line", "cross")
 
 
 def cited(x) -> set[str]:

@@ -286,6 +286,13 @@ class _View:
         path = f.get("path") or [u["at"]]
         elements: list[dict] = []
         hexes = {start, at}
+        used: dict[str, int] = {}
+
+        def below(h: str) -> str:
+            """y of the next label under hex h's counters (one line each)."""
+            used[h] = used.get(h, 0) + 1
+            return f"{centre(h)[1] + SIZE * 0.7 + 11 * (used[h] - 1):.1f}"
+
         for p in paths:
             if p != path and len(p) > 1:
                 elements.append({"kind": "alt", "points": _points(centre(_hex_of(h)) for h in p)})
@@ -302,7 +309,7 @@ class _View:
                 hexes.add(ih)
                 cx, cy = centre(ih)
                 elements.append({"kind": "interdiction", "optional": optional, "hex": i["at"],
-                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": f"{cy - SIZE * 0.36:.1f}",
+                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": below(ih),
                                  "by": i["by"]})
                 for by in i["by"]:
                     if by in self.unit_loc:
@@ -327,7 +334,7 @@ class _View:
         cx, cy = centre(at)
         label = _end_label(f)
         elements.append({"kind": "end", "fate": kind, "points": _inset(at, 0.8), "x": f"{cx:.1f}",
-                         "y": f"{cy + SIZE * 0.7:.1f}", "label": label,
+                         "y": below(at) if label else "0", "label": label,
                          "cross": kind == "eliminated",
                          "x0": f"{cx - SIZE * .45:.1f}", "y0": f"{cy - SIZE * .45:.1f}",
                          "x1": f"{cx + SIZE * .45:.1f}", "y1": f"{cy + SIZE * .45:.1f}"})
@@ -423,6 +430,10 @@ def _end_label(f: dict) -> str:
         return "Low Crawl" if f.get("low_crawl") else "rout ends"
     if kind == "eliminated":
         return "eliminated: " + f.get("cause", "").replace("_", " ")
+    if kind == "freed":
+        return "freed as Unarmed"
+    if f.get("captor"):
+        return ""  # the arrow to the captor says it
     return kind.replace("_", " ")
 
 
