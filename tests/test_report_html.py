@@ -4,6 +4,7 @@ them, and every unit, fate, path, Interdiction and rule id of the JSON
 result has its element."""
 from __future__ import annotations
 
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -18,7 +19,7 @@ from asl_kb.cli import main
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position
 from asl_kb.report import html as report
-from asl_kb.report.render import public
+from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -29,7 +30,7 @@ CASES = sorted(cases_dir().glob("*/*.yaml"))
 def page(path: Path, phase: bool = False, all_paths: bool = False):
     position = load_position(path)
     result = outcomes(position, phase=phase, all_paths=all_paths)
-    return position, public(result), report.to_html(result, position, all_paths=all_paths)
+    return position, json.loads(to_json(result)), report.to_html(result, position, all_paths=all_paths)
 
 
 def case_page(path: Path):
@@ -283,10 +284,10 @@ units:
 
 
 def test_prisoner_terms_are_words():
-    """Prisoner options and states are read in one place, as term strings or
-    as objects with a kind and named arguments."""
-    assert report._term("guard_load(4, 10)") == "guard load(4, 10)"
-    assert report._term({"kind": "cc", "attack": 0, "aim": "capture"}) == "cc (attack 0, aim capture)"
+    """Prisoner options and states are objects with a kind, named arguments
+    and the rules' words: the page shows the words, else kind and arguments."""
+    assert report._term({"kind": "guard_load", "load": 4, "capacity": 10, "says": "guards US# 4"}) == "guards US# 4"
+    assert report._term({"kind": "cc", "attack": 0, "mode": "capture"}) == "cc (attack 0, mode capture)"
 
 
 # ---------------------------------------------------------------- the command

@@ -1,14 +1,16 @@
 """The board picture: one self-contained HTML page (inline SVG, CSS and a few
 lines of script; nothing fetched) showing a position's map and every outcome
-of `public(result)` — the dict the JSON renderer writes — drawn on it.
+of `public(result)` as the JSON renderer writes it (render.to_json, read back
+as plain dicts) drawn on it.
 
 Every point comes from `hexgrid.hex_shape` (a hex id -> its centre and
 corners). Nothing here decides a rules question: it draws what the result
-says. Prisoner options and states are read by `_term` only.
+says. The Prisoners section is read by `_prisoners_view` and `_term` only.
 """
 from __future__ import annotations
 
 import html
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -17,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
-from asl_kb.report.render import public
+from asl_kb.report.render import to_json
 from asl_kb.resources import docs_dir
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -92,7 +94,7 @@ def to_html(result: dict, position, all_paths: bool = False, fate: tuple[str, in
     `fate` = (unit id, n) opens the page with that unit's n-th fate drawn
     (numbered from 1 as in the text output; ValueError if there is none);
     `select_first` draws the first broken unit's first fate instead."""
-    r = public(result)
+    r = json.loads(to_json(result))  # the JSON renderer's data, as plain dicts
     view = _View(r, position, all_paths)
     selected = None
     if fate is not None:
@@ -377,18 +379,7 @@ class _View:
 
     # ---- prisoners
     def _prisoners(self, p):
-        if not p:
-            return None
-        options = []
-        for group, items in (("must", p.get("required", [])), ("may", p.get("options", []))):
-            for o in items:
-                options.append({"group": group, "label": _term(o["option"]), "o": o,
-                                "bars": _bars(o.get("rolls", []))})
-        states = [{"unit": u, "facts": [_term(s) for s in facts]} for u, facts in p.get("states", {}).items()]
-        return {"p": p, "options": options, "states": states,
-                "simultaneous": [{"j": j, "bars": _bars([{**x, "label": x["result"].replace("_", " ")}
-                                                         for x in j["results"]])}
-                                 for j in p.get("simultaneous", [])]}
+        return _prisoners_view(p) if p else None
 
 
 def _towards(a, b, stop):
@@ -479,26 +470,52 @@ def _bars(rolls: list[dict]) -> list[dict]:
         else:
             label = ("DR " if b.get("roll") == "dr2" else "dr ") + (
                 f"{b['from']}" if b["from"] == b["to"] else f"{b['from']}–{b['to']}")
+        says = b.get("says") or [_term(e) for e in b.get("effects", ())]
         out.append({"label": label, "chance": b["chance"], "percent": b["percent"],
-                    "width": f"{1.4 * float(b['percent']):.1f}",
-                    "effects": ", ".join(b.get("effects", ()))})
+                    "width": f"{1.4 * float(b['percent']):.1f}", "effects": ", ".join(says)})
     return out
 
 
 # --------------------------------------------------------------------------
-# prisoner terms: the only lines that read a prisoner option or state
+# the prisoners result: the only lines that read its options and states
 # --------------------------------------------------------------------------
 
+def _prisoners_view(p: dict) -> dict:
+    """Words and bars for the Prisoners section. Options, states, effects,
+    events and broken clauses are objects with a kind, named arguments and
+    `says` (the rules' wording, docs/contract.md)."""
+    options = []
+    for group, items in (("must", p.get("required", [])), ("may", p.get("options", []))):
+        for o in items:
+            options.append({"group": group, "label": _term(o), "because": o.get("because", []),
+                            "roll_for": _term(o["roll_for"]) if o.get("roll_for") else None,
+                            "effects": [_term(e) for e in o.get("effects", [])],
+                            "bars": _bars(o.get("rolls", []))})
+    return {
+        "phase": p["phase"].replace("_", " "),
+        "states": [{"unit": u, "facts": [_term(t) for t in facts]} for u, facts in p.get("states", {}).items()],
+        "violated": [f"[{v['rule']}] {_term(v)}" for v in p.get("violated", [])],
+        "options": options,
+        "events": [{"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])],
+                    "because": e.get("because", [])} for e in p.get("events", [])],
+        "simultaneous": [{"attacks": j["attacks"], "bars": _bars([{**x, "label": x["result"].replace("_", " ")}
+                                                                    for x in j["results"]])}
+                         for j in p.get("simultaneous", [])],
+        "notes": list(p.get("notes", {}).items()),
+    }
+
+
 def _term(t) -> str:
-    """A prisoner option or state as words: a term string `cc(0, capture)`,
-    or an object with a kind and named arguments."""
-    if isinstance(t, str):
-        return t.replace("_", " ")
+    """An option, state, effect or event in words: its `says`, else its kind
+    and named arguments."""
     if isinstance(t, dict):
-        kind = str(t.get("kind", "")).replace("_", " ")
-        args = [f"{k.replace('_', ' ')} {v}" for k, v in t.items() if k != "kind"]
-        return kind + (" (" + ", ".join(args) + ")" if args else "")
-    return str(t)
+        if t.get("says"):
+            return str(t["says"])
+        args = [f"{k.replace('_', ' ')} {_term(v)}" for k, v in t.items() if k != "kind"]
+        return str(t.get("kind", "")).replace("_", " ") + (" (" + ", ".join(args) + ")" if args else "")
+    if isinstance(t, list):
+        return ", ".join(_term(x) for x in t)
+    return str(t).replace("_", " ")
 
 
 # --------------------------------------------------------------------------
