@@ -312,3 +312,27 @@ def test_same_input_same_page():
     a = report.to_html(outcomes(position), position)
     b = report.to_html(outcomes(position), position)
     assert a == b
+
+
+def test_a_thousand_fates_stay_one_line_per_destination(capsys):
+    """Scale: the A10.531 EX fates repeated to 1,000+ still make one closed
+    group per destination, each fate with its entry and overlay."""
+    import copy
+    import time
+    position, r, _ = case_page(cases_dir() / "rout" / "A10.531-EX.yaml")
+    big = copy.deepcopy(r)
+    for u in big["units"]:
+        u["fates"] = [f for f in u["fates"] for _ in range(30)]
+    n = sum(len(u["fates"]) for u in big["units"])
+    assert n >= 1000
+    t0 = time.perf_counter()
+    text = report.to_html(big, position, all_paths=True)
+    took = time.perf_counter() - t0
+    tags = Elements(text)
+    assert len(tags.with_class("li", "fate")) == n
+    assert len(tags.with_class("g", "overlay")) == n
+    dests = sum(len({f["at"] for f in u["fates"]}) for u in big["units"])
+    groups = [a for t, a in tags.tags if t == "details"]
+    assert len(groups) == dests and not any("open" in a for a in groups)
+    with capsys.disabled():
+        print(f"\n{n} fates: rendered in {took:.2f} s, {len(text) // 1024} KiB, {dests} destination lines")

@@ -331,7 +331,7 @@ class _View:
             else:
                 elements.append({"kind": "surrender" if kind != "eliminated" else "rejected",
                                  "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
-                                 "captor": captor,
+                                 "captor": captor, "guard": f.get("guard"),
                                  "x": f"{(a[0] + b[0]) / 2:.1f}", "y": f"{(a[1] + b[1]) / 2 - 4:.1f}"})
         cx, cy = centre(at)
         label = _end_label(f)
