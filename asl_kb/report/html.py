@@ -498,8 +498,7 @@ def _prisoners_view(p: dict) -> dict:
         "options": options,
         "events": [{"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])],
                     "because": e.get("because", [])} for e in p.get("events", [])],
-        "simultaneous": [{"attacks": j["attacks"], "bars": _bars([{**x, "label": x["result"].replace("_", " ")}
-                                                                    for x in j["results"]])}
+        "simultaneous": [{"label": _term(j), "bars": _bars([{**x, "label": _term(x)} for x in j["results"]])}
                          for j in p.get("simultaneous", [])],
         "notes": list(p.get("notes", {}).items()),
     }
