@@ -184,6 +184,13 @@ def check_overlay(g, labels, u, f, position):
         assert ("lowcrawl" in routes[0].get("class")) == bool(f.get("low_crawl"))
     else:
         assert not routes
+    # --all-paths: every other path of the fate drawn beside it
+    others = [p for p in f.get("paths", []) if p != path and len(p) > 1]
+    alts = by_class(g, "polyline", "alt")
+    assert len(alts) == len(others)
+    for line, p in zip(alts, others):
+        centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in p]
+        assert all(close(a, b) for a, b in zip(points(line.get("points")), centres, strict=True))
     for key, optional in (("interdiction", False), ("optional_interdiction", True)):
         marks = [p for p in by_class(g, "polygon", "interdiction")
                  if ("optional" in p.get("class")) == optional]
