@@ -217,14 +217,26 @@ def cited(x) -> set[str]:
 
 # ---------------------------------------------------------------- details
 
-def test_catalogue_entry_of_a_rule_id():
-    """A rule id links to the catalogue row naming it, else the row whose
-    range holds it, else the row of its parent rule."""
-    entries = {e["rule"]: e for e in report._catalogue_entries(["A10.51", "A20.551", "A10.531", "Z9.9"])}
-    assert any("A10_51_direction.lp" in row["file"] for row in entries["A10.51"]["rows"])
-    assert any("prisoners.lp" in row["file"] for row in entries["A20.551"]["rows"])
-    assert any("A10_53_interdiction.lp" in row["file"] for row in entries["A10.531"]["rows"])
-    assert entries["Z9.9"]["rows"] == []
+def test_catalogue_entry_of_a_rule_id(tmp_path, monkeypatch):
+    """A rule id links to the catalogue rows naming it, else the row whose
+    range holds it, else the row of its nearest parent rule."""
+    (tmp_path / "rules-catalogue.md").write_text(
+        "| rule | file | what it encodes |\n| --- | --- | --- |\n"
+        "| A10.51 | `rules/rout/A10_51_direction.lp` | direction |\n"
+        "| A10.53, A10.532 | `rules/rout/A10_53_interdiction.lp` | Interdiction |\n"
+        "| A20.5–A20.552, A11.11 | `rules/prisoners.lp` | prisoners |\n", encoding="utf-8")
+    monkeypatch.setattr(report, "docs_dir", lambda: tmp_path)
+    report._catalogue.cache_clear()
+    try:
+        entries = {e["rule"]: e for e in report._catalogue_entries(["A10.51", "A20.551", "A10.531", "Z9.9"])}
+    finally:
+        report._catalogue.cache_clear()
+    files = {rule: [row["file"] for row in e["rows"]] for rule, e in entries.items()}
+    assert files == {"A10.51": ["<code>rules/rout/A10_51_direction.lp</code>"],
+                     "A20.551": ["<code>rules/prisoners.lp</code>"],
+                     "A10.531": ["<code>rules/rout/A10_53_interdiction.lp</code>"],
+                     "Z9.9": []}
+    assert report.anchor("A10.531") == "rule-A10.531"
 
 
 def test_los_overrides_are_drawn_on_demand():
