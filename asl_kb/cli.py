@@ -34,7 +34,58 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="does the position leave a unit or the phase without a legal outcome, or break a rule? (exit 1 if so)")
     c.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
     c.add_argument("--format", choices=("text", "json"), default="text")
+    _report_parser(sub)
     return ap
+
+
+def _report_parser(sub) -> None:
+    r = sub.add_parser("report", help="one self-contained HTML page: the hex map with every fate drawn")
+    r.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
+    r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
+    r.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
+    r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`)")
+    r.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes")
+    r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate")
+    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`)")
+    r.add_argument("--png", metavar="FILE",
+                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium)")
+
+
+def _report(position, args) -> int:
+    import dataclasses
+    if args.rules:
+        if args.rules not in ("current", "prior"):
+            print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
+            return 2
+        position = dataclasses.replace(position, rules=args.rules)
+    from asl_kb.engines.outcomes import outcomes
+    from asl_kb.report.html import to_html
+    fate = None
+    if args.fate:
+        unit, _, n = args.fate.rpartition(":")
+        if not unit or not n.isdigit():
+            print(f"error: --fate: expected UNIT:N (e.g. RG2:2), got {args.fate!r}", file=sys.stderr)
+            return 2
+        fate = (unit, int(n))
+    result = outcomes(position, all_paths=args.all_paths, phase=args.phase, limit=args.limit)
+    try:
+        page = to_html(result, position, all_paths=args.all_paths, fate=fate)
+    except ValueError as e:
+        print(f"error: --fate: {e}", file=sys.stderr)
+        return 2
+    if args.png:
+        from asl_kb.report import png
+        try:
+            png.screenshot_map(to_html(result, position, all_paths=args.all_paths, fate=fate,
+                                       select_first=True), args.png)
+        except png.BrowserMissing as e:
+            print(f"error: --png: {e}", file=sys.stderr)
+            return 2
+    if args.output:
+        Path(args.output).write_text(page, encoding="utf-8")
+    elif not args.png:
+        sys.stdout.write(page)
+    return 0 if result["complete"] else 3
 
 
 def _count(text: str) -> int:
@@ -58,6 +109,8 @@ def main(argv=None) -> int:
         return _diff(position, args)
     if args.command == "check":
         return _check(position, args)
+    if args.command == "report":
+        return _report(position, args)
     if args.rules:
         if args.rules not in ("current", "prior"):
             print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)

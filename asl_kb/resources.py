@@ -35,6 +35,12 @@ def cases_dir() -> Path:
     return _folder("cases")
 
 
+def docs_dir() -> Path:
+    """The documentation shipped with the package (the rules catalogue the
+    HTML report quotes)."""
+    return _folder("docs")
+
+
 def default_position() -> Path:
     """The position `asl-kb outcomes` runs without an argument: the A10.531 EX."""
     return cases_dir() / "rout" / "A10.531-EX.yaml"

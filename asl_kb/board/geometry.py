@@ -88,12 +88,6 @@ def buildings(position, hexes) -> dict[str, str]:
     return out
 
 
-def _centre(h: str) -> tuple[float, float]:
-    col, row = hexgrid.hex_coords(h)
-    # odd columns sit half a hex lower (they touch (c±1, r) and (c±1, r+1))
-    return col * 1.5, row * math.sqrt(3) + (math.sqrt(3) / 2 if col % 2 else 0.0)
-
-
 @lru_cache(maxsize=None)
 def in_arc(origin: str, facing: int, h: str) -> bool:
     """Whether hex h lies in the 60-degree Covered Arc centred on hexside
@@ -101,7 +95,7 @@ def in_arc(origin: str, facing: int, h: str) -> bool:
     on an arc boundary (a hexspine) are inside, as in ASL."""
     if h == origin:
         return True
-    (x0, y0), (x1, y1) = _centre(origin), _centre(h)
+    (x0, y0), (x1, y1) = hexgrid.hex_shape(origin).centre, hexgrid.hex_shape(h).centre
     angle = math.degrees(math.atan2(x1 - x0, -(y1 - y0))) % 360  # 0 = north, clockwise
     centre = (facing - 1) * 60
     diff = abs((angle - centre + 180) % 360 - 180)

@@ -35,10 +35,11 @@ single vertex are not returned.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 __all__ = [
     "MAX_COL",
@@ -57,6 +58,8 @@ __all__ = [
     "Area",
     "within",
     "hex_line",
+    "HexShape",
+    "hex_shape",
 ]
 
 #: Highest column index that has a hex id (``ZZ``).
@@ -147,6 +150,40 @@ def parse_hex(text: str, board: str | None = None) -> str:
     if len(digits) > 1 and digits[0] == "0":
         raise ValueError(f"bad hex id {text!r}: row number has a leading zero")
     return letters + digits
+
+
+# --------------------------------------------------------------------------
+# the drawn map: centre and corners of a hex
+# --------------------------------------------------------------------------
+
+class HexShape(NamedTuple):
+    centre: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+
+
+_SQRT3 = math.sqrt(3)
+
+
+@lru_cache(maxsize=None)
+def hex_shape(h: str, size: float = 1.0) -> HexShape:
+    """Centre and six corners of hex ``h`` on the drawn map: the one place a
+    hex id becomes a point (the HTML report's SVG, Covered Arcs).
+
+    Flat-topped hexes of side ``size``, as on an ASL board: ``x`` grows
+    eastwards with the column letters (1.5 sides a column), ``y`` southwards
+    with the rows (sqrt(3) sides a row), odd-index columns half a hex lower.
+    A0 (column 0, row 0) is centred on the origin.  Corners go clockwise from
+    the east one (E, SE, SW, W, NW, NE); the hexside of direction ``d``
+    (1..6 = N, NE, SE, S, SW, NW, see :func:`neighbor`) runs from corner
+    ``(d + 3) % 6`` to corner ``(d + 4) % 6``.
+    """
+    col, row = hex_coords(h)
+    cx = size * (col * 1.5)
+    cy = size * (row * _SQRT3 + (_SQRT3 / 2 if col % 2 else 0.0))
+    half, rise = size / 2, size * _SQRT3 / 2
+    corners = ((cx + size, cy), (cx + half, cy + rise), (cx - half, cy + rise),
+               (cx - size, cy), (cx - half, cy - rise), (cx + half, cy - rise))
+    return HexShape((cx, cy), corners)
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,607 @@
+"""The board picture: one self-contained HTML page (inline SVG, CSS and a few
+lines of script; nothing fetched) showing a position's map and every outcome
+of `public(result)` as the JSON renderer writes it (render.to_json, read back
+as plain dicts) drawn on it.
+
+Every point comes from `hexgrid.hex_shape` (a hex id -> its centre and
+corners). Nothing here decides a rules question: it draws what the result
+says. The Prisoners section is read by `_prisoners_view` and `_term` only.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from asl_kb.board import hexgrid, terrain as terrain_table
+from asl_kb.report.render import to_json
+from asl_kb.resources import docs_dir
+
+_TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: hex side in SVG pixels
+SIZE = 38
+#: hexes drawn around everything the position and its outcomes name
+MARGIN_COLS, MARGIN_ROWS = 2, 1
+#: a unit's fate groups start open when it has at most this many fates
+OPEN_UP_TO = 12
+
+SIDE_COLOURS = {  # counter colours as printed (ASL: German blue-grey, Russian brown, ...)
+    "german": "#9fb7cc", "ss": "#7f93a8", "russian": "#c49a6c", "american": "#8ea05a",
+    "british": "#d7c08f", "japanese": "#e6cf4a", "italian": "#b9b3a3", "french": "#7fa6d6",
+    "finnish": "#ffffff", "partisan": "#a7b37a", "chinese": "#d8d39a", "gurkha": "#d7c08f",
+}
+_FALLBACK_COLOURS = ("#c7a3d6", "#9fd0c0", "#e0a8a8", "#b0c4de", "#d6c79f")
+TERRAIN_FILL = {
+    "open": "#e4e7bf", "road": "#d8cfa8", "woods": "url(#woods)", "forest": "url(#woods)",
+    "building": "#b48a5c", "wooden_building": "#b48a5c", "stone_building": "#9c9c9c",
+    "rubble": "url(#rubble)", "grain": "url(#grain)", "brush": "url(#brush)",
+    "orchard": "url(#orchard)", "marsh": "url(#marsh)", "water": "#6ea6d6", "stream": "#93c3e6",
+    "cliff": "#8b7d6b",
+}
+TYPE_LABEL = {"squad": "Squad", "half_squad": "HS", "crew": "Crew", "leader": "Leader", "hero": "Hero",
+              "vehicle": "AFV", "gun": "Gun", "unarmed": "Unarmed"}
+STATUS_LABEL = {"broken": "BRK", "dm": "DM", "disrupted": "DISR", "pinned": "PIN", "cx": "CX",
+                "encircled": "ENC", "concealed": "?", "berserk": "BERSERK", "melee": "MELEE",
+                "fanatic": "FAN", "wounded": "WND", "ce": "CE", "bu": "BU", "stunned": "STUN",
+                "motion": "MOT", "spotted_fire": "SPOT", "unarmed": "UNARM", "inexperienced": "INEXP",
+                "abandoned": "ABAND", "escaped": "ESC"}
+_RULE_ID = re.compile(r"[A-Z]\d+(?:\.\d+)*")
+
+
+# --------------------------------------------------------------------------
+# geometry helpers (all through hexgrid.hex_shape)
+# --------------------------------------------------------------------------
+
+def centre(h: str) -> tuple[float, float]:
+    return hexgrid.hex_shape(h, SIZE).centre
+
+
+def _pt(p) -> str:
+    return f"{p[0]:.1f},{p[1]:.1f}"
+
+
+def _points(ps) -> str:
+    return " ".join(_pt(p) for p in ps)
+
+
+def _hex_of(loc: str) -> str:
+    return loc.split("@", 1)[0]
+
+
+def _level_of(loc: str) -> int:
+    return int(loc.split("@", 1)[1]) if "@" in loc else 0
+
+
+def _inset(h: str, k: float) -> str:
+    (cx, cy), corners = hexgrid.hex_shape(h, SIZE)
+    return _points([(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in corners])
+
+
+# --------------------------------------------------------------------------
+# the page
+# --------------------------------------------------------------------------
+
+def to_html(result: dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
+            select_first: bool = False) -> str:
+    """The report page of `result` (from engines.outcomes) for `position`.
+
+    `fate` = (unit id, n) opens the page with that unit's n-th fate drawn
+    (numbered from 1 as in the text output; ValueError if there is none);
+    `select_first` draws the first broken unit's first fate instead."""
+    r = json.loads(to_json(result))  # the JSON renderer's data, as plain dicts
+    view = _View(r, position, all_paths)
+    selected = None
+    if fate is not None:
+        selected = view.overlay_of(*fate)
+        if selected is None:
+            raise ValueError(f"unit {fate[0]!r} has no fate {fate[1]}")
+    elif select_first:
+        selected = view.overlays[0]["id"] if view.overlays else None
+    return _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected)
+
+
+@cache
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["rules"] = _link_rules
+    return env
+
+
+class _View:
+    """What the template draws: map hexes, counters, fate overlays, lists."""
+
+    def __init__(self, r: dict, position, all_paths: bool):
+        self.r, self.position, self.all_paths = r, position, all_paths
+        self.unit_loc = {u.id: (u.hex if not u.level else f"{u.hex}@{u.level}") for u in position.units}
+        self.overlays: list[dict] = []
+        self.fate_lists = [self._unit_entry(u, "rout", i) for i, u in enumerate(r["units"])]
+        self.immediate = []
+        for key, title in (("heat_of_battle", "Heat of Battle (A15.5)"),
+                           ("disrupted", "Disrupted units entered by the enemy (A19.12)")):
+            if key in r:
+                self.immediate.append({"title": title, "units": [
+                    self._unit_entry(u, key, i) for i, u in enumerate(r[key])]})
+        self.phase = self._phase(r.get("phase"))
+        self.prisoners = self._prisoners(r.get("prisoners"))
+        self.hexes = self._map_hexes()
+        self.viewbox, self.width, self.height = self._viewbox()
+        self.cells = [self._cell(h) for h in self.hexes]
+        self.buildings = self._building_outlines()
+        self.counters = self._counters()
+        self.los = self._los()
+        self.rules = _catalogue_entries(sorted(_cited(r), key=_rule_sort_key))
+        self.sides = sorted({u.side for u in position.units})
+        self.side_colour = {s: side_colour(s) for s in self.sides}
+
+    def overlay_of(self, unit: str, n: int) -> str | None:
+        """The overlay of a unit's n-th fate (from 1), rout fates first."""
+        for e in self.fate_lists + [e for sec in self.immediate for e in sec["units"]]:
+            if e["u"]["id"] == unit:
+                for g in e["groups"]:
+                    for x in g["fates"]:
+                        if x["index"] == n - 1:
+                            return x["overlay"]
+        return None
+
+    # ---- which hexes to draw
+    def _named_hexes(self) -> set[str]:
+        p = self.position
+        named = {u.hex for u in p.units} | set(p.terrain) | set(p.levels) | set(p.smoke)
+        for pair in p.los_blocked + p.los_clear:
+            named |= {_hex_of(x) for x in pair}
+        for a, b, _ in p.los_hindrance:
+            named |= {_hex_of(a), _hex_of(b)}
+        for o in self.overlays:
+            named |= o["hexes"]
+        return named
+
+    def _map_hexes(self) -> list[str]:
+        area = hexgrid.Area(*self.position.area)
+        named = [h for h in self._named_hexes() if area.contains(h)] or list(area.hexes())
+        cols = [hexgrid.hex_coords(h)[0] for h in named]
+        rows = [hexgrid.hex_coords(h)[1] for h in named]
+        lo_c, hi_c = max(area.lo_col, min(cols) - MARGIN_COLS), min(area.hi_col, max(cols) + MARGIN_COLS)
+        lo_r, hi_r = max(area.lo_row, min(rows) - MARGIN_ROWS), min(area.hi_row, max(rows) + MARGIN_ROWS)
+        return [h for h in area.hexes() if lo_c <= hexgrid.hex_coords(h)[0] <= hi_c
+                and lo_r <= hexgrid.hex_coords(h)[1] <= hi_r]
+
+    def _viewbox(self):
+        xs = [x for h in self.hexes for x, _ in hexgrid.hex_shape(h, SIZE).corners]
+        ys = [y for h in self.hexes for _, y in hexgrid.hex_shape(h, SIZE).corners]
+        pad = 6
+        x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+        return f"{x0:.1f} {y0:.1f} {x1 - x0:.1f} {y1 - y0:.1f}", round(x1 - x0), round(y1 - y0)
+
+    # ---- terrain
+    def _cell(self, h: str) -> dict:
+        t = self.position.terrain_of(h)
+        (cx, cy), corners = hexgrid.hex_shape(h, SIZE)
+        levels = self.position.levels_of(h)
+        feats = [f for f in t.features if f != "smoke"]
+        return {
+            "hex": h, "points": _points(corners), "cx": f"{cx:.1f}", "cy": f"{cy:.1f}",
+            "terrain": t.terrain, "fill": TERRAIN_FILL.get(t.terrain, "#e4e7bf"),
+            "building": terrain_table.terrain_type(t.terrain).rout_cover == "building",
+            "inner": _inset(h, 0.72),
+            "elevation": t.elevation, "levels": levels, "features": feats,
+            "smoke": "smoke" in t.features,
+            "label_y": f"{cy - SIZE * 0.62:.1f}", "foot_y": f"{cy + SIZE * 0.74:.1f}",
+            "note_y": f"{cy + SIZE * 0.52:.1f}",
+            "title": h + ": " + t.terrain.replace("_", " ")
+                     + (f", level {t.elevation} hill" if t.elevation else "")
+                     + (f", building levels 0-{levels}" if levels else "")
+                     + "".join(", " + f for f in t.features),
+        }
+
+    def _building_outlines(self) -> list[str]:
+        """The hexsides where a building meets anything else: its outline."""
+        from asl_kb.board.geometry import buildings
+        group = buildings(self.position, set(self.hexes))
+        out = []
+        for h, b in sorted(group.items(), key=lambda x: hexgrid.hex_coords(x[0])):
+            corners = hexgrid.hex_shape(h, SIZE).corners
+            for d in range(1, 7):
+                n = hexgrid.neighbor(h, d)
+                if n is None or group.get(n) != b:
+                    out.append(_points((corners[(d + 3) % 6], corners[(d + 4) % 6])))
+        return out
+
+    # ---- units
+    def _counters(self) -> list[dict]:
+        by_hex: dict[str, list] = {}
+        for u in self.position.units:
+            by_hex.setdefault(u.hex, []).append(u)
+        out = []
+        for h, units in by_hex.items():
+            n = len(units)
+            size, ncols = (34, 1) if n == 1 else (30, 2) if n == 2 else (25, 2) if n <= 4 else (19, 3)
+            nrows = -(-n // ncols)
+            cx, cy = centre(h)
+            gap = 2
+            w = ncols * size + (ncols - 1) * gap
+            hgt = nrows * size + (nrows - 1) * gap
+            for i, u in enumerate(units):
+                x = cx - w / 2 + (i % ncols) * (size + gap)
+                y = cy - hgt / 2 + (i // ncols) * (size + gap) + (3 if n <= 2 else 0)
+                out.append(self._counter(u, x, y, size, n))
+        return out
+
+    def _counter(self, u, x, y, size, stack) -> dict:
+        values = u.counter or _values(u)
+        guard = f"prisoner of {u.guard}" if u.guard else ""
+        title = (f"{u.id}: {u.side} {u.type.replace('_', ' ')} {values or ''}".strip()
+                 + (f" at {self.unit_loc[u.id]}")
+                 + "".join(f", {s}" for s in u.status)
+                 + "".join(f", {w.kind.upper()}" for w in u.sw)
+                 + (f", {guard}" if guard else "")
+                 + (f", guarding {', '.join(u.guarding)}" if u.guarding else "")
+                 + (f" (stack of {stack})" if stack > 1 else ""))
+        return {
+            "id": u.id, "hex": u.hex, "x": f"{x:.1f}", "y": f"{y:.1f}", "size": size,
+            "mx": f"{x + size / 2:.1f}", "fill": side_colour(u.side),
+            "type": TYPE_LABEL.get(u.type, u.type), "printed": values or "",
+            "status": [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
+            "broken": "broken" in u.status, "concealed": "concealed" in u.status,
+            "sw": [w.kind.upper() for w in u.sw], "level": u.level, "prisoner": bool(u.guard),
+            "scale": size / 34, "title": title, "alone": stack == 1,
+        }
+
+    # ---- LOS overrides
+    def _los(self) -> list[dict]:
+        p, out = self.position, []
+        for kind, pairs in (("blocked", [(a, b, None) for a, b in p.los_blocked]),
+                            ("clear", [(a, b, None) for a, b in p.los_clear]),
+                            ("hindrance", list(p.los_hindrance))):
+            for a, b, drm in pairs:
+                (x0, y0), (x1, y1) = centre(_hex_of(a)), centre(_hex_of(b))
+                label = {"blocked": "blocked", "clear": "clear"}.get(kind, f"+{drm} hindrance")
+                out.append({"kind": kind, "a": a, "b": b, "x0": f"{x0:.1f}", "y0": f"{y0:.1f}",
+                            "x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "mx": f"{(x0 + x1) / 2:.1f}",
+                            "my": f"{(y0 + y1) / 2:.1f}", "label": label})
+        return out
+
+    # ---- fates
+    def _unit_entry(self, u: dict, section: str, index: int) -> dict:
+        fates = []
+        for j, f in enumerate(u["fates"]):
+            ov = self._overlay(u, f, f"ov-{section}-{index}-{j}")
+            fates.append({"f": f, "overlay": ov["id"], "summary": _summary(f, u), "index": j})
+        groups: dict[str, list] = {}
+        for x in fates:
+            groups.setdefault(x["f"].get("at", u["at"]), []).append(x)
+        group_list = [{"at": at, "fates": fs, "kinds": sorted({x["f"]["fate"] for x in fs})}
+                      for at, fs in groups.items()]
+        return {"u": u, "groups": group_list, "open": len(fates) <= OPEN_UP_TO,
+                "n": len(fates), "section": section}
+
+    def _overlay(self, u: dict, f: dict, oid: str) -> dict:
+        start = _hex_of(u["at"])
+        at = _hex_of(f.get("at", u["at"]))
+        paths = f.get("paths") if self.all_paths and f.get("paths") else []
+        path = f.get("path") or [u["at"]]
+        elements: list[dict] = []
+        hexes = {start, at}
+        used: dict[str, int] = {}
+
+        def below(h: str) -> str:
+            """y of the next label under hex h's counters (one line each)."""
+            used[h] = used.get(h, 0) + 1
+            return f"{centre(h)[1] + SIZE * 0.7 + 11 * (used[h] - 1):.1f}"
+
+        for p in paths:
+            if p != path and len(p) > 1:
+                elements.append({"kind": "alt", "points": _points(centre(_hex_of(h)) for h in p)})
+                hexes |= {_hex_of(h) for h in p}
+        if len(path) > 1:
+            elements.append({"kind": "route", "low_crawl": bool(f.get("low_crawl")),
+                             "hexes": " ".join(path),
+                             "points": _points(centre(_hex_of(h)) for h in path)})
+            hexes |= {_hex_of(h) for h in path}
+        elements.append({"kind": "start", "points": _inset(start, 0.92)})
+        for key, optional in (("interdiction", False), ("optional_interdiction", True)):
+            for i in f.get(key, ()):
+                ih = _hex_of(i["at"])
+                hexes.add(ih)
+                cx, cy = centre(ih)
+                elements.append({"kind": "interdiction", "optional": optional, "hex": i["at"],
+                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": below(ih),
+                                 "by": i["by"]})
+                for by in i["by"]:
+                    if by in self.unit_loc:
+                        bh = _hex_of(self.unit_loc[by])
+                        hexes.add(bh)
+                        elements.append({"kind": "interdictor", "optional": optional, "by": by,
+                                         "points": _points((centre(bh), (cx, cy)))})
+        kind = f["fate"]
+        captor = f.get("captor")
+        if captor in self.unit_loc:
+            ch = _hex_of(self.unit_loc[captor])
+            hexes.add(ch)
+            a, b = centre(at), centre(ch)
+            if a == b:  # the captor is in the same Location: a loop
+                elements.append({"kind": "captor_here", "x": f"{a[0]:.1f}", "y": f"{a[1] + SIZE * 0.55:.1f}",
+                                 "captor": captor, "fate": kind})
+            else:
+                elements.append({"kind": "surrender" if kind != "eliminated" else "rejected",
+                                 "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
+                                 "captor": captor, "guard": f.get("guard"),
+                                 "x": f"{(a[0] + b[0]) / 2:.1f}", "y": f"{(a[1] + b[1]) / 2 - 4:.1f}"})
+        cx, cy = centre(at)
+        label = _end_label(f)
+        elements.append({"kind": "end", "fate": kind, "points": _inset(at, 0.8), "x": f"{cx:.1f}",
+                         "y": below(at) if label else "0", "label": label,
+                         "cross": kind == "eliminated",
+                         "x0": f"{cx - SIZE * .45:.1f}", "y0": f"{cy - SIZE * .45:.1f}",
+                         "x1": f"{cx + SIZE * .45:.1f}", "y1": f"{cy + SIZE * .45:.1f}"})
+        for a in f.get("abandons", ()):
+            ah = _hex_of(a["at"])
+            hexes.add(ah)
+            x, y = centre(ah)
+            elements.append({"kind": "abandons", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}",
+                             "label": f"{a['sw'].upper()} left"})
+        for other in f.get("llmc", ()):
+            if other in self.unit_loc:
+                x, y = centre(_hex_of(self.unit_loc[other]))
+                hexes.add(_hex_of(self.unit_loc[other]))
+                elements.append({"kind": "llmc", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}",
+                                 "label": f"LLMC {other}"})
+        ov = {"id": oid, "unit": u["id"], "elements": elements, "hexes": hexes}
+        self.overlays.append(ov)
+        return ov
+
+    # ---- whole phase
+    def _phase(self, ph):
+        if not ph:
+            return None
+        lists = {e["u"]["id"]: e for e in self.fate_lists}
+        outcomes = []
+        for o in ph["outcomes"]:
+            ids = []
+            for t in o["turns"]:
+                e = lists.get(t["unit"])
+                match = None
+                if e:
+                    for g in e["groups"]:
+                        for x in g["fates"]:
+                            if match is None and _same_fate(x["f"], t):
+                                match = x["overlay"]
+                if match:
+                    ids.append(match)
+            outcomes.append({"o": o, "overlays": " ".join(ids)})
+        return {"ph": ph, "outcomes": outcomes}
+
+    # ---- prisoners
+    def _prisoners(self, p):
+        return _prisoners_view(p) if p else None
+
+
+def _towards(a, b, stop):
+    """The point `stop` short of b on the segment a-b."""
+    (x0, y0), (x1, y1) = a, b
+    d = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    k = max(0.0, (d - stop) / d) if d else 0.0
+    return x0 + (x1 - x0) * k, y0 + (y1 - y0) * k
+
+
+def _values(u) -> str:
+    if u.type == "leader" and u.morale is not None and u.leadership is not None:
+        lead = u.leadership
+        return f"{u.morale}-{-lead}" if lead <= 0 else f"{u.morale}+{lead}"
+    if u.fp is not None and u.normal_range is not None and u.morale is not None:
+        return f"{u.fp}-{u.normal_range}-{u.morale}"
+    return ""
+
+
+def side_colour(side: str) -> str:
+    if side in SIDE_COLOURS:
+        return SIDE_COLOURS[side]
+    return _FALLBACK_COLOURS[sum(map(ord, side)) % len(_FALLBACK_COLOURS)]
+
+
+def _same_fate(f: dict, t: dict) -> bool:
+    """Whether the whole-phase turn t is the unit's fate f (same kind, end,
+    captor, Low Crawl and Interdiction Locations)."""
+    if f["fate"] != t["fate"] or f.get("at") != t.get("at") or f.get("captor") != t.get("captor"):
+        return False
+    if f.get("cause") != t.get("cause") or bool(f.get("low_crawl")) != bool(t.get("low_crawl")):
+        return False
+    return sorted(i["at"] for i in f.get("interdiction", ())) == sorted(t.get("interdiction", ()))
+
+
+def _end_label(f: dict) -> str:
+    kind = f["fate"]
+    if kind == "rout":
+        return "Low Crawl" if f.get("low_crawl") else "rout ends"
+    if kind == "eliminated":
+        return "eliminated: " + f.get("cause", "").replace("_", " ")
+    if kind == "freed":
+        return "freed as Unarmed"
+    if f.get("captor"):
+        return ""  # the arrow to the captor says it
+    return kind.replace("_", " ")
+
+
+def _summary(f: dict, u: dict) -> str:
+    """One line naming a fate (the list entry); the because lines follow it."""
+    kind, at = f["fate"], f.get("at", u["at"])
+    if kind == "rout":
+        s = f"rout to {at}" + (" by Low Crawl" if f.get("low_crawl") else "")
+        if f.get("interdiction"):
+            s += "; Interdiction in " + ", ".join(f"{i['at']} ({', '.join(i['by'])})" for i in f["interdiction"])
+        if f.get("optional_interdiction"):
+            s += "; concealed may Interdict in " + ", ".join(
+                f"{i['at']} ({', '.join(i['by'])})" for i in f["optional_interdiction"])
+        return s
+    if kind == "surrender":
+        s = f"surrender to {f.get('captor')} in {at}"
+        if f.get("guard"):
+            s += f"; {f['guard']} becomes its Guard"
+        s += "".join(f"; leaves its {a['sw'].upper()} in {a['at']}" for a in f.get("abandons", ()))
+        return s
+    if kind == "freed":
+        return f"surrender to {f.get('captor')} in {at}, freed as Unarmed (Guard full)"
+    if kind == "eliminated":
+        s = f"eliminated in {at}: {f.get('cause', '').replace('_', ' ')}"
+        if "invokes_no_quarter" in f:
+            s += f" ({f.get('captor')} rejects the surrender: No Quarter for the {f['invokes_no_quarter']} side)"
+        if f.get("llmc"):
+            s += "; LLMC for " + ", ".join(f["llmc"])
+        return s
+    if kind == "stay":
+        return f"stays in {at}"
+    return kind.replace("_", " ") + (f" ({f['captor']})" if f.get("captor") else "")
+
+
+def _bars(rolls: list[dict]) -> list[dict]:
+    """Each dice band as a bar: its chance in percent of the widest scale."""
+    out = []
+    for b in rolls:
+        if "label" in b:
+            label = b["label"]
+        elif b.get("roll") == "random_selection":
+            label = f"{b['selected']} selected"
+        else:
+            label = ("DR " if b.get("roll") == "dr2" else "dr ") + (
+                f"{b['from']}" if b["from"] == b["to"] else f"{b['from']}–{b['to']}")
+        says = b.get("says") or [_term(e) for e in b.get("effects", ())]
+        out.append({"label": label, "chance": b["chance"], "percent": b["percent"],
+                    "width": f"{1.4 * float(b['percent']):.1f}", "effects": ", ".join(says)})
+    return out
+
+
+# --------------------------------------------------------------------------
+# the prisoners result: the only lines that read its options and states
+# --------------------------------------------------------------------------
+
+def _prisoners_view(p: dict) -> dict:
+    """Words and bars for the Prisoners section. Options, states, effects,
+    events and broken clauses are objects with a kind, named arguments and
+    `says` (the rules' wording, docs/contract.md)."""
+    options = []
+    for group, items in (("must", p.get("required", [])), ("may", p.get("options", []))):
+        for o in items:
+            options.append({"group": group, "label": _term(o), "because": o.get("because", []),
+                            "roll_for": _term(o["roll_for"]) if o.get("roll_for") else None,
+                            "effects": [_term(e) for e in o.get("effects", [])],
+                            "bars": _bars(o.get("rolls", []))})
+    return {
+        "phase": p["phase"].replace("_", " "),
+        "states": [{"unit": u, "facts": [_term(t) for t in facts]} for u, facts in p.get("states", {}).items()],
+        "violated": [f"[{v['rule']}] {_term(v)}" for v in p.get("violated", [])],
+        "options": options,
+        "events": [{"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])],
+                    "because": e.get("because", [])} for e in p.get("events", [])],
+        "simultaneous": [{"label": _term(j), "bars": _bars([{**x, "label": _term(x)} for x in j["results"]])}
+                         for j in p.get("simultaneous", [])],
+        "notes": list(p.get("notes", {}).items()),
+    }
+
+
+def _term(t) -> str:
+    """An option, state, effect or event in words: its `says`, else its kind
+    and named arguments."""
+    if isinstance(t, dict):
+        if t.get("says"):
+            return str(t["says"])
+        args = [f"{k.replace('_', ' ')} {_term(v)}" for k, v in t.items() if k != "kind"]
+        return str(t.get("kind", "")).replace("_", " ") + (" (" + ", ".join(args) + ")" if args else "")
+    if isinstance(t, list):
+        return ", ".join(_term(x) for x in t)
+    return str(t).replace("_", " ")
+
+
+# --------------------------------------------------------------------------
+# rule ids -> the rules catalogue
+# --------------------------------------------------------------------------
+
+def _cited(r) -> set[str]:
+    """Every rule id in a `because` list anywhere in the result."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "rule" in x and "says" in x and isinstance(x["rule"], str):
+                found.add(x["rule"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(r)
+    return found
+
+
+def _rule_sort_key(rule: str):
+    m = re.fullmatch(r"([A-Z])(\d+)((?:\.\d+)*)", rule)
+    if not m:
+        return ("~", 0, rule)
+    return (m.group(1), int(m.group(2)), m.group(3))
+
+
+def _within(rule: str, lo: str, hi: str) -> bool:
+    return _rule_sort_key(lo) <= _rule_sort_key(rule) <= _rule_sort_key(hi)
+
+
+@cache
+def _catalogue() -> tuple[tuple, ...]:
+    """The rules catalogue's table rows: (rule ids, id ranges, rule cell, file, what)."""
+    path = docs_dir() / "rules-catalogue.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return ()
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) < 3 or cells[0] in ("rule", "---"):
+            continue
+        ranges = tuple(re.findall(r"([A-Z]\d+(?:\.\d+)*)\s*[–-]\s*([A-Z]\d+(?:\.\d+)*)", cells[0]))
+        rows.append((tuple(_RULE_ID.findall(cells[0])), ranges, cells[0], cells[1], " | ".join(cells[2:])))
+    return tuple(rows)
+
+
+def _catalogue_entries(rules: list[str]) -> list[dict]:
+    """Each cited rule with its catalogue rows: the rows naming it, else the
+    rows whose range holds it, else those naming its nearest parent rule."""
+    rows = _catalogue()
+    out = []
+    for rule in rules:
+        hits = [x for x in rows if rule in x[0]]
+        if not hits:
+            hits = [x for x in rows if any(_within(rule, lo, hi) for lo, hi in x[1])]
+        parent = rule
+        while not hits and "." in parent:
+            parent = parent[:-1].rstrip(".")
+            hits = [x for x in rows if parent in x[0]]
+        out.append({"rule": rule, "anchor": anchor(rule),
+                    "rows": [{"rules": _md(x[2]), "file": _md(x[3]), "what": _md(x[4])} for x in hits]})
+    return out
+
+
+def anchor(rule: str) -> str:
+    """The page anchor of a rule id's catalogue entry."""
+    return "rule-" + re.sub(r"[^A-Za-z0-9.]", "_", rule)
+
+
+def _md(text: str) -> str:
+    """Markdown inline code/emphasis/links as HTML (escaped)."""
+    s = html.escape(text, quote=False)
+    s = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", s)
+    s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
+    s = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", s)
+    s = re.sub(r"\*([^*]+)\*", r"<i>\1</i>", s)
+    return s
+
+
+@cache
+def _link_rules(rule: str):
+    """A rule id as a link to its entry in the page's rules catalogue."""
+    e = html.escape(rule)
+    return Markup(f'<a class="rule" href="#{html.escape(anchor(rule))}">{e}</a>')

@@ -1,0 +1,218 @@
+"""The HTML report in a real browser: Debian's headless Chromium driven by
+Playwright (never a downloaded browser). Skipped locally when Chromium or
+Playwright is missing; under CI (CI=true) that is a failure, so `make test`
+on a fresh machine runs these for real."""
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from asl_kb.board import hexgrid
+from asl_kb.report import html as report
+from asl_kb.report import png
+from asl_kb.resources import cases_dir
+
+from test_report_html import CASES, case_page
+
+A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if png.chromium_path() is None:
+        return "no Chromium (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _missing()
+    if reason:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"browser tests cannot run under CI: {reason}")
+        pytest.skip(reason)
+    with png.sync_playwright() as p:
+        b = png.launch(p)
+        yield b
+        b.close()
+
+
+class Page:
+    """A report opened in the browser, with its console errors and every
+    request it made."""
+
+    def __init__(self, browser, path: Path, text: str):
+        path.write_text(text, encoding="utf-8")
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(path.as_uri())
+        self.load_ms = self.page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+
+    def close(self):
+        self.page.close()
+
+
+def test_every_bundled_page_loads_with_every_unit_and_fate_list(browser, tmp_path, capsys):
+    timings = []
+    for path in CASES:
+        position, r, text = case_page(path)
+        t0 = time.perf_counter()
+        report.to_html(r, position, all_paths=path.parent.name == "rout")
+        render = time.perf_counter() - t0
+        p = Page(browser, tmp_path / "r.html", text)
+        try:
+            assert p.errors == [], path.name
+            assert [u for u in p.requests if not u.startswith("file:")] == [], path.name
+            counters = p.page.eval_on_selector_all("g.counter", "gs => gs.map(g => g.dataset.unit)")
+            assert sorted(counters) == sorted(u.id for u in position.units), path.name
+            for section in ("rout", "heat_of_battle", "disrupted"):
+                for u in (r["units"] if section == "rout" else r.get(section, [])):
+                    n = p.page.locator(f'li.fate[data-section="{section}"][data-unit="{u["id"]}"]').count()
+                    assert n == len(u["fates"]), (path.name, u["id"])
+                    assert p.page.locator(f'#panel section.unit[data-unit="{u["id"]}"]').count() >= 1
+            timings.append((f"{path.parent.name}/{path.stem}", render, p.load_ms))
+        finally:
+            p.close()
+    with capsys.disabled():
+        print("\nreport page of each bundled position: rendered (to_html), loaded in Chromium (load event)")
+        for name, s, ms in timings:
+            total = s + ms / 1000
+            print(f"  {name:36s} render {s * 1000:6.1f} ms  load {ms:7.1f} ms{'' if total < 1 else '  (over 1 s)'}")
+
+
+def _open_and_click(p: Page, li):
+    """As a player: open the fate's destination if closed, then click it."""
+    details = li.locator("xpath=ancestor::details[1]")
+    if details.count() and details.get_attribute("open") is None:
+        details.locator("summary").click()
+    li.click()
+
+
+@pytest.mark.parametrize("path", [A10_531, cases_dir() / "rout" / "A10.533-EX2.yaml",
+                                  cases_dir() / "immediate" / "article-Ex8.yaml"],
+                         ids=lambda p: p.stem)
+def test_clicking_a_fate_draws_exactly_its_json_path(browser, tmp_path, path):
+    position, r, text = case_page(path)
+    p = Page(browser, tmp_path / "r.html", text)
+    try:
+        for u in r["units"]:
+            for i, f in enumerate(u["fates"]):
+                li = p.page.locator(f'li.fate[data-section="rout"][data-unit="{u["id"]}"][data-index="{i}"]')
+                _open_and_click(p, li)
+                shown = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.id)")
+                assert shown == [li.get_attribute("data-overlays")]
+                overlay = p.page.locator(f"#{shown[0]}")
+                assert overlay.is_visible()
+                route = overlay.locator("polyline.route")
+                if len(f["path"]) > 1:
+                    assert route.get_attribute("data-hexes").split() == f["path"]
+                    drawn = [tuple(map(float, q.split(","))) for q in route.get_attribute("points").split()]
+                    centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in f["path"]]
+                    assert len(drawn) == len(centres)
+                    assert all(abs(a - c) < 0.06 and abs(b - d) < 0.06 for (a, b), (c, d) in zip(drawn, centres))
+                    box = route.bounding_box()
+                    assert box and box["width"] + box["height"] > 10
+                    # drawn: neither it nor its group is hidden (a straight line has an empty
+                    # geometric box, so Playwright's is_visible() does not apply)
+                    assert route.evaluate("e => [e, e.parentNode].every(x => getComputedStyle(x).display !== 'none'"
+                                          " && getComputedStyle(x).visibility === 'visible')")
+                else:
+                    assert route.count() == 0
+                assert overlay.locator("polygon.end").is_visible()
+                assert p.page.locator(f"#{shown[0]} polygon.interdiction").count() == len(f["interdiction"]) + len(
+                    f["optional_interdiction"])
+                # its because lines show beside it, each rule id a link into the catalogue
+                assert li.locator(".why a.rule").count() == len(f["because"])
+                assert li.locator(".why").is_visible()
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def test_rule_links_and_los_toggle(browser, tmp_path):
+    position, r, text = case_page(A10_531)
+    p = Page(browser, tmp_path / "r.html", text)
+    try:
+        assert not p.page.locator("#los").is_visible()
+        p.page.locator("#los-toggle").check()
+        assert p.page.locator("#los").is_visible()
+        assert p.page.locator("#los g.los").count() == len(position.los_blocked) + len(position.los_clear)
+        link = p.page.locator("#panel ul.because a.rule").first
+        rule = link.inner_text()
+        link.click()
+        assert p.page.evaluate("location.hash") == "#" + report.anchor(rule)
+        assert p.page.locator(f'[id="{report.anchor(rule)}"]').inner_text() == rule
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def test_whole_phase_outcome_draws_each_units_fate(browser, tmp_path):
+    path = cases_dir() / "phase" / "article-Ex13.yaml"
+    position, r, text = case_page(path)
+    p = Page(browser, tmp_path / "r.html", text)
+    try:
+        items = p.page.locator("li.phase-outcome")
+        assert items.count() == len(r["phase"]["outcomes"]) > 0
+        for k, o in enumerate(r["phase"]["outcomes"]):
+            items.nth(k).click()
+            shown = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.dataset.unit)")
+            assert sorted(shown) == sorted(t["unit"] for t in o["turns"])
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_png_of_the_a10_531_ex(browser, tmp_path):
+    """`asl-kb report --png` writes the map: a real picture, with the terrain,
+    both sides' counters and the chosen fate's route in it."""
+    out = tmp_path / "map.png"
+    # the command itself, in its own process (it drives its own browser)
+    done = subprocess.run([sys.executable, "-m", "asl_kb", "report", str(A10_531), "--fate", "RG2:2",
+                           "--png", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    width, height = _png_size(data)
+    assert width >= 600 and height >= 400 and len(data) > 20_000
+    page = browser.new_page()
+    try:
+        page.set_content("<canvas id=c></canvas>")
+        stats = page.evaluate("""async (b64) => {
+            const img = new Image(); img.src = 'data:image/png;base64,' + b64; await img.decode();
+            const c = document.getElementById('c'); c.width = img.width; c.height = img.height;
+            const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, img.width, img.height).data;
+            const colours = new Set(); let route = 0, russian = 0, german = 0, woods = 0;
+            const near = (i, r, gg, b) => Math.abs(d[i]-r) + Math.abs(d[i+1]-gg) + Math.abs(d[i+2]-b) < 30;
+            for (let i = 0; i < d.length; i += 4) {
+                colours.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]);
+                if (near(i, 0xd4, 0x14, 0x5a)) route++;
+                if (near(i, 0xc4, 0x9a, 0x6c)) russian++;
+                if (near(i, 0x9f, 0xb7, 0xcc)) german++;
+                if (near(i, 0x4d, 0x7a, 0x2c) || near(i, 0x6f, 0x9a, 0x45)) woods++;
+            }
+            return {colours: colours.size, route, russian, german, woods, pixels: d.length / 4};
+        }""", __import__("base64").b64encode(data).decode())
+    finally:
+        page.close()
+    assert stats["colours"] > 50
+    for key in ("route", "russian", "german", "woods"):
+        assert stats[key] > 200, (key, stats)
