@@ -19,7 +19,8 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), help="position YAML (default: the bundled default position)")
     o.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
     o.add_argument("--format", choices=("text", "json"), default="text")
-    o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
+    o.add_argument("--all", action="store_true", help="list every fate (default: a summary per destination)")
+    o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate (implies --all)")
     o.add_argument("--voluntary-break", action="store_true",
                    help="also say which unbroken units may break voluntarily (A10.41) and what would follow")
     o.add_argument("--phase", action="store_true",
@@ -68,7 +69,7 @@ def main(argv=None) -> int:
     from asl_kb.report.render import to_json, to_text
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
                       phase=args.phase, limit=args.limit)
-    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
+    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3
 

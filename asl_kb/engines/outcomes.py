@@ -12,6 +12,7 @@ from asl_kb.asp.facts import position_facts
 from asl_kb.engines.graph import MAX_PATHS, Graph, _text, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
 from asl_kb.asp.solve import solve
+from asl_kb.report.summary import add_summaries
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
 DEFAULT_PHASE_LISTING = 100
@@ -89,6 +90,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     if incomplete:
         result["complete"] = False
         result["incomplete_because"] = incomplete
+    add_summaries(result)
     result["_stats"] = stats
     return result
 
