@@ -73,6 +73,8 @@ def _matches(p: dict, f: dict) -> bool:
 
 
 def why_not(position, proposal: dict) -> dict:
+    from asl_kb.engines.outcomes import canonical
+    position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     symbols, _ = solve(position_facts(position) + _fact(proposal) + "\n", concealed, entry="why_not.lp")
     g = Graph(symbols)
