@@ -88,6 +88,9 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
                 "assumes": ["each unit's fates are figured against the position at the start of the RtPh: "
                             "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
                             "where earlier units ended up and a new Guard's A20.52 restriction are not"],
+                # what `outcomes` lists: the combinations of the coupled units'
+                # fates (count = combinations x the independent units' fates)
+                "combinations": (count if ph.coupled else 0) if done else None,
             }
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "

@@ -108,7 +108,7 @@ def _say(g: Graph, reason) -> str:
     return template.format(*[_arg(x) for x in reason.arguments])
 
 
-def to_text(r: dict) -> str:
+def to_text(r: dict, limit: int | None = None) -> str:
     p = r["proposal"]
     what = {"rout": f"rout to {p.get('at')}", "surrender": f"surrender to {p.get('captor')}",
             "stay": "stay", "eliminated": "eliminated"}[p["fate"]]
@@ -116,5 +116,8 @@ def to_text(r: dict) -> str:
     if r["legal"]:
         nums = ", ".join(str(n) for n in r["fates"])
         return f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)\n"
-    lines = [f"{head}: not legal"] + [f"    [{b['rule']}] {b['says']}" for b in r["because"]]
+    shown = r["because"] if limit is None else r["because"][:limit]
+    lines = [f"{head}: not legal"] + [f"    [{b['rule']}] {b['says']}" for b in shown]
+    if len(shown) < len(r["because"]):
+        lines.append(f"    ({len(shown)} of {len(r['because'])} objections listed: --limit)")
     return "\n".join(lines) + "\n"

@@ -120,14 +120,19 @@ def _flow(head: str, items: list[str], indent: str) -> list[str]:
     return lines
 
 
-def summary_lines(s: dict, indent: str = "    ") -> list[str]:
-    """The rout part of a unit's summary as text lines."""
+def summary_lines(s: dict, indent: str = "    ", limit: int | None = None) -> list[str]:
+    """The rout part of a unit's summary as text lines (with `limit`, the
+    first `limit` destinations)."""
     dests = s["destinations"]
     if not dests:
         return []
+    cut = limit is not None and len(dests) > limit
+    if cut:
+        dests = dests[:limit]
+    n = len(s["destinations"])
     out = [indent[:-2] + f"rout: {s['rout_fates']} fate{'s' if s['rout_fates'] != 1 else ''} to "
-           f"{len(dests)} destination{'s' if len(dests) != 1 else ''}; per destination the least "
-           f"Interdiction ([n]: fate number in --all; (+n): more routes no other beats)"]
+           f"{n} destination{'s' if n != 1 else ''}, the least Interdiction per destination "
+           f"([n]: fate number with --all; (+n): other unbeaten routes)"]
     crawl = [f"{d['at']} {_nums(d['low_crawl'])}" for d in dests if d["low_crawl"]]
     groups: dict[int, list[str]] = {}
     hidden = 0
@@ -153,6 +158,9 @@ def summary_lines(s: dict, indent: str = "    ") -> list[str]:
         out += _flow(head, groups[k], indent)
     if crawl:
         out += _flow("by Low Crawl:", crawl, indent)
+    if cut:
+        out.append(indent + f"({limit} of {n} destinations listed: --limit)")
+        return out
     beaten = s["beaten_rout_fates"]
     if beaten or hidden:
         parts = []
