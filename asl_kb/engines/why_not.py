@@ -14,7 +14,7 @@ from asl_kb.asp.solve import solve
 from asl_kb.board import hexgrid
 import clingo
 
-from asl_kb.engines.graph import Graph, _rule_sort, _text
+from asl_kb.asp.reader import Answer, location, rule_order, text
 from asl_kb.errors import AslKbError
 
 #: the fates a player may propose, with the words each takes
@@ -77,8 +77,8 @@ def why_not(position, proposal: dict) -> dict:
     position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     symbols, _ = solve(position_facts(position) + _fact(proposal) + "\n", concealed, entry="why_not.lp")
-    g = Graph(symbols)
-    legal = any(s.name == "proposal_legal" for s in symbols)
+    ans = Answer(symbols)
+    legal = bool(ans.atoms["legal"])
     out = {"position": position.name, "rules": position.rules,
            "proposal": proposal, "legal": legal}
     if legal:
@@ -87,24 +87,24 @@ def why_not(position, proposal: dict) -> dict:
         out["fates"] = [n for n, f in enumerate(unit["fates"], 1) if _matches(proposal, f)]
         out["because"] = []
     else:
-        items = {(s.arguments[0].string, _say(g, s.arguments[1])) for s in symbols if s.name == "why_not"}
-        out["because"] = [{"rule": r, "says": w} for r, w in sorted(items, key=_rule_sort)]
+        pairs = [p for subject, ps in ans.because.items()
+                 if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
+        items = {(rule, _say(ans, reason)) for rule, reason in pairs}
+        out["because"] = [{"rule": r, "says": w} for r, w in sorted(items, key=lambda x: (rule_order(x[0]), x[1]))]
     return out
 
 
 def _arg(sym) -> str:
-    """A reason's argument as a player reads it: a Location loc(H,V) as H, or
-    H@V above ground level."""
+    """A reason's argument as a player reads it (a Location as H, or H@V)."""
     if sym.type == clingo.SymbolType.Function and sym.name == "loc" and len(sym.arguments) == 2:
-        h, v = sym.arguments
-        return h.string if v.number == 0 else f"{h.string}@{v.number}"
-    return _text(sym)
+        return location(sym)
+    return text(sym)
 
 
-def _say(g: Graph, reason) -> str:
-    template = g.says.get(reason.name) if reason.type == clingo.SymbolType.Function else None
+def _say(ans: Answer, reason) -> str:
+    template = ans.says.get(reason.name) if reason.type == clingo.SymbolType.Function else None
     if template is None:
-        return _text(reason)
+        return text(reason)
     return template.format(*[_arg(x) for x in reason.arguments])
 
 
