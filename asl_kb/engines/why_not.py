@@ -44,6 +44,9 @@ def parse_proposal(position, unit: str, words: list[str]) -> dict:
             h = hexgrid.parse_hex(h, position.board)
         except ValueError as e:
             raise ProposalError(f"LOCATION: {e}") from None
+        area = hexgrid.Area(*position.area)
+        if not area.contains(h):
+            raise ProposalError(f"LOCATION: {area.why_not_in(h, position.area)}")
         if level and not level.isdigit():
             raise ProposalError(f"LOCATION: not a level: {level!r}")
         out["at"] = h if not level or level == "0" else f"{h}@{int(level)}"
