@@ -132,7 +132,7 @@ def summary_lines(s: dict, indent: str = "    ", limit: int | None = None) -> li
     n = len(s["destinations"])
     out = [indent[:-2] + f"rout: {s['rout_fates']} fate{'s' if s['rout_fates'] != 1 else ''} to "
            f"{n} destination{'s' if n != 1 else ''}, the least Interdiction per destination "
-           f"([n]: fate number with --all; (+n): other unbeaten routes)"]
+           f"([n]: fate number with --all; (+n): more routes no other route there beats)"]
     crawl = [f"{d['at']} {_nums(d['low_crawl'])}" for d in dests if d["low_crawl"]]
     groups: dict[int, list[str]] = {}
     hidden = 0
@@ -167,6 +167,6 @@ def summary_lines(s: dict, indent: str = "    ", limit: int | None = None) -> li
         if beaten:
             parts.append(f"{beaten} beaten (another route to the same destination has a subset of its Interdiction)")
         if hidden:
-            parts.append(f"{hidden} unbeaten, with more Interdiction than the least (the (+n))")
+            parts.append(f"{hidden} unbeaten (the (+n))")
         out.append(indent + "not listed (--all): " + "; ".join(parts))
     return out
