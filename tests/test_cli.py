@@ -102,3 +102,12 @@ def test_internal_error_is_exit_70_without_traceback(monkeypatch, capsys):
 
 def test_exit_code_table():
     assert sorted(cli.EXIT_CODES) == [0, 1, 2, 3, 70]
+
+
+def test_exit_code_table_is_documented():
+    """docs/output-format.md lists exactly the codes the CLI uses."""
+    import re
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "output-format.md").read_text()
+    section = doc[doc.index("## Exit codes"):doc.index("## `asl-kb outcomes`")]
+    assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", section, flags=re.M)) == sorted(cli.EXIT_CODES)
