@@ -124,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     w = sub.add_parser("why-not", parents=[common],
                        help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
                        description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
-                                   "`surrender CAPTOR` (a unit id), `stay` or `eliminated`. The answer: "
+                                   "`surrender CAPTOR` (a unit id), `stay` or `eliminated` (for Failure to Rout). The answer: "
                                    "'it is legal: fate N' (its number in `outcomes --all`), or the rules and "
                                    "clauses that forbid it, derived in rules/why_not.lp.")
     _position_arg(w, optional=False)

@@ -174,3 +174,57 @@ def test_deleting_the_end_clause_removes_the_objection(tmp_path):
         r = ask("rout/A10.5-EX.yaml", "R1", "rout", "L3")
     assert not r["legal"] and not any("ADJACENT" in b["says"] and "L3" in b["says"] and b["rule"] == "A10.5"
                                       for b in r["because"])
+
+
+def reasons(r):
+    return {(b["rule"], b["reason"]) for b in r["because"]}
+
+
+def test_a10_5_ex_no_surrender_with_a_free_route():
+    """A20.21: only a unit "unable to rout away ... or only able to rout while
+    being subject to Interdiction or resorting to Low Crawl" surrenders."""
+    r = ask("rout/A10.5-EX.yaml", "R1", "surrender", "G2")
+    assert not r["legal"] and reasons(r) == {("A20.21", "free_route")}
+    r = ask("rout/A10.5-EX.yaml", "R1", "surrender", "G3")   # K4: not ADJACENT, not yet Known
+    assert {("A20.21", "not_adjacent"), ("A20.21", "not_known")} <= reasons(r)
+
+
+BASE = """
+name: why-not clauses
+attacker: german
+map: {{terrain: {{L1: building}}}}
+units:
+  - {{id: R1, side: russian, type: squad, counter: 4-4-7, at: L5, status: [{status}]{extra}}}
+  - {{id: G1, side: german, type: squad, counter: 4-6-7, at: L4{gstatus}}}
+"""
+
+
+def _pos(status="broken", extra="", gstatus=""):
+    return load_position_text(BASE.format(status=status, extra=extra, gstatus=gstatus), "w.yaml")
+
+
+@pytest.mark.parametrize("kw,unit,fate,expected", [
+    ({}, "G1", ["stay"], ("A10.5", "not_broken")),
+    ({"status": "broken, melee"}, "R1", ["rout", "L7"], ("A10.5", "in_melee")),
+    ({"extra": ", nationality: japanese"}, "R1", ["surrender", "G1"], ("A20.21", "never_surrenders")),
+    ({"gstatus": ", status: [berserk]"}, "R1", ["surrender", "G1"], ("A20.21", "captor_cannot")),
+    ({}, "R1", ["surrender", "R1"], ("A20.21", "not_enemy")),
+])
+def test_clauses(kw, unit, fate, expected):
+    r = ask(_pos(**kw), unit, *fate)
+    assert not r["legal"] and expected in reasons(r), r["because"]
+
+
+def test_not_required_to_rout():
+    """Not ADJACENT, not in the open in LOS, no DM: it neither routs nor surrenders."""
+    p = load_position_text("""
+name: no rout
+attacker: german
+map: {terrain: {L5: building, A1: building}}
+units:
+  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L5, status: [broken]}
+  - {id: G1, side: german, type: squad, counter: 4-6-7, at: A1}
+""", "w.yaml")
+    r = ask(p, "R1", "rout", "L6")
+    assert not r["legal"] and ("A10.5", "not_required") in reasons(r)
+    assert ask(p, "R1", "stay")["legal"]

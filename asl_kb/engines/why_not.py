@@ -72,6 +72,8 @@ def _matches(p: dict, f: dict) -> bool:
         return f["fate"] == "rout" and f["at"] == p["at"]
     if p["fate"] == "surrender":
         return f["fate"] == "surrender" and f.get("captor") == p["captor"]
+    if p["fate"] == "eliminated":
+        return f["fate"] == "eliminated" and f.get("cause") == "failure_to_rout"
     return f["fate"] == p["fate"]
 
 
@@ -92,8 +94,11 @@ def why_not(position, proposal: dict) -> dict:
     else:
         pairs = [p for subject, ps in ans.because.items()
                  if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
-        items = {(rule, _say(ans, reason)) for rule, reason in pairs}
-        out["because"] = [{"rule": r, "says": w} for r, w in sorted(items, key=lambda x: (rule_order(x[0]), x[1]))]
+        # each objection: the rule, the clause's reason (its kind, for tools
+        # and tests) and the rules' words for it
+        items = {(rule, reason.name, _say(ans, reason)) for rule, reason in pairs}
+        out["because"] = [{"rule": r, "reason": k, "says": w}
+                          for r, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
     return out
 
 
