@@ -13,10 +13,9 @@ from asl_kb.engines.why_not import parse_proposal, why_not
 from asl_kb.position.loader import load_position
 from asl_kb.report.render import to_json
 
-from conftest import FACTS, ROOT
+from conftest import FACTS, ROOT, full_outcomes
 
 SCHEMA = json.loads((ROOT / "docs" / "output.schema.json").read_text())
-SLOW_VB = {"A20.22-EX.yaml", "article-Ex9.yaml", "article-Ex10.yaml", "article-Ex11.yaml"}
 
 
 def validator(ref=None):
@@ -28,8 +27,7 @@ def validator(ref=None):
 
 @pytest.mark.parametrize("path", sorted(FACTS.glob("*/*.yaml")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_outcomes_json_validates(path: Path):
-    r = outcomes(load_position(path), phase=True, voluntary_break=path.name not in SLOW_VB, limit=5)
-    validator().validate(json.loads(to_json(r)))
+    validator().validate(json.loads(to_json(full_outcomes(path))))
 
 
 def test_all_paths_validates():

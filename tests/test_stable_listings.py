@@ -11,19 +11,20 @@ from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position
 from asl_kb.report.render import to_json, to_text
 
-from conftest import FACTS
+from conftest import FACTS, SLOW_VB, full_outcomes
 
 POSITIONS = sorted(FACTS.glob("*/*.yaml"))
-#: --voluntary-break builds a rout graph for every unbroken unit near the
-#: enemy: for these four that takes half a minute a run, so they are compared
-#: without it (the Voluntary Break listing is built by the same code as the
-#: units', from the same canonical order)
-SLOW_VB = {"A20.22-EX.yaml", "article-Ex9.yaml", "article-Ex10.yaml", "article-Ex11.yaml"}
+# (SLOW_VB: four positions are compared without --voluntary-break; that
+# listing is built by the same code as the units', from the same canonical
+# order.)
+
+
+def _render(r):
+    return to_json(r), to_text(r), to_text(r, all=True)
 
 
 def _outputs(position, **kw):
-    r = outcomes(position, **kw)
-    return to_json(r), to_text(r), to_text(r, all=True)
+    return _render(outcomes(position, **kw))
 
 
 def _reversed(position):
@@ -33,9 +34,8 @@ def _reversed(position):
 @pytest.mark.parametrize("path", POSITIONS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_reversing_the_units_changes_no_listing(path: Path):
     p = load_position(path)
-    assert len(p.units) > 1
     kw = {"phase": True, "limit": 10, "voluntary_break": path.name not in SLOW_VB}
-    a, b = _outputs(p, **kw), _outputs(_reversed(p), **kw)
+    a, b = _render(full_outcomes(path)), _outputs(_reversed(p), **kw)
     for name, x, y in zip(("json", "text", "text --all"), a, b):
         assert x == y, f"{name} differs when the units are reversed"
 
