@@ -125,7 +125,8 @@ def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run
     assert "G captured" in band(option(p, "cc", attack=0, mode="capture"), 3)
     assert "A captured" in band(option(p, "cc", attack=1, mode="capture"), 3)
     joint = p["simultaneous"][0]
-    both = [r for r in joint["results"] if r["result"] == "both_cleared"][0]
+    assert matches(joint, "joint", attack=0, attack_back=1)
+    both = [r for r in joint["results"] if r["kind"] == "both_cleared"][0]
     assert both["chance"] == f"{15 * 6}/1296"   # American DR <= 6 (15 ways) x German DR <= 4 (6 ways)
     ev = [e for e in p["events"] if matches(e, "joint", attack=0, attack_back=1)][0]
     assert terms(ev["effects"]) == {("rearm_all", "A", "green"), ("rearm_all", "G", "conscript")}
