@@ -63,8 +63,9 @@ def _common() -> argparse.ArgumentParser:
                         "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
                         "everything is still counted. JSON lists every fate whatever N (default: "
                         f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
-    g.add_argument("--debug", action="store_true",
-                   help="on an internal error, print the traceback (default: one line, exit 70)")
+    g.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="on an internal error, print the traceback (default: one line, exit 70; "
+                        "also accepted before the subcommand)")
     g.add_argument("--version", action="version", version=f"asl-kb {_version()}",
                    help="print the program's version and exit")
     return c
@@ -86,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
     ap.add_argument("--version", action="version", version=f"asl-kb {_version()}",
                     help="print the program's version and exit")
+    ap.add_argument("--debug", action="store_true",
+                    help="on an internal error, print the traceback (default: one line, exit 70)")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     o = sub.add_parser("outcomes", parents=[common], help="every legal outcome of a position's Rout Phase",
                        description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
@@ -141,6 +144,8 @@ def main(argv=None) -> int:
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
     except Exception as e:  # a bug: one line, or the traceback with --debug
         if args.debug:
             traceback.print_exc()

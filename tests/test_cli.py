@@ -98,6 +98,8 @@ def test_internal_error_is_exit_70_without_traceback(monkeypatch, capsys):
     assert "internal error" in err and "Traceback" not in err
     assert cli.main(["outcomes", str(FACTS / "rout/A10.5-EX.yaml"), "--debug"]) == 70
     assert "Traceback" in capsys.readouterr().err
+    assert cli.main(["--debug", "outcomes", str(FACTS / "rout/A10.5-EX.yaml")]) == 70
+    assert "Traceback" in capsys.readouterr().err
 
 
 def test_exit_code_table():
