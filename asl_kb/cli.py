@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import sys
 import traceback
+from pathlib import Path
 
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.position.loader import load_position
