@@ -1,8 +1,15 @@
-"""asl-kb command line: `asl-kb outcomes [POSITION.yaml]`."""
+"""asl-kb command line: `asl-kb outcomes [POSITION.yaml]`.
+
+Exit codes: 0 done; 1 `check` found the position inconsistent; 2 bad input
+(the position file, or a rule the position breaks); 3 the result is
+incomplete (a limit cut it); 70 an internal error (a bug: one line, the
+traceback with `--debug`).
+"""
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from pathlib import Path
 
 from asl_kb.errors import PositionError
@@ -11,9 +18,13 @@ from asl_kb.position.loader import load_position
 
 DEFAULT_POSITION = default_position()
 
+#: an internal error (sysexits.h EX_SOFTWARE): not the position's fault
+EX_SOFTWARE = 70
+
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number")
+    ap.add_argument("--debug", action="store_true", help="on an internal error, print the traceback")
     sub = ap.add_subparsers(dest="command", required=True)
     o = sub.add_parser("outcomes", help="every legal outcome of a position's Rout Phase")
     o.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), help="position YAML (default: the bundled default position)")
@@ -49,6 +60,23 @@ def _count(text: str) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except PositionError as e:      # bad input, or a rule the position breaks
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # anything else is a bug, not bad input
+        if args.debug:
+            traceback.print_exc()
+        what = " ".join(f"{type(e).__name__}: {e}".split())
+        hint = "" if args.debug else " (run `asl-kb --debug ...` for the traceback)"
+        print(f"asl-kb: internal error: {what}{hint}", file=sys.stderr)
+        return EX_SOFTWARE
+
+
+def _run(args) -> int:
     try:
         position = load_position(args.position)
     except PositionError as e:
@@ -87,7 +115,10 @@ def _check(position, args) -> int:
                 out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
             else:
                 out.append(f"  {f['kind'].replace('_', ' ')}:")
-                out += [f"      [{c['rule']}] {c['violated']}" for c in f["clauses"]]
+                for c in f["clauses"]:
+                    out.append(f"      [{c['rule']}] {c['violated']}")
+                    if "says" in c:
+                        out.append(f"          {c['at']}: {c['says']}")
         sys.stdout.write("\n".join(out) + "\n")
     return 0 if r["consistent"] else 1
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from asl_kb.engines import prisoners
+from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import position_facts
 from asl_kb.engines.graph import MAX_PATHS, Graph, _text, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
@@ -34,6 +35,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False):
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
              phase: bool = False, limit: int | None = None) -> dict:
+    require_legal(position)
     g, roots, units, stats = _solve_units(position, voluntary_break, all_paths)
     result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
               "units": units}
