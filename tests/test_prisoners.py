@@ -330,11 +330,10 @@ def test_qa_former_prisoner_may_not_attack_an_afv_in_cc_unarmed_units_have_no_cc
 def test_qa_unarmed_unit_with_a_sw_is_armed_and_affects_rout():
     """The article's answer to Stan: an Unarmed unit possessing a SW is Armed
     (Index "Armed"); without one it does not affect enemy routs (A20.5)."""
-    import clingo
-    from pathlib import Path
-    rules = (Path(__file__).resolve().parent.parent / "rules" / "core" / "base.lp").read_text()
-    ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], rules + 'unit("U"). status("U",unarmed). weapon("U",sw(lmg),2,6). unit("V"). status("V",unarmed).')
+    from asl_kb.asp.control import new_control
+    # the prisoners program includes core/base.lp, where Armed is defined
+    ctl = new_control("prisoners.lp", 'unit("U"). status("U",unarmed). weapon("U",sw(lmg),2,6). '
+                                      'unit("V"). status("V",unarmed).')
     ctl.ground([("base", [])])
     armed = {str(a.symbol.arguments[0]) for a in ctl.symbolic_atoms.by_signature("armed", 1)}
     assert '"U"' in armed and '"V"' not in armed
