@@ -56,3 +56,17 @@ def test_qa_when_a_mopped_up_building_only_contains_units_that_cannot_surrender_
         "side: american,", "side: american, nationality: russian,")
     r = run(text)
     assert [(f["fate"], f["captor"], f["at"]) for f in r.fates("GER")] == [("surrender", "AM1", "BB5@1")]
+
+
+def test_mopped_up_surrenders_beyond_the_guards_capacity_free_the_excess(run):
+    """A12.153 with A20.21/A20.51: a Mopping Up surrender (never rejected, so
+    tied to the others only through its Guard: phase_reads/2) counts against
+    its captor's capacity; a lone leader (US# 1, up to 5) cannot hold two
+    squads (US# 6): one of them is freed as Unarmed (captor's choice)."""
+    text = ex12().replace(
+        "  - {id: AM1, side: american, type: squad, counter: 6-6-6, at: BB4}",
+        "  - {id: AM1, side: american, type: leader, counter: 8-1, at: BB4}\n"
+        "  - {id: GER2, side: german, type: squad, counter: 4-6-7, at: \"BB5@1\", status: [broken]}")
+    r = run(text)
+    for unit in ("GER", "GER2"):
+        assert {f["fate"] for f in r.fates(unit)} == {"surrender", "freed"}, unit

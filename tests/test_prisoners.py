@@ -12,23 +12,38 @@ def inline(name, phase, attacker, units, extra=""):
 
 
 def pris(run, path_or_text, **kw):
-    return run(path_or_text, **kw).raw["prisoners"]
+    """The prisoners result as its JSON form (asl_kb/model.py)."""
+    return run(path_or_text, **kw).raw["prisoners"].to_json()
 
 
-def option(p, name):
-    found = [o for o in p["required"] + p["options"] if o["option"] == name]
-    assert found, (name, [o["option"] for o in p["required"] + p["options"]])
+def matches(obj, kind, **args):
+    return obj["kind"] == kind and all(obj.get(k) == v for k, v in args.items())
+
+
+def option(p, kind, **args):
+    """The option or requirement of that kind with those named arguments."""
+    found = [o for o in p["required"] + p["options"] if matches(o, kind, **args)]
+    assert found, (kind, args, [(o["kind"], o["says"]) for o in p["required"] + p["options"]])
     return found[0]
 
 
+def has(items, kind, **args) -> bool:
+    return any(matches(o, kind, **args) for o in items)
+
+
+def terms(items) -> set:
+    """Result objects as (kind, arguments...) tuples, for set comparisons."""
+    return {tuple([o["kind"]] + [v for k, v in o.items() if k not in ("kind", "says")]) for o in items}
+
+
 def band(o, roll):
-    """The effects of one Original roll."""
-    return [b for b in o["rolls"] if b["from"] <= roll <= b["to"]][0]["effects"]
+    """The effects of one Original roll, as the rules word them."""
+    return [b for b in o["rolls"] if b["from"] <= roll <= b["to"]][0]["says"]
 
 
 def chance(o, pred):
     """k (of 36, or 6) of the rolls whose effects satisfy pred."""
-    return sum(b["ways"] for b in o["rolls"] if pred(b["effects"]))
+    return sum(b["ways"] for b in o["rolls"] if pred(b["says"]))
 
 
 def says(o):
@@ -39,19 +54,19 @@ def says(o):
 
 def test_ex1_recapture_in_the_mph_4_to_1_minus_1_no_infiltration_melee_if_it_fails(run):
     p = pris(run, "prisoners/article-Ex1.yaml")
-    o = option(p, 'cc(0, capture)')
+    o = option(p, "cc", attack=0, mode="capture")
     assert "4:1 FP, Kill Number 9" in says(o)
     assert "-1 DRM instead of +1" in says(o)
     assert band(o, 9) == ["RU captured"]                       # Final 8 < 9
     assert band(o, 10) == ["RU: one unit captured (defender's choice; a HS of a squad)"]
     assert band(o, 11) == ["melee", "no effect"] and band(o, 12) == ["melee", "no effect"]
     assert "leader creation" in band(o, 2)
-    assert not any("infiltrate" in e for b in o["rolls"] for e in b["effects"])
+    assert not any(e["kind"] == "defender_may_infiltrate" for b in o["rolls"] for e in b["effects"])
 
 
 def test_ex1_abandon_in_the_rph_keeps_the_protection_of_a20_3_and_a20_4(run):
     p = pris(run, "prisoners/article-Ex1-abandon.yaml")
-    o = option(p, "abandon(GP, R447)")
+    o = option(p, "abandon", prisoner="GP", guard="R447")
     assert "A20.53" in {b["rule"] for b in o["because"]}
 
 
@@ -60,7 +75,7 @@ def test_ex1_abandoned_prisoner_eliminated_by_the_side_that_abandoned_it_is_a_ma
         "guard: R447}", "status: [abandoned]}").replace("phase: rally", "phase: prep_fire")
     text += "fire_effects: {by: russian, eliminated: [GP]}\n"
     p = pris(run, text)
-    assert option(p, "massacre_by_elimination(GP)")["required"]
+    assert option(p, "massacre_by_elimination", prisoner="GP")["required"]
 
 
 def test_qa_are_escaped_prisoners_which_do_not_rearm_also_subject_to_the_protection_of_a20_3_a20_4(run):
@@ -70,18 +85,18 @@ def test_qa_are_escaped_prisoners_which_do_not_rearm_also_subject_to_the_protect
         "guard: R447}", "status: [escaped]}").replace("phase: rally", "phase: prep_fire")
     text += "fire_effects: {by: russian, eliminated: [GP]}\n"
     p = pris(run, text)
-    assert not any(o["option"].startswith("massacre_by_elimination") for o in p["required"])
+    assert not has(p["required"], "massacre_by_elimination")
 
 
 # --- Examples 9, 10, 11 and the A20.22 EX ----------------------------------------
 
 def test_ex9_capture_at_3_to_2_minus_1_and_the_german_back_at_1_to_2(run):
     p = pris(run, "prisoners/article-Ex9.yaml")
-    a = option(p, "cc(0, capture)")
+    a = option(p, "cc", attack=0, mode="capture")
     assert "Kill Number 6" in says(a)
     assert band(a, 7) == ["G: one unit captured (defender's choice; a HS of a squad)"]   # Final 6
     assert band(a, 5) == ["G captured"]
-    g = option(p, "cc(1, kill)")
+    g = option(p, "cc", attack=1, mode="kill")
     assert "Kill Number 4" in says(g)
     assert band(g, 4) == ["A: one unit Casualty Reduced (Random Selection)"]
     assert band(g, 3) == ["A eliminated"]
@@ -91,50 +106,51 @@ def test_ex9_hand_to_hand_american_kill_8_german_6(run):
     text = (FACTS / "prisoners/article-Ex9.yaml").read_text().replace("capture: yes}", "capture: yes, hand_to_hand: yes}").replace(
         "defenders: [A]}", "defenders: [A], hand_to_hand: yes}")
     p = pris(run, text)
-    a = option(p, "cc(0, capture)")
+    a = option(p, "cc", attack=0, mode="capture")
     assert "Kill Number 8" in says(a)
     assert band(a, 9) == ["G: one unit captured (defender's choice; a HS of a squad)"]
     assert band(a, 8) == ["G captured"]
-    assert "Kill Number 6" in says(option(p, "cc(1, kill)"))
+    assert "Kill Number 6" in says(option(p, "cc", attack=1, mode="kill"))
 
 
 def test_qa_may_capture_be_attempted_by_a_side_which_earlier_invoked_no_quarter(run):
     """Q&A (A20.22): "May this (capture during the CCPh) be attempted by a side
     which earlier invoked No Quarter? A. Yes." (Example 9: No Quarter for both.)"""
     p = pris(run, "prisoners/article-Ex9.yaml")
-    assert option(p, "cc(0, capture)")
+    assert option(p, "cc", attack=0, mode="capture")
 
 
 def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run):
     p = pris(run, "prisoners/article-Ex10.yaml")
-    assert "G captured" in band(option(p, "cc(0, capture)"), 3)
-    assert "A captured" in band(option(p, "cc(1, capture)"), 3)
+    assert "G captured" in band(option(p, "cc", attack=0, mode="capture"), 3)
+    assert "A captured" in band(option(p, "cc", attack=1, mode="capture"), 3)
     joint = p["simultaneous"][0]
-    both = [r for r in joint["results"] if r["result"] == "both_cleared"][0]
+    assert matches(joint, "joint", attack=0, attack_back=1)
+    both = [r for r in joint["results"] if r["kind"] == "both_cleared"][0]
     assert both["chance"] == f"{15 * 6}/1296"   # American DR <= 6 (15 ways) x German DR <= 4 (6 ways)
-    ev = [e for e in p["events"] if e["event"] == "joint(0, 1)"][0]
-    assert set(ev["effects"]) == {"rearm_all(A, green)", "rearm_all(G, conscript)"}
+    ev = [e for e in p["events"] if matches(e, "joint", attack=0, attack_back=1)][0]
+    assert terms(ev["effects"]) == {("rearm_all", "A", "green"), ("rearm_all", "G", "conscript")}
 
 
 def test_ex11_capture_at_2_to_1_kill_7_final_7_captures_one_hs(run):
     p = pris(run, "prisoners/article-Ex11.yaml")
-    a = option(p, "cc(0, capture)")
+    a = option(p, "cc", attack=0, mode="capture")
     assert "Kill Number 7" in says(a)
     assert band(a, 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]   # Final 7
 
 
 def test_ex11_hara_kiri_ntc_passes_eliminated_fails_no_attack(run):
     p = pris(run, "prisoners/article-Ex11.yaml")
-    h = option(p, "hara_kiri(J, 0)")
+    h = option(p, "hara_kiri", unit="J", attack=0)
     assert band(h, 7) == ["eliminated"] and band(h, 8) == ["fails no attack and capture drm minus 1"]
     assert h["because"][0]["rule"] == "G1.641"
 
 
 def test_ex11_guard_attacks_its_prisoner_at_6_to_1_the_hs_at_half_fp_3_to_2_or_both_at_1_to_1(run):
     p = pris(run, "prisoners/article-Ex11-melee.yaml")
-    assert "6:1 FP" in says(option(p, "cc(0, kill)"))
-    assert "3:2 FP" in says(option(p, "cc(1, kill)")) and "half FP" in says(option(p, "cc(1, kill)"))
-    assert "3:3 FP" in says(option(p, "cc(2, kill)"))
+    assert "6:1 FP" in says(option(p, "cc", attack=0, mode="kill"))
+    assert "3:2 FP" in says(option(p, "cc", attack=1, mode="kill")) and "half FP" in says(option(p, "cc", attack=1, mode="kill"))
+    assert "3:3 FP" in says(option(p, "cc", attack=2, mode="kill"))
 
 
 def test_qa_guard_attacking_its_prisoner_and_an_enemy_squad_in_melee_attacks_both_at_half_fp(run):
@@ -145,13 +161,13 @@ def test_qa_guard_attacking_its_prisoner_and_an_enemy_squad_in_melee_attacks_bot
         "{id: P, side: russian, type: squad, counter: (1)-0-6, at: E5, guard: G}",
         "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [melee]}"],
         "close_combat:\n  - {attackers: [G], defenders: [P, R]}\n")
-    o = option(pris(run, text), "cc(0, kill)")
+    o = option(pris(run, text), "cc", attack=0, mode="kill")
     assert "2:5 FP" in says(o) and "half FP" in says(o)
 
 
 def test_a20_22_ex_original_dr_3_captures_both_4_2_6_and_a_hs_of_the_4_4_7(run):
     p = pris(run, "prisoners/A20.22-EX.yaml")
-    o = option(p, "cc(0, capture)")
+    o = option(p, "cc", attack=0, mode="capture")
     assert "8:12 FP, Kill Number 4" in says(o)
     assert band(o, 3) == ["R426a captured", "R426b captured",
                           "R447: one unit captured (defender's choice; a HS of a squad)"]
@@ -161,29 +177,29 @@ def test_qa_striped_japanese_squad_capture_equal_to_kill_number_gives_a_captured
     """Q&A (A20.22): a striped Japanese squad captured with Final DR = Kill
     Number: "1) a captured halfsquad and an uncaptured halfsquad"."""
     p = pris(run, "prisoners/article-Ex11.yaml")
-    assert band(option(p, "cc(0, capture)"), 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]
+    assert band(option(p, "cc", attack=0, mode="capture"), 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]
 
 
 # --- Guards: Examples 14, 15 and the Q&As ------------------------------------------
 
 def test_ex14_the_9_2_may_transfer_its_prisoner_to_a_good_order_squad_without_penalty(run):
     p = pris(run, "prisoners/article-Ex14.yaml")
-    t = option(p, "transfer(GP, L92, A1)")
+    t = option(p, "transfer", prisoner="GP", guard="L92", new_guard="A1")
     assert "does not penalize" in says(t)
-    assert not any(o["option"] == "transfer(GP, L92, A2)" for o in p["options"])  # A2 is broken
+    assert not has(p["options"], "transfer", prisoner="GP", guard="L92", new_guard="A2")  # A2 is broken
 
 
 def test_qa_may_a_unit_transfer_a_prisoner_and_do_other_rph_aph_activities(run):
     """Q&A: "Does this mean a unit could transfer a prisoner AND do other
     RPh/APh activities ...? A. Yes\""""
     assert "does not penalize either unit's RPh/APh capabilities" in says(
-        option(pris(run, "prisoners/article-Ex14.yaml"), "transfer(GP, L92, A1)"))
+        option(pris(run, "prisoners/article-Ex14.yaml"), "transfer", prisoner="GP", guard="L92", new_guard="A1"))
 
 
 def test_ex15_the_hs_must_become_the_guard_when_the_9_2_is_eliminated(run):
     p = pris(run, "prisoners/article-Ex15.yaml")
     for u in ("GP1", "GP2"):
-        o = option(p, f"assume_guard(AHS, {u})")
+        o = option(p, "assume_guard", new_guard="AHS", prisoner=u)
         assert o["required"] and "must assume" in says(o)
 
 
@@ -191,14 +207,14 @@ def test_ex15_a_broken_or_pinned_hs_cannot_take_them_so_the_prisoners_are_freed(
     for st in ("broken", "pinned"):
         text = (FACTS / "prisoners/article-Ex15.yaml").read_text().replace("counter: 3-3-7, at: G5}", f"counter: 3-3-7, at: G5, status: [{st}]}}")
         p = pris(run, text)
-        assert option(p, "freed(GP1)")["required"] and option(p, "freed(GP2)")["required"]
+        assert option(p, "freed", unit="GP1")["required"] and option(p, "freed", unit="GP2")["required"]
 
 
 def test_qa_should_the_guard_be_eliminated_must_a_unit_capable_of_accepting_transfer_assume_the_guard(run):
     """Q&A (A20.5): "A20,5 should probably say 'must immediately assume'";
     "Broken units are not 'capable'"."""
     p = pris(run, "prisoners/article-Ex15.yaml")
-    assert option(p, "assume_guard(AHS, GP1)")["required"]
+    assert option(p, "assume_guard", new_guard="AHS", prisoner="GP1")["required"]
 
 
 def test_qa_does_a_captured_smc_count_against_the_5_times_unit_size_limit_for_a_guard(run):
@@ -210,8 +226,8 @@ def test_qa_does_a_captured_smc_count_against_the_5_times_unit_size_limit_for_a_
         "{id: P2, side: german, type: half_squad, counter: (1)-0-6, at: E5, guard: H}",
         "{id: P3, side: german, type: leader, counter: 8-0, at: E5, guard: H}"])
     p = pris(run, text)
-    assert "over_capacity(H)" in " ".join(p["violated"])
-    assert "guard_load(6, 5)" in p["states"]["H"]
+    assert has(p["violated"], "over_capacity", guard="H", rule="A20.51")
+    assert has(p["states"]["H"], "guard_load", load=6, capacity=5)
 
 
 def test_qa_abandoned_smc_prisoners_are_always_armed(run):
@@ -219,7 +235,7 @@ def test_qa_abandoned_smc_prisoners_are_always_armed(run):
     text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(
         "{id: GP, side: german, type: squad, counter: (1)-0-6, at: G1, guard: L92}",
         "{id: GP, side: german, type: leader, counter: 8-0, at: G1, guard: L92}")
-    o = option(pris(run, text), "abandon(GP, L92)")
+    o = option(pris(run, text), "abandon", prisoner="GP", guard="L92")
     assert "always Armed" in says(o)
 
 
@@ -227,39 +243,39 @@ def test_guard_outnumbered_may_not_interdict_current_text_and_the_prior_reverse(
     """A20.52: a Guard whose US# is < its prisoners' US# may not Interdict
     (current); the prior text exempts exactly that Guard."""
     p = pris(run, "prisoners/article-Ex15.yaml")
-    assert "guard_restricted" in p["states"]["L92"]
+    assert has(p["states"]["L92"], "guard_restricted")
     prior = pris(run, "prisoners/article-Ex15.yaml", rules="prior")
-    assert "guard_restricted" not in prior["states"].get("L92", [])
+    assert not has(prior["states"].get("L92", []), "guard_restricted")
 
 
 # --- Escape: Examples 16, 18 and the A20.55 EX -------------------------------------
 
 def test_ex16_prisoner_in_melee_may_withdraw_and_the_guard_may_infiltrate_leaving_it(run):
     p = pris(run, "prisoners/article-Ex16.yaml")
-    assert "success is an escape" in says(option(p, "withdraw(GP, AG)"))
-    assert "escaped Unarmed" in says(option(p, "guard_infiltrates(AG)"))
-    e = option(p, "escape(GP, AG)")
+    assert "success is an escape" in says(option(p, "withdraw", prisoner="GP", guard="AG"))
+    assert "escaped Unarmed" in says(option(p, "guard_infiltrates", guard="AG"))
+    e = option(p, "escape", prisoner="GP", guard="AG")
     assert "without a NTC" in says(e)
 
 
 def test_qa_if_the_guard_withdraws_on_a_6_6_do_his_prisoners_accompany_him(run):
     """Q&A (A20.55): "No, the prisoners cannot accompany the Guard withdrawing
     from Melee.\""""
-    assert "cannot go with it" in says(option(pris(run, "prisoners/article-Ex16.yaml"), "guard_infiltrates(AG)"))
+    assert "cannot go with it" in says(option(pris(run, "prisoners/article-Ex16.yaml"), "guard_infiltrates", guard="AG"))
 
 
 def test_prior_text_no_escape_in_melee_against_an_unbroken_guard(run):
     p = pris(run, "prisoners/article-Ex16.yaml", rules="prior")
-    assert not any(o["option"] == "escape(GP, AG)" for o in p["options"])
+    assert not has(p["options"], "escape", prisoner="GP", guard="AG")
 
 
 def test_ex18_ntc_with_the_captured_leaders_minus_1_then_dr_7_or_less_eliminates_the_guard(run):
     p = pris(run, "prisoners/article-Ex18.yaml")
-    sq = option(p, "escape(GP, AG)")
+    sq = option(p, "escape", prisoner="GP", guard="AG")
     assert chance(sq, lambda e: e == ["passes"]) == 21          # DR - 1 <= 6
-    ld = option(p, "escape(L81, AG)")
+    ld = option(p, "escape", prisoner="L81", guard="AG")
     assert chance(ld, lambda e: e == ["passes"]) == 26          # DR <= 8, not its own leadership
-    cc = option(p, "cc(0, kill)")
+    cc = option(p, "cc", attack=0, mode="kill")
     assert "Kill Number 4" in says(cc) and "leadership DRM -1" in says(cc)
     assert band(cc, 7) == ["AG eliminated", "GP becomes a conscript HS and an Unarmed HS", "L81 is Armed (SMC)"]
     assert band(cc, 8) == ["melee", "no effect"]   # "If the Guard survives, a Melee forms"
@@ -267,25 +283,25 @@ def test_ex18_ntc_with_the_captured_leaders_minus_1_then_dr_7_or_less_eliminates
 
 def test_prior_text_escaped_smc_is_not_said_to_be_armed(run):
     p = pris(run, "prisoners/article-Ex18.yaml", rules="prior")
-    assert "L81 is Armed (SMC)" not in band(option(p, "cc(0, kill)"), 7)
+    assert "L81 is Armed (SMC)" not in band(option(p, "cc", attack=0, mode="kill"), 7)
 
 
 def test_a20_55_ex_odds_1_1_against_the_guard_1_2_with_the_hs_and_the_hs_back_at_1_1(run):
     p = pris(run, "prisoners/A20.55-EX.yaml")
-    assert "2:2 FP, Kill Number 5" in says(option(p, "cc(0, kill)"))
-    assert "-2 DRM against broken GC" in says(option(p, "cc(0, kill)"))
-    assert "2:4 FP, Kill Number 4" in says(option(p, "cc(1, kill)"))
-    assert "2:2 FP, Kill Number 5" in says(option(p, "cc(2, kill)"))
+    assert "2:2 FP, Kill Number 5" in says(option(p, "cc", attack=0, mode="kill"))
+    assert "-2 DRM against broken GC" in says(option(p, "cc", attack=0, mode="kill"))
+    assert "2:4 FP, Kill Number 4" in says(option(p, "cc", attack=1, mode="kill"))
+    assert "2:2 FP, Kill Number 5" in says(option(p, "cc", attack=2, mode="kill"))
     for u in ("P1", "P2", "P3"):
-        assert "must first pass a NTC" in says(option(p, f"escape({u}, GC)"))
+        assert "must first pass a NTC" in says(option(p, "escape", prisoner=u, guard="GC"))
 
 
 def test_qa_guard_eliminated_by_its_prisoners_with_an_enemy_squad_there_the_squad_must_become_guard(run):
     """Q&A (A20.5 & A20.55): the prisoners eliminate their broken HS Guard but
     a squad of the Guard's side is there: "The squad has to become a Guard,
     since the Prisoners did not successfully Escape\""""
-    e = option(pris(run, "prisoners/A20.55-EX.yaml"), "escape(P1, GC)")
-    assert "guard_eliminated(must_be_taken_over)" in e["effects"]
+    e = option(pris(run, "prisoners/A20.55-EX.yaml"), "escape", prisoner="P1", guard="GC")
+    assert has(e["effects"], "guard_eliminated", then="must_be_taken_over")
 
 
 def test_italians_japanese_and_axis_minors_never_attempt_escape(run):
@@ -293,27 +309,27 @@ def test_italians_japanese_and_axis_minors_never_attempt_escape(run):
         text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace(
             "counter: (1)-0-6, at: E5, guard: AG}", f"counter: (1)-0-6, at: E5, guard: AG, nationality: {nat}}}")
         p = pris(run, text)
-        assert not any(o["option"] == "escape(GP, AG)" for o in p["options"])
+        assert not has(p["options"], "escape", prisoner="GP", guard="AG")
 
 
 # --- Rearming and Scrounging: Examples 17, 19 ----------------------------------------
 
 def test_ex17_guard_killed_prisoner_casualty_reduced_rearms_as_a_conscript_hs_double_cvp(run):
     p = pris(run, "prisoners/article-Ex17.yaml")
-    assert option(p, "casualty_reduced(GP)")["required"]
-    assert option(p, "rearm(GP, conscript)")["required"]
-    ev = [e for e in p["events"] if e["event"] == "fire(german)"][0]
-    assert ev["effects"] == ["double_cvp_for_captor(GP)"]
+    assert option(p, "casualty_reduced", unit="GP")["required"]
+    assert option(p, "rearm", unit="GP", rearms_as="conscript")["required"]
+    ev = [e for e in p["events"] if matches(e, "fire", by="german")][0]
+    assert terms(ev["effects"]) == {("double_cvp_for_captor", "GP")}
 
 
 def test_ex19_scrounging_the_wreck_dr_1_to_3(run):
-    o = option(pris(run, "prisoners/article-Ex19.yaml"), "scrounge_wreck(GC)")
+    o = option(pris(run, "prisoners/article-Ex19.yaml"), "scrounge_wreck", unit="GC")
     assert chance(o, lambda e: e == ["rearms"]) == 3 and o["rolls"][0]["roll"] == "dr1"
     assert "conscript" in says(o)
 
 
 def test_a20_552_scrounging_in_the_mph_needs_a_dr_of_2(run):
-    o = option(pris(run, "prisoners/article-Ex1.yaml"), "scrounge(E5)")
+    o = option(pris(run, "prisoners/article-Ex1.yaml"), "scrounge", hex="E5")
     assert chance(o, lambda e: e == ["rearms"]) == 1
 
 
@@ -324,7 +340,7 @@ def test_qa_former_prisoner_may_not_attack_an_afv_in_cc_unarmed_units_have_no_cc
         "{id: U, side: russian, type: squad, counter: (1)-0-6, at: E5, status: [escaped]}",
         "{id: S, side: german, type: vehicle, at: E5, status: [bu], armament: [{kind: ma, range: 16}]}"],
         "close_combat:\n  - {attackers: [U], defenders: [S]}\n")
-    assert "unarmed_attacks_afv(0, U)" in " ".join(pris(run, text)["violated"])
+    assert has(pris(run, text)["violated"], "unarmed_attacks_afv", attack=0, unit="U", rule="A20.54")
 
 
 def test_qa_unarmed_unit_with_a_sw_is_armed_and_affects_rout():
@@ -360,54 +376,54 @@ def massacre(phase="prep_fire", rstatus=""):
 
 def test_russian_may_massacre_prisoners_in_its_location_in_its_fire_phase_elr_plus_one_and_no_quarter(run):
     p = pris(run, massacre())
-    o = option(p, "massacre(R, P)")
+    o = option(p, "massacre", by="R", victim="P")
     assert not o["required"]
-    assert set(o["effects"]) == {"elr(german, 4)", "no_quarter(russian)"}
-    assert not any(x["option"] == "massacre(R, P2)" for x in p["options"])   # not in its Location
+    assert terms(o["effects"]) == {("elr", "german", 4), ("no_quarter", "russian")}
+    assert not has(p["options"], "massacre", by="R", victim="P2")   # not in its Location
 
 
 def test_prior_text_massacre_is_not_limited_to_the_location(run):
     p = pris(run, massacre(), rules="prior")
-    assert option(p, "massacre(R, P2)")
+    assert option(p, "massacre", by="R", victim="P2")
 
 
 def test_no_massacre_in_the_enemy_fire_phase(run):
     p = pris(run, massacre(phase="defensive_fire"))
-    assert not any(x["option"].startswith("massacre(") for x in p["options"] + p["required"])
+    assert not has(p["options"] + p["required"], "massacre")
 
 
 def test_berserk_unit_with_prisoners_must_massacre_at_the_start_of_its_fire_phase_and_stops_being_berserk(run):
     text = massacre(rstatus=", status: [berserk]").replace("side: russian, type: squad, counter: 4-4-7", "side: russian, nationality: american, type: squad, counter: 6-6-6")
     p = pris(run, text)
-    o = option(p, "massacre(R, P)")
-    assert o["required"] and "berserk_ends" in o["effects"]
+    o = option(p, "massacre", by="R", victim="P")
+    assert o["required"] and has(o["effects"], "berserk_ends")
 
 
 def test_prior_text_berserk_unit_massacres_in_the_next_fire_phase_instead(run):
     text = massacre(rstatus=", status: [berserk]")
     p = pris(run, text, rules="prior")
-    assert option(p, "massacre_next_fire_phase(R, P)")["required"]
+    assert option(p, "massacre_next_fire_phase", by="R", victim="P")["required"]
 
 
 def test_qa_one_sw_use_may_eliminate_as_many_prisoner_counters_as_it_wants(run):
     """Q&A (A20.4): "It can eliminate as many prisoner counters as it wants for
     its SW usage.\""""
-    assert "any number of prisoner counters" in says(option(pris(run, massacre()), "massacre(R, P)"))
+    assert "any number of prisoner counters" in says(option(pris(run, massacre()), "massacre", by="R", victim="P"))
 
 
 def test_massacre_in_melee_is_not_allowed_and_elr_rises_once_only(run):
     p = pris(run, massacre(rstatus=", status: [melee]"))
-    assert not any(x["option"].startswith("massacre(") for x in p["options"])
+    assert not has(p["options"], "massacre")
     once = pris(run, massacre().replace("elr:", "massacred: [russian]\nelr:"))
-    assert option(once, "massacre(R, P)")["effects"] == ["no_quarter(russian)"]
+    assert terms(option(once, "massacre", by="R", victim="P")["effects"]) == {("no_quarter", "russian")}
 
 
 def test_qa_mph_recapture_is_infiltration_possible_no_and_leader_creation_yes(run):
     """Q&As on recapturing Unarmed units in the MPh: "Is Infiltration
     possible? A. No." "What about leader creation? A. Yes.\""""
-    o = option(pris(run, "prisoners/article-Ex1.yaml"), "cc(0, capture)")
+    o = option(pris(run, "prisoners/article-Ex1.yaml"), "cc", attack=0, mode="capture")
     assert "leader creation" in band(o, 2)
-    assert all("infiltrate" not in e for b in o["rolls"] for e in b["effects"])
+    assert all(e["kind"] != "defender_may_infiltrate" for b in o["rolls"] for e in b["effects"])
 
 
 def test_qa_escape_is_not_successful_while_any_other_enemy_unit_is_there_even_a_broken_one(run):
@@ -417,8 +433,8 @@ def test_qa_escape_is_not_successful_while_any_other_enemy_unit_is_there_even_a_
     text = (FACTS / "prisoners/article-Ex18.yaml").read_text() + ""
     text = text.replace("close_combat:\n", "close_combat:\n") .replace(
         "units:\n", "units:\n  - {id: AX, side: american, type: squad, counter: 6-6-6, at: E5, status: [broken]}\n")
-    e = option(pris(run, text), "escape(GP, AG)")
-    assert "guard_eliminated(must_be_taken_over)" in e["effects"]
+    e = option(pris(run, text), "escape", prisoner="GP", guard="AG")
+    assert has(e["effects"], "guard_eliminated", then="must_be_taken_over")
 
 
 def test_qa_a_wounded_smc_prisoner_moves_at_the_foot_rate_of_its_guard(run):
@@ -433,7 +449,7 @@ def test_prisoners_pin_with_their_guard(run):
     text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(
         "{id: L92, side: american, type: leader, counter: 9-2, at: G1}",
         "{id: L92, side: american, type: leader, counter: 9-2, at: G1, status: [pinned]}")
-    assert "pinned_with_guard" in pris(run, text)["states"]["GP"]
+    assert has(pris(run, text)["states"]["GP"], "pinned_with_guard")
 
 
 
@@ -443,8 +459,8 @@ def test_ex17_random_selection_of_the_kia_includes_the_guard_and_its_prisoner(ru
     text = (FACTS / "prisoners/article-Ex17.yaml").read_text().replace(
         "fire_effects: {by: german, eliminated: [AHS], failed_mc: [GP]}",
         "fire_effects: {by: german, random_selection: {at: T5, result: kia}}")
-    o = option(pris(run, text), "random_selection(T5)")
-    sel = {b["selected"]: (b["chance"], b["effects"]) for b in o["rolls"]}
+    o = option(pris(run, text), "random_selection", hex="T5")
+    sel = {b["selected"]: (b["chance"], b["says"]) for b in o["rolls"]}
     assert sel["AHS"] == ("1/2", ["AHS eliminated", "prisoners freed or taken over"])
     assert sel["GP"][0] == "1/2" and "GP eliminated" in sel["GP"][1]
 
@@ -460,8 +476,8 @@ def test_ambush_minus_1_to_the_ambushers_plus_1_back(run):
     text = (FACTS / "prisoners/article-Ex9.yaml").read_text().replace(
         "defenders: [G], capture: yes}", "defenders: [G], capture: yes, ambush: yes}")
     p = pris(run, text)
-    assert band(option(p, "cc(0, capture)"), 8) == ["G: one unit captured (defender's choice; a HS of a squad)"]  # 8-1-1 = 6
-    assert band(option(p, "cc(1, kill)"), 3) == ["A: one unit Casualty Reduced (Random Selection)"]          # 3+1 = 4
+    assert band(option(p, "cc", attack=0, mode="capture"), 8) == ["G: one unit captured (defender's choice; a HS of a squad)"]  # 8-1-1 = 6
+    assert band(option(p, "cc", attack=1, mode="kill"), 3) == ["A: one unit Casualty Reduced (Random Selection)"]          # 3+1 = 4
 
 
 def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
@@ -476,7 +492,7 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
         "{id: P3, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}"],
         "fire_effects: {by: german, eliminated: [S]}\n")
     p = pris(run, text)
-    o = option(p, "guard_what_it_can(L, S)")
+    o = option(p, "guard_what_it_can", new_guard="L", guard="S")
     assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
 
 
@@ -496,7 +512,7 @@ def test_the_escape_attack_is_figured_without_a_declaration(run):
     """A20.55: the prisoners that may escape attack their Guard; Example 18's
     odds come out with no close_combat key."""
     text = (FACTS / "prisoners/article-Ex18.yaml").read_text().split("close_combat:")[0]
-    o = option(pris(run, text), "cc(esc(AG), kill)")
+    o = option(pris(run, text), "cc", attack={"kind": "esc", "guard": "AG"}, mode="kill")
     assert "2:3 FP, Kill Number 4" in says(o)
     assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]
 
@@ -511,3 +527,37 @@ def test_unarmed_units_and_guarded_prisoners_do_not_affect_enemy_routs(run):
     assert r.units["R"]["must_rout"] is False
     armed = text.replace("status: [escaped]}", "status: [escaped], sw: [lmg]}")
     assert run(armed).units["R"]["must_rout"] is True
+
+
+# --- whose choice (chosen/5) and which dice (roll_for/2): decided in the rules --
+
+def _chosen(o, roll):
+    return [e for b in o["rolls"] if b["from"] <= roll <= b["to"] for e in b["effects"] if e["kind"] == "chosen"]
+
+
+def test_a20_22_ex_final_dr_equal_to_kill_number_one_unit_of_the_defenders_choice(run):
+    """A20.22: "if the Final CC DR is equal to the CC Kill Number ... one
+    defending unit of the defender's choice is captured"; a Casualty Reduction
+    of one of several units is by Random Selection."""
+    p = pris(run, "prisoners/A20.22-EX.yaml")
+    [c] = _chosen(option(p, "cc", attack=0, mode="capture"), 5)
+    assert (c["by"], c["count"]) == ("defender", 1)
+    assert terms(c["of"]) == {("one_captured", "R426a"), ("one_captured", "R426b")}
+    [k] = _chosen(option(p, "cc", attack=0, mode="kill"), 4)
+    assert k["by"] == "random_selection" and len(k["of"]) == 3
+
+
+def test_a20_551_more_rearming_candidates_than_enemy_units_cleared_is_the_attackers_choice(run):
+    """A20.551: "One attacking Unarmed friendly unit ... is rearmed immediately
+    for each armed enemy unit it eliminated/captured": one Guard cleared, two
+    or three Unarmed attackers: the attacker chooses one."""
+    p = pris(run, "prisoners/A20.55-EX.yaml")
+    [c] = _chosen(option(p, "cc", attack=0, mode="kill"), 5)
+    assert (c["by"], c["count"]) == ("attacker", 1)
+    assert {e["kind"] for e in c["of"]} == {"rearm_half"} and {e["unit"] for e in c["of"]} == {"P1", "P2"}
+
+
+def test_an_escape_is_decided_by_the_prisoners_ntc(run):
+    """A20.55: prisoners "must first pass a NTC": the option's dice are the NTC's."""
+    e = option(pris(run, "prisoners/A20.55-EX.yaml"), "escape", prisoner="P1", guard="GC")
+    assert matches(e["roll_for"], "escape_ntc", prisoner="P1") and e["rolls"]

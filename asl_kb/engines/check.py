@@ -5,7 +5,7 @@ committee's job).
 * a broken unit with no legal fate in the Rout Phase (the rules as encoded
   leave it nothing to do), with why it must rout;
 * no whole-phase outcome: the phase program with its constraints made soft
-  (rules/phase_check.lp) finds the combinations breaking the fewest
+  (rules/check.lp) finds the combinations breaking the fewest
   constraints — each of them a minimal set of clauses in conflict;
 * the position itself breaks a rule (rules/position.lp: a prisoner away from
   its Guard, Close Combat across Locations, ...): these are reported alone,
@@ -15,16 +15,15 @@ committee's job).
 """
 from __future__ import annotations
 
-import clingo
-
 from asl_kb.engines.legality import violations
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.phase import Phase
 from asl_kb.asp.control import new_control
+from asl_kb.asp.reader import Answer
 
 
 def _phase_conflicts(position, result) -> list[dict]:
-    ph = Phase(position, result["units"], None)
+    ph = Phase(position, result["units"], None, info=result["_fate_info"])
     if not ph.coupled:
         return []
     ctl = new_control("check.lp", ph.facts(), ("--opt-mode=optN", "0"))
@@ -33,8 +32,7 @@ def _phase_conflicts(position, result) -> list[dict]:
 
     def on_model(m):
         if m.optimality_proven:
-            sets.add(tuple(sorted((s.arguments[1].string, str(s.arguments[0]))
-                                  for s in m.symbols(shown=True) if s.name == "violated_rule")))
+            sets.add(tuple(sorted((rule, str(clause)) for rule, clause in Answer(m.symbols(shown=True)).violated)))
     ctl.solve(on_model=on_model)
     return [{"clauses": [{"rule": r, "violated": v} for r, v in c]} for c in sorted(sets) if c]
 
@@ -54,7 +52,7 @@ def check(position) -> dict:
             findings.append({"kind": "no_legal_outcome", "unit": u["id"], "because": u["because"]})
     for c in _phase_conflicts(position, result):
         findings.append({"kind": "no_whole_phase_outcome", **c})
-    pris = result.get("prisoners") or {}
-    for v in pris.get("violated_rules", ()):
-        findings.append({"kind": "position_breaks_rule", "clauses": [v]})
+    pris = result.get("prisoners")
+    for v in (pris.violated if pris is not None else ()):
+        findings.append({"kind": "position_breaks_rule", "clauses": [{"rule": v.rule, "violated": v.text}]})
     return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

@@ -1,7 +1,7 @@
 """Read each broken unit's fates off its rout graph.
 
 The rules derive the graph (states, edges, leaves) and, at every state, the
-Interdiction and the explanation (why/3). Here the graph is only walked: for
+Interdiction and the explanation (because/3). Here the graph is only walked: for
 each leaf, the distinct sets of Interdiction Locations of the paths reaching
 it (fates that differ only in path are grouped), with the shortest path as
 the example and that path's explanations.
@@ -9,10 +9,27 @@ the example and that path's explanations.
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from dataclasses import dataclass
 
 import clingo
 
+from asl_kb.asp.reader import Answer, text
 from asl_kb.board import hexgrid
+
+@dataclass(frozen=True)
+class FateInfo:
+    """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
+    phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
+    began_there: bool
+    read_by: frozenset
+
+
+def fate_key(f: dict) -> tuple:
+    """What makes two fates the same outcome (not the example path)."""
+    return (f["fate"], f.get("captor", ""), f.get("cause", ""), f["at"], f["low_crawl"],
+            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
+            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
+
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
@@ -22,15 +39,6 @@ _ENTERING = {"mv", "fmv", "lc"}
 MAX_PATHS = 20000
 
 
-def _text(sym) -> str:
-    """A term as a player reads it: strings bare, numbers as numbers."""
-    if sym.type == clingo.SymbolType.String:
-        return sym.string
-    if sym.type == clingo.SymbolType.Number:
-        return str(sym.number)
-    return str(sym)
-
-
 def _location(sym) -> str:
     h, level = sym.arguments
     return h.string if level.number == 0 else f"{h.string}@{level.number}"
@@ -38,130 +46,105 @@ def _location(sym) -> str:
 
 def _state_location(node):
     """The Location of a state of the graph, or None for a leaf term."""
-    if node.name == "n":
+    if node.name == "rout_state":
         return node.arguments[1]
-    if node.name == "pq":
+    if node.name == "designating":
         return node.arguments[0].arguments[1]
     return None
 
 
 def _leaf_location(leaf):
-    if leaf.name in ("stay", "ftr"):
+    if leaf.name in ("stay", "failure_to_rout"):
         return _state_location(leaf.arguments[0])
-    if leaf.name in ("sur", "rej", "rp"):
+    if leaf.name in ("surrenders", "rejection", "repulse"):
         return _state_location(leaf.arguments[1])
     return _state_location(leaf)
 
 
 def _unit_of(node) -> str:
     """The unit a state belongs to: the root of its epoch term."""
-    if node.name == "pq":
+    if node.name == "designating":
         k = node.arguments[0].arguments[0]
     else:
         k = node.arguments[0]
-    while k.name != "k0":
+    while k.name != "at_start":
         k = k.arguments[0]
     return k.arguments[0].string
-
-
-def _rule_sort(item):
-    rule, says = item
-    parts = rule.lstrip("ABCDEFG").split(".")
-    return ([int(x) if x.isdigit() else 0 for x in parts], rule, says)
 
 
 class Graph:
     """The rout graphs of one answer set."""
 
     def __init__(self, symbols):
-        self.says, self.fate = {}, {}
+        self.answer = ans = Answer(symbols)
+        at = ans.atoms
+        self.fate = {}
         self.children = defaultdict(list)
         self.why = defaultdict(list)
         self.ints = defaultdict(list)
         self.opts = defaultdict(list)
         self.unit_why = defaultdict(list)
-        self.must, self.may, self.leaves = set(), set(), set()
         self.accompany = defaultdict(set)
-        self.may_break, self.vb = set(), set()
-        self.rank = {}
         self.paths_cut = False
-        self.invokes = {}
-        self.guard_after = {}
         self.leaves_sw = defaultdict(list)
-        self.event_guard = {"hob": {}, "dis": {}}
-        self.event_invokes = {"hob": {}, "dis": {}}
-        self.events = {"hob": defaultdict(set), "dis": defaultdict(set)}
-        self.event_why = {"hob": defaultdict(list), "dis": defaultdict(list)}
+        #: immediate surrenders (immediate/3): event -> unit -> its fates
+        self.events = defaultdict(lambda: defaultdict(set))
         self.llmc = defaultdict(list)
-        self._said, self._entered = {}, {}
+        self._entered = {}
         nodes = set()
-        for s in symbols:
+        for s in at["link"]:
             a = s.arguments
-            name = s.name  # one C call, not one per test below
-            if name == "link":
-                self.children[a[0]].append(a[1])
-                nodes.update(a)
-            elif name == "leaf":
-                self.leaves.add(a[1])
-            elif name == "fate":
-                self.fate[a[0]] = a[1]
-            elif name == "invokes_no_quarter":
-                self.invokes[a[0]] = _text(a[1])
-            elif name == "why":
-                self.why[a[0]].append((a[1], a[2]))
-            elif name == "int_here":
-                self.ints[a[0]].append((_text(a[1]), _text(a[2])))
-            elif name == "opt_int_here":
-                self.opts[a[0]].append((_text(a[1]), _text(a[2])))
-            elif name == "unit_because":
-                self.unit_why[_text(a[0])].append((a[1], a[2]))
-            elif name == "must_rout":
-                self.must.add(_text(a[0]))
-            elif name == "may_rout":
-                self.may.add(_text(a[0]))
-            elif name == "may_accompany":
-                self.accompany[_text(a[0])].add(_text(a[1]))
-            elif name == "says":
-                self.says[a[0].name] = a[1].string
-            elif name == "rout_rank":
-                self.rank[_text(a[0])] = a[1].number
-            elif name == "may_break":
-                self.may_break.add(_text(a[0]))
-            elif name == "vb_candidate":
-                self.vb.add(_text(a[0]))
-            elif name == "llmc":
-                self.llmc[a[0]].append(_text(a[1]))
-            elif name in ("hob_fate", "dis_fate"):
-                self.events[name[:3]][_text(a[0])].add(a[1])
-            elif name in ("hob_why", "dis_why"):
-                self.event_why[name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
-            elif name == "guard_after":
-                self.guard_after[a[0]] = _text(a[1])
-            elif name == "leaves_sw":
-                self.leaves_sw[a[0]].append(_text(a[1]))
-            elif name in ("hob_guard", "dis_guard"):
-                self.event_guard[name[:3]][(_text(a[0]), _text(a[1]))] = True
-            elif name in ("hob_invokes", "dis_invokes"):
-                self.event_invokes[name[:3]][(_text(a[0]), _text(a[1]))] = a[2].name
+            self.children[a[0]].append(a[1])
+            nodes.update(a)
+        self.leaves = {s.arguments[1] for s in at["leaf"]}
+        for s in at["fate"]:
+            self.fate[s.arguments[0]] = s.arguments[1]
+        self.invokes = {s.arguments[0]: text(s.arguments[1]) for s in at["invokes_no_quarter"]}
+        self.guard_after = {s.arguments[0]: text(s.arguments[1]) for s in at["guard_after"]}
+        for subject, pairs in ans.because.items():
+            if subject.type == clingo.SymbolType.String:      # a note on a unit's state
+                continue
+            if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
+                self.unit_why[text(subject.arguments[0])].extend(pairs)
+            else:   # a state of a rout graph, or an immediate surrender's fate
+                self.why[subject].extend(pairs)
+        for s in at["interdiction"]:
+            a = s.arguments
+            self.ints[a[0]].append((text(a[1]), text(a[2])))
+        for s in at["optional_interdiction"]:
+            a = s.arguments
+            self.opts[a[0]].append((text(a[1]), text(a[2])))
+        self.must = {text(s.arguments[0]) for s in at["must_rout"]}
+        self.may = {text(s.arguments[0]) for s in at["may_rout"]}
+        for s in at["may_accompany"]:
+            self.accompany[text(s.arguments[0])].add(text(s.arguments[1]))
+        self.rank = {text(s.arguments[0]): s.arguments[1].number for s in at["rout_rank"]}
+        self.may_break = {text(s.arguments[0]) for s in at["may_break"]}
+        self.vb = {text(s.arguments[0]) for s in at["vb_candidate"]}
+        for s in at["llmc"]:
+            self.llmc[s.arguments[0]].append(text(s.arguments[1]))
+        for s in at["leaves_sw"]:
+            self.leaves_sw[s.arguments[0]].append(text(s.arguments[1]))
+        #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
+        self.began_there = {s.arguments[0] for s in at["surrenders_where_it_began"]}
+        self.read_by = defaultdict(set)
+        for s in at["phase_reads"]:
+            self.read_by[s.arguments[0]].add(s.arguments[1].string)
+        #: (unit, fate key) -> FateInfo, for the phase program
+        self.info = {}
+        for s in at["immediate"]:
+            event, unit, f = s.arguments
+            self.events[event.name][text(unit)].add(f)
         self.roots = sorted(n for n in nodes | self.leaves
-                            if n.name == "n" and n.arguments[-1].name == "start")
+                            if n.name == "rout_state" and n.arguments[-1].name == "start")
         for kids in self.children.values():
             kids.sort()
 
     def say(self, reason) -> str:
-        said = self._said.get(reason)
-        if said is None:
-            said = _text(reason)
-            if reason.type == clingo.SymbolType.Function:
-                template = self.says.get(reason.name)
-                if template is not None:
-                    said = template.format(*[_text(x) for x in reason.arguments])
-            self._said[reason] = said
-        return said
+        return self.answer.say(reason)
 
     def because(self, pairs) -> list[dict]:
-        items = {(rule.string, self.say(reason)) for rule, reason in pairs}
-        return [{"rule": r, "says": s} for r, s in sorted(items, key=_rule_sort)]
+        return [b.to_json() for b in self.answer.explain(pairs)]
 
     def _exposure(self, node):
         ints = tuple(sorted((h, i) for h, i in self.ints.get(node, ())))
@@ -204,8 +187,13 @@ class Graph:
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
+        unit = _unit_of(root)
         for (leaf, ints, opts), path in found.items():
             f = self._fate(leaf, ints, opts, path)
+            fk = fate_key(f)
+            old = self.info.get((unit, fk))
+            self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
+                                             frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
             key = _group_key(f)
             if key not in out:
                 if all_paths:
@@ -226,7 +214,7 @@ class Graph:
         key = (node, start)
         if key not in self._entered:
             loc = None
-            if node.name == "n":
+            if node.name == "rout_state":
                 args = node.arguments
                 if start or args[-1].name in _ENTERING:
                     loc = _location(args[1])
@@ -237,18 +225,18 @@ class Graph:
         kind = self.fate[leaf]
         f = {"fate": kind.name}
         if kind.name == "surrender":
-            f["captor"] = _text(kind.arguments[0])
+            f["captor"] = text(kind.arguments[0])
             f["guard"] = self.guard_after[leaf]
             f["abandons"] = sorted(self.leaves_sw.get(leaf, ()))
         elif kind.name == "eliminated":
             f["cause"] = kind.arguments[0].name
             if leaf in self.invokes:
-                f["captor"] = _text(leaf.arguments[0])
+                f["captor"] = text(leaf.arguments[0])
                 f["invokes_no_quarter"] = self.invokes[leaf]
             if leaf in self.llmc:
                 f["llmc"] = sorted(self.llmc[leaf])
         f["at"] = _location(_leaf_location(leaf))
-        f["low_crawl"] = leaf.name == "n" and leaf.arguments[-1].name == "lc"
+        f["low_crawl"] = leaf.name == "rout_state" and leaf.arguments[-1].name == "lc"
         f["path"] = self._locations(path)
         by_hex = lambda pairs: sorted(
             ({"at": h, "by": sorted({i for hh, i in pairs if hh == h})} for h in {h for h, _ in pairs}),
