@@ -77,11 +77,7 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
-    try:
-        position = load_position(args.position)
-    except PositionError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    position = load_position(args.position)     # PositionError: exit 2 (main)
     if args.command == "diff":
         return _diff(position, args)
     if args.command == "check":
