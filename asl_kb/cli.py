@@ -47,9 +47,9 @@ def _report_parser(sub, common) -> None:
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
     r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)")
     r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)")
-    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`)")
+    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`; default: none drawn)")
     r.add_argument("--png", metavar="FILE",
-                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium)")
+                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium; default: no PNG)")
 
 
 def _report(position, args) -> int:
@@ -191,10 +191,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # a bug: one line, or the traceback with --debug
+        first = (str(e).strip().splitlines() or [""])[0]
         if args.debug:
             traceback.print_exc()
+            print(f"internal error: {type(e).__name__}: {first}", file=sys.stderr)
         else:
-            print(f"internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)",
+            print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)",
                   file=sys.stderr)
         return EXIT_INTERNAL
 
@@ -255,7 +257,10 @@ def _check(position, args) -> int:
                 out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
             else:
                 out.append(f"  {f['kind'].replace('_', ' ')}:")
-                out += [f"      [{c['rule']}] {c['violated']}" for c in f["clauses"]]
+                for c in f["clauses"]:
+                    out.append(f"      [{c['rule']}] {c['violated']}")
+                    if "says" in c:
+                        out.append(f"          {c['at']}: {c['says']}")
         sys.stdout.write("\n".join(out + more) + "\n")
     return EXIT_OK if r["consistent"] else EXIT_DIFFERS
 

@@ -16,12 +16,12 @@ _SOURCE_TREE = Path(__file__).resolve().parent.parent
 
 @cache
 def _folder(name: str) -> Path:
-    try:
-        found = importlib.resources.files(f"asl_kb.{name}")
-    except ModuleNotFoundError:
-        found = None
-    if found is not None and (Path(str(found)) / ".").is_dir():
-        return Path(str(found))
+    # asl_kb is a regular package, so files() gives a real directory; the data
+    # folders (asl_kb.rules, asl_kb.cases) have no __init__.py and would come
+    # back as a MultiplexedPath, which clingo cannot load from.
+    shipped = importlib.resources.files("asl_kb") / name
+    if isinstance(shipped, Path) and shipped.is_dir():
+        return shipped
     return _SOURCE_TREE / name
 
 

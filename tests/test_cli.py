@@ -9,7 +9,7 @@ import pytest
 from asl_kb import cli
 from conftest import FACTS
 
-COMMANDS = ("outcomes", "diff", "check", "why-not")
+COMMANDS = ("outcomes", "diff", "check", "why-not", "report")
 
 
 def _subparsers():

@@ -90,7 +90,7 @@ class FactBuilder:
             self.add(f"unit_at({U},{loc(u.hex, u.level)})")
             for st in u.status:
                 self.add(f"status({U},{st})")
-            if u.unarmed or u.guard is not None:  # a prisoner is Unarmed (A20.5)
+            if u.unarmed:
                 self.add(f"status({U},unarmed)")
             if u.guard is not None:
                 self.add(f"guard_of({U},{q(u.guard)})")
@@ -110,21 +110,17 @@ class FactBuilder:
                 self.add(f"leadership({U},{u.leadership})")
 
     def arcs(self, hexes):
-        """Covered Arcs (A10.532: a Gun/AFV may not change CA/VCA/TCA to Interdict)."""
+        """Covered Arcs as geometry: each arc a unit has (a Gun's CA, a
+        vehicle's VCA and TCA) and the hexes in reach inside it. Which weapon
+        an arc limits is a rule (rules/rout/A10_53_interdiction.lp)."""
         for u in self.p.units:
-            limited = []
-            if u.type == "gun" and u.ca is not None:
-                limited.append(("inherent", u.ca))
-            if u.type == "vehicle":
-                for w in u.armament:
-                    facing = u.tca if (w.kind in ("ma", "cmg") and u.tca is not None) else u.vca
-                    if w.kind != "aamg" and facing is not None:
-                        limited.append((f"arm({w.kind})", facing))
-            for weapon, facing in limited:
-                self.add(f"has_arc({q(u.id)},{weapon})")
+            for name, facing in (("ca", u.ca), ("vca", u.vca), ("tca", u.tca)):
+                if facing is None:
+                    continue
+                self.add(f"facing({q(u.id)},{name})")
                 for h in hexes:
                     if geometry.in_arc(u.hex, facing, h):
-                        self.add(f"arc({q(u.id)},{weapon},{q(h)})")
+                        self.add(f"in_arc({q(u.id)},{name},{q(h)})")
 
     # -- board -------------------------------------------------------------
     def board(self):
@@ -180,8 +176,6 @@ class FactBuilder:
             if tt.og_possible:
                 self.add(f"og_terrain({H})")
             hind = sum(terrain.feature_type(f).hindrance for f in t.features)
-            # a vehicle in the hex hinders too: no FFMO there, so no Open Ground (A10.531)
-            hind += terrain.VEHICLE_HINDRANCE * sum(1 for v in self.p.units if v.type == "vehicle" and v.hex == h)
             if hind:
                 self.add(f"in_hex_hindrance({H},{hind})")
             for f in t.features:

@@ -7,11 +7,15 @@ committee's job).
 * no whole-phase outcome: the phase program with its constraints made soft
   (rules/check.lp) finds the combinations breaking the fewest
   constraints — each of them a minimal set of clauses in conflict;
+* the position itself breaks a rule (rules/position.lp: a prisoner away from
+  its Guard, Close Combat across Locations, ...): these are reported alone,
+  as the rules give such a position no outcome;
 * the position itself breaks a rule of the prisoners program (a Guard over
   capacity, a Guard that may not guard, an Unarmed unit attacking an AFV).
 """
 from __future__ import annotations
 
+from asl_kb.engines.legality import violations
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.phase import Phase
 from asl_kb.asp.control import new_control
@@ -34,6 +38,13 @@ def _phase_conflicts(position, result) -> list[dict]:
 
 
 def check(position) -> dict:
+    broken = violations(position)
+    if broken:
+        where = lambda v: f"{position.file}:{v.line}: {v.key}" if v.line is not None else position.file
+        return {"position": position.name, "rules": position.rules, "consistent": False,
+                "findings": [{"kind": "position_breaks_rule",
+                              "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]}
+                             for v in broken]}
     result = outcomes(position)
     findings = []
     for u in result["units"]:

@@ -22,7 +22,7 @@ from asl_kb.asp.control import new_control
 def switches_in_force(position) -> dict[str, str]:
     """{switch name: rule id} of the switches in force for the position."""
     facts = switch_facts(position)
-    ctl = new_control("core/versions.lp", "\n".join(facts) + "\n#show in_force/1. #show version_switch/2. #show qa_reading/2.")
+    ctl = new_control("switches.lp", "\n".join(facts) + "\n")
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))

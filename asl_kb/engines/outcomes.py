@@ -9,6 +9,7 @@ import dataclasses
 import re
 
 from asl_kb.engines import prisoners
+from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import position_facts
 import clingo
 
@@ -53,6 +54,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False):
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
              phase: bool = False, limit: int | None = None) -> dict:
+    require_legal(position)
     position = canonical(position)
     g, roots, units, stats = _solve_units(position, voluntary_break, all_paths)
     result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,

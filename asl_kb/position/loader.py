@@ -613,7 +613,8 @@ class _Schema:
         ))
 
     def cross_check(self, pos: "Position") -> "Position":
-        """References between units: a prisoner's Guard, CC participants."""
+        """References between units: a prisoner's Guard, CC participants, must
+        exist. (Whether they are legal is a rules question: position_checks.lp.)"""
         by_id = {u.id: u for u in pos.units}
         # `guarding: [P]` on a Guard is `guard: G` on each prisoner
         units = list(pos.units)
@@ -635,26 +636,14 @@ class _Schema:
             g = by_id.get(u.guard)
             if g is None:
                 raise PositionError(self.file, u.line, path, f"no unit {u.guard!r} to guard {u.id}")
-            if g.side == u.side:
-                raise PositionError(self.file, u.line, path, f"{u.guard} is on {u.id}'s own side ({u.side})")
-            if (g.hex, g.level) != (u.hex, u.level):
-                raise PositionError(self.file, u.line, path,
-                                    f"a prisoner is in its Guard's Location: {u.id} at {u.location}, {g.id} at {g.location}")
-            if g.guard is not None:
-                raise PositionError(self.file, u.line, path, f"{u.guard} is itself a prisoner")
+            # a Guard on the prisoner's own side, elsewhere, or itself a prisoner
+            # breaks A20.5: rules/core/position_checks.lp (asl_kb/engines/legality.py)
         for i, cc in enumerate(pos.close_combat):
             for key in ("attackers", "defenders"):
                 for j, uid in enumerate(getattr(cc, key)):
                     if uid not in by_id:
                         raise PositionError(self.file, cc.line, f"close_combat[{i}].{key}[{j}]", f"no unit {uid!r}")
-            where = {by_id[x].location for x in cc.attackers + cc.defenders}
-            if len(where) > 1:
-                raise PositionError(self.file, cc.line, f"close_combat[{i}]",
-                                    f"Close Combat is fought in one Location, not {', '.join(sorted(where))}")
-            sides = {by_id[x].side for x in cc.attackers}, {by_id[x].side for x in cc.defenders}
-            if len(sides[0]) > 1 or sides[0] & sides[1]:
-                raise PositionError(self.file, cc.line, f"close_combat[{i}]",
-                                    "the attackers are of one side and attack units of another")
+            # CC across Locations or sides breaks A11.1: rules/core/position_checks.lp
         if pos.fire_effects is not None:
             for key in ("eliminated", "failed_mc"):
                 for j, uid in enumerate(getattr(pos.fire_effects, key)):
