@@ -72,6 +72,10 @@ CASES = {
         HEAD + "units:\n  - id: R1\n    id: R2  # <-\n", "units[0].id", "duplicate key 'id' (lines 4 and 5)"),
     "unknown_reading": (
         HEAD + "readings:\n  whole_path: off  # <-\n", "readings.whole_path", "unknown reading 'whole_path'"),
+    # issue 10.5: an erratum switch for a rule without one is the same error
+    # as an unknown reading (rules/core/versions.lp lists the rules with switches)
+    "unknown_erratum": (
+        HEAD + "errata:\n  A99.9: off  # <-\n", "errata.A99.9", "A20.21"),
     "reading_not_on_off": (
         HEAD + "readings: {current_rout_path: maybe}  # <-\n", "readings.current_rout_path", "maybe"),
     "cc_across_locations": (

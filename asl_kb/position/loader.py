@@ -109,6 +109,7 @@ class FrozenMap(Mapping):
 
 
 _SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
+_SWITCH_RULE = re.compile(r'^(?:erratum|reading|qa_reading)\(\w+,\s*"([^"]+)"\)', re.M)
 
 
 def switch_names() -> frozenset[str]:
@@ -116,6 +117,13 @@ def switch_names() -> frozenset[str]:
     the names live in one place)."""
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text()))
+
+
+def switch_rules() -> frozenset[str]:
+    """The rule ids that have a switch in rules/versions.lp (what `errata:`
+    may name), read from the rules like the switch names."""
+    from asl_kb.asp.control import active_rules
+    return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
 
 @dataclass(frozen=True)
 class HexTerrain:
@@ -731,6 +739,11 @@ class _Schema:
             if not _RULE_ID.fullmatch(rule):
                 raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
                                     f"{rule!r} is not a rule number like A20.3")
+            known = switch_rules()
+            if rule not in known:
+                raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
+                                    f"no erratum or reading switch for rule {rule!r} "
+                                    f"(rules with switches: {', '.join(sorted(known))})")
             out.append((rule, self.flag(value, _join("errata", rule))))
         return tuple(out)
 
