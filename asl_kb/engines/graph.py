@@ -83,6 +83,7 @@ class Graph:
         self.must, self.may, self.leaves = set(), set(), set()
         self.accompany = defaultdict(set)
         self.may_break, self.vb = set(), set()
+        self.vb_refused = []
         self.rank = {}
         self.paths_cut = False
         self.invokes = {}
@@ -137,6 +138,8 @@ class Graph:
                 self.may_break.add(_text(a[0]))
             elif name == "vb_candidate":
                 self.vb.add(_text(a[0]))
+            elif name == "vb_refused":
+                self.vb_refused.append((a[0], a[1]))
             elif name == "llmc":
                 self.llmc[a[0]].append(_text(a[1]))
             elif name in ("hob_fate", "dis_fate"):
