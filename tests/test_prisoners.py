@@ -176,7 +176,7 @@ def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
     the German squad ADJACENT does."""
     text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
     assert run(text).units["AG"]["must_rout"] is False
-    text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n")
+    text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n", 1)
     r = run(text)
     assert r.units["AG"]["must_rout"]
     said = [b["says"] for b in r.units["AG"]["because"]]
