@@ -68,6 +68,39 @@ def test_ex9_hand_to_hand_american_kill_8_german_6(run):
     assert "Kill Number 6" in says(option(p, "cc", attack=1, mode="kill"))
 
 
+def test_qa_may_capture_be_attempted_by_a_side_which_earlier_invoked_no_quarter(run):
+    """Q&A (A20.22): "May this (capture during the CCPh) be attempted by a side
+    which earlier invoked No Quarter? A. Yes." (Example 9: No Quarter for both.)"""
+    p = pris(run, "prisoners/article-Ex9.yaml")
+    assert option(p, "cc", attack=0, mode="capture")
+
+
+def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run):
+    p = pris(run, "prisoners/article-Ex10.yaml")
+    assert "G captured" in band(option(p, "cc", attack=0, mode="capture"), 3)
+    assert "A captured" in band(option(p, "cc", attack=1, mode="capture"), 3)
+    joint = p["simultaneous"][0]
+    assert matches(joint, "joint", attack=0, attack_back=1)
+    both = [r for r in joint["results"] if r["kind"] == "both_cleared"][0]
+    assert both["chance"] == f"{15 * 6}/1296"   # American DR <= 6 (15 ways) x German DR <= 4 (6 ways)
+    ev = [e for e in p["events"] if matches(e, "joint", attack=0, attack_back=1)][0]
+    assert terms(ev["effects"]) == {("rearm_all", "A", "green"), ("rearm_all", "G", "conscript")}
+
+
+def test_ex11_capture_at_2_to_1_kill_7_final_7_captures_one_hs(run):
+    p = pris(run, "prisoners/article-Ex11.yaml")
+    a = option(p, "cc", attack=0, mode="capture")
+    assert "Kill Number 7" in says(a)
+    assert band(a, 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]   # Final 7
+
+
+def test_ex11_hara_kiri_ntc_passes_eliminated_fails_no_attack(run):
+    p = pris(run, "prisoners/article-Ex11.yaml")
+    h = option(p, "hara_kiri", unit="J", attack=0)
+    assert band(h, 7) == ["eliminated"] and band(h, 8) == ["fails no attack and capture drm minus 1"]
+    assert h["because"][0]["rule"] == "G1.641"
+
+
 def test_ex11_guard_attacks_its_prisoner_at_6_to_1_the_hs_at_half_fp_3_to_2_or_both_at_1_to_1(run):
     p = pris(run, "prisoners/article-Ex11-melee.yaml")
     assert "6:1 FP" in says(option(p, "cc", attack=0, mode="kill"))
