@@ -68,39 +68,6 @@ def test_ex9_hand_to_hand_american_kill_8_german_6(run):
     assert "Kill Number 6" in says(option(p, "cc", attack=1, mode="kill"))
 
 
-def test_qa_may_capture_be_attempted_by_a_side_which_earlier_invoked_no_quarter(run):
-    """Q&A (A20.22): "May this (capture during the CCPh) be attempted by a side
-    which earlier invoked No Quarter? A. Yes." (Example 9: No Quarter for both.)"""
-    p = pris(run, "prisoners/article-Ex9.yaml")
-    assert option(p, "cc", attack=0, mode="capture")
-
-
-def test_ex10_both_capture_each_other_and_rearm_green_and_conscript_in_melee(run):
-    p = pris(run, "prisoners/article-Ex10.yaml")
-    assert "G captured" in band(option(p, "cc", attack=0, mode="capture"), 3)
-    assert "A captured" in band(option(p, "cc", attack=1, mode="capture"), 3)
-    joint = p["simultaneous"][0]
-    assert matches(joint, "joint", attack=0, attack_back=1)
-    both = [r for r in joint["results"] if r["kind"] == "both_cleared"][0]
-    assert both["chance"] == f"{15 * 6}/1296"   # American DR <= 6 (15 ways) x German DR <= 4 (6 ways)
-    ev = [e for e in p["events"] if matches(e, "joint", attack=0, attack_back=1)][0]
-    assert terms(ev["effects"]) == {("rearm_all", "A", "green"), ("rearm_all", "G", "conscript")}
-
-
-def test_ex11_capture_at_2_to_1_kill_7_final_7_captures_one_hs(run):
-    p = pris(run, "prisoners/article-Ex11.yaml")
-    a = option(p, "cc", attack=0, mode="capture")
-    assert "Kill Number 7" in says(a)
-    assert band(a, 6) == ["J: one unit captured (defender's choice; a HS of a squad)"]   # Final 7
-
-
-def test_ex11_hara_kiri_ntc_passes_eliminated_fails_no_attack(run):
-    p = pris(run, "prisoners/article-Ex11.yaml")
-    h = option(p, "hara_kiri", unit="J", attack=0)
-    assert band(h, 7) == ["eliminated"] and band(h, 8) == ["fails no attack and capture drm minus 1"]
-    assert h["because"][0]["rule"] == "G1.641"
-
-
 def test_ex11_guard_attacks_its_prisoner_at_6_to_1_the_hs_at_half_fp_3_to_2_or_both_at_1_to_1(run):
     p = pris(run, "prisoners/article-Ex11-melee.yaml")
     assert "6:1 FP" in says(option(p, "cc", attack=0, mode="kill"))
@@ -203,38 +170,6 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
     o = option(p, "guard_what_it_can", new_guard="L", guard="S")
     assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
 
-
-def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
-    """A20.53; the unarmed prisoners themselves do not force it to rout (A20.5),
-    the German squad ADJACENT does."""
-    text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
-    assert run(text).units["AG"]["must_rout"] is False
-    text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n", 1)
-    r = run(text)
-    assert r.units["AG"]["must_rout"]
-    said = [b["says"] for b in r.units["AG"]["because"]]
-    assert "its prisoner GP routs with it" in said and "its prisoner L81 routs with it" in said
-
-
-def test_the_escape_attack_is_figured_without_a_declaration(run):
-    """A20.55: the prisoners that may escape attack their Guard; Example 18's
-    odds come out with no close_combat key."""
-    text = (FACTS / "prisoners/article-Ex18.yaml").read_text().split("close_combat:")[0]
-    o = option(pris(run, text), "cc", attack={"kind": "esc", "guard": "AG"}, mode="kill")
-    assert "2:3 FP, Kill Number 4" in says(o)
-    assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]
-
-
-def test_unarmed_units_and_guarded_prisoners_do_not_affect_enemy_routs(run):
-    """The article: Unarmed units "Do not affect enemy routs unless possessing
-    a SW (A10.51, A20.5)"; A20.5: "A guarded prisoner does not affect rout"."""
-    text = inline("unarmed and rout", "rout", "russian", [
-        "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken]}",
-        "{id: U, side: german, type: squad, counter: (1)-0-6, at: E4, status: [escaped]}"])
-    r = run(text)
-    assert r.units["R"]["must_rout"] is False
-    armed = text.replace("status: [escaped]}", "status: [escaped], sw: [lmg]}")
-    assert run(armed).units["R"]["must_rout"] is True
 
 
 # --- whose choice (chosen/5) and which dice (roll_for/2): decided in the rules --
