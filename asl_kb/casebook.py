@@ -794,9 +794,7 @@ def _compare_prisoners(ex, pr, fail):
             fail(ex.at("notes"), unit, f"notes citing {sorted(rules)}", f"{sorted(got)}")
     for p in ex.get("simultaneous", []):
         results = [r for j in pr.get("simultaneous", []) for r in j.get("results", [])]
-        # contract's structured results name a joint result `kind` (was `result`)
-        got = lambda r, k: r.get(k, r.get("kind")) if k == "result" else r.get(k)  # noqa: E731
-        if not any(all(_value_matches(v, got(r, k)) for k, v in p.items()) for r in results):
+        if not any(all(_value_matches(v, r.get(k)) for k, v in p.items()) for r in results):
             fail(p.line, None, f"a simultaneous result {_show(p)}", f"{results}")
 
 
