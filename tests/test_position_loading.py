@@ -20,7 +20,7 @@ from asl_kb.position.loader import (
 FULL = textwrap.dedent("""\
     name: A10.5 EX
     rules: prior
-    errata: {A20.3: off, A10.7: Yes}
+    errata: {A20.3: off, A20.55: Yes}
     phase: rout
     attacker: russian
     no_quarter: [german]
@@ -73,8 +73,8 @@ def test_top_level_fields(full):
     assert full.file == "full.yaml"
     assert full.name == "A10.5 EX"
     assert full.rules == "prior"
-    assert full.errata == (("A20.3", False), ("A10.7", True))
-    assert full.erratum("A20.3") is False and full.erratum("A10.7") is True
+    assert full.errata == (("A20.3", False), ("A20.55", True))
+    assert full.erratum("A20.3") is False and full.erratum("A20.55") is True
     assert full.erratum("B1.1", default=True) is True
     assert full.phase == "rout"
     assert full.attacker == "russian"

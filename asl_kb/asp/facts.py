@@ -94,6 +94,10 @@ class FactBuilder:
                 self.add(f"status({U},unarmed)")
             if u.guard is not None:
                 self.add(f"guard_of({U},{q(u.guard)})")
+            if u.passenger_of is not None:
+                self.add(f"passenger_of({U},{q(u.passenger_of)})")
+            if u.rider_of is not None:
+                self.add(f"rider_of({U},{q(u.rider_of)})")
             if u.fp is not None and u.normal_range is not None:
                 self.add(f"counter_fire({U},{u.fp},{u.normal_range})")
             for w in u.sw:

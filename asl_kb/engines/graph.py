@@ -121,6 +121,8 @@ class Graph:
         self.rank = {text(s.arguments[0]): s.arguments[1].number for s in at["rout_rank"]}
         self.may_break = {text(s.arguments[0]) for s in at["may_break"]}
         self.vb = {text(s.arguments[0]) for s in at["vb_candidate"]}
+        #: A10.41: why no unit may break voluntarily in this phase (rule, reason)
+        self.vb_refused = [(s.arguments[0].string, s.arguments[1]) for s in at["vb_refused"]]
         for s in at["llmc"]:
             self.llmc[s.arguments[0]].append(text(s.arguments[1]))
         for s in at["leaves_sw"]:

@@ -112,6 +112,8 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         result["voluntary_break"] = [
             {**entry, "may_break": entry["id"] in g.may_break}
             for entry in _units(g, roots, asked, all_paths)]
+        if g.vb_refused:
+            result["voluntary_break_refused"] = g.because(g.vb_refused)
     if incomplete:
         result["complete"] = False
         result["incomplete_because"] = incomplete

@@ -47,7 +47,7 @@ INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
 STATUSES = ("broken", "dm", "disrupted", "pinned", "cx", "encircled", "concealed",
             "berserk", "melee", "fanatic", "wounded", "ce", "bu", "stunned", "motion",
             "spotted_fire", "unarmed", "inexperienced", "abandoned", "escaped",
-            "in_own_country")
+            "in_own_country", "crew_broken")
 # Vehicle armament defaults (fp, normal range): main armament, then MGs.
 ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
@@ -65,7 +65,7 @@ TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
 UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
              "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
-             "class", "heat_of_battle", "guard", "guarding")
+             "class", "heat_of_battle", "guard", "guarding", "passenger_of", "rider_of")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 WEAPON_KEYS = ("kind", "fp", "range")
 
@@ -109,6 +109,7 @@ class FrozenMap(Mapping):
 
 
 _SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
+_SWITCH_RULE = re.compile(r'^(?:erratum|reading|qa_reading)\(\w+,\s*"([^"]+)"\)', re.M)
 
 
 def switch_names() -> frozenset[str]:
@@ -116,6 +117,13 @@ def switch_names() -> frozenset[str]:
     the names live in one place)."""
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text()))
+
+
+def switch_rules() -> frozenset[str]:
+    """The rule ids that have a switch in rules/versions.lp (what `errata:`
+    may name), read from the rules like the switch names."""
+    from asl_kb.asp.control import active_rules
+    return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
 
 @dataclass(frozen=True)
 class HexTerrain:
@@ -159,6 +167,10 @@ class Unit:
     guard: str | None = None
     # the same, written on the Guard: the ids of its prisoners
     guarding: tuple[str, ...] = ()
+    # Surrender Check note 5 (D6.1, D6.23-.24): the vehicle this unit is a
+    # Passenger in / a Rider on (same Location)
+    passenger_of: str | None = None
+    rider_of: str | None = None
 
     @property
     def location(self) -> str:
@@ -638,6 +650,8 @@ class _Schema:
                 raise PositionError(self.file, u.line, path, f"no unit {u.guard!r} to guard {u.id}")
             # a Guard on the prisoner's own side, elsewhere, or itself a prisoner
             # breaks A20.5: rules/core/position_checks.lp (asl_kb/engines/legality.py)
+        for i, u in enumerate(pos.units):
+            self.aboard(u, i, by_id)
         for i, cc in enumerate(pos.close_combat):
             for key in ("attackers", "defenders"):
                 for j, uid in enumerate(getattr(cc, key)):
@@ -719,6 +733,11 @@ class _Schema:
             if not _RULE_ID.fullmatch(rule):
                 raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
                                     f"{rule!r} is not a rule number like A20.3")
+            known = switch_rules()
+            if rule not in known:
+                raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
+                                    f"no erratum or reading switch for rule {rule!r} "
+                                    f"(rules with switches: {', '.join(sorted(known))})")
             out.append((rule, self.flag(value, _join("errata", rule))))
         return tuple(out)
 
@@ -912,8 +931,42 @@ class _Schema:
             heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
             guard=self.optional(u, "guard", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             guarding=self.id_list(u["guarding"], p("guarding")) if _given(u.get("guarding")) else (),
+            passenger_of=self.optional(u, "passenger_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
+            rider_of=self.optional(u, "rider_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             **numbers,
         )
+
+    def aboard(self, u: Unit, i: int, by_id: dict) -> None:
+        """`passenger_of` / `rider_of` (Surrender Check note 5): the vehicle
+        exists, is a vehicle, is in the unit's Location and on its side; a
+        prisoner rides only with its Guard (A20.51: "may accompany them as
+        Passengers/Riders")."""
+        keys = [k for k in ("passenger_of", "rider_of") if getattr(u, k) is not None]
+        if not keys:
+            return
+        if len(keys) > 1:
+            raise PositionError(self.file, u.line, f"units[{i}].rider_of",
+                                f"{u.id} is either a Passenger (passenger_of) or a Rider (rider_of), not both")
+        key = keys[0]
+        path, vid = f"units[{i}].{key}", getattr(u, key)
+        if u.type in ("vehicle", "gun"):
+            raise PositionError(self.file, u.line, path, f"only Personnel ride in or on a vehicle, not a {u.type}")
+        v = by_id.get(vid)
+        if v is None:
+            raise PositionError(self.file, u.line, path, f"no unit {vid!r}")
+        if v.type != "vehicle":
+            raise PositionError(self.file, u.line, path, f"{vid} is a {v.type}, not a vehicle")
+        if (v.hex, v.level) != (u.hex, u.level):
+            raise PositionError(self.file, u.line, path,
+                                f"a {'Passenger' if key == 'passenger_of' else 'Rider'} is in its vehicle's Location: "
+                                f"{u.id} at {u.location}, {vid} at {v.location}")
+        if u.guard is not None:
+            g = by_id[u.guard]
+            if getattr(g, key) != vid:
+                raise PositionError(self.file, u.line, path,
+                                    f"a prisoner rides only with its Guard (A20.51): {u.guard} is not {key} {vid}")
+        elif v.side != u.side:
+            raise PositionError(self.file, u.line, path, f"{vid} is on another side ({v.side}) than {u.id} ({u.side})")
 
     def only_for(self, u: _Map, path: str, key: str, utype: str, types: tuple[str, ...]) -> None:
         if _given(u.get(key)) and utype not in types:
@@ -932,6 +985,8 @@ class _Schema:
         for needs_broken in ("dm", "disrupted"):
             if needs_broken in status and "broken" not in status:
                 self.fail(node, spath, f"{needs_broken} needs broken as well")
+        if "crew_broken" in status and utype != "vehicle":
+            self.fail(node, spath, f"crew_broken is the state of a vehicle's Inherent Crew, not of a {utype}")
         if "ce" in status and "bu" in status:
             self.fail(node, spath, "a vehicle is either ce or bu, not both")
         return status
