@@ -1,5 +1,9 @@
-"""A10.533 CONCEALMENT: the two EX paragraphs, on one reconstructed map
-(cases/rout/A10.533-EX1.yaml and A10.533-EX2.yaml, board 1).
+"""A10.533 CONCEALMENT: what the cases (cases/rout/A10.533-EX1.yaml and
+A10.533-EX2.yaml) cannot say yet. Where a concealed unit drops concealment,
+which unit repulses a rout and which destination a fate designated are, in
+the result model, only in the explanation's wording (an A10.533 or A10.51
+`says`); these tests read them from it until explanations carry structured
+reasons. Everything else of the two EX paragraphs is in the case files.
 
 Map: the broken Russian squad R1 in the Open Ground hex I4; German squads in
 G4 and J4; single-hex buildings in J4, H3, G3, H2 and G4; everything else
@@ -84,15 +88,6 @@ def test_map_geometry():
 # First EX: the German in J4 concealed, the one in G4 Known
 # --------------------------------------------------------------------------
 
-def test_ex1_russian_must_rout_from_open_ground():
-    """"The broken unit has to rout because it is in Open Ground in the LOS and
-    Normal Range of a Known enemy unit" (the squad in G4)."""
-    u = russian(EX1)
-    assert u["must_rout"] is True
-    assert any(b["rule"] == "A10.5" and "Open Ground" in b["says"] and "GG4" in b["says"]
-               for b in u["because"])
-
-
 def test_ex1_destination_is_j4():
     """"It must rout into J4, which is the closest building not closer to a
     Known enemy unit in its LOS": every fate that did not see the concealed
@@ -101,11 +96,6 @@ def test_ex1_destination_is_j4():
     assert unrevealed
     for f in unrevealed:
         assert heads_for(f, "J4"), f
-
-
-def test_ex1_never_ends_adjacent_to_the_known_german():
-    """H3 and H4 are ADJACENT to the Known German in G4 (A10.51): no fate ends there."""
-    assert not [f for f in fates(EX1) if f.get("at") in ("H3", "H4")]
 
 
 def test_ex1_repulsed_from_j4_and_eliminated():
@@ -121,13 +111,6 @@ def test_ex1_repulsed_from_j4_and_eliminated():
     assert not [f for f in fates(EX1) if f.get("at") == "J4"]
 
 
-def test_ex1_direct_entry_into_j4_is_repulsed_back_to_i4():
-    """The EX's own case: J4 is ADJACENT to I4, so the Russian enters it on its
-    first step, is repulsed to I4 (the last occupied hex) and eliminated there."""
-    elim = [f for f in fates(EX1, "eliminated") if repulsed_by(f, "GJ4")]
-    assert any(f["at"] == "I4" and f["path"] == ["I4"] for f in elim)
-
-
 def test_ex1_surrender_to_j4_when_it_drops_concealment():
     """"Had he preferred to take the Russian unit prisoner, the German could
     have opted to drop his concealment voluntarily and allowed the Russians to
@@ -135,19 +118,6 @@ def test_ex1_surrender_to_j4_when_it_drops_concealment():
     surr = [f for f in fates(EX1, "surrender") if f["captor"] == "GJ4"]
     assert surr
     assert all(reveals(f, "GJ4") for f in surr)
-
-
-def test_ex1_reveal_before_the_rout_means_surrender_in_i4():
-    # revealed in I4 before any step (a path that never comes back to I4)
-    revealed_at_start = [f for f in fates(EX1) if "I4" in reveals(f, "GJ4")
-                         and f["path"].count("I4") == 1]
-    assert revealed_at_start
-    assert any(f["path"] == ["I4"] for f in revealed_at_start)
-    # the surrender, or its rejection by the captor (A20.3)
-    assert all(f["captor"] == "GJ4" and f["at"] == "I4" and
-               (f["fate"] == "surrender" or (f["fate"] == "eliminated" and f["cause"] == "no_quarter"))
-               for f in revealed_at_start)
-    assert any(f["fate"] == "surrender" for f in revealed_at_start)
 
 
 def test_ex1_concealed_j4_is_not_a_mandatory_interdictor():
@@ -165,48 +135,6 @@ def test_ex1_concealed_j4_is_not_a_mandatory_interdictor():
 
 def rout_ends(path):
     return {f["at"] for f in fates(path, "rout")}
-
-
-def test_ex2_russian_must_rout():
-    u = russian(EX2)
-    assert u["must_rout"] is True
-    assert any(b["rule"] == "A10.5" and "GJ4" in b["says"] for b in u["because"])
-
-
-def test_ex2_rout_to_h3_and_stop():
-    """"The Russian can rout to H3 and stop ..." (H3: 2 MF, the nearest
-    building; the concealed German in G4 is ignored, A10.533)."""
-    direct = [f for f in fates(EX2, "rout") if f["at"] == "H3" and f["path"] == ["I4", "H3"]
-              and not f["low_crawl"]]
-    assert direct
-    assert all(not f["interdiction"] for f in direct)
-
-
-def test_ex2_or_move_on_into_g3_or_h2():
-    """"... or move on into G3 or H2" (A10.51: it may continue directly into
-    another building Location)."""
-    ends = rout_ends(EX2)
-    assert {"H3", "G3", "H2"} <= ends
-    for h in ("G3", "H2"):
-        assert any(f["at"] == h and f["path"][:2] == ["I4", "H3"] and not f["interdiction"]
-                   for f in fates(EX2, "rout")), h
-
-
-def test_ex2_no_rout_ends_in_g4():
-    """Entering the concealed German's hex never ends a rout there."""
-    assert "G4" not in rout_ends(EX2)
-    assert not [f for f in fates(EX2) if f.get("at") == "G4"]
-
-
-def test_ex2_entering_g4_is_repulsed_and_eliminated():
-    """"The broken unit could even attempt to enter G4 causing the German unit
-    to lose its '?' status, but this would result in the elimination of the
-    broken unit for Failure to Rout." From H3 it is repulsed back to H3."""
-    elim = [f for f in fates(EX2, "eliminated") if repulsed_by(f, "GG4")]
-    assert elim
-    assert all(f["cause"] == "failure_to_rout" for f in elim)
-    assert any(f["at"] == "H3" and f["path"] == ["I4", "H3"] for f in elim)
-    assert all(hexgrid.adjacent(f["at"], "G4") for f in elim)
 
 
 def test_ex2_reveal_before_the_rout_closes_h3():

@@ -1,4 +1,6 @@
-"""The command line, byte-identical JSON, rule versions and errata as switches."""
+"""The command line and byte-identical JSON. (Rule versions and errata as
+switches are cases: `run: {rules: prior}` / `run: {errata: ...}`, e.g.
+cases/rout/A20.21-unconcealed-interdictor.yaml.)"""
 import json
 import subprocess
 import sys
@@ -53,33 +55,6 @@ def test_all_paths_lists_every_path_of_a_fate():
 def test_unknown_rule_version_is_a_clear_error():
     r = cli(EX, "--rules", "1985")
     assert r.returncode == 2 and "Traceback" not in r.stderr and "1985" in r.stderr
-
-
-CONCEALED_INTERDICTOR = """
-name: erratum A20.21 unconcealed Interdictor
-attacker: german
-map: {area: [A1, M10], terrain: {E5: woods}}
-units:
-  - {id: R, side: russian, type: squad, counter: 4-4-7, at: C5, status: [broken]}
-  - {id: G, side: german, type: leader, counter: 9-1, at: B5}  # no SW: no range, cannot Interdict
-  - {id: H, side: german, type: squad, counter: 4-6-7, at: D8, status: [concealed]}
-"""
-
-
-def test_erratum_unconcealed_interdictor_is_a_switch(run):
-    """A20.21 [errata included]: only a possible *unconcealed* Interdictor makes
-    the rout unfree. R must rout from C5 (ADJACENT to G) to the woods E5 via
-    D5/D6, Open Ground in LOS and Normal Range of the concealed H only."""
-    current = run(CONCEALED_INTERDICTOR)
-    assert "rout" in current.kinds("R") and "surrender" not in current.kinds("R")
-    routs = [f for f in current.fates("R") if f["fate"] == "rout" and f["at"] == "E5"]
-    assert routs and all(f["interdiction"] == [] for f in routs)
-    assert any(f["optional_interdiction"] for f in routs)
-    # without the erratum (or under the prior text) the concealed H counts
-    off = run(CONCEALED_INTERDICTOR.replace("attacker: german", "attacker: german\nerrata: {A20.21: off}"))
-    assert off.surrenders_only("R") and off.captors("R") == {"G"}
-    prior = run(CONCEALED_INTERDICTOR, rules="prior")
-    assert prior.surrenders_only("R")
 
 
 def test_prisoners_json_is_byte_identical_across_runs():

@@ -481,18 +481,6 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
     assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
 
 
-def test_a20_53_a_routing_guards_prisoners_rout_with_it(run):
-    """A20.53; the unarmed prisoners themselves do not force it to rout (A20.5),
-    the German squad ADJACENT does."""
-    text = (FACTS / "prisoners/article-Ex18.yaml").read_text().replace("phase: close_combat", "phase: rout")
-    assert run(text).units["AG"]["must_rout"] is False
-    text = text.replace("units:\n", "units:\n  - {id: G, side: german, type: squad, counter: 4-6-7, at: E4}\n")
-    r = run(text)
-    assert r.units["AG"]["must_rout"]
-    said = [b["says"] for b in r.units["AG"]["because"]]
-    assert "its prisoner GP routs with it" in said and "its prisoner L81 routs with it" in said
-
-
 def test_the_escape_attack_is_figured_without_a_declaration(run):
     """A20.55: the prisoners that may escape attack their Guard; Example 18's
     odds come out with no close_combat key."""
@@ -500,15 +488,3 @@ def test_the_escape_attack_is_figured_without_a_declaration(run):
     o = option(pris(run, text), "cc(esc(AG), kill)")
     assert "2:3 FP, Kill Number 4" in says(o)
     assert band(o, 7)[0] == "AG eliminated" and band(o, 8) == ["melee", "no effect"]
-
-
-def test_unarmed_units_and_guarded_prisoners_do_not_affect_enemy_routs(run):
-    """The article: Unarmed units "Do not affect enemy routs unless possessing
-    a SW (A10.51, A20.5)"; A20.5: "A guarded prisoner does not affect rout"."""
-    text = inline("unarmed and rout", "rout", "russian", [
-        "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken]}",
-        "{id: U, side: german, type: squad, counter: (1)-0-6, at: E4, status: [escaped]}"])
-    r = run(text)
-    assert r.units["R"]["must_rout"] is False
-    armed = text.replace("status: [escaped]}", "status: [escaped], sw: [lmg]}")
-    assert run(armed).units["R"]["must_rout"] is True

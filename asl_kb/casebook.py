@@ -1,0 +1,805 @@
+"""Cases as data: a position file whose `expect:` says what the rules must give.
+
+A case is a position (docs/position-format.md) under cases/<chapter>/NAME.yaml
+with an `expect:` key (docs/cases.md). The runner here reads the case, applies
+each run's options and position overrides, runs the engines in-process and
+compares the result structurally — rule ids, fate kinds, Locations, unit ids,
+captors, causes, counts — never the English `says` wording.
+
+    case_files(root=None)  -> every case file, sorted
+    load_case(path)        -> Case (PositionError FILE:LINE: KEY: message on bad input)
+    run_case(path)         -> list[Failure] (empty: the case holds)
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from asl_kb.errors import PositionError
+from asl_kb.position import loader as _loader
+from asl_kb.position.loader import _Map, _Seq, _Str, _given, _parse, _Schema, DEFAULT_VERSIONS
+from asl_kb.resources import cases_dir
+
+
+# ------------------------------------------------------------------ model
+
+@dataclass(frozen=True)
+class Failure:
+    """One expectation the rules did not meet."""
+    case: str            # the case file
+    line: int | None     # line of the expectation in the case file
+    run: str             # the run's label
+    unit: str | None     # the unit (or None for a whole-result expectation)
+    expected: str        # what the case expects, e.g. "fate {fate: rout, at: L5}"
+    found: str           # what the run gave
+
+    def __str__(self) -> str:
+        where = self.case if self.line is None else f"{self.case}:{self.line}"
+        who = f" unit {self.unit}:" if self.unit else ""
+        return f"{where}: run {self.run!r}:{who} expected {self.expected}; found {self.found}"
+
+
+@dataclass
+class Run:
+    label: str
+    line: int
+    options: dict            # phase, voluntary_break, all_paths, limit
+    tree: Any                # the position tree with this run's overrides
+    expect: dict             # section name -> checked expectation
+
+
+@dataclass
+class Case:
+    path: str
+    name: str
+    source: str
+    runs: list = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ finding cases
+
+def has_expect(path) -> bool:
+    """Whether a position file carries `expect:` (is a case, not only a position)."""
+    tree = _parse(_read(os.fspath(path)), os.fspath(path))
+    return isinstance(tree, _Map) and _given(tree.get("expect"))
+
+
+def case_files(root: str | os.PathLike | None = None) -> list[Path]:
+    """Every case file (*.yaml) under root (default: the bundled cases), sorted."""
+    base = Path(root) if root is not None else cases_dir()
+    return sorted(p for p in base.rglob("*.yaml") if p.is_file())
+
+
+# ------------------------------------------------------------------ the expect schema
+
+FLAG_WORDS = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+#: run options that are not position keys
+OPTION_KEYS = ("phase", "voluntary_break", "all_paths", "limit")
+#: position keys a run may override (mappings `map`, `los` are merged; `units` by id)
+OVERRIDE_KEYS = ("rules", "errata", "readings", "attacker", "no_quarter", "mopping_up", "elr",
+                 "massacred", "close_combat", "fire_effects", "map", "los", "units")
+RUN_KEYS = ("label", "run", "units", "voluntary_break", "heat_of_battle", "disrupted",
+            "phase", "prisoners", "check", "complete")
+UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "because",
+             "not_because", "fates", "only", "absent", "every", "count", "kinds",
+             "voluntary_rout", "final_dr")
+FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_quarter",
+             "abandons", "llmc", "path", "path_starts", "via", "interdiction",
+             "interdiction_includes", "optional_interdiction", "optional_interdiction_includes",
+             "interdicted_only_by",
+             "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where")
+PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
+              "listed")
+OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
+CHECK_KEYS = ("consistent", "broken_rules", "no_legal_outcome")
+PRISONER_KEYS = ("options", "requirements", "absent_options", "absent_requirements",
+                 "only_options", "only_requirements", "count_options")
+ITEM_KEYS = ("kind", "args", "because", "times", "not", "where")
+
+
+class _Expect:
+    """Checks `expect:` node by node; errors are FILE:LINE: KEY: message."""
+
+    def __init__(self, file: str):
+        self.file = file
+
+    def fail(self, node, path, message):
+        raise PositionError(self.file, getattr(node, "line", None), path, message)
+
+    def mapping(self, node, path, allowed, required=()):
+        if not isinstance(node, _Map):
+            self.fail(node, path, f"expected a mapping, got {_loader._describe(node)}")
+        for k in node:
+            if k not in allowed:
+                raise PositionError(self.file, node.key_lines.get(k, node.line), f"{path}.{k}",
+                                    f"unknown key {k!r}; allowed: {', '.join(allowed)}")
+        for k in required:
+            if not _given(node.get(k)):
+                self.fail(node, f"{path}.{k}", "required key missing")
+        return node
+
+    def seq(self, node, path):
+        if not isinstance(node, _Seq):
+            self.fail(node, path, f"expected a list, got {_loader._describe(node)}")
+        return node
+
+    def string(self, node, path):
+        if not isinstance(node, _Str) or node == "":
+            self.fail(node, path, f"expected a string, got {_loader._describe(node)}")
+        return str(node)
+
+    def strings(self, node, path):
+        return [self.string(x, f"{path}[{i}]") for i, x in enumerate(self.seq(node, path))]
+
+    def flag(self, node, path):
+        if isinstance(node, _Str) and node.lower() in FLAG_WORDS:
+            return FLAG_WORDS[node.lower()]
+        self.fail(node, path, f"expected on or off (true/false), got {_loader._describe(node)}")
+
+    def integer(self, node, path, lo=0):
+        if isinstance(node, _Str) and re.fullmatch(r"[+-]?\d+", node) and int(node) >= lo:
+            return int(node)
+        self.fail(node, path, f"expected a whole number >= {lo}, got {_loader._describe(node)}")
+
+    # -- sections
+
+    def expect(self, node):
+        path = "expect"
+        self.mapping(node, path, ("source", "runs") + RUN_KEYS, required=("source",))
+        source = self.string(node["source"], f"{path}.source")
+        if _given(node.get("runs")):
+            for k in RUN_KEYS:
+                if k in node:
+                    self.fail(node, f"{path}.{k}", "with `runs:` every expectation goes inside a run")
+            runs = [(r, f"{path}.runs[{i}]") for i, r in enumerate(self.seq(node["runs"], f"{path}.runs"))]
+            if not runs:
+                self.fail(node["runs"], f"{path}.runs", "expected at least one run")
+        else:
+            runs = [(node, path)]
+        return source, runs
+
+    def run(self, node, path):
+        self.mapping(node, path, RUN_KEYS if path != "expect" else ("source", "runs") + RUN_KEYS)
+        label = self.string(node["label"], f"{path}.label") if _given(node.get("label")) else "as written"
+        options = {"phase": False, "voluntary_break": False, "all_paths": False, "limit": None}
+        overrides = {}
+        if _given(node.get("run")):
+            opts = self.mapping(node["run"], f"{path}.run", OPTION_KEYS + OVERRIDE_KEYS)
+            for k, v in opts.items():
+                p = f"{path}.run.{k}"
+                if k == "phase" and isinstance(v, _Str) and v.lower() in FLAG_WORDS:
+                    options["phase"] = self.flag(v, p)
+                elif k == "phase":
+                    overrides[k] = v       # a phase name: the position's phase
+                elif k in ("voluntary_break", "all_paths"):
+                    options[k] = self.flag(v, p)
+                elif k == "limit":
+                    options[k] = self.integer(v, p)
+                else:
+                    overrides[k] = (v, p)
+        expect = {}
+        for k in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
+            if _given(node.get(k)):
+                sec = self.mapping(node[k], f"{path}.{k}", tuple(node[k]))
+                expect[k] = {str(uid): self.unit(u, f"{path}.{k}.{uid}") for uid, u in sec.items()}
+                expect[k + "@"] = node[k]
+        if _given(node.get("phase")):
+            expect["phase"] = self.phase(node["phase"], f"{path}.phase")
+            options["phase"] = True
+        if _given(node.get("prisoners")):
+            expect["prisoners"] = self.prisoners(node["prisoners"], f"{path}.prisoners")
+        if _given(node.get("check")):
+            c = self.mapping(node["check"], f"{path}.check", CHECK_KEYS)
+            expect["check"] = _Checked(c.line, {
+                "consistent": self.flag(c["consistent"], f"{path}.check.consistent") if _given(c.get("consistent")) else None,
+                "broken_rules": self.strings(c["broken_rules"], f"{path}.check.broken_rules") if _given(c.get("broken_rules")) else None,
+                "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome") if _given(c.get("no_legal_outcome")) else None,
+            })
+        if _given(node.get("complete")):
+            expect["complete"] = _Checked(node["complete"].line, self.flag(node["complete"], f"{path}.complete"))
+        return label, options, overrides, expect
+
+    def unit(self, node, path):
+        node = self.mapping(node, path, UNIT_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k in ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "only"):
+                out[k] = self.flag(v, p)
+            elif k in ("because", "not_because", "kinds", "voluntary_rout"):
+                out[k] = self.strings(v, p)
+            elif k in ("count", "final_dr"):
+                out[k] = self.integer(v, p, lo=-99)
+            elif k in ("fates", "absent", "every"):
+                out[k] = [self.fate(f, f"{p}[{i}]") for i, f in enumerate(self.seq(v, p))]
+        return _Checked(node.line, out, node.key_lines)
+
+    def fate(self, node, path):
+        node = self.mapping(node, path, FATE_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k == "low_crawl":
+                out[k] = self.flag(v, p)
+            elif k == "times":
+                out[k] = self.integer(v, p)
+            elif k in ("not", "where"):
+                out[k] = self.fate(v, p)
+            elif k in ("abandons", "llmc", "path", "path_starts", "via", "because", "not_because",
+                       "interdicted_only_by", "not_interdicted_by"):
+                out[k] = self.strings(v, p)
+            elif k in ("interdiction", "optional_interdiction", "interdiction_includes",
+                       "optional_interdiction_includes"):
+                out[k] = self.interdiction(v, p)
+            elif isinstance(v, _Seq):      # a list: one of these values
+                out[k] = tuple(self.strings(v, p))
+            else:
+                out[k] = self.string(v, p)
+        return _Checked(node.line, out, node.key_lines)
+
+    def interdiction(self, node, path):
+        items = []
+        for i, x in enumerate(self.seq(node, path)):
+            if isinstance(x, _Map):
+                m = self.mapping(x, f"{path}[{i}]", ("at", "by"), required=("at",))
+                by = tuple(sorted(self.strings(m["by"], f"{path}[{i}].by"))) if _given(m.get("by")) else None
+                items.append((self.string(m["at"], f"{path}[{i}].at"), by))
+            else:
+                items.append((self.string(x, f"{path}[{i}]"), None))
+        return items
+
+    def phase(self, node, path):
+        node = self.mapping(node, path, PHASE_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k == "count":
+                out[k] = None if (isinstance(v, _Str) and v == "unknown") else self.integer(v, p)
+            elif k == "listed":
+                out[k] = self.integer(v, p)
+            elif k == "only":
+                out[k] = self.flag(v, p)
+            elif k == "independent":
+                out[k] = self.strings(v, p)
+            elif k == "voluntary_rout":
+                vr = []
+                for i, x in enumerate(self.seq(v, p)):
+                    m = self.mapping(x, f"{p}[{i}]", ("leader", "with_one_of"), required=("leader", "with_one_of"))
+                    vr.append((self.string(m["leader"], f"{p}[{i}].leader"),
+                               tuple(sorted(self.strings(m["with_one_of"], f"{p}[{i}].with_one_of")))))
+                out[k] = vr
+            else:
+                out[k] = [self.outcome(o, f"{p}[{i}]") for i, o in enumerate(self.seq(v, p))]
+        return _Checked(node.line, out, node.key_lines)
+
+    def outcome(self, node, path):
+        node = self.mapping(node, path, OUTCOME_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k in ("turns", "has", "lacks"):
+                out[k] = [self.fate(t, f"{p}[{i}]") for i, t in enumerate(self.seq(v, p))]
+            elif k == "all":
+                out[k] = self.fate(v, p)
+            elif k == "no_quarter_invoked":
+                out[k] = self.strings(v, p)
+            elif k == "times":
+                out[k] = self.integer(v, p)
+            else:
+                out[k] = self.outcome(v, p)
+        return _Checked(node.line, out, node.key_lines)
+
+    def prisoners(self, node, path):
+        node = self.mapping(node, path, PRISONER_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k.startswith("only_"):
+                out[k] = self.flag(v, p)
+            elif k == "count_options":
+                out[k] = self.integer(v, p)
+            else:
+                out[k] = [self.item(x, f"{p}[{i}]") for i, x in enumerate(self.seq(v, p))]
+        return _Checked(node.line, out, node.key_lines)
+
+    def item(self, node, path):
+        node = self.mapping(node, path, ITEM_KEYS, required=())
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k == "kind":
+                out[k] = self.string(v, p)
+            elif k == "args":
+                a = self.mapping(v, p, tuple(v))
+                out[k] = {str(ak): _plain_value(av) for ak, av in a.items()}
+            elif k == "because":
+                out[k] = self.strings(v, p)
+            elif k == "times":
+                out[k] = self.integer(v, p)
+            else:
+                out[k] = self.item(v, p)
+        return _Checked(node.line, out, node.key_lines)
+
+
+def _plain_value(v):
+    if isinstance(v, _Map):
+        return {str(k): _plain_value(x) for k, x in v.items()}
+    if isinstance(v, _Seq):
+        return [_plain_value(x) for x in v]
+    return str(v)
+
+
+class _Checked(dict):
+    """A checked expectation with the line it was written on."""
+
+    def __init__(self, line, data, key_lines=None):
+        super().__init__(data if isinstance(data, dict) else {"value": data})
+        self.line = line
+        self.key_lines = key_lines or {}
+
+    def at(self, key):
+        """The line of one key of the expectation."""
+        return self.key_lines.get(key, self.line)
+
+
+# ------------------------------------------------------------------ loading a case
+
+def _read(path) -> str:
+    file = os.fspath(path)
+    try:
+        with open(file, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(file, None, None, f"cannot read case: {e}") from None
+
+
+def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
+    """Read a case: the position (validated by the position loader) and its
+    `expect:` (validated here), one Run per run, each with its overrides applied."""
+    file = os.fspath(path)
+    tree = _parse(_read(file), file)
+    base = _Schema(file, tuple(versions)).position(tree)   # the position as written must load
+    if not _given(tree.get("expect")):
+        raise PositionError(file, getattr(tree, "line", None), "expect",
+                            "a case needs `expect:` (source and what the rules must give)")
+    ex = _Expect(file)
+    source, run_nodes = ex.expect(tree["expect"])
+    case = Case(path=file, name=base.name, source=source)
+    for node, path_ in run_nodes:
+        label, options, overrides, expect = ex.run(node, path_)
+        run_tree = _override(tree, overrides, ex)
+        position = _Schema(file, tuple(versions)).position(run_tree)
+        ids = {u.id for u in position.units}
+        for sec in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
+            for uid in expect.get(sec, {}):
+                if uid not in ids:
+                    ex.fail(expect[sec + "@"], f"{path_}.{sec}.{uid}", f"no unit {uid!r} in the position")
+        case.runs.append(Run(label=label, line=getattr(node, "line", None), options=options,
+                             tree=run_tree, expect=expect))
+    labels = [r.label for r in case.runs]
+    for i, r in enumerate(case.runs):
+        if labels.count(r.label) > 1:
+            ex.fail(run_nodes[i][0], f"{run_nodes[i][1]}.label", f"two runs labelled {r.label!r}: label each run")
+    return case
+
+
+def _override(tree, overrides, ex):
+    """The position tree with a run's overrides: `map`/`los` merged key by
+    key, `units` merged by id (`ID: remove` removes the unit, a new id adds
+    one), any other key replaced."""
+    if not overrides:
+        return tree
+    out = copy.copy(tree)
+    for k, v in overrides.items():
+        node, path = v if isinstance(v, tuple) else (v, f"run.{k}")
+        if k in ("map", "los"):
+            out[k] = _merge(tree.get(k), node)
+        elif k == "units":
+            out[k] = _merge_units(tree.get(k), node, path, ex)
+        else:
+            out[k] = node
+    return out
+
+
+def _merge(base, patch):
+    if isinstance(base, _Map) and isinstance(patch, _Map):
+        m = copy.copy(base)
+        m.key_lines = dict(base.key_lines)
+        for k, v in patch.items():
+            if isinstance(v, _Str) and v == "remove":     # `key: remove` drops the key
+                m.pop(k, None)
+                m.key_lines.pop(k, None)
+                continue
+            m[k] = _merge(base.get(k), v)
+            m.key_lines[k] = patch.key_lines.get(k, patch.line)
+        return m
+    return patch
+
+
+def _merge_units(base, patch, path, ex):
+    ex.mapping(patch, path, tuple(patch))
+    units = _Seq(base or [])
+    units.line = getattr(base, "line", patch.line)
+    by_id = {str(u.get("id")): i for i, u in enumerate(units) if isinstance(u, _Map)}
+    drop = set()
+    for uid, change in patch.items():
+        if not _given(change) or (isinstance(change, _Str) and change == "remove"):
+            if uid not in by_id:
+                ex.fail(patch, f"{path}.{uid}", f"no unit {uid!r} to remove")
+            drop.add(by_id[uid])
+            continue
+        ex.mapping(change, f"{path}.{uid}", tuple(change))
+        if uid in by_id:
+            units[by_id[uid]] = _merge(units[by_id[uid]], change)
+        else:
+            new = copy.copy(change)
+            new.key_lines = dict(change.key_lines)
+            new["id"] = _loader._str_at(uid, change.line)
+            new.key_lines["id"] = change.line
+            units.append(new)
+    kept = _Seq(u for i, u in enumerate(units) if i not in drop)
+    kept.line = units.line
+    return kept
+
+
+# ------------------------------------------------------------------ running a case
+
+def run_case(path) -> list[Failure]:
+    """Run every run of a case in-process; the failures (empty if it holds).
+    Bad input (the position or `expect:`) raises PositionError."""
+    case = load_case(path)
+    failures = []
+    for r in case.runs:
+        failures += _run(case, r)
+    return failures
+
+
+def _run(case, r) -> list[Failure]:
+    from asl_kb.engines.outcomes import outcomes
+    position = _Schema(case.path, DEFAULT_VERSIONS).position(r.tree)
+    out = []
+
+    def fail(line, unit, expected, found):
+        out.append(Failure(case.path, line, r.label, unit, expected, found))
+
+    needs_outcomes = any(k in r.expect for k in ("units", "voluntary_break", "heat_of_battle",
+                                                 "disrupted", "phase", "prisoners", "complete"))
+    if needs_outcomes:
+        result = outcomes(position, all_paths=r.options["all_paths"],
+                          voluntary_break=r.options["voluntary_break"],
+                          phase=r.options["phase"], limit=r.options["limit"])
+        _compare_units(r.expect.get("units"), result.get("units", []), fail)
+        if "voluntary_break" in r.expect:
+            _compare_units(r.expect["voluntary_break"], result.get("voluntary_break", []), fail)
+        for sec in ("heat_of_battle", "disrupted"):
+            if sec in r.expect:
+                _compare_units(r.expect[sec], result.get(sec, []), fail)
+        if "phase" in r.expect:
+            _compare_phase(r.expect["phase"], result.get("phase"), fail)
+        if "prisoners" in r.expect:
+            _compare_prisoners(r.expect["prisoners"], result.get("prisoners"), fail)
+        if "complete" in r.expect and r.expect["complete"]["value"] != result["complete"]:
+            fail(r.expect["complete"].line, None, f"complete: {r.expect['complete']['value']}",
+                 f"complete: {result['complete']} {result.get('incomplete_because', '')}")
+    if "check" in r.expect:
+        from asl_kb.engines.check import check
+        _compare_check(r.expect["check"], check(position), fail)
+    return out
+
+
+def _rules(items) -> set:
+    return {b["rule"] for b in items or ()}
+
+
+def _compare_units(expected, found_list, fail):
+    if not expected:
+        return
+    found = {u["id"]: u for u in found_list}
+    for uid, ex in expected.items():
+        u = found.get(uid)
+        listed = ex.get("listed", True)
+        if u is None:
+            if listed:
+                fail(ex.line, uid, "the unit listed", "not listed")
+            continue
+        if not listed:
+            fail(ex.line, uid, "the unit not listed", "listed")
+            continue
+        fates = u.get("fates", [])
+        for k in ("must_rout", "may_rout", "may_break"):
+            if k in ex and bool(u.get(k)) != ex[k]:
+                fail(ex.at(k), uid, f"{k}: {ex[k]}", f"{k}: {bool(u.get(k))}")
+        if "inconsistent" in ex and bool(u.get("inconsistent")) != ex["inconsistent"]:
+            fail(ex.at("inconsistent"), uid, f"inconsistent: {ex['inconsistent']}", f"inconsistent: {bool(u.get('inconsistent'))}")
+        if "final_dr" in ex and u.get("final_dr") != ex["final_dr"]:
+            fail(ex.at("final_dr"), uid, f"final_dr: {ex['final_dr']}", f"final_dr: {u.get('final_dr')}")
+        if "voluntary_rout" in ex and set(u.get("voluntary_rout", ())) != set(ex["voluntary_rout"]):
+            fail(ex.at("voluntary_rout"), uid, f"voluntary_rout: {sorted(ex['voluntary_rout'])}", f"voluntary_rout: {u.get('voluntary_rout', [])}")
+        rules = _rules(u.get("because"))
+        if "because" in ex and not set(ex["because"]) <= rules:
+            fail(ex.at("because"), uid, f"because includes {sorted(ex['because'])}", f"because {sorted(rules)}")
+        if "not_because" in ex and set(ex["not_because"]) & rules:
+            fail(ex.at("not_because"), uid, f"because without {sorted(ex['not_because'])}", f"because {sorted(rules)}")
+        if "kinds" in ex and {f["fate"] for f in fates} != set(ex["kinds"]):
+            fail(ex.at("kinds"), uid, f"fate kinds {sorted(set(ex['kinds']))}", f"fate kinds {sorted({f['fate'] for f in fates})}")
+        if "count" in ex and len(fates) != ex["count"]:
+            fail(ex.at("count"), uid, f"{ex['count']} fates", f"{len(fates)}: {_brief_all(fates)}")
+        _compare_items(ex, fates, _fate_matches, _brief_fate, lambda line, e, f: fail(line, uid, e, f), "fate")
+
+
+def _compare_items(ex, items, matches, brief, fail, what):
+    """fates/outcomes (each matches some item, or exactly `times`), only
+    (every item matches some pattern), absent (no item matches), every
+    (every item matching `where` matches the rest)."""
+    pats = ex.get("fates", ex.get("outcomes", []))
+    for p in pats:
+        n = sum(1 for x in items if matches(p, x))
+        want = p.get("times")
+        if (want is None and n == 0) or (want is not None and n != want):
+            fail(p.line, f"{what} {_show(p)}" + ("" if want is None else f" exactly {want} times"),
+                 f"{n} matching among {brief_all(items, brief)}")
+    if ex.get("only"):
+        for x in items:
+            if not any(matches(p, x) for p in pats):
+                fail(ex.at("only") if hasattr(ex, "at") else ex.line, f"only the listed {what}s", f"also {brief(x)}")
+    for p in ex.get("absent", ()):
+        for x in items:
+            if matches(p, x):
+                fail(p.line, f"no {what} {_show(p)}", brief(x))
+    for p in ex.get("every", ()):
+        where = p.get("where")
+        rest = _Checked(p.line, {k: v for k, v in p.items() if k != "where"})
+        for x in items:
+            if (where is None or matches(where, x)) and not matches(rest, x):
+                fail(p.line, f"every {what}" + (f" with {_show(where)}" if where else "") + f" to match {_show(rest)}",
+                     brief(x))
+
+
+def _show(p) -> str:
+    def v(x):
+        if isinstance(x, _Checked):
+            return _show(x)
+        if isinstance(x, list):
+            return "[" + ", ".join(v(i) for i in x) + "]"
+        if isinstance(x, tuple) and len(x) == 2 and (x[1] is None or isinstance(x[1], tuple)):
+            return x[0] if x[1] is None else f"{x[0]} by {list(x[1])}"
+        if isinstance(x, tuple):
+            return "one of [" + ", ".join(x) + "]"
+        return str(x)
+    return "{" + ", ".join(f"{k}: {v(x)}" for k, x in p.items()) + "}"
+
+
+def _interdiction_set(items, with_by):
+    if with_by:
+        return {(i["at"], tuple(sorted(i["by"]))) for i in items}
+    return {i["at"] for i in items}
+
+
+def _fate_matches(p, f) -> bool:
+    for k, want in p.items():
+        if k in ("times", "where"):
+            continue
+        if k == "not":
+            if _fate_matches(want, f):
+                return False
+        elif k == "low_crawl":
+            if bool(f.get("low_crawl")) != want:
+                return False
+        elif k in ("because", "not_because"):
+            rules = _rules(f.get("because"))
+            if k == "because" and not set(want) <= rules:
+                return False
+            if k == "not_because" and set(want) & rules:
+                return False
+        elif k in ("abandons", "llmc"):
+            got = {a["sw"] if isinstance(a, dict) else a for a in f.get(k, ())}
+            if got != set(want):
+                return False
+        elif k == "path":
+            if list(f.get("path", ())) != want:
+                return False
+        elif k == "path_starts":
+            if list(f.get("path", ()))[:len(want)] != want:
+                return False
+        elif k == "via":
+            if not set(want) <= set(f.get("path", ())):
+                return False
+        elif k in ("interdiction", "optional_interdiction"):
+            with_by = any(b is not None for _, b in want)
+            exp = {(a, b) for a, b in want} if with_by else {a for a, _ in want}
+            if _interdiction_set(f.get(k, ()), with_by) != exp:
+                return False
+        elif k in ("interdiction_includes", "optional_interdiction_includes"):
+            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[:-len("_includes")], ())}
+            if not all(a in got and (b is None or got[a] == b) for a, b in want):
+                return False
+        elif k in ("interdicted_only_by", "not_interdicted_by"):
+            by = {b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ()))
+                  for b in i["by"]}
+            if (k == "interdicted_only_by" and not by <= set(want)) or (k == "not_interdicted_by" and by & set(want)):
+                return False
+        else:
+            got = f.get(k)
+            if got is None or (str(got) not in want if isinstance(want, tuple) else str(got) != want):
+                return False
+    return True
+
+
+def _brief_fate(f) -> str:
+    parts = [f.get("unit", ""), f["fate"], f.get("at", "")]
+    if f.get("low_crawl"):
+        parts.append("low_crawl")
+    for k in ("captor", "guard", "cause", "invokes_no_quarter"):
+        if f.get(k):
+            parts.append(f"{k}={f[k]}")
+    if f.get("interdiction"):
+        parts.append("int{" + ",".join(i["at"] for i in f["interdiction"]) + "}")
+    if f.get("path") and len(f["path"]) > 1:
+        parts.append(">".join(f["path"]))
+    return " ".join(p for p in parts if p)
+
+
+def brief_all(items, brief) -> str:
+    shown = [brief(x) for x in items[:12]]
+    more = f" ... ({len(items)} in all)" if len(items) > 12 else ""
+    return "[" + "; ".join(shown) + "]" + more
+
+
+def _brief_all(fates):
+    return brief_all(fates, _brief_fate)
+
+
+def _outcome_matches(p, o) -> bool:
+    turns = o.get("turns", [])
+    for k, want in p.items():
+        if k in ("times", "where"):
+            continue
+        if k == "not":
+            if _outcome_matches(want, o):
+                return False
+        elif k == "turns":
+            if len(turns) != len(want) or not all(_fate_matches(w, t) for w, t in zip(want, turns)):
+                return False
+        elif k == "has":
+            for w in want:
+                n = sum(1 for t in turns if _fate_matches(w, t))
+                if (n == 0) if w.get("times") is None else (n != w["times"]):
+                    return False
+        elif k == "lacks":
+            if any(_fate_matches(w, t) for w in want for t in turns):
+                return False
+        elif k == "all":
+            if not all(_fate_matches(want, t) for t in turns):
+                return False
+        elif k == "no_quarter_invoked":
+            if set(o.get("no_quarter_invoked") or ()) != set(want):
+                return False
+    return True
+
+
+def _brief_outcome(o) -> str:
+    nq = o.get("no_quarter_invoked")
+    return "(" + ", ".join(_brief_fate(t) for t in o.get("turns", [])) + ")" + (f" NQ{nq}" if nq else "")
+
+
+def _compare_phase(ex, ph, fail):
+    if ph is None:
+        fail(ex.line, None, "a whole-phase result", "none")
+        return
+    if "count" in ex and ph["count"] != ex["count"]:
+        fail(ex.at("count"), None, f"phase count {ex['count']}", f"phase count {ph['count']}")
+    if "listed" in ex and len(ph["outcomes"]) != ex["listed"]:
+        fail(ex.at("listed"), None, f"{ex['listed']} outcomes listed", f"{len(ph['outcomes'])}")
+    if "independent" in ex and {i["unit"] for i in ph["independent"]} != set(ex["independent"]):
+        fail(ex.at("independent"), None, f"independent units {sorted(ex['independent'])}",
+             f"{sorted(i['unit'] for i in ph['independent'])}")
+    if "voluntary_rout" in ex:
+        got = sorted((v["leader"], tuple(sorted(v["with_one_of"]))) for v in ph["voluntary_rout"])
+        if got != sorted(ex["voluntary_rout"]):
+            fail(ex.at("voluntary_rout"), None, f"voluntary_rout {sorted(ex['voluntary_rout'])}", f"{got}")
+    _compare_items(ex, ph["outcomes"], _outcome_matches, _brief_outcome,
+                   lambda line, e, f: fail(line, None, e, f), "outcome")
+
+
+def _compare_check(ex, r, fail):
+    if ex["consistent"] is not None and r["consistent"] != ex["consistent"]:
+        fail(ex.line, None, f"consistent: {ex['consistent']}", f"consistent: {r['consistent']} {r['findings']}")
+    if ex["broken_rules"] is not None:
+        got = {c["rule"] for f in r["findings"] for c in f.get("clauses", ())}
+        if got != set(ex["broken_rules"]):
+            fail(ex.line, None, f"broken rules {sorted(ex['broken_rules'])}", f"{sorted(got)}")
+    if ex["no_legal_outcome"] is not None:
+        got = {f["unit"] for f in r["findings"] if f["kind"] == "no_legal_outcome"}
+        if got != set(ex["no_legal_outcome"]):
+            fail(ex.line, None, f"no legal outcome for {sorted(ex['no_legal_outcome'])}", f"{sorted(got)}")
+
+
+# -- prisoners: options and requirements by kind and named arguments
+
+def _compare_prisoners(ex, pr, fail):
+    if pr is None:
+        fail(ex.line, None, "a prisoners result", "none")
+        return
+    for sec in ("options", "requirements"):
+        items = [_prisoner_item(x) for x in pr.get(sec, [])]
+        sub = _Checked(ex.line, {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, []),
+                                 "only": ex.get("only_" + sec, False)})
+        _compare_items(sub, items, _item_matches, _brief_item,
+                       lambda line, e, f: fail(line, None, e, f), sec[:-1])
+    if "count_options" in ex and len(pr.get("options", [])) != ex["count_options"]:
+        fail(ex.line, None, f"{ex['count_options']} options", f"{len(pr.get('options', []))}")
+
+
+def _prisoner_item(x):
+    """An option/requirement as {kind, args, because}: the structured form
+    (a mapping with `kind`) as is; a term string `name(A,B)` as kind name and
+    positional args arg1, arg2, ..."""
+    if isinstance(x, dict):
+        term = x.get("kind", x.get("option", x.get("requirement")))
+        if isinstance(term, dict):
+            x = {**x, **term}
+        elif isinstance(term, str) and "kind" not in x:
+            kind, args = _split_term(term)
+            return {"kind": kind, "args": args, "because": x.get("because", [])}
+        args = x.get("args")
+        if args is None:
+            args = {k: v for k, v in x.items() if k not in ("kind", "because", "says", "option", "requirement")}
+        return {"kind": x.get("kind"), "args": args, "because": x.get("because", [])}
+    kind, args = _split_term(str(x))
+    return {"kind": kind, "args": args, "because": []}
+
+
+def _split_term(term: str):
+    m = re.fullmatch(r"([a-z_][A-Za-z0-9_]*)(?:\((.*)\))?", term.strip())
+    if not m:
+        return term, {}
+    args, depth, cur = [], 0, ""
+    for ch in m.group(2) or "":
+        if ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        cur += ch
+    if cur.strip():
+        args.append(cur.strip())
+    return m.group(1), {f"arg{i + 1}": a for i, a in enumerate(args)}
+
+
+def _value_matches(want, got) -> bool:
+    if isinstance(want, list):
+        return isinstance(got, (list, tuple)) and sorted(map(str, want)) == sorted(map(str, got))
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and _value_matches(v, got[k]) for k, v in want.items())
+    if isinstance(got, bool):
+        return FLAG_WORDS.get(want.lower()) == got
+    return got is not None and str(got) == want
+
+
+def _item_matches(p, x) -> bool:
+    for k, want in p.items():
+        if k in ("times", "where"):
+            continue
+        if k == "not":
+            if _item_matches(want, x):
+                return False
+        elif k == "kind":
+            if x["kind"] != want:
+                return False
+        elif k == "args":
+            if not all(a in x["args"] and _value_matches(v, x["args"][a]) for a, v in want.items()):
+                return False
+        elif k == "because":
+            if not set(want) <= _rules(x.get("because")):
+                return False
+    return True
+
+
+def _brief_item(x) -> str:
+    return f"{x['kind']}(" + ", ".join(f"{k}={v}" for k, v in x["args"].items()) + ")"

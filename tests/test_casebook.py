@@ -1,0 +1,64 @@
+"""The case runner itself: it reports unmet expectations structurally and
+bad `expect:` as FILE:LINE: KEY: message."""
+import pytest
+
+from asl_kb.casebook import Failure, load_case, run_case
+from asl_kb.errors import PositionError
+
+POSITION = """name: runner test
+attacker: russian
+map: {area: [A1, P10], default_terrain: grain}
+los: {blocked: [[L2, K4]]}
+units:
+  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L2, status: [broken, dm]}
+  - {id: G1, side: german, type: squad, counter: 4-6-7, at: M2}
+  - {id: G2, side: german, type: squad, counter: 4-6-7, at: K2}
+  - {id: G3, side: german, type: squad, counter: 4-6-7, at: K4}
+"""
+
+
+def case(tmp_path, expect):
+    f = tmp_path / "case.yaml"
+    f.write_text(POSITION + expect)
+    return f
+
+
+def test_a_holding_case_has_no_failures(tmp_path):
+    f = case(tmp_path, """expect:
+  source: A10.5 EX
+  units:
+    R1: {must_rout: true, because: [A10.5], kinds: [rout], fates: [{fate: rout, at: M4}], absent: [{at: L3}]}
+""")
+    assert run_case(f) == []
+
+
+def test_unmet_expectations_are_structured_failures(tmp_path):
+    f = case(tmp_path, """expect:
+  source: A10.5 EX
+  runs:
+    - label: moved
+      run: {units: {G3: {at: L4}}}
+      units:
+        R1:
+          kinds: [rout]
+          fates:
+            - {fate: surrender, captor: G9}
+""")
+    failures = run_case(f)
+    assert all(isinstance(x, Failure) for x in failures)
+    assert {(x.run, x.unit, x.line) for x in failures} == {("moved", "R1", 17), ("moved", "R1", 19)}
+    assert str(failures[0]).startswith(f"{f}:17: run 'moved': unit R1:")
+
+
+@pytest.mark.parametrize("expect, where", [
+    ("expect:\n  units: {}\n", ":11: expect.source: required key missing"),
+    ("expect:\n  source: x\n  units:\n    R1: {must_rout: maybe}\n", ":13: expect.units.R1.must_rout: expected on or off"),
+    ("expect:\n  source: x\n  units:\n    R1:\n      fates: [{fate: rout, att: L3}]\n", ":14: expect.units.R1.fates[0].att: unknown key"),
+    ("expect:\n  source: x\n  units:\n    R9: {must_rout: true}\n", "expect.units.R9: no unit 'R9'"),
+    ("expect:\n  source: x\n  run: {units: {G3: {at: Z99}}}\n", "units[3].at"),
+])
+def test_bad_expect_is_file_line_key(tmp_path, expect, where):
+    f = case(tmp_path, expect)
+    with pytest.raises(PositionError) as e:
+        load_case(f)
+    assert where in str(e.value)
