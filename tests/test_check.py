@@ -42,8 +42,8 @@ def test_cli_exit_code_1_when_not_consistent(tmp_path):
 def test_phase_conflicts_are_named_by_the_soft_program():
     """A fate that exists only under No Quarter while nothing can invoke it:
     the optimal soft model names A20.3's clause."""
-    ctl = new_control("check.lp", 'version(current). punit("U",german,1). start_loc("U",loc("E5",0)). '
-                        'enemy_side("U",american). opt("U",0,1).', ("--opt-mode=optN", "0"))
+    ctl = new_control("check.lp", 'version(current). phase_unit("U",german,1). start("U",loc("E5",0)). '
+                        'enemy_side("U",american). fate_option("U",0,1).', ("--opt-mode=optN", "0"))
     ctl.ground([("base", [])])
     found = []
     ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated_rule")))

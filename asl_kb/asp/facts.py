@@ -86,7 +86,7 @@ class FactBuilder:
             self.add(f"unit({U})")
             self.add(f"side({U},{u.side})")
             self.add(f"nationality({U},{u.nationality})")
-            self.add(f"utype({U},{u.type})")
+            self.add(f"unit_type({U},{u.type})")
             self.add(f"unit_at({U},{loc(u.hex, u.level)})")
             for st in u.status:
                 self.add(f"status({U},{st})")

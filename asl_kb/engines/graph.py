@@ -1,7 +1,7 @@
 """Read each broken unit's fates off its rout graph.
 
 The rules derive the graph (states, edges, leaves) and, at every state, the
-Interdiction and the explanation (why/3). Here the graph is only walked: for
+Interdiction and the explanation (because/3). Here the graph is only walked: for
 each leaf, the distinct sets of Interdiction Locations of the paths reaching
 it (fates that differ only in path are grouped), with the shortest path as
 the example and that path's explanations.
@@ -38,28 +38,28 @@ def _location(sym) -> str:
 
 def _state_location(node):
     """The Location of a state of the graph, or None for a leaf term."""
-    if node.name == "n":
+    if node.name == "rout_state":
         return node.arguments[1]
-    if node.name == "pq":
+    if node.name == "designating":
         return node.arguments[0].arguments[1]
     return None
 
 
 def _leaf_location(leaf):
-    if leaf.name in ("stay", "ftr"):
+    if leaf.name in ("stay", "failure_to_rout"):
         return _state_location(leaf.arguments[0])
-    if leaf.name in ("sur", "rej", "rp"):
+    if leaf.name in ("surrenders", "rejection", "repulse"):
         return _state_location(leaf.arguments[1])
     return _state_location(leaf)
 
 
 def _unit_of(node) -> str:
     """The unit a state belongs to: the root of its epoch term."""
-    if node.name == "pq":
+    if node.name == "designating":
         k = node.arguments[0].arguments[0]
     else:
         k = node.arguments[0]
-    while k.name != "k0":
+    while k.name != "at_start":
         k = k.arguments[0]
     return k.arguments[0].string
 
@@ -107,14 +107,22 @@ class Graph:
                 self.fate[a[0]] = a[1]
             elif name == "invokes_no_quarter":
                 self.invokes[a[0]] = _text(a[1])
-            elif name == "why":
-                self.why[a[0]].append((a[1], a[2]))
-            elif name == "int_here":
+            elif name == "because":
+                subject = a[0]
+                if subject.type == clingo.SymbolType.String:      # a note on a unit's state
+                    continue
+                if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
+                    self.unit_why[_text(subject.arguments[0])].append((a[1], a[2]))
+                elif subject.name in ("heat_of_battle", "disrupted"):   # an immediate surrender
+                    kind = "hob" if subject.name == "heat_of_battle" else "dis"
+                    u, f = subject.arguments
+                    self.event_why[kind][(_text(u), f)].append((a[1], a[2]))
+                else:                                               # a state of a rout graph
+                    self.why[subject].append((a[1], a[2]))
+            elif name == "interdiction":
                 self.ints[a[0]].append((_text(a[1]), _text(a[2])))
-            elif name == "opt_int_here":
+            elif name == "optional_interdiction":
                 self.opts[a[0]].append((_text(a[1]), _text(a[2])))
-            elif name == "unit_because":
-                self.unit_why[_text(a[0])].append((a[1], a[2]))
             elif name == "must_rout":
                 self.must.add(_text(a[0]))
             elif name == "may_rout":
@@ -133,8 +141,6 @@ class Graph:
                 self.llmc[a[0]].append(_text(a[1]))
             elif name in ("hob_fate", "dis_fate"):
                 self.events[name[:3]][_text(a[0])].add(a[1])
-            elif name in ("hob_why", "dis_why"):
-                self.event_why[name[:3]][(_text(a[0]), a[1])].append((a[2], a[3]))
             elif name == "guard_after":
                 self.guard_after[a[0]] = _text(a[1])
             elif name == "leaves_sw":
@@ -144,7 +150,7 @@ class Graph:
             elif name in ("hob_invokes", "dis_invokes"):
                 self.event_invokes[name[:3]][(_text(a[0]), _text(a[1]))] = a[2].name
         self.roots = sorted(n for n in nodes | self.leaves
-                            if n.name == "n" and n.arguments[-1].name == "start")
+                            if n.name == "rout_state" and n.arguments[-1].name == "start")
         for kids in self.children.values():
             kids.sort()
 
@@ -226,7 +232,7 @@ class Graph:
         key = (node, start)
         if key not in self._entered:
             loc = None
-            if node.name == "n":
+            if node.name == "rout_state":
                 args = node.arguments
                 if start or args[-1].name in _ENTERING:
                     loc = _location(args[1])
@@ -248,7 +254,7 @@ class Graph:
             if leaf in self.llmc:
                 f["llmc"] = sorted(self.llmc[leaf])
         f["at"] = _location(_leaf_location(leaf))
-        f["low_crawl"] = leaf.name == "n" and leaf.arguments[-1].name == "lc"
+        f["low_crawl"] = leaf.name == "rout_state" and leaf.arguments[-1].name == "lc"
         f["path"] = self._locations(path)
         by_hex = lambda pairs: sorted(
             ({"at": h, "by": sorted({i for hh, i in pairs if hh == h})} for h in {h for h, _ in pairs}),

@@ -103,32 +103,32 @@ class Phase:
         for uid in self.coupled:
             u = self.units[uid]
             U = q(uid)
-            out.append(f"punit({U},{u.side},{self.rank.get(uid, 9)}).")
-            out.append(f"start_loc({U},{loc(u.hex, u.level)}).")
-            out.append(f"utype({U},{u.type}).")
+            out.append(f"phase_unit({U},{u.side},{self.rank.get(uid, 9)}).")
+            out.append(f"start({U},{loc(u.hex, u.level)}).")
+            out.append(f"unit_type({U},{u.type}).")
             for s in sides:
                 if s != u.side:
                     out.append(f"enemy_side({U},{s}).")
             for c, members in enumerate(self.classes[uid]):
                 f, ws = self.fates[uid][members[0]], self.worlds[uid][members[0]]
                 for w in sorted(ws):
-                    out.append(f"opt({U},{c},{w}).")
+                    out.append(f"fate_option({U},{c},{w}).")
                 mode = "root" if len(f["path"]) == 1 else "moved"
                 if f["fate"] == "surrender":
-                    out.append(f"sur({U},{c},{q(f['captor'])},{mode}).")
+                    out.append(f"surrender_option({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
                 elif "invokes_no_quarter" in f:
-                    out.append(f"rej({U},{c},{q(f['captor'])},{mode}).")
+                    out.append(f"rejection_option({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
                 elif f["fate"] == "rout":
-                    out.append(f"rout_opt({U},{c}).")
+                    out.append(f"rout_option({U},{c}).")
         for leader, units in sorted(self.leaders.items()):
             for u in sorted(units):
                 if u in self.classes:
                     out.append(f"may_accompany({q(leader)},{q(u)}).")
         for x in sorted(captors):
-            out.append(f"side_of({q(x)},{self.units[x].side}).")
-            out.append(f"utype({q(x)},{self.units[x].type}).")
+            out.append(f"side({q(x)},{self.units[x].side}).")
+            out.append(f"unit_type({q(x)},{self.units[x].type}).")
         return "\n".join(out) + "\n"
 
     def _control(self, args) -> clingo.Control:
@@ -150,7 +150,7 @@ class Phase:
             a = s.arguments
             if s.name == "pick":
                 picks.setdefault(a[0].string, set()).add(a[1].number)
-            elif s.name == "pwhy" and a[2].name == "freed":
+            elif s.name == "because" and a[2].name == "freed":
                 reasons.setdefault((a[0].string, a[2].arguments[0].string), []).append(
                     {"rule": a[1].string, "says": _say(says, a[2])})
         out = {}
@@ -218,7 +218,7 @@ class Phase:
                 m["guard"][a[0].string] = a[1].string
             elif s.name == "nq_invoked":
                 m["nq"].append(a[0].name)
-            elif s.name == "pwhy":
+            elif s.name == "because":
                 m["why"].setdefault(a[0].string, []).append((a[1].string, a[2]))
             elif s.name == "says":
                 m["says"][a[0].name] = a[1].string

@@ -1,10 +1,10 @@
 """Prisoners after capture (rules/prisoners.lp): read the program's one
 answer set into options, dice bands and explanations.
 
-The rules derive, for the position's phase, every legal choice (p_option/1),
-what the rules require (p_must/1), for a dice-decided option the effect of
-each Original roll (p_dr/4), other effects (p_effect/2) and explanations
-(p_why/3). Here consecutive rolls with the same effects are grouped into
+The rules derive, for the position's phase, every legal choice (option/1),
+what the rules require (required/1), for a dice-decided option the effect of
+each Original roll (roll/4), other effects (effect/2) and explanations
+(because/3). Here consecutive rolls with the same effects are grouped into
 bands and their chances added up (k in 36 for 2d6, k in 6 for 1d6).
 """
 from __future__ import annotations
@@ -62,28 +62,28 @@ def _read(symbols) -> dict:
     violated_rules = []
     for s in symbols:
         a = s.arguments
-        if s.name == "p_why":
+        if s.name == "because":
             why[a[0]].add((a[1].string, say(a[2])))
-        elif s.name == "p_dr":
+        elif s.name == "roll":
             if a[1].name == "one_of":   # Random Selection among N counters
                 kinds[a[0]] = ("one_of", a[1].arguments[0].number)
                 dice[a[0]][_text(a[2])].add(a[3])
             else:
                 kinds[a[0]] = a[1].name
                 dice[a[0]][a[2].number].add(a[3])
-        elif s.name == "p_effect":
+        elif s.name == "effect":
             effects[a[0]].add(_text(a[1]))
-        elif s.name == "p_state":
+        elif s.name == "state":
             states[_text(a[0])].add(_text(a[1]))
-        elif s.name == "p_option":
+        elif s.name == "option":
             options.add(a[0])
-        elif s.name == "p_must":
+        elif s.name == "required":
             musts.add(a[0])
         elif s.name == "violated":
             violated.append(_text(a[0]))
         elif s.name == "violated_rule":
             violated_rules.append({"rule": a[1].string, "violated": _text(a[0])})
-        elif s.name == "p_joint":
+        elif s.name == "joint_roll":
             joint[(a[0].number, a[1].number)].add((a[2].number, a[3].number, a[4].name))
 
     def because(term):
