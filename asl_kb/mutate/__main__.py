@@ -25,6 +25,8 @@ def _parser():
     ap.add_argument("--kind", choices=(DELETE, NEGATE, "all"), default="all", help="which mutations (default all)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)")
     ap.add_argument("--suite", default="auto", help="casebook (the cases' expect:), golden (outputs as shipped), auto")
+    ap.add_argument("--cases", nargs="+", metavar="CASE",
+                    help="run only these case files (paths or globs), e.g. the case written for a survivor")
     ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
     ap.add_argument("--overlay", nargs=2, metavar=("MUTANT_ID", "DIR"),
@@ -95,6 +97,13 @@ def main(argv=None) -> int:
     from asl_kb.mutate.suites import make_suite
     suite = make_suite(args.suite)
     cases = [str(c) for c in suite.case_files()]
+    if args.cases:
+        import fnmatch
+        want = [str(Path(c).resolve()) for c in args.cases]
+        cases = [c for c in cases if any(fnmatch.fnmatch(str(Path(c).resolve()), w) for w in want)]
+        if not cases:
+            print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
+            return 2
     t_start = time.monotonic()
     pool = Pool(args.jobs, suite.name, rules)
     try:
