@@ -143,34 +143,55 @@ def main(argv=None) -> int:
                 allowed = 20.0 + 5.0 * sum(info[c]["seconds"] for c in rel)
                 yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed)
 
-        for key, res, crash in pool.run(tasks()):
-            m = by_key[key]
-            status, extra = _status(res, crash)
-            if status in (KILLED, ERROR) and extra.get("by") in info:
-                info[extra["by"]]["kills"] += 1
-            results[key] = {**m.as_dict(), "status": status, **extra,
-                            "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3)}
-            progress.step(status, f"{m.file}:{m.line}")
+        try:
+            for key, res, crash in pool.run(tasks()):
+                m = by_key[key]
+                status, extra = _status(res, crash)
+                if status in (KILLED, ERROR) and extra.get("by") in info:
+                    info[extra["by"]]["kills"] += 1
+                results[key] = {**m.as_dict(), "status": status, **extra,
+                                "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3)}
+                progress.step(status, f"{m.file}:{m.line}")
+                if len(results) % 100 == 0:      # a partial report, in case the run is cut
+                    _write(args, suite, files, [m for m in mutants if m.id in results], results, info,
+                           good, broken, time.monotonic() - t_start, complete=False)
+        except KeyboardInterrupt:
+            print("\nmutate: interrupted; the report covers the mutants done", file=sys.stderr)
     finally:
         pool.close()
     seconds = time.monotonic() - t_start
-    return _report(args, suite, files, mutants, results, info, good, broken, seconds)
+    done = [m for m in mutants if m.id in results]
+    return _report(args, suite, files, done, results, info, good, broken, seconds,
+                   complete=len(done) == len(mutants))
 
 
-def _report(args, suite, files, mutants, results, info, good, broken, seconds) -> int:
-    rows = [results[m.id] for m in mutants]
+def _figures(rows, seconds, jobs) -> dict:
     count = {s: sum(1 for r in rows if r["status"] == s) for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED)}
     dead = count[KILLED] + count[ERROR] + count[TIMEOUT]
     pct = 100.0 * dead / len(rows) if rows else 100.0
-    figures = {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
-               "survived": count[SURVIVED], "unreached": count[UNREACHED],
-               "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": args.jobs}
-    report = {"suite": suite.name, "files": files, "figures": figures,
+    return {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
+            "survived": count[SURVIVED], "unreached": count[UNREACHED], "killed_total": dead,
+            "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": jobs}
+
+
+def _write(args, suite, files, mutants, results, info, good, broken, seconds, complete: bool) -> dict:
+    rows = [results[m.id] for m in mutants]
+    figures = _figures(rows, seconds, args.jobs)
+    report = {"suite": suite.name, "complete": complete, "files": files, "figures": figures,
               "cases": [{"case": c, "seconds": round(info[c]["seconds"], 3), "kills": info[c]["kills"],
                          "loads": sorted(info[c]["loads"])} for c in good],
               "cases_failing_on_shipped_rules": broken,
               "mutants": rows}
     Path(args.report).write_text(json.dumps(report, indent=1) + "\n")
+    return figures
+
+
+def _report(args, suite, files, mutants, results, info, good, broken, seconds, complete=True) -> int:
+    rows = [results[m.id] for m in mutants]
+    figures = _write(args, suite, files, mutants, results, info, good, broken, seconds, complete)
+    count = {s: figures[s] for s in (KILLED, SURVIVED, UNREACHED)}
+    count[ERROR], count[TIMEOUT] = figures["errors"], figures["timeouts"]
+    dead, pct = figures["killed_total"], figures["killed_percent"]
     survivors = [r for r in rows if r["status"] in (SURVIVED, UNREACHED)]
     if survivors:
         print(f"\nSurvivors ({len(survivors)}):")
@@ -181,7 +202,8 @@ def _report(args, suite, files, mutants, results, info, good, broken, seconds) -
     print(f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
           f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
           f"{len(survivors)} survived. {seconds:.0f} s on {args.jobs} workers. Report: {args.report}"
-          + (f" ({len(errs)} errors/timeouts listed there)" if errs else ""))
+          + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
+          + ("" if complete else " [INCOMPLETE: interrupted]"))
     return 1 if pct < args.fail_under else 0
 
 
