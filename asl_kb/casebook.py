@@ -97,9 +97,13 @@ PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "o
               "listed")
 OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
 CHECK_KEYS = ("consistent", "broken_rules", "no_legal_outcome")
-PRISONER_KEYS = ("options", "requirements", "absent_options", "absent_requirements",
-                 "only_options", "only_requirements", "count_options")
-ITEM_KEYS = ("kind", "args", "because", "times", "not", "where")
+PRISONER_KEYS = ("options", "absent", "only", "events", "absent_events", "violated",
+                 "absent_violated", "states", "absent_states", "simultaneous", "count_options",
+                 "notes")
+#: keys of an ITEM pattern with a meaning of their own; any other key is a named argument
+ITEM_SPECIAL = ("kind", "because", "not_because", "required", "effects", "has_effects",
+                "lacks_effects", "rolls", "chances", "times", "not", "where")
+ROLL_KEYS = ("original", "dice", "selected", "chance", "effects", "has_effects", "lacks_effects")
 
 
 class _Expect:
@@ -299,30 +303,70 @@ class _Expect:
         out = {}
         for k, v in node.items():
             p = f"{path}.{k}"
-            if k.startswith("only_"):
+            if k == "only":
                 out[k] = self.flag(v, p)
             elif k == "count_options":
                 out[k] = self.integer(v, p)
+            elif k == "notes":
+                m = self.mapping(v, p, tuple(v))
+                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in m.items()}
+            elif k in ("states", "absent_states"):
+                m = self.mapping(v, p, tuple(v))
+                out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in m.items()}
+            elif k == "simultaneous":
+                out[k] = [_Checked(x.line, {str(a): _plain_value(b) for a, b in self.mapping(x, f"{p}[{i}]", tuple(x)).items()})
+                          for i, x in enumerate(self.seq(v, p))]
             else:
-                out[k] = [self.item(x, f"{p}[{i}]") for i, x in enumerate(self.seq(v, p))]
+                out[k] = self.items(v, p)
         return _Checked(node.line, out, node.key_lines)
 
+    def items(self, node, path):
+        return [self.item(x, f"{path}[{i}]") for i, x in enumerate(self.seq(node, path))]
+
     def item(self, node, path):
-        node = self.mapping(node, path, ITEM_KEYS, required=())
+        """An ITEM pattern: kind, named arguments, and what it must carry."""
+        if not isinstance(node, _Map):
+            self.fail(node, path, f"expected a mapping (kind: ..., ARGUMENT: value), got {_loader._describe(node)}")
         out = {}
         for k, v in node.items():
             p = f"{path}.{k}"
             if k == "kind":
                 out[k] = self.string(v, p)
-            elif k == "args":
-                a = self.mapping(v, p, tuple(v))
-                out[k] = {str(ak): _plain_value(av) for ak, av in a.items()}
-            elif k == "because":
+            elif k in ("because", "not_because"):
                 out[k] = self.strings(v, p)
+            elif k == "required":
+                out[k] = self.flag(v, p)
             elif k == "times":
                 out[k] = self.integer(v, p)
-            else:
+            elif k in ("not", "where"):
                 out[k] = self.item(v, p)
+            elif k in ("effects", "has_effects", "lacks_effects"):
+                out[k] = self.items(v, p)
+            elif k == "rolls":
+                out[k] = [self.roll(x, f"{p}[{i}]") for i, x in enumerate(self.seq(v, p))]
+            elif k == "chances":
+                out[k] = []
+                for i, x in enumerate(self.seq(v, p)):
+                    m = self.mapping(x, f"{p}[{i}]", ("effects", "ways"), required=("effects", "ways"))
+                    out[k].append(_Checked(m.line, {"effects": self.items(m["effects"], f"{p}[{i}].effects"),
+                                                    "ways": self.integer(m["ways"], f"{p}[{i}].ways")}))
+            else:
+                out[k] = _plain_value(v)      # a named argument
+        return _Checked(node.line, out, node.key_lines)
+
+    def roll(self, node, path):
+        """A ROLL pattern: the band holding an Original roll (or a Random
+        Selection's unit) and its effects."""
+        node = self.mapping(node, path, ROLL_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k == "original":
+                out[k] = self.integer(v, p)
+            elif k in ("effects", "has_effects", "lacks_effects"):
+                out[k] = self.items(v, p)
+            else:
+                out[k] = self.string(v, p)
         return _Checked(node.line, out, node.key_lines)
 
 
@@ -719,39 +763,56 @@ def _compare_check(ex, r, fail):
             fail(ex.line, None, f"no legal outcome for {sorted(ex['no_legal_outcome'])}", f"{sorted(got)}")
 
 
-# -- prisoners: options and requirements by kind and named arguments
+# -- prisoners: options, requirements, events, states by kind and named arguments
 
 def _compare_prisoners(ex, pr, fail):
     if pr is None:
         fail(ex.line, None, "a prisoners result", "none")
         return
-    for sec in ("options", "requirements"):
-        items = [_prisoner_item(x) for x in pr.get(sec, [])]
-        sub = _Checked(ex.line, {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, []),
-                                 "only": ex.get("only_" + sec, False)})
-        _compare_items(sub, items, _item_matches, _brief_item,
-                       lambda line, e, f: fail(line, None, e, f), sec[:-1])
-    if "count_options" in ex and len(pr.get("options", [])) != ex["count_options"]:
-        fail(ex.line, None, f"{ex['count_options']} options", f"{len(pr.get('options', []))}")
+    pr = pr.to_json() if hasattr(pr, "to_json") else pr
+    f = lambda line, e, found: fail(line, None, e, found)
+    options = [_item_of(x) for x in list(pr.get("required", [])) + list(pr.get("options", []))]
+    _compare_items(_Checked(ex.at("options"), {"fates": ex.get("options", []), "absent": ex.get("absent", []),
+                                             "only": ex.get("only", False)}),
+                   options, _item_matches, _brief_item, f, "option")
+    if "count_options" in ex and len(options) != ex["count_options"]:
+        fail(ex.at("count_options"), None, f"{ex['count_options']} options and requirements", f"{len(options)}")
+    for sec in ("events", "violated"):
+        items = [_item_of(x) for x in pr.get(sec, [])]
+        _compare_items(_Checked(ex.at(sec), {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, [])}),
+                       items, _item_matches, _brief_item, f, sec.rstrip("s"))
+    states = pr.get("states", {})
+    for key in ("states", "absent_states"):
+        for unit, pats in ex.get(key, {}).items():
+            items = [_item_of(x) for x in states.get(unit, [])]
+            sub = {"fates": pats} if key == "states" else {"absent": pats}
+            _compare_items(_Checked(ex.at(key), sub), items, _item_matches, _brief_item,
+                           lambda line, e, found, u=unit: fail(line, u, e, found), "state")
+    for unit, rules in ex.get("notes", {}).items():
+        got = _rules(pr.get("notes", {}).get(unit, ()))
+        if not set(rules) <= got:
+            fail(ex.at("notes"), unit, f"notes citing {sorted(rules)}", f"{sorted(got)}")
+    for p in ex.get("simultaneous", []):
+        results = [r for j in pr.get("simultaneous", []) for r in j.get("results", [])]
+        if not any(all(_value_matches(v, r.get(k)) for k, v in p.items()) for r in results):
+            fail(p.line, None, f"a simultaneous result {_show(p)}", f"{results}")
 
 
-def _prisoner_item(x):
-    """An option/requirement as {kind, args, because}: the structured form
-    (a mapping with `kind`) as is; a term string `name(A,B)` as kind name and
-    positional args arg1, arg2, ..."""
-    if isinstance(x, dict):
-        term = x.get("kind", x.get("option", x.get("requirement")))
-        if isinstance(term, dict):
-            x = {**x, **term}
-        elif isinstance(term, str) and "kind" not in x:
-            kind, args = _split_term(term)
-            return {"kind": kind, "args": args, "because": x.get("because", [])}
-        args = x.get("args")
-        if args is None:
-            args = {k: v for k, v in x.items() if k not in ("kind", "because", "says", "option", "requirement")}
-        return {"kind": x.get("kind"), "args": args, "because": x.get("because", [])}
-    kind, args = _split_term(str(x))
-    return {"kind": kind, "args": args, "because": []}
+def _item_of(x):
+    """A prisoners result object as {kind, NAME: value, ...}. The structured
+    form (a mapping with `kind`) is taken as is; the older form (a term string
+    under `option`/`event`, or a bare string) becomes its kind with positional
+    arguments arg1, arg2, ..."""
+    if isinstance(x, str):
+        kind, args = _split_term(x)
+        return {"kind": kind, **args}
+    if "kind" in x:
+        return x
+    for key in ("option", "event", "state", "violated"):
+        if isinstance(x.get(key), str):
+            kind, args = _split_term(x[key])
+            return {**{k: v for k, v in x.items() if k != key}, "kind": kind, **args}
+    return x
 
 
 def _split_term(term: str):
@@ -782,6 +843,32 @@ def _value_matches(want, got) -> bool:
     return got is not None and str(got) == want
 
 
+def _effects_exactly(pats, effects) -> bool:
+    effects = [_item_of(e) for e in effects]
+    return (len(pats) == len(effects) and all(any(_item_matches(p, e) for e in effects) for p in pats)
+            and all(any(_item_matches(p, e) for p in pats) for e in effects))
+
+
+def _effect_checks(p, obj) -> bool:
+    effects = [_item_of(e) for e in obj.get("effects", ()) or ()]
+    if "effects" in p and not _effects_exactly(p["effects"], effects):
+        return False
+    if "has_effects" in p and not all(any(_item_matches(w, e) for e in effects) for w in p["has_effects"]):
+        return False
+    if "lacks_effects" in p and any(_item_matches(w, e) for w in p["lacks_effects"] for e in effects):
+        return False
+    return True
+
+
+def _roll_matches(p, band) -> bool:
+    if "original" in p and not (band.get("from", 99) <= p["original"] <= band.get("to", -99)):
+        return False
+    for k in ("dice", "selected", "chance"):
+        if k in p and str(band.get("roll" if k == "dice" else k)) != p[k]:
+            return False
+    return _effect_checks(p, band)
+
+
 def _item_matches(p, x) -> bool:
     for k, want in p.items():
         if k in ("times", "where"):
@@ -790,16 +877,33 @@ def _item_matches(p, x) -> bool:
             if _item_matches(want, x):
                 return False
         elif k == "kind":
-            if x["kind"] != want:
+            if x.get("kind") != want:
                 return False
-        elif k == "args":
-            if not all(a in x["args"] and _value_matches(v, x["args"][a]) for a, v in want.items()):
+        elif k in ("because", "not_because"):
+            rules = _rules(x.get("because"))
+            if (k == "because" and not set(want) <= rules) or (k == "not_because" and set(want) & rules):
                 return False
-        elif k == "because":
-            if not set(want) <= _rules(x.get("because")):
+        elif k == "required":
+            if bool(x.get("required")) != want:
                 return False
+        elif k in ("effects", "has_effects", "lacks_effects"):
+            if not _effect_checks({k: want}, x):
+                return False
+        elif k == "rolls":
+            bands = x.get("rolls", ())
+            if not all(any(_roll_matches(w, b) for b in bands) for w in want):
+                return False
+        elif k == "chances":
+            bands = x.get("rolls", ())
+            for w in want:
+                if sum(b.get("ways", 0) for b in bands if _effects_exactly(w["effects"], b.get("effects", ()))) != w["ways"]:
+                    return False
+        elif not _value_matches(want, x.get(k)):
+            return False
     return True
 
 
 def _brief_item(x) -> str:
-    return f"{x['kind']}(" + ", ".join(f"{k}={v}" for k, v in x["args"].items()) + ")"
+    args = ", ".join(f"{k}={v}" for k, v in x.items()
+                     if k not in ("kind", "says", "because", "rolls", "effects", "required", "notes"))
+    return f"{x.get('kind')}({args})" + (" required" if x.get("required") else "")

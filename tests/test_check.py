@@ -46,5 +46,5 @@ def test_phase_conflicts_are_named_by_the_soft_program():
                         'enemy_side("U",american). fate_option("U",0,1).', ("--opt-mode=optN", "0"))
     ctl.ground([("base", [])])
     found = []
-    ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated_rule")))
-    assert found[-1] == ['violated_rule(needs_no_quarter("U"),"A20.3")']
+    ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated")))
+    assert found[-1] == ['violated("A20.3",needs_no_quarter("U"))']

@@ -5,18 +5,17 @@ committee's job).
 * a broken unit with no legal fate in the Rout Phase (the rules as encoded
   leave it nothing to do), with why it must rout;
 * no whole-phase outcome: the phase program with its constraints made soft
-  (rules/phase_check.lp) finds the combinations breaking the fewest
+  (rules/check.lp) finds the combinations breaking the fewest
   constraints — each of them a minimal set of clauses in conflict;
 * the position itself breaks a rule of the prisoners program (a Guard over
   capacity, a Guard that may not guard, an Unarmed unit attacking an AFV).
 """
 from __future__ import annotations
 
-import clingo
-
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.phase import Phase
 from asl_kb.asp.control import new_control
+from asl_kb.asp.reader import Answer
 
 
 def _phase_conflicts(position, result) -> list[dict]:
@@ -29,8 +28,7 @@ def _phase_conflicts(position, result) -> list[dict]:
 
     def on_model(m):
         if m.optimality_proven:
-            sets.add(tuple(sorted((s.arguments[1].string, str(s.arguments[0]))
-                                  for s in m.symbols(shown=True) if s.name == "violated_rule")))
+            sets.add(tuple(sorted((rule, str(clause)) for rule, clause in Answer(m.symbols(shown=True)).violated)))
     ctl.solve(on_model=on_model)
     return [{"clauses": [{"rule": r, "violated": v} for r, v in c]} for c in sorted(sets) if c]
 
@@ -43,7 +41,7 @@ def check(position) -> dict:
             findings.append({"kind": "no_legal_outcome", "unit": u["id"], "because": u["because"]})
     for c in _phase_conflicts(position, result):
         findings.append({"kind": "no_whole_phase_outcome", **c})
-    pris = result.get("prisoners") or {}
-    for v in pris.get("violated_rules", ()):
-        findings.append({"kind": "position_breaks_rule", "clauses": [v]})
+    pris = result.get("prisoners")
+    for v in (pris.violated if pris is not None else ()):
+        findings.append({"kind": "position_breaks_rule", "clauses": [{"rule": v.rule, "violated": v.text}]})
     return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

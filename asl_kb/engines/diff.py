@@ -47,14 +47,14 @@ def _items(result: dict) -> set[tuple]:
             for f in u["fates"]:
                 items.add((key, u["id"], f["fate"], f.get("captor", "")))
     pris = result.get("prisoners")
-    if pris:
-        for o in pris["required"] + pris["options"]:
-            bands = tuple((b.get("from", b.get("selected")), b.get("to"), tuple(b["effects"])) for b in o.get("rolls", ()))
-            items.add(("prisoners", "must" if o["required"] else "may", o["option"], bands,
-                       tuple(o.get("effects", ()))))
-        for u, facts in pris["states"].items():
+    if pris is not None:
+        for o in pris.required + pris.options:
+            bands = tuple((b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
+            items.add(("prisoners", "must" if o.required else "may", o.term.text, bands,
+                       tuple(e.text for e in o.effects)))
+        for u, facts in pris.states.items():
             for f in facts:
-                items.add(("prisoners", "state", u, f))
+                items.add(("prisoners", "state", u, f.text))
     return items
 
 

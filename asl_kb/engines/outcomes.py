@@ -9,7 +9,10 @@ import dataclasses
 
 from asl_kb.engines import prisoners
 from asl_kb.asp.facts import position_facts
-from asl_kb.engines.graph import MAX_PATHS, Graph, _text, _unit_of
+import clingo
+
+from asl_kb.asp.reader import text
+from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
 from asl_kb.asp.solve import solve
 
@@ -75,12 +78,11 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
-    if g.events["hob"]:
-        result["heat_of_battle"] = _immediate(position, g, "hob")
-    if g.events["dis"]:
-        result["disrupted"] = _immediate(position, g, "dis")
+    for event in ("heat_of_battle", "disrupted"):
+        if g.events.get(event):
+            result[event] = _immediate(position, g, event)
     if prisoners.relevant(position):
-        result["prisoners"] = {"phase": position.phase, **prisoners.solve_prisoners(position)}
+        result["prisoners"] = prisoners.solve_prisoners(position)
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
         result["voluntary_break"] = [
@@ -97,30 +99,31 @@ _EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted":
                 "routs_in_its_rtph": 4, "no_surrender": 5}
 
 
-def _immediate(position, g, kind) -> list[dict]:
-    """The outcomes of an immediate surrender: a unit's Final Heat of Battle
-    DR (kind "hob": A15.5, A20.21) or a Disrupted unit entered by the enemy
-    outside the RtPh (kind "dis": A19.12)."""
+def _immediate(position, g, event) -> list[dict]:
+    """The outcomes of an immediate surrender (immediate/3): a unit's Final
+    Heat of Battle DR (event heat_of_battle: A15.5, A20.21) or a Disrupted
+    unit entered by the enemy outside the RtPh (event disrupted: A19.12)."""
     out = []
     for u in position.units:
-        if u.id not in g.events[kind]:
+        if u.id not in g.events[event]:
             continue
         fates = []
-        for f in sorted(g.events[kind][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
+        for f in sorted(g.events[event][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
+            subject = clingo.Function(event, [clingo.String(u.id), f])
             entry = {"fate": f.name}
             if f.name == "surrender":
-                captor = _text(f.arguments[0])
+                captor = text(f.arguments[0])
                 entry["captor"] = captor
-                if g.event_guard[kind].get((u.id, captor)):
-                    entry["guard"] = captor
+                if subject in g.guard_after:
+                    entry["guard"] = g.guard_after[subject]
             elif f.name == "rejected":
-                captor = _text(f.arguments[0])
+                captor = text(f.arguments[0])
                 entry = {"fate": "eliminated", "cause": "no_quarter", "captor": captor,
-                         "invokes_no_quarter": g.event_invokes[kind][(u.id, captor)]}
-            entry["because"] = g.because(g.event_why[kind].get((u.id, f), ()))
+                         "invokes_no_quarter": g.invokes[subject]}
+            entry["because"] = g.because(g.why.get(subject, ()))
             fates.append(entry)
         entry = {"id": u.id, "side": u.side, "at": u.location, "fates": fates}
-        if kind == "hob":
+        if event == "heat_of_battle":
             entry["final_dr"] = u.heat_of_battle
         out.append(entry)
     return out

@@ -5,7 +5,10 @@ The rules derive, for the position's phase, every legal choice (option/1),
 what the rules require (required/1), for a dice-decided option the effect of
 each Original roll (roll/4), other effects (effect/2) and explanations
 (because/3). Here consecutive rolls with the same effects are grouped into
-bands and their chances added up (k in 36 for 2d6, k in 6 for 1d6).
+bands and their chances added up (k in 36 for 2d6, k in 6 for 1d6). Whose
+choice a result is (chosen/5) and which term's dice decide an option
+(roll_for/2) are the rules'; every term is read as a kind with named
+arguments (arguments/2) into the result model (asl_kb/model.py).
 """
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from fractions import Fraction
 
 import clingo
 
-from asl_kb.asp.facts import prisoner_facts
 from asl_kb.asp.control import new_control
+from asl_kb.asp.facts import prisoner_facts
+from asl_kb.asp.reader import Answer, text
+from asl_kb.model import Band, Choice, Event, Joint, JointResult, Option, Prisoners
 
 #: ways to roll each total (2d6) or face (1d6)
 _WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
@@ -28,160 +33,134 @@ def relevant(position) -> bool:
                 or any(u.guard or u.unarmed for u in position.units))
 
 
-def _text(sym) -> str:
-    if sym.type == clingo.SymbolType.String:
-        return sym.string
-    if sym.type == clingo.SymbolType.Number:
-        return str(sym.number)
-    if sym.type == clingo.SymbolType.Function and sym.arguments:
-        return f"{sym.name}({', '.join(_text(a) for a in sym.arguments)})"
-    return str(sym)
-
-
-def solve_prisoners(position) -> dict:
+def solve_prisoners(position) -> Prisoners:
     ctl = new_control("prisoners.lp", prisoner_facts(position))
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
-    return _read(shown)
+    return read(shown, position.phase)
 
 
-def _read(symbols) -> dict:
-    says = {s.arguments[0].name: s.arguments[1].string for s in symbols if s.name == "says"}
-
-    def say(reason) -> str:
-        tpl = says.get(reason.name) if reason.type == clingo.SymbolType.Function else None
-        return tpl.format(*[_text(a) for a in reason.arguments]) if tpl else _text(reason)
-
-    why = defaultdict(set)
+def read(symbols, phase: str) -> Prisoners:
+    ans = Answer(symbols)
+    at = ans.atoms
     dice = defaultdict(lambda: defaultdict(set))
     kinds = {}
+    for s in at["roll"]:
+        o, kind, r, effect = s.arguments
+        if kind.name == "one_of":   # Random Selection among N counters
+            kinds[o] = ("one_of", kind.arguments[0].number)
+            dice[o][text(r)].add(effect)
+        else:
+            kinds[o] = kind.name
+            dice[o][r.number].add(effect)
+    chosen = defaultdict(dict)
+    for s in at["chosen"]:
+        o, r, effect, who, n = s.arguments
+        chosen[(o, text(r) if r.type != clingo.SymbolType.Number else r.number)][effect.name] = (who.name, n.number)
+    roll_for = {s.arguments[0]: s.arguments[1] for s in at["roll_for"]}
     effects = defaultdict(set)
+    for s in at["effect"]:
+        effects[s.arguments[0]].add(s.arguments[1])
     states = defaultdict(set)
-    options, musts, violated, joint = set(), set(), [], defaultdict(set)
-    violated_rules = []
-    for s in symbols:
+    for s in at["state"]:
+        states[text(s.arguments[0])].add(s.arguments[1])
+    options = {s.arguments[0] for s in at["option"]}
+    musts = {s.arguments[0] for s in at["required"]}
+    joint = defaultdict(set)
+    for s in at["joint_roll"]:
         a = s.arguments
-        if s.name == "because":
-            why[a[0]].add((a[1].string, say(a[2])))
-        elif s.name == "roll":
-            if a[1].name == "one_of":   # Random Selection among N counters
-                kinds[a[0]] = ("one_of", a[1].arguments[0].number)
-                dice[a[0]][_text(a[2])].add(a[3])
-            else:
-                kinds[a[0]] = a[1].name
-                dice[a[0]][a[2].number].add(a[3])
-        elif s.name == "effect":
-            effects[a[0]].add(_text(a[1]))
-        elif s.name == "state":
-            states[_text(a[0])].add(_text(a[1]))
-        elif s.name == "option":
-            options.add(a[0])
-        elif s.name == "required":
-            musts.add(a[0])
-        elif s.name == "violated":
-            violated.append(_text(a[0]))
-        elif s.name == "violated_rule":
-            violated_rules.append({"rule": a[1].string, "violated": _text(a[0])})
-        elif s.name == "joint_roll":
-            joint[(a[0].number, a[1].number)].add((a[2].number, a[3].number, a[4].name))
+        joint[(a[0].number, a[1].number)].add((a[2].number, a[3].number, a[4].name))
 
     def because(term):
-        return [{"rule": r, "says": t} for r, t in sorted(why.get(term, ()), key=lambda x: (x[0], x[1]))]
+        return ans.explain_subject(term, by_rule_number=False)
 
-    def entry(term, required):
-        e = {"option": _text(term), "required": required}
-        # the dice of a choice may sit on a sub-term (escape(P,G) -> escape_ntc(P))
-        rolls = [t for t in dice if t == term or (term.name == "escape" and t.name == "escape_ntc"
-                                                   and t.arguments[0] == term.arguments[0])]
-        if rolls:
-            e["rolls"] = _bands(kinds[rolls[0]], dice[rolls[0]], say)
-            if rolls[0] != term:
-                e["roll_for"] = _text(rolls[0])
-        if effects.get(term):
-            e["effects"] = sorted(effects[term])
-        e["because"] = because(term)
-        return e
+    def entry(term, required) -> Option:
+        o = Option(ans.term(term), required, because(term))
+        dice_term = roll_for.get(term, term)
+        if dice_term in dice:
+            o.rolls = _bands(ans, kinds[dice_term], dice[dice_term],
+                             {r: c for (t, r), c in chosen.items() if t == dice_term})
+            if dice_term != term:
+                o.roll_for = ans.term(dice_term)
+        o.effects = [ans.term(e) for e in sorted(effects.get(term, ()))]
+        return o
 
-    out = {
-        "states": {u: sorted(v) for u, v in sorted(states.items())},
-        "required": [entry(t, True) for t in sorted(musts)],
-        "options": [entry(t, False) for t in sorted(options)],
-    }
-    notes = {_text(t): because(t) for t in why if t.type == clingo.SymbolType.String}
-    if notes:
-        out["notes"] = dict(sorted(notes.items()))
-    for term in sorted(t for t in effects if t not in options and t not in musts):
-        out.setdefault("events", []).append({"event": _text(term), "effects": sorted(effects[term]),
-                                             "because": because(term)})
-    if joint:
-        out["simultaneous"] = [_joint(i, j, rows) for (i, j), rows in sorted(joint.items())]
-    if violated:
-        out["violated"] = sorted(violated)
-        out["violated_rules"] = sorted(violated_rules, key=lambda v: (v["rule"], v["violated"]))
-    return out
+    result = Prisoners(
+        phase=phase,
+        states={u: [ans.term(x) for x in sorted(v, key=text)] for u, v in sorted(states.items())},
+        required=[entry(t, True) for t in sorted(musts)],
+        options=[entry(t, False) for t in sorted(options)])
+    notes = {text(t): because(t) for t in ans.because if t.type == clingo.SymbolType.String}
+    result.notes = dict(sorted(notes.items()))
+    result.events = [Event(ans.term(t), [ans.term(e) for e in sorted(effects[t])], because(t))
+                     for t in sorted(t for t in effects if t not in options and t not in musts)]
+    result.simultaneous = [_joint(i, j, rows) for (i, j), rows in sorted(joint.items())]
+    result.violated = ans.violations()
+    return result
 
 
-def _phrase(effects: set, say) -> list[str]:
-    """The effects of one roll in the rules' words (says/2). Several units
-    with "one captured"/"one reduced" are one unit of the defender's choice;
-    more rearming candidates than enemy units cleared are the attacker's
-    choice: the rules give the words for both ("..._of", rearm_choice)."""
-    out, ones, rearm, limit = [], {}, [], None
-    for e in effects:
-        if e.name in ("one_captured", "one_reduced"):
-            ones.setdefault(e.name, []).append(e)
-        elif e.name in ("rearm", "rearm_half"):
-            rearm.append(e)
-        elif e.name == "rearms_up_to":
-            limit = e.arguments[0].number
+def _effects(ans, effects: set, chosen: dict):
+    """The effects of one roll as result terms, and their words. Effects the
+    rules leave to one party's choice (chosen/5: the defender's one unit
+    captured, the attacker's rearming, one unit Casualty Reduced by Random
+    Selection) are one Choice; rearms_up_to only bounds the attacker's."""
+    terms, groups = [], defaultdict(list)
+    for e in sorted(effects):
+        if e.name == "rearms_up_to":
+            continue
+        group = "rearm" if e.name in ("rearm", "rearm_half") else e.name
+        if group in chosen:
+            groups[group].append(e)
         else:
-            out.append(say(e))
-    for name, es in ones.items():
-        if len(es) == 1:
-            out.append(say(es[0]))
+            terms.append(ans.term(e, positional=True))
+    words = [t.says for t in terms]
+    for group, es in sorted(groups.items()):
+        who, n = chosen[group]
+        of = [ans.term(e, positional=True) for e in es]
+        if group == "rearm":
+            said = ans.say(clingo.Function("rearm_choice", [clingo.Number(n), clingo.String(
+                "; ".join(sorted(t.says for t in of)))]))
         else:
-            out.append(say(clingo.Function(name + "_of", [clingo.String(", ".join(sorted(_text(e.arguments[0]) for e in es)))])))
-    words = sorted(say(e) for e in rearm)
-    if limit is not None and len(rearm) > limit:
-        out.append(say(clingo.Function("rearm_choice", [clingo.Number(limit), clingo.String("; ".join(words))])))
-    else:
-        out.extend(words)
-    return sorted(out)
+            said = ans.say(clingo.Function(group + "_of", [clingo.String(
+                ", ".join(sorted(text(e.arguments[0]) for e in es)))]))
+        terms.append(Choice(who, n, of, said))
+        words.append(said)
+    return terms, sorted(words)
 
 
-def _bands(kind, by_roll: dict, say) -> list[dict]:
+def _bands(ans, kind, by_roll: dict, chosen: dict) -> list[Band]:
     """Consecutive rolls with the same effects as one band, with its chance."""
     if isinstance(kind, tuple):   # ("one_of", N): each of N counters equally likely
         n = kind[1]
-        return [{"selected": u, "ways": 1, "chance": f"1/{n}", "percent": round(100 / n, 1),
-                 "roll": "random_selection", "effects": _phrase(by_roll[u], say)} for u in sorted(by_roll)]
+        out = []
+        for u in sorted(by_roll):
+            terms, words = _effects(ans, by_roll[u], chosen.get(u, {}))
+            out.append(Band("random_selection", 1, f"1/{n}", round(100 / n, 1), terms, words, selected=u))
+        return out
     ways, total = _WAYS[kind]
-    bands = []
+    bands: list[Band] = []
     for roll in sorted(by_roll):
-        eff = _phrase(by_roll[roll], say)
-        if bands and bands[-1]["effects"] == eff and bands[-1]["to"] == roll - 1:
-            bands[-1]["to"] = roll
-            bands[-1]["ways"] += ways[roll]
+        terms, words = _effects(ans, by_roll[roll], chosen.get(roll, {}))
+        if bands and bands[-1].says == words and bands[-1].end == roll - 1:
+            bands[-1].end = roll
+            bands[-1].ways += ways[roll]
         else:
-            bands.append({"from": roll, "to": roll, "ways": ways[roll], "effects": eff})
+            bands.append(Band(kind, ways[roll], "", 0.0, terms, words, start=roll, end=roll))
     for b in bands:
-        b["chance"] = f"{b['ways']}/{total}"
-        b["percent"] = round(100 * float(Fraction(b["ways"], total)), 1)
-        b["roll"] = kind
+        b.chance = f"{b.ways}/{total}"
+        b.percent = round(100 * float(Fraction(b.ways, total)), 1)
     return bands
 
 
-def _joint(i: int, j: int, rows) -> dict:
+def _joint(i: int, j: int, rows) -> Joint:
     """A20.221: the chance of each joint result of two opposed attacks."""
     ways, total = _WAYS["dr2"]
     acc = defaultdict(int)
     for r1, r2, res in rows:
         acc[res] += ways[r1] * ways[r2]
-    out = {"attacks": [i, j]}
     cleared = sum(acc.values())
-    out["results"] = [{"result": k, "chance": f"{v}/{total * total}",
-                       "percent": round(100 * v / (total * total), 2)} for k, v in sorted(acc.items())]
-    out["results"].append({"result": "neither_cleared", "chance": f"{total * total - cleared}/{total * total}",
-                           "percent": round(100 * (total * total - cleared) / (total * total), 2)})
-    return out
+    results = [JointResult(k, f"{v}/{total * total}", round(100 * v / (total * total), 2)) for k, v in sorted(acc.items())]
+    results.append(JointResult("neither_cleared", f"{total * total - cleared}/{total * total}",
+                               round(100 * (total * total - cleared) / (total * total), 2)))
+    return Joint((i, j), results)

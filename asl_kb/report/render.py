@@ -6,6 +6,8 @@ from pathlib import Path
 
 import jinja2
 
+from asl_kb import model
+
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
@@ -14,7 +16,7 @@ def public(result: dict) -> dict:
 
 
 def to_json(result: dict) -> str:
-    return json.dumps(public(result), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    return json.dumps(public(result), indent=2, sort_keys=False, ensure_ascii=False, default=model.to_json) + "\n"
 
 
 def to_text(result: dict, all_paths: bool = False) -> str:

@@ -1,0 +1,145 @@
+"""The one reader of answer sets (docs/contract.md).
+
+Every program speaks through the same output predicates:
+
+* because(Subject, Rule, Reason)  why Subject (a rout state, rout(U),
+  heat_of_battle(U,F), disrupted(U,F), a prisoners option, a unit id, a
+  phase unit) is what it is: Rule fired for Reason;
+* says(Reason, Template)          the words of a reason or roll effect ({0},
+  {1} ... its arguments); says(kind(K), Template) the words of a result
+  term of kind K ({name}: its named argument);
+* arguments(K, (Name, ...))       the names of a result term's arguments;
+* violated(Rule, Clause)          the position (or a whole-phase outcome)
+  breaks Clause of Rule;
+* the results themselves, one predicate per kind of result: fate/2 and
+  link/2 (rout), immediate/3 (Heat of Battle, A19.12), pick/2 (phase),
+  option/1, required/1, state/2, roll/4, effect/2, joint_roll/5 (prisoners).
+
+`Answer(symbols)` sorts a shown answer set into these; the engines build
+the result model (asl_kb/model.py) from it. No engine tells programs or
+results apart by the letters of a predicate name.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import clingo
+
+from asl_kb.model import Because, Term, Violation
+
+#: the contract's own predicates (name, arity)
+CONTRACT = {("because", 3), ("says", 2), ("arguments", 2), ("violated", 2)}
+
+
+def text(sym) -> str:
+    """A term as a player reads it: strings bare, numbers as numbers,
+    functions as name(a, b)."""
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return str(sym.number)
+    if sym.type == clingo.SymbolType.Function and sym.arguments:
+        return f"{sym.name}({', '.join(text(a) for a in sym.arguments)})"
+    return str(sym)
+
+
+def location(sym) -> str:
+    """loc(H, Level) as the output writes a Location: H, or H@Level above ground."""
+    h, level = sym.arguments
+    return h.string if level.number == 0 else f"{h.string}@{level.number}"
+
+
+def rule_order(rule: str):
+    """Rule ids in rulebook order (A10.5 < A10.51 < A20.3)."""
+    parts = rule.lstrip("ABCDEFG").split(".")
+    return ([int(x) if x.isdigit() else 0 for x in parts], rule)
+
+
+class Answer:
+    """One answer set, read through the contract."""
+
+    def __init__(self, symbols):
+        self.says: dict[str, str] = {}
+        self.kind_says: dict[str, str] = {}
+        self.arguments: dict[str, tuple[str, ...]] = {}
+        self.because: dict = defaultdict(list)
+        self.violated: list[tuple[str, clingo.Symbol]] = []
+        self.atoms: dict[str, list] = defaultdict(list)
+        self._said: dict = {}
+        for s in symbols:
+            name = s.name
+            a = s.arguments
+            if name == "because" and len(a) == 3:
+                self.because[a[0]].append((a[1].string, a[2]))
+            elif name == "says" and len(a) == 2:
+                key = a[0]
+                if key.name == "kind" and len(key.arguments) == 1:
+                    self.kind_says[key.arguments[0].name] = a[1].string
+                else:
+                    self.says[key.name] = a[1].string
+            elif name == "arguments" and len(a) == 2:
+                names = a[1].arguments if a[1].name == "" else (a[1],)
+                self.arguments[a[0].name] = tuple(n.name for n in names)
+            elif name == "violated" and len(a) == 2:
+                self.violated.append((a[0].string, a[1]))
+            else:
+                self.atoms[name].append(s)
+
+    # --- explanations -----------------------------------------------------
+    def say(self, reason) -> str:
+        """The words of a reason (says/2: {0}, {1} ... its arguments)."""
+        said = self._said.get(reason)
+        if said is None:
+            said = text(reason)
+            if reason.type == clingo.SymbolType.Function:
+                template = self.says.get(reason.name)
+                if template is not None:
+                    said = template.format(*[text(x) for x in reason.arguments])
+            self._said[reason] = said
+        return said
+
+    def explain(self, pairs, by_rule_number: bool = True) -> list[Because]:
+        """(rule, reason) pairs as sorted, distinct lines of explanation: in
+        rulebook order, or (by_rule_number False) by the rule id's letters."""
+        items = {(rule, self.say(reason)) for rule, reason in pairs}
+        key = (lambda x: (rule_order(x[0]), x[1])) if by_rule_number else None
+        return [Because(r, s) for r, s in sorted(items, key=key)]
+
+    def explain_subject(self, subject, by_rule_number: bool = True) -> list[Because]:
+        return self.explain(self.because.get(subject, ()), by_rule_number)
+
+    # --- result terms -----------------------------------------------------
+    def value(self, sym):
+        if sym.type == clingo.SymbolType.String:
+            return sym.string
+        if sym.type == clingo.SymbolType.Number:
+            return sym.number
+        if sym.name == "loc" and len(sym.arguments) == 2:
+            return location(sym)
+        if not sym.arguments:
+            return sym.name
+        if sym.name == "":
+            return [self.value(x) for x in sym.arguments]
+        return self.term(sym)
+
+    def term(self, sym, positional: bool = False) -> Term:
+        """A result term as a kind with named arguments (arguments/2) and its
+        words: says(kind(K), T) with named fields, or (positional, for the
+        effects of a roll) says(K, T) with {0}, {1} ..."""
+        if sym.type != clingo.SymbolType.Function:
+            return Term(kind=text(sym), says=text(sym), text=text(sym))
+        names = self.arguments.get(sym.name, ())
+        values = [self.value(a) for a in sym.arguments]
+        if len(names) != len(values):   # undeclared: a test keeps every shown kind declared
+            names = tuple(f"arg{i + 1}" for i in range(len(values)))
+        args = tuple(zip(names, values))
+        template = None if positional else self.kind_says.get(sym.name)
+        if template is not None:
+            words = template.format(**{n: str(v) for n, v in args})
+        else:
+            words = self.say(sym)
+        return Term(sym.name, args, words, text(sym))
+
+    def violations(self) -> list[Violation]:
+        return sorted((Violation(rule, self.term(clause), text(clause)) for rule, clause in self.violated),
+                      key=lambda v: (v.rule, v.text))

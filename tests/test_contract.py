@@ -1,0 +1,64 @@
+"""The contract (docs/contract.md): every program speaks through the
+documented output predicates, and every result term reaches the JSON as an
+object with a kind and named arguments, never a term string."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position
+from asl_kb.report.render import to_json
+from asl_kb.resources import cases_dir, rules_dir
+
+RULES = rules_dir()
+
+
+def _catalogue() -> set[str]:
+    """name/arity of every predicate the contract catalogue documents as shown."""
+    text = (RULES / "core" / "contract.lp").read_text()
+    return set(re.findall(r"#([a-z_]+/\d+)", text))
+
+
+def test_every_shown_predicate_is_in_the_contract_catalogue():
+    documented = _catalogue()
+    shown = set()
+    for lp in RULES.rglob("*.lp"):
+        if lp.name == "contract.lp":
+            continue
+        shown |= set(re.findall(r"^#show ([a-z_]+/\d+)\.", lp.read_text(), re.M))
+    assert shown, "no #show found"
+    assert shown <= documented, sorted(shown - documented)
+
+
+def test_no_explanation_predicate_but_because():
+    """One form of explanation: because/3 (no why/3, unit_because/3, ...)."""
+    old = re.compile(r"^(why|unit_because|hob_why|dis_why|p_why|pwhy)\(", re.M)
+    assert not [lp.name for lp in RULES.rglob("*.lp") if old.search(lp.read_text())]
+
+
+def _walk(x, path, bad):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if re.fullmatch(r"arg\d+", k):
+                bad.append(f"{path}.{k}: undeclared argument (arguments/2)")
+            _walk(v, f"{path}.{k}", bad)
+    elif isinstance(x, list):
+        for v in x:
+            _walk(v, path, bad)
+    elif isinstance(x, str) and re.fullmatch(r"[a-z_]+\(.*\)", x):
+        bad.append(f"{path}: term string {x!r}")
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in (cases_dir() / "prisoners").glob("*.yaml")))
+def test_prisoners_results_are_structured(case):
+    result = json.loads(to_json(outcomes(load_position(cases_dir() / "prisoners" / case))))
+    p = result["prisoners"]
+    bad: list[str] = []
+    _walk(p, "prisoners", bad)
+    assert not bad, bad
+    for o in p["required"] + p["options"]:
+        assert o["kind"] and o["says"] and isinstance(o["because"], list)
+        for b in o.get("rolls", ()):
+            assert all("kind" in e for e in b["effects"])
