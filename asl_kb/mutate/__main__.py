@@ -105,7 +105,7 @@ def main(argv=None) -> int:
             print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
             return 2
     t_start = time.monotonic()
-    pool = Pool(args.jobs, suite.name, rules)
+    pool = Pool(args.jobs, args.suite if ":" in args.suite else suite.name, rules)
     try:
         # the baseline: every case on the shipped rules; what it loads, how long it takes
         print(f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "

@@ -59,7 +59,12 @@ class GoldenSuite:
 
 
 def make_suite(name: str = "auto"):
-    """The suite called `name`; "auto": the casebook when it exists, else golden."""
+    """The suite called `name`; "auto": the casebook when it exists, else
+    golden; "package.module:Class": any class with case_files() and run_case()."""
+    if ":" in name:
+        import importlib
+        mod, _, cls = name.partition(":")
+        return getattr(importlib.import_module(mod), cls)()
     if name in ("auto", "casebook"):
         try:
             return CasebookSuite()
