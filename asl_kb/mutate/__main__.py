@@ -28,6 +28,8 @@ def _parser():
     ap.add_argument("--cases", nargs="+", metavar="CASE",
                     help="run only these case files (paths or globs), e.g. the case written for a survivor")
     ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
+    ap.add_argument("--sample", type=int, default=1, metavar="N",
+                    help="only every Nth mutant (a quick estimate of the figures; default 1: all)")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
     ap.add_argument("--overlay", nargs=2, metavar=("MUTANT_ID", "DIR"),
                     help="write the rules folder of one mutant (an id from the report) to DIR, and stop")
@@ -79,6 +81,8 @@ def main(argv=None) -> int:
     files = rule_files(rules, [f for arg in args.files for f in arg.split()])
     mutants = [m for f in files for m in file_mutants(rules, f)
                if args.kind == "all" or m.kind == args.kind]
+    if args.sample > 1:
+        mutants = mutants[::args.sample]
     if args.overlay:
         want, out = args.overlay
         hit = [m for m in mutants if m.id == want]
@@ -150,7 +154,8 @@ def main(argv=None) -> int:
                 if status in (KILLED, ERROR) and extra.get("by") in info:
                     info[extra["by"]]["kills"] += 1
                 results[key] = {**m.as_dict(), "status": status, **extra,
-                                "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3)}
+                                "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3),
+                                "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3)}
                 progress.step(status, f"{m.file}:{m.line}")
                 if len(results) % 100 == 0:      # a partial report, in case the run is cut
                     _write(args, suite, files, [m for m in mutants if m.id in results], results, info,
@@ -171,7 +176,10 @@ def _figures(rows, seconds, jobs) -> dict:
     pct = 100.0 * dead / len(rows) if rows else 100.0
     return {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
             "survived": count[SURVIVED], "unreached": count[UNREACHED], "killed_total": dead,
-            "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": jobs}
+            "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": jobs,
+            # CPU seconds the workers spent on the mutants: the wall time on
+            # `jobs` otherwise idle cores is about cpu_seconds / jobs
+            "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in rows), 1)}
 
 
 def _write(args, suite, files, mutants, results, info, good, broken, seconds, complete: bool) -> dict:
@@ -201,7 +209,8 @@ def _report(args, suite, files, mutants, results, info, good, broken, seconds, c
     errs = [r for r in rows if r["status"] in (ERROR, TIMEOUT)]
     print(f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
           f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
-          f"{len(survivors)} survived. {seconds:.0f} s on {args.jobs} workers. Report: {args.report}"
+          f"{len(survivors)} survived. {seconds:.0f} s on {args.jobs} workers "
+          f"({figures['cpu_seconds']:.0f} CPU s on mutants). Report: {args.report}"
           + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
           + ("" if complete else " [INCOMPLETE: interrupted]"))
     return 1 if pct < args.fail_under else 0

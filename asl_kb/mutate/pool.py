@@ -22,7 +22,7 @@ def _run_cases(suite, cases, stop_first: bool) -> list[dict]:
     out = []
     for case in cases:
         before = len(control.WARNINGS)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         status, detail = "pass", ""
         with control.tracing_entries() as entries:
             try:
@@ -39,7 +39,8 @@ def _run_cases(suite, cases, stop_first: bool) -> list[dict]:
         elif status == "pass" and failures:
             status, detail = "fail", str(failures[0])
         out.append({"case": str(case), "status": status, "detail": detail,
-                    "seconds": time.perf_counter() - t0, "entries": sorted(entries)})
+                    "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+                    "entries": sorted(entries)})
         if stop_first and status != "pass":
             break
     return out
@@ -153,4 +154,4 @@ class Pool:
                     busy -= 1
                     yield key, [{"case": "", "status": "timeout",
                                  "detail": f"no answer within {allowed:.0f} s", "seconds": allowed,
-                                 "entries": []}], None
+                                 "cpu": allowed, "entries": []}], None
