@@ -155,21 +155,28 @@ class Event:
 
 @dataclass
 class JointResult:
-    result: str
+    """One joint result of two opposed CC attacks (A20.221): a Term of kind
+    both_cleared, first_cleared, second_cleared or neither_cleared."""
+    result: Term
     chance: str
     percent: float
 
     def to_json(self) -> dict:
-        return {"result": self.result, "chance": self.chance, "percent": self.percent}
+        return {**self.result.to_json(), "says": self.result.says, "chance": self.chance, "percent": self.percent}
 
 
 @dataclass
 class Joint:
-    attacks: tuple[int, int]
+    """Two opposed CC attacks (joint(I,J)) and the chance of each joint result."""
+    term: Term
     results: list[JointResult]
 
+    @property
+    def attacks(self) -> list:
+        return [v for _, v in self.term.args]
+
     def to_json(self) -> dict:
-        return {"attacks": list(self.attacks), "results": [r.to_json() for r in self.results]}
+        return {**self.term.to_json(), "says": self.term.says, "results": [r.to_json() for r in self.results]}
 
 
 @dataclass

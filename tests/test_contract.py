@@ -3,7 +3,6 @@ documented output predicates, and every result term reaches the JSON as an
 object with a kind and named arguments, never a term string."""
 import json
 import re
-from pathlib import Path
 
 import pytest
 

@@ -170,3 +170,37 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
     o = option(p, "guard_what_it_can", new_guard="L", guard="S")
     assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
 
+
+
+# --- whose choice (chosen/5) and which dice (roll_for/2): decided in the rules --
+
+def _chosen(o, roll):
+    return [e for b in o["rolls"] if b["from"] <= roll <= b["to"] for e in b["effects"] if e["kind"] == "chosen"]
+
+
+def test_a20_22_ex_final_dr_equal_to_kill_number_one_unit_of_the_defenders_choice(run):
+    """A20.22: "if the Final CC DR is equal to the CC Kill Number ... one
+    defending unit of the defender's choice is captured"; a Casualty Reduction
+    of one of several units is by Random Selection."""
+    p = pris(run, "prisoners/A20.22-EX.yaml")
+    [c] = _chosen(option(p, "cc", attack=0, mode="capture"), 5)
+    assert (c["by"], c["count"]) == ("defender", 1)
+    assert terms(c["of"]) == {("one_captured", "R426a"), ("one_captured", "R426b")}
+    [k] = _chosen(option(p, "cc", attack=0, mode="kill"), 4)
+    assert k["by"] == "random_selection" and len(k["of"]) == 3
+
+
+def test_a20_551_more_rearming_candidates_than_enemy_units_cleared_is_the_attackers_choice(run):
+    """A20.551: "One attacking Unarmed friendly unit ... is rearmed immediately
+    for each armed enemy unit it eliminated/captured": one Guard cleared, two
+    or three Unarmed attackers: the attacker chooses one."""
+    p = pris(run, "prisoners/A20.55-EX.yaml")
+    [c] = _chosen(option(p, "cc", attack=0, mode="kill"), 5)
+    assert (c["by"], c["count"]) == ("attacker", 1)
+    assert {e["kind"] for e in c["of"]} == {"rearm_half"} and {e["unit"] for e in c["of"]} == {"P1", "P2"}
+
+
+def test_an_escape_is_decided_by_the_prisoners_ntc(run):
+    """A20.55: prisoners "must first pass a NTC": the option's dice are the NTC's."""
+    e = option(pris(run, "prisoners/A20.55-EX.yaml"), "escape", prisoner="P1", guard="GC")
+    assert matches(e["roll_for"], "escape_ntc", prisoner="P1") and e["rolls"]

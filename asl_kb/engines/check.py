@@ -19,7 +19,7 @@ from asl_kb.asp.reader import Answer
 
 
 def _phase_conflicts(position, result) -> list[dict]:
-    ph = Phase(position, result["units"], None)
+    ph = Phase(position, result["units"], None, info=result["_fate_info"])
     if not ph.coupled:
         return []
     ctl = new_control("check.lp", ph.facts(), ("--opt-mode=optN", "0"))

@@ -9,11 +9,27 @@ the example and that path's explanations.
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from dataclasses import dataclass
 
 import clingo
 
 from asl_kb.asp.reader import Answer, text
 from asl_kb.board import hexgrid
+
+@dataclass(frozen=True)
+class FateInfo:
+    """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
+    phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
+    began_there: bool
+    read_by: frozenset
+
+
+def fate_key(f: dict) -> tuple:
+    """What makes two fates the same outcome (not the example path)."""
+    return (f["fate"], f.get("captor", ""), f.get("cause", ""), f["at"], f["low_crawl"],
+            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
+            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
+
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
@@ -109,6 +125,13 @@ class Graph:
             self.llmc[s.arguments[0]].append(text(s.arguments[1]))
         for s in at["leaves_sw"]:
             self.leaves_sw[s.arguments[0]].append(text(s.arguments[1]))
+        #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
+        self.began_there = {s.arguments[0] for s in at["surrenders_where_it_began"]}
+        self.read_by = defaultdict(set)
+        for s in at["phase_reads"]:
+            self.read_by[s.arguments[0]].add(s.arguments[1].string)
+        #: (unit, fate key) -> FateInfo, for the phase program
+        self.info = {}
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
@@ -164,8 +187,13 @@ class Graph:
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
+        unit = _unit_of(root)
         for (leaf, ints, opts), path in found.items():
             f = self._fate(leaf, ints, opts, path)
+            fk = fate_key(f)
+            old = self.info.get((unit, fk))
+            self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
+                                             frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
             key = _group_key(f)
             if key not in out:
                 if all_paths:

@@ -51,14 +51,16 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     rejectable = any("invokes_no_quarter" in f for u in units for f in u["fates"])
     surrenders = any(f["fate"] == "surrender" for u in units for f in u["fates"])
     world1 = None
+    info = g.info
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
-        _, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
-                                            all_paths=all_paths)
+        g1, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
+                                             all_paths=all_paths)
+        info = {**g1.info, **g.info}
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
     if surrenders or phase:
-        ph = Phase(position, units, world1, g.accompany, g.rank)
+        ph = Phase(position, units, world1, g.accompany, g.rank, info)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
             shown = DEFAULT_PHASE_LISTING if limit is None else limit
@@ -92,6 +94,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         result["complete"] = False
         result["incomplete_because"] = incomplete
     result["_stats"] = stats
+    result["_fate_info"] = info
     return result
 
 

@@ -20,6 +20,8 @@ import time
 import clingo
 
 from asl_kb.asp.facts import loc, q, switch_facts
+from asl_kb.asp.reader import Answer
+from asl_kb.engines.graph import FateInfo, fate_key
 from asl_kb.asp.control import new_control
 
 #: whole-phase outcomes enumerated at most; past it the result says incomplete
@@ -28,18 +30,14 @@ MAX_OUTCOMES = 20000
 MAX_SECONDS = 30.0
 
 
-def fate_key(f: dict) -> tuple:
-    """What makes two fates the same outcome (not the example path)."""
-    return (f["fate"], f.get("captor", ""), f.get("cause", ""), f["at"], f["low_crawl"],
-            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
-            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
-
-
 class Phase:
     """The fates of every broken unit in both worlds, and the coupled ones."""
 
-    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None, rank=None):
+    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None, rank=None,
+                 info: dict | None = None):
         self.position = position
+        # what the rules say the phase program reads of each fate (FateInfo)
+        self.info = info or {}
         # A10.5 "ATTACKER first": rout_rank/2 of the rules
         self.rank = dict(rank or {})
         # A10.711: leader -> the broken units it may rout with (one of them)
@@ -77,12 +75,19 @@ class Phase:
         for uid in self.coupled:
             by_sig: dict[tuple, list[int]] = {}
             for i, (f, ws) in enumerate(zip(self.fates[uid], self.worlds[uid])):
-                by_sig.setdefault(self._signature(f, ws), []).append(i)
+                by_sig.setdefault(self._signature(uid, f, ws), []).append(i)
             self.classes[uid] = sorted(by_sig.values())
 
-    @staticmethod
-    def _signature(f: dict, worlds: set) -> tuple:
-        mode = "root" if len(f["path"]) == 1 else "moved"
+    def _info(self, uid, f) -> FateInfo:
+        return self.info.get((uid, fate_key(f)), FateInfo(False, frozenset()))
+
+    def _mode(self, uid, f) -> str:
+        """root: a surrender (or rejection) where the unit began, its stack's
+        (A20.21; the rules' surrenders_where_it_began/1); else moved."""
+        return "root" if self._info(uid, f).began_there else "moved"
+
+    def _signature(self, uid, f: dict, worlds: set) -> tuple:
+        mode = self._mode(uid, f)
         if f["fate"] == "surrender":
             return (tuple(sorted(worlds)), "sur", f["captor"], mode)
         if "invokes_no_quarter" in f:
@@ -91,7 +96,7 @@ class Phase:
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
-        if any(f["fate"] == "surrender" or "invokes_no_quarter" in f for f in fates):
+        if any(self._info(uid, f).read_by for f in fates):   # read by A20.3/A20.21/A20.51 (phase_reads/2)
             return True
         return self.world1 and any(w != {0, 1} for w in worlds)
 
@@ -113,7 +118,7 @@ class Phase:
                 f, ws = self.fates[uid][members[0]], self.worlds[uid][members[0]]
                 for w in sorted(ws):
                     out.append(f"fate_option({U},{c},{w}).")
-                mode = "root" if len(f["path"]) == 1 else "moved"
+                mode = self._mode(uid, f)
                 if f["fate"] == "surrender":
                     out.append(f"surrender_option({U},{c},{q(f['captor'])},{mode}).")
                     captors.add(f["captor"])
@@ -144,17 +149,18 @@ class Phase:
         ctl = self._control(["--enum-mode=brave", "0"])
         last: list = []
         ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
-        says = {s.arguments[0].name: s.arguments[1].string for s in last if s.name == "says"}
+        ans = Answer(last)
         picks, reasons = {}, {}
-        for s in last:
+        for s in ans.atoms["pick"]:
             a = s.arguments
-            if s.name == "pick":
-                picks.setdefault(a[0].string, set()).add(a[1].number)
-            elif s.name == "because" and a[2].name == "freed":
-                reasons.setdefault((a[0].string, a[2].arguments[0].string), []).append(
-                    {"rule": a[1].string, "says": _say(says, a[2])})
+            picks.setdefault(a[0].string, set()).add(a[1].number)
+        for subject, pairs in ans.because.items():
+            for rule, reason in pairs:
+                if reason.name == "freed":
+                    reasons.setdefault((subject.string, reason.arguments[0].string), []).append(
+                        {"rule": rule, "says": ans.say(reason)})
         out = {}
-        for u in {s.arguments[0].string for s in last if s.name == "freed"}:
+        for u in {s.arguments[0].string for s in ans.atoms["freed"]}:
             for c in picks.get(u, ()):
                 for i in self.classes[u][c]:
                     f = self.fates[u][i]
@@ -205,26 +211,16 @@ class Phase:
         return count, listed, complete
 
     def _parse(self, symbols) -> dict:
-        m = {"pick": {}, "slot": {}, "freed": set(), "guard": {}, "nq": [], "why": {}, "says": {}}
-        for s in symbols:
-            a = s.arguments
-            if s.name == "pick":
-                m["pick"][a[0].string] = a[1].number
-            elif s.name == "slot":
-                m["slot"][a[0].string] = a[1].number
-            elif s.name == "freed":
-                m["freed"].add(a[0].string)
-            elif s.name == "prisoner":
-                m["guard"][a[0].string] = a[1].string
-            elif s.name == "nq_invoked":
-                m["nq"].append(a[0].name)
-            elif s.name == "because":
-                m["why"].setdefault(a[0].string, []).append((a[1].string, a[2]))
-            elif s.name == "says":
-                m["says"][a[0].name] = a[1].string
-            elif s.name == "with":
-                m.setdefault("with", {})[a[1].string] = a[0].string
-        return m
+        ans = Answer(symbols)
+        at, ans.atoms = ans.atoms, {}   # keep only the words (says/2) with the model
+        return {"pick": {s.arguments[0].string: s.arguments[1].number for s in at["pick"]},
+                "slot": {s.arguments[0].string: s.arguments[1].number for s in at["slot"]},
+                "freed": {s.arguments[0].string for s in at["freed"]},
+                "guard": {s.arguments[0].string: s.arguments[1].string for s in at["prisoner"]},
+                "nq": [s.arguments[0].name for s in at["nq_invoked"]],
+                "why": {subject.string: pairs for subject, pairs in ans.because.items()},
+                "with": {s.arguments[1].string: s.arguments[0].string for s in at["with"]},
+                "answer": ans}
 
     def _render(self, m: dict, fate_of: dict) -> dict:
         """One whole-phase outcome: the class model m with a concrete fate
@@ -246,19 +242,10 @@ class Phase:
                 t["guard"] = m["guard"][uid]
             if uid in m.get("with", {}):
                 t["accompanied_by"] = m["with"][uid]
-            t["because"] = [{"rule": r, "says": _say(m["says"], reason)}
+            t["because"] = [{"rule": r, "says": m["answer"].say(reason)}
                             for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
             turns.append(t)
         return {"no_quarter_invoked": sorted(m["nq"]), "turns": turns}
-
-
-def _say(says: dict, reason) -> str:
-    def text(x):
-        if x.type == clingo.SymbolType.String:
-            return x.string
-        return str(x)
-    tpl = says.get(reason.name)
-    return tpl.format(*[text(x) for x in reason.arguments]) if tpl else text(reason)
 
 
 def _outcome_key(o: dict):

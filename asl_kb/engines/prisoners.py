@@ -95,7 +95,7 @@ def read(symbols, phase: str) -> Prisoners:
     result.notes = dict(sorted(notes.items()))
     result.events = [Event(ans.term(t), [ans.term(e) for e in sorted(effects[t])], because(t))
                      for t in sorted(t for t in effects if t not in options and t not in musts)]
-    result.simultaneous = [_joint(i, j, rows) for (i, j), rows in sorted(joint.items())]
+    result.simultaneous = [_joint(ans, i, j, rows) for (i, j), rows in sorted(joint.items())]
     result.violated = ans.violations()
     return result
 
@@ -153,14 +153,15 @@ def _bands(ans, kind, by_roll: dict, chosen: dict) -> list[Band]:
     return bands
 
 
-def _joint(i: int, j: int, rows) -> Joint:
+def _joint(ans, i: int, j: int, rows) -> Joint:
     """A20.221: the chance of each joint result of two opposed attacks."""
     ways, total = _WAYS["dr2"]
     acc = defaultdict(int)
     for r1, r2, res in rows:
         acc[res] += ways[r1] * ways[r2]
     cleared = sum(acc.values())
-    results = [JointResult(k, f"{v}/{total * total}", round(100 * v / (total * total), 2)) for k, v in sorted(acc.items())]
-    results.append(JointResult("neither_cleared", f"{total * total - cleared}/{total * total}",
-                               round(100 * (total * total - cleared) / (total * total), 2)))
-    return Joint((i, j), results)
+    acc["neither_cleared"] = total * total - cleared
+    results = [JointResult(ans.term(clingo.Function(k)), f"{v}/{total * total}", round(100 * v / (total * total), 2))
+               for k, v in list(sorted((k, v) for k, v in acc.items() if k != "neither_cleared"))
+               + [("neither_cleared", acc["neither_cleared"])]]
+    return Joint(ans.term(clingo.Function("joint", [clingo.Number(i), clingo.Number(j)])), results)
