@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench install install-test clean
+.PHONY: run test bench install install-test clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: install-test
 bench: install
 	$(BIN)/python benchmarks/bench_rout.py
 	$(BIN)/python benchmarks/bench_phase.py
+
+# Every rule clause pinned by a case (docs/mutation.md). FILES=rules/rout/A10_52_low_crawl.lp
+# (paths or globs, space-separated) mutates only those; MUTATE_ARGS passes options
+# (e.g. MUTATE_ARGS="--kind delete --jobs 1 --cases cases/rout/A10.52-low-crawl.yaml").
+mutate: install-test
+	$(BIN)/python -m asl_kb.mutate $(FILES) $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

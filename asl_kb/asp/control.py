@@ -20,6 +20,8 @@ from asl_kb.resources import rules_dir
 _ACTIVE: contextvars.ContextVar[Path | None] = contextvars.ContextVar("asl_kb_rules", default=None)
 #: every clingo warning met so far in this process, as (code, message)
 WARNINGS: list[tuple[str, str]] = []
+#: when set (see `tracing_entries`), the entry programs loaded inside the block
+_TRACE: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("asl_kb_trace", default=None)
 
 
 def active_rules() -> Path:
@@ -36,6 +38,18 @@ def using_rules(folder: Path | str | None):
         _ACTIVE.reset(token)
 
 
+@contextlib.contextmanager
+def tracing_entries():
+    """Collect the entry programs (e.g. "rout.lp") loaded inside the block into
+    the yielded set: which rule files a run depends on (used by `make mutate`)."""
+    seen: set[str] = set()
+    token = _TRACE.set(seen)
+    try:
+        yield seen
+    finally:
+        _TRACE.reset(token)
+
+
 def _log(code, message: str) -> None:
     WARNINGS.append((str(code).rsplit(".", 1)[-1], message.strip()))
 
@@ -44,6 +58,9 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
     """A Control with the entry program `entry` (e.g. "rout.lp") of the active
     rule set loaded and `facts` added to #program base (not yet grounded)."""
     ctl = clingo.Control(list(args), logger=_log, message_limit=100)
+    trace = _TRACE.get()
+    if trace is not None:
+        trace.add(entry)
     ctl.load(str(active_rules() / entry))
     if facts:
         ctl.add("base", [], facts)

@@ -1,0 +1,220 @@
+"""`python -m asl_kb.mutate` (`make mutate`): is every rule clause pinned by a
+case? Deletes each clause of rules/**/*.lp in turn and negates each body
+literal, runs the case suite against each mutant, lists the survivors.
+See docs/mutation.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
+from asl_kb.mutate.pool import Pool
+from asl_kb.resources import rules_dir
+
+KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED = "killed", "error", "timeout", "survived", "unreached"
+
+
+def _parser():
+    ap = argparse.ArgumentParser(prog="python -m asl_kb.mutate", description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="*", help="rules files to mutate (paths or globs, with or without rules/; default: all)")
+    ap.add_argument("--kind", choices=(DELETE, NEGATE, "all"), default="all", help="which mutations (default all)")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)")
+    ap.add_argument("--suite", default="auto", help="casebook (the cases' expect:), golden (outputs as shipped), auto")
+    ap.add_argument("--cases", nargs="+", metavar="CASE",
+                    help="run only these case files (paths or globs), e.g. the case written for a survivor")
+    ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
+    ap.add_argument("--sample", type=int, default=1, metavar="N",
+                    help="only every Nth mutant (a quick estimate of the figures; default 1: all)")
+    ap.add_argument("--list", action="store_true", help="only list the mutants")
+    ap.add_argument("--overlay", nargs=2, metavar=("MUTANT_ID", "DIR"),
+                    help="write the rules folder of one mutant (an id from the report) to DIR, and stop")
+    ap.add_argument("--fail-under", type=float, default=0.0, metavar="PERCENT",
+                    help="exit 1 when fewer than PERCENT of the mutants are killed")
+    return ap
+
+
+class Progress:
+    def __init__(self, total: int):
+        self.total, self.done, self.t0 = total, 0, time.monotonic()
+        self.counts = {KILLED: 0, ERROR: 0, TIMEOUT: 0, SURVIVED: 0, UNREACHED: 0}
+        self.tty = sys.stderr.isatty()
+
+    def step(self, status: str, where: str):
+        self.done += 1
+        self.counts[status] += 1
+        spent = time.monotonic() - self.t0
+        eta = spent / self.done * (self.total - self.done)
+        c = self.counts
+        line = (f"[{self.done}/{self.total}] killed {c[KILLED]} errors {c[ERROR]} timeouts {c[TIMEOUT]} "
+                f"survived {c[SURVIVED] + c[UNREACHED]}  {spent:.0f}s, ~{eta:.0f}s left  {where}")
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line[:160])
+            if self.done == self.total:
+                sys.stderr.write("\n")
+        elif self.done % 25 == 0 or self.done == self.total or status in (SURVIVED, UNREACHED):
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+def _status(res: list[dict], crash: str | None) -> tuple[str, dict]:
+    if crash:
+        return ERROR, {"detail": crash.strip().splitlines()[-1]}
+    if not res:
+        return UNREACHED, {}
+    last = res[-1]
+    info = {"by": last["case"], "detail": last["detail"]}
+    if last["status"] == "fail":
+        return KILLED, info
+    if last["status"] in (ERROR, TIMEOUT):
+        return last["status"], info
+    return SURVIVED, {}
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    rules = rules_dir()
+    files = rule_files(rules, [f for arg in args.files for f in arg.split()])
+    mutants = [m for f in files for m in file_mutants(rules, f)
+               if args.kind == "all" or m.kind == args.kind]
+    if args.sample > 1:
+        mutants = mutants[::args.sample]
+    if args.overlay:
+        want, out = args.overlay
+        hit = [m for m in mutants if m.id == want]
+        if not hit:
+            print(f"error: --overlay: no mutant {want!r}", file=sys.stderr)
+            return 2
+        hit[0].overlay(rules, Path(out))
+        print(f"{out}: rules with {hit[0].file}:{hit[0].line} {hit[0].mutation}")
+        return 0
+    if args.list:
+        for m in mutants:
+            print(f"{m.file}:{m.line}: {m.mutation}: {m.clause}")
+        print(f"{len(mutants)} mutants", file=sys.stderr)
+        return 0
+
+    from asl_kb.mutate.suites import make_suite
+    suite = make_suite(args.suite)
+    cases = [str(c) for c in suite.case_files()]
+    if args.cases:
+        import fnmatch
+        want = [str(Path(c).resolve()) for c in args.cases]
+        cases = [c for c in cases if any(fnmatch.fnmatch(str(Path(c).resolve()), w) for w in want)]
+        if not cases:
+            print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
+            return 2
+    t_start = time.monotonic()
+    pool = Pool(args.jobs, args.suite if ":" in args.suite else suite.name, rules)
+    try:
+        # the baseline: every case on the shipped rules; what it loads, how long it takes
+        print(f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
+              f"{args.jobs} workers", file=sys.stderr)
+        info: dict[str, dict] = {}
+        for _, res, crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in cases):
+            for r in res:
+                info[r["case"]] = r
+        broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")
+        for c in broken:
+            print(f"mutate: case fails on the shipped rules, left out: {c}: "
+                  f"{info.get(c, {}).get('detail', 'no answer')}", file=sys.stderr)
+        good = [c for c in cases if c not in broken]
+        trees = {}
+        for c in good:
+            loads = set()
+            for entry in info[c]["entries"]:
+                if entry not in trees:
+                    trees[entry] = include_tree(rules, entry)
+                loads |= trees[entry]
+            info[c]["loads"] = loads
+            info[c]["kills"] = 0
+        base_seconds = time.monotonic() - t_start
+        print(f"mutate: baseline {base_seconds:.1f} s", file=sys.stderr)
+
+        progress = Progress(len(mutants))
+        results: dict[str, dict] = {}
+        by_key = {m.id: m for m in mutants}
+        texts = {f: (rules / f).read_bytes() for f in files}
+
+        def tasks():
+            for m in mutants:
+                rel = [c for c in good if m.file in info[c]["loads"]]
+                rel.sort(key=lambda c: (-(info[c]["kills"] + 0.5) / max(info[c]["seconds"], 0.05), c))
+                allowed = 20.0 + 5.0 * sum(info[c]["seconds"] for c in rel)
+                yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed)
+
+        try:
+            for key, res, crash in pool.run(tasks()):
+                m = by_key[key]
+                status, extra = _status(res, crash)
+                if status in (KILLED, ERROR) and extra.get("by") in info:
+                    info[extra["by"]]["kills"] += 1
+                results[key] = {**m.as_dict(), "status": status, **extra,
+                                "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3),
+                                "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3)}
+                progress.step(status, f"{m.file}:{m.line}")
+                if len(results) % 100 == 0:      # a partial report, in case the run is cut
+                    _write(args, suite, files, [m for m in mutants if m.id in results], results, info,
+                           good, broken, time.monotonic() - t_start, complete=False)
+        except KeyboardInterrupt:
+            print("\nmutate: interrupted; the report covers the mutants done", file=sys.stderr)
+    finally:
+        pool.close()
+    seconds = time.monotonic() - t_start
+    done = [m for m in mutants if m.id in results]
+    return _report(args, suite, files, done, results, info, good, broken, seconds,
+                   complete=len(done) == len(mutants))
+
+
+def _figures(rows, seconds, jobs) -> dict:
+    count = {s: sum(1 for r in rows if r["status"] == s) for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED)}
+    dead = count[KILLED] + count[ERROR] + count[TIMEOUT]
+    pct = 100.0 * dead / len(rows) if rows else 100.0
+    return {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
+            "survived": count[SURVIVED], "unreached": count[UNREACHED], "killed_total": dead,
+            "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": jobs,
+            # CPU seconds the workers spent on the mutants: the wall time on
+            # `jobs` otherwise idle cores is about cpu_seconds / jobs
+            "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in rows), 1)}
+
+
+def _write(args, suite, files, mutants, results, info, good, broken, seconds, complete: bool) -> dict:
+    rows = [results[m.id] for m in mutants]
+    figures = _figures(rows, seconds, args.jobs)
+    report = {"suite": suite.name, "complete": complete, "files": files, "figures": figures,
+              "cases": [{"case": c, "seconds": round(info[c]["seconds"], 3), "kills": info[c]["kills"],
+                         "loads": sorted(info[c]["loads"])} for c in good],
+              "cases_failing_on_shipped_rules": broken,
+              "mutants": rows}
+    Path(args.report).write_text(json.dumps(report, indent=1) + "\n")
+    return figures
+
+
+def _report(args, suite, files, mutants, results, info, good, broken, seconds, complete=True) -> int:
+    rows = [results[m.id] for m in mutants]
+    figures = _write(args, suite, files, mutants, results, info, good, broken, seconds, complete)
+    count = {s: figures[s] for s in (KILLED, SURVIVED, UNREACHED)}
+    count[ERROR], count[TIMEOUT] = figures["errors"], figures["timeouts"]
+    dead, pct = figures["killed_total"], figures["killed_percent"]
+    survivors = [r for r in rows if r["status"] in (SURVIVED, UNREACHED)]
+    if survivors:
+        print(f"\nSurvivors ({len(survivors)}):")
+        for r in survivors:
+            tag = "" if r["status"] == SURVIVED else "  [no case loads this file]"
+            print(f"  rules/{r['file']}:{r['line']}: {r['mutation']}{tag}\n      {r['clause']}")
+    errs = [r for r in rows if r["status"] in (ERROR, TIMEOUT)]
+    print(f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
+          f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
+          f"{len(survivors)} survived. {seconds:.0f} s on {args.jobs} workers "
+          f"({figures['cpu_seconds']:.0f} CPU s on mutants). Report: {args.report}"
+          + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
+          + ("" if complete else " [INCOMPLETE: interrupted]"))
+    return 1 if pct < args.fail_under else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The mutants of the rules: every rule clause deleted, every body literal
+negated.
+
+Clauses are found with clingo's own parser (clingo.ast); a mutant is the
+file's text with one clause's span cut out, or `not ` added before / taken
+away from one body literal, spliced by the locations the parser reports, so
+comments and layout stay as written. Not mutated: #show, #include, #program,
+#const, comments, and the says/2 wording facts (they only word explanations).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import clingo.ast as A
+
+#: the kinds of mutation
+DELETE, NEGATE = "delete", "negate"
+_NOT = re.compile(rb"not\s+")
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    file: str              # path under the rules folder, e.g. "rout/A10_52_low_crawl.lp"
+    line: int              # line of the clause (negate: of the literal)
+    kind: str              # DELETE or NEGATE
+    clause: str            # the clause as written (whitespace collapsed)
+    literal: str = ""      # NEGATE: the body literal as written
+    start: int = 0         # byte span of the file replaced by `replacement`
+    end: int = 0
+    replacement: bytes = b""
+
+    @property
+    def id(self) -> str:
+        lit = f"@{self.literal}" if self.kind == NEGATE else ""
+        return f"{self.file}:{self.line}:{self.kind}:{self.start}{lit}"
+
+    @property
+    def mutation(self) -> str:
+        if self.kind == DELETE:
+            return "clause deleted"
+        return f"`{self.literal}` -> `{self.replacement.decode()}`"
+
+    def apply(self, text: bytes) -> bytes:
+        """The mutated text of the file (`text`: its original bytes)."""
+        return text[:self.start] + self.replacement + text[self.end:]
+
+    def overlay(self, rules: Path, out: Path) -> Path:
+        """Write a complete rules folder `out` (a copy of `rules`) with this
+        mutant in place: a rule set `using_rules(out)` runs."""
+        import shutil
+        shutil.copytree(rules, out, dirs_exist_ok=True)
+        src = (rules / self.file).read_bytes()
+        (out / self.file).write_bytes(self.apply(src))
+        return out
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "file": self.file, "line": self.line, "kind": self.kind,
+                "clause": self.clause, "mutation": self.mutation}
+
+
+def _offsets(text: bytes) -> list[int]:
+    """Byte offset of the start of each line (clingo columns count bytes)."""
+    starts = [0]
+    for m in re.finditer(rb"\n", text):
+        starts.append(m.end())
+    return starts
+
+
+def _span(starts, loc) -> tuple[int, int]:
+    return (starts[loc.begin.line - 1] + loc.begin.column - 1,
+            starts[loc.end.line - 1] + loc.end.column - 1)
+
+
+def _is_wording(rule) -> bool:
+    head = rule.head
+    return (head.ast_type == A.ASTType.Literal and head.atom.ast_type == A.ASTType.SymbolicAtom
+            and head.atom.symbol.ast_type == A.ASTType.Function and head.atom.symbol.name == "says")
+
+
+def _collapse(b: bytes) -> str:
+    return " ".join(b.decode().split())
+
+
+def file_mutants(rules: Path, rel: str) -> list[Mutant]:
+    """Every mutant of one rules file, in file order."""
+    path = rules / rel
+    text = path.read_bytes()
+    starts = _offsets(text)
+    target = str(path.resolve())
+    stmts = []
+
+    def take(st):
+        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
+            return
+        if str(Path(st.location.begin.filename).resolve()) != target:
+            return                      # a statement of an #include'd file
+        if st.ast_type == A.ASTType.Rule and _is_wording(st):
+            return
+        stmts.append(st)
+
+    A.parse_files([str(path)], take)
+    out = []
+    for st in stmts:
+        a, b = _span(starts, st.location)
+        clause = _collapse(text[a:b])
+        out.append(Mutant(rel, st.location.begin.line, DELETE, clause, start=a, end=b))
+        body = st.body if st.ast_type == A.ASTType.Rule else ()
+        for lit in body:
+            if lit.ast_type != A.ASTType.Literal:
+                continue                # conditional literals are left alone
+            la, lb = _span(starts, lit.location)
+            written = text[la:lb]
+            m = _NOT.match(written)
+            flipped = written[m.end():] if m else b"not " + written
+            out.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written),
+                              la, lb, flipped))
+    return out
+
+
+def rule_files(rules: Path, only: list[str] | None = None) -> list[str]:
+    """The rules files (paths under `rules`) to mutate: all, or those `only`
+    names (paths as given on the command line, with or without `rules/`,
+    or globs)."""
+    every = sorted(str(p.relative_to(rules)) for p in rules.rglob("*.lp"))
+    if not only:
+        return every
+    import fnmatch
+    chosen = []
+    for pat in only:
+        pat = pat.strip()
+        if pat.startswith("rules/"):
+            pat = pat[len("rules/"):]
+        hits = [f for f in every if fnmatch.fnmatch(f, pat) or f == pat]
+        if not hits:
+            raise SystemExit(f"error: FILES: no rules file matches {pat!r}")
+        chosen += [h for h in hits if h not in chosen]
+    return chosen
+
+
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
+
+
+def include_tree(rules: Path, entry: str) -> set[str]:
+    """The files an entry program loads (itself and its #include's, as paths
+    under `rules`)."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        rel = todo.pop()
+        if rel in seen or not (rules / rel).is_file():
+            continue
+        seen.add(rel)
+        here = Path(rel).parent
+        for inc in _INCLUDE.findall((rules / rel).read_text()):
+            cand = (here / inc).as_posix()
+            todo.append(cand if (rules / cand).is_file() else inc)
+    return seen

@@ -1,0 +1,157 @@
+"""Worker processes that run cases against mutants.
+
+Each worker keeps its own copy of the shipped rules folder (the overlay),
+puts one mutant's file in place, runs the cases it is sent in order under
+`using_rules(copy)` until one fails, and puts the original back. The parent
+sends the cases in the order that killed most so far, sets a deadline per
+mutant (a mutant whose grounding explodes is stopped: killed, by timeout)
+and restarts a worker it had to stop.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import shutil
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+
+def _run_cases(suite, cases, stop_first: bool) -> list[dict]:
+    from asl_kb.asp import control
+    out = []
+    for case in cases:
+        before = len(control.WARNINGS)
+        t0, c0 = time.perf_counter(), time.process_time()
+        status, detail = "pass", ""
+        with control.tracing_entries() as entries:
+            try:
+                failures = suite.run_case(case)
+            except BaseException as e:       # a mutant may break anything
+                if isinstance(e, KeyboardInterrupt):
+                    raise
+                status, detail = "error", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                failures = None
+        errors = [m for code, m in control.WARNINGS[before:] if code == "RuntimeError"]
+        del control.WARNINGS[before:]
+        if errors:
+            status, detail = "error", errors[0].splitlines()[0]
+        elif status == "pass" and failures:
+            status, detail = "fail", str(failures[0])
+        out.append({"case": str(case), "status": status, "detail": detail,
+                    "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+                    "entries": sorted(entries)})
+        if stop_first and status != "pass":
+            break
+    return out
+
+
+def _worker(conn, suite_name: str, rules: str):
+    from asl_kb.asp.control import using_rules
+    from asl_kb.mutate.suites import make_suite
+    suite = make_suite(suite_name)
+    tmp = Path(tempfile.mkdtemp(prefix="asl-kb-mutant-"))
+    overlay = tmp / "rules"
+    shutil.copytree(rules, overlay)
+    try:
+        while True:
+            task = conn.recv()
+            if task is None:
+                break
+            key, rel, text, cases = task
+            try:
+                if rel is None:                      # the baseline: shipped rules, every case
+                    res = _run_cases(suite, cases, stop_first=False)
+                else:
+                    original = (overlay / rel).read_bytes()
+                    (overlay / rel).write_bytes(text)
+                    try:
+                        with using_rules(overlay):
+                            res = _run_cases(suite, cases, stop_first=True)
+                    finally:
+                        (overlay / rel).write_bytes(original)
+                conn.send((key, res, None))
+            except BaseException:
+                conn.send((key, [], traceback.format_exc(limit=3)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class Pool:
+    """`jobs` worker processes; `run(tasks)` yields (key, results, crash) as
+    tasks finish. A task is (key, rel, text, cases, seconds allowed)."""
+
+    def __init__(self, jobs: int, suite_name: str, rules: Path):
+        self._ctx = mp.get_context("fork" if hasattr(mp, "get_context") else None)
+        self._args = (suite_name, str(rules))
+        self._workers = [self._start() for _ in range(max(1, jobs))]
+
+    def _start(self):
+        parent, child = self._ctx.Pipe()
+        p = self._ctx.Process(target=_worker, args=(child, *self._args), daemon=True)
+        p.start()
+        child.close()
+        return {"proc": p, "conn": parent, "task": None, "deadline": 0.0}
+
+    def _stop(self, w):
+        p = w["proc"]
+        if p.is_alive():
+            p.kill()              # only our own worker, by its process object
+        p.join(5)
+        w["conn"].close()
+
+    def close(self):
+        for w in self._workers:
+            try:
+                w["conn"].send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for w in self._workers:
+            w["proc"].join(10)
+            self._stop(w)
+
+    def run(self, tasks):
+        """`tasks`: an iterable, read only when a worker is free (so a task
+        may be built from what the earlier ones found)."""
+        from multiprocessing.connection import wait
+        tasks = iter(tasks)
+        more = True
+        busy = 0
+        while more or busy:
+            for i, w in enumerate(self._workers):
+                if w["task"] is None and more:
+                    t = next(tasks, None)
+                    if t is None:
+                        more = False
+                        break
+                    w["task"] = t
+                    w["deadline"] = time.monotonic() + t[4]
+                    w["conn"].send(t[:4])
+                    busy += 1
+            if not busy:
+                continue
+            conns = [w["conn"] for w in self._workers if w["task"] is not None]
+            nearest = min(w["deadline"] for w in self._workers if w["task"] is not None)
+            ready = wait(conns, timeout=max(0.0, nearest - time.monotonic()))
+            for i, w in enumerate(self._workers):
+                if w["task"] is None:
+                    continue
+                key = w["task"][0]
+                if w["conn"] in ready:
+                    try:
+                        k, res, crash = w["conn"].recv()
+                    except (EOFError, OSError):
+                        k, res, crash = key, [], "the worker died"
+                        self._stop(w)
+                        self._workers[i] = w = self._start()
+                    w["task"] = None
+                    busy -= 1
+                    yield k, res, crash
+                elif time.monotonic() >= w["deadline"]:
+                    allowed = w["task"][4]
+                    self._stop(w)
+                    self._workers[i] = self._start()
+                    busy -= 1
+                    yield key, [{"case": "", "status": "timeout",
+                                 "detail": f"no answer within {allowed:.0f} s", "seconds": allowed,
+                                 "cpu": allowed, "entries": []}], None
