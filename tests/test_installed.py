@@ -22,7 +22,7 @@ from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir, default_position
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "cases")
+SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "cases", "docs")
 
 
 def _run(cmd, cwd, **kw) -> subprocess.CompletedProcess:
@@ -103,3 +103,14 @@ def test_bad_input_and_internal_error_codes(installed, elsewhere):
         assert r.returncode == 70 and "Traceback" in r.stderr
     finally:
         (rules / "rout" / "A10_62_dm.lp.off").rename(rules / "rout" / "A10_62_dm.lp")
+
+
+def test_every_folder_ships():
+    """Every sub-package, rules chapter and cases chapter is a package of the
+    wheel (pyproject.toml lists them: the rules and cases are mapped folders)."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    for top, name in (("asl_kb", "asl_kb"), ("rules", "asl_kb.rules"), ("cases", "asl_kb.cases")):
+        for d in (ROOT / top).iterdir():
+            if d.is_dir() and d.name != "__pycache__" and not d.name.startswith("."):
+                assert f"{name}.{d.name}" in listed, d
