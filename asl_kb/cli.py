@@ -5,9 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from asl_kb.errors import PositionError
 from asl_kb.resources import default_position
-from asl_kb.position.loader import load_position
 
 DEFAULT_POSITION = default_position()
 
@@ -100,6 +98,8 @@ def _count(text: str) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    from asl_kb.errors import PositionError             # imported here: --help needs neither
+    from asl_kb.position.loader import load_position
     try:
         position = load_position(args.position)
     except PositionError as e:
