@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--phase", action="store_true",
                    help="also list the whole-phase outcomes: the units' fates combined in rout order (A10.5, A20.3, A20.21, A20.51)")
     o.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes (all are counted)")
+    o.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"answer with complete: false and what was cut past SECONDS (default {DEFAULT_TIMEOUT:g})")
     d = sub.add_parser("diff", help="the same position under two rule versions: outcomes that appear or vanish, and the switches that cause them")
     d.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
     d.add_argument("--from", dest="version_a", default="current", help="rule version to compare from (default current)")
@@ -86,6 +88,20 @@ def _report(position, args) -> int:
     return 0 if result["complete"] else 3
 
 
+#: seconds `outcomes` may take before it answers with what it has (--timeout)
+DEFAULT_TIMEOUT = 600.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = -1.0
+    if not n > 0 or n == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds > 0: {text!r}")
+    return n
+
+
 def _count(text: str) -> int:
     try:
         n = int(text)
@@ -120,7 +136,7 @@ def main(argv=None) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import to_json, to_text
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
-                      phase=args.phase, limit=args.limit)
+                      phase=args.phase, limit=args.limit, timeout=args.timeout)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
     sys.stdout.write(out)
     return 0 if result["complete"] else 3
