@@ -22,7 +22,7 @@ test: install-test
 	$(BIN)/python -m pytest -q
 
 bench: install
-	$(BIN)/python benchmarks/bench_cases.py
+	$(BIN)/python benchmarks/bench_cases.py --repeat 3
 	$(BIN)/python benchmarks/bench_rout.py --repeat 1
 	$(BIN)/python benchmarks/bench_phase.py
 
