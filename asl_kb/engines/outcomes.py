@@ -45,9 +45,12 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     answers with complete: false and says what was cut, instead of going on."""
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        return _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
+        result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
     except TimedOut as e:
         return _timed_out(position, timeout, str(e))
+    if "cut" in result:
+        result["cut"] = {"timeout": timeout, **result["cut"]}
+    return result
 
 
 def _timed_out(position, timeout, where) -> dict:
