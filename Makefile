@@ -22,7 +22,8 @@ test: install-test
 	$(BIN)/python -m pytest -q
 
 bench: install
-	$(BIN)/python benchmarks/bench_rout.py
+	$(BIN)/python benchmarks/bench_cases.py --repeat 3
+	$(BIN)/python benchmarks/bench_rout.py --repeat 1
 	$(BIN)/python benchmarks/bench_phase.py
 
 # Every rule clause pinned by a case (docs/mutation.md). FILES=rules/rout/A10_52_low_crawl.lp

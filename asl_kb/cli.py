@@ -13,7 +13,6 @@ import traceback
 from pathlib import Path
 
 from asl_kb.errors import AslKbError, PositionError
-from asl_kb.position.loader import load_position
 from asl_kb.resources import default_position
 
 DEFAULT_POSITION = default_position()
@@ -83,6 +82,20 @@ def _report(position, args) -> int:
     return 0 if result["complete"] else 3
 
 
+#: seconds `outcomes` may take before it answers with what it has (--timeout)
+DEFAULT_TIMEOUT = 600.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = -1.0
+    if not n > 0 or n == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds > 0: {text!r}")
+    return n
+
+
 def _count(text: str) -> int:
     try:
         n = int(text)
@@ -90,6 +103,20 @@ def _count(text: str) -> int:
         n = -1
     if n < 0:
         raise argparse.ArgumentTypeError(f"not a whole number >= 0: {text!r}")
+    return n
+
+
+#: --timeout when not given: generous, so that only a runaway position is cut
+DEFAULT_TIMEOUT = 600.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = -1.0
+    if not n > 0 or n == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds > 0: {text!r}")
     return n
 
 
@@ -149,6 +176,9 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--phase", action="store_true",
                    help="also list the whole-phase outcomes: the units' fates combined in rout order "
                         "(A10.5, A20.3, A20.21, A20.51) (default: off)")
+    o.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="past SECONDS, answer with complete: false and what was cut, exit 3 "
+                        f"(default: {DEFAULT_TIMEOUT:g})")
     d = sub.add_parser("diff", parents=[common],
                        help="the same position under two rule versions: outcomes that appear or vanish, "
                             "and the switches that cause them",
@@ -183,7 +213,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    try:
+    from asl_kb.errors import PositionError             # imported here: --help needs neither
+        try:
         return _run(args)
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -202,6 +233,7 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
+    from asl_kb.position.loader import load_position
     position = load_position(args.position)
     if args.command == "diff":
         return _diff(position, args)
@@ -217,7 +249,7 @@ def _run(args) -> int:
     from asl_kb.report.render import to_json, to_text
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
-                      phase=args.phase, limit=limit)
+                      phase=args.phase, limit=limit, timeout=args.timeout)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
     sys.stdout.write(out)
     return EXIT_OK if result["complete"] else EXIT_INCOMPLETE

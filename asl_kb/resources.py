@@ -7,7 +7,6 @@ install those names do not import, and the folders beside the package are used.
 """
 from __future__ import annotations
 
-import importlib.resources
 from functools import cache
 from pathlib import Path
 
@@ -16,6 +15,12 @@ _SOURCE_TREE = Path(__file__).resolve().parent.parent
 
 @cache
 def _folder(name: str) -> Path:
+    # the package data of a wheel lies beside this module (asl_kb/rules, ...):
+    # looking there first spares `asl-kb --help` the import of importlib.resources
+    beside = Path(__file__).resolve().parent / name
+    if beside.is_dir():
+        return beside
+    import importlib.resources
     # asl_kb is a regular package, so files() gives a real directory; the data
     # folders (asl_kb.rules, asl_kb.cases) have no __init__.py and would come
     # back as a MultiplexedPath, which clingo cannot load from.

@@ -26,6 +26,15 @@ from asl_kb.asp.control import new_control
 MAX_MOVES = 6
 
 
+class TimedOut(Exception):
+    """The deadline passed; the message says where the work was cut."""
+
+
+def _check(deadline: float | None, where: str) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimedOut(where)
+
+
 @dataclass
 class SolveStats:
     ground_seconds: float = 0.0
@@ -39,15 +48,20 @@ def _grew(ctl, stage: int) -> bool:
     return ctl.symbolic_atoms[clingo.Function("grew", [clingo.Number(stage)])] is not None
 
 
-def solve(facts: str, concealed: int = 0, entry: str = "rout.lp") -> tuple[list[clingo.Symbol], SolveStats]:
+def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
+          deadline: float | None = None) -> tuple[list[clingo.Symbol], SolveStats]:
     """The shown atoms of the program's answer set, and timing figures.
-    `entry`: rout.lp, or an entry program that includes it (why_not.lp)."""
+    `entry`: rout.lp, or an entry program that includes it (why_not.lp).
+    Past `deadline` (time.monotonic()) it raises TimedOut: checked between the
+    ground calls (grounding cannot be interrupted from inside) and while
+    solving (cancelled)."""
     stats = SolveStats()
     ctl = new_control(entry, facts)
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0
     for stage in range(MAX_MOVES + concealed + 1):
+        _check(deadline, f"grounding the rout graphs, before stage {stage}")
         t0 = time.perf_counter()
         ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
         ctl.ground([("carry", [clingo.Number(stage)])])
@@ -55,12 +69,20 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp") -> tuple[list[
         stats.stages = stage + 1
         if not _grew(ctl, stage):
             break
+    _check(deadline, "grounding the rout graphs, before the final part")
     t0 = time.perf_counter()
     ctl.ground([("final", [])])
     stats.ground_seconds += time.perf_counter() - t0
     t0 = time.perf_counter()
     shown: list[list[clingo.Symbol]] = []
-    ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
+    if deadline is None:
+        ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
+    else:
+        _check(deadline, "solving the rout graphs")
+        with ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)), async_=True) as handle:
+            if not handle.wait(max(0.0, deadline - time.monotonic())):
+                handle.cancel()
+                raise TimedOut("solving the rout graphs")
     stats.solve_seconds += time.perf_counter() - t0
     stats.atoms = len(ctl.symbolic_atoms)
     return shown[0], stats

@@ -433,17 +433,53 @@ def _relative_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int
     """Line from the origin hex to cube ``(tx, ty, tz)``, both excluded: the
     exact line of the symmetric target that sorts first, turned back (the
     clipping is exact and the grid's 12 symmetries map lines onto lines)."""
+    canonical, undo = _canonical(tx, ty, tz)
+    return tuple(tuple(undo(m) for m in members) for members in _exact_line(*canonical))
+
+
+#: hexes of a line figured first (most lines on a real map are blocked by then)
+PREFIX_SAMPLES = 5
+
+
+def _canonical(tx: int, ty: int, tz: int):
     best = None
     for apply, undo in _SYMMETRIES:
         c = apply((tx, ty, tz))
         if best is None or c < best[0]:
             best = (c, undo)
-    canonical, undo = best
-    return tuple(tuple(undo(m) for m in members) for members in _exact_line(*canonical))
+    return best
 
 
 @lru_cache(maxsize=None)
-def _exact_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+def _relative_prefix(tx: int, ty: int, tz: int, upto: int) -> tuple[tuple, bool]:
+    """(the first hex groups of ``_relative_line(tx, ty, tz)``: those the
+    segment enters before its fraction upto/n, n its length in hexes; whether
+    they are all of it). Within a group the hexes may come in another order
+    than in ``_relative_line``."""
+    canonical, undo = _canonical(tx, ty, tz)
+    n = max(abs(tx), abs(ty), abs(tz))
+    whole = upto >= n
+    groups = _exact_line(*canonical) if whole else _exact_line(*canonical, upto)
+    return tuple(tuple(undo(m) for m in members) for members in groups), whole
+
+
+def line_groups(tx: int, ty: int, tz: int):
+    """The hex groups of ``_relative_line(tx, ty, tz)`` in order, figured
+    lazily: first those of the first PREFIX_SAMPLES hexes, then twice as many
+    each time a walk goes past them, so a walk that stops at the first
+    blocking hex costs about its own length, not the line's (and the number
+    of lines grows with the size of the map)."""
+    done, upto = 0, PREFIX_SAMPLES
+    while True:
+        groups, whole = _relative_prefix(tx, ty, tz, upto)
+        yield from groups[done:]
+        if whole:
+            return
+        done, upto = len(groups), upto * 2
+
+
+@lru_cache(maxsize=None)
+def _exact_line(tx: int, ty: int, tz: int, upto: int | None = None) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Line from the origin hex to cube ``(tx, ty, tz)``, both excluded.
 
     The hexagon of cube hex ``c`` is ``{p : |(p-c)_u| <= 1}`` for the three
@@ -470,7 +506,7 @@ def _exact_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int], 
     scale = tuple((big_l // d) if d else 0 for d in slopes)
 
     cands: set[tuple[int, int, int]] = set()
-    for i in range(n + 1):
+    for i in range(n + 1 if upto is None else upto + 1):
         s = i / n
         c = _cube_round(s * tx, s * ty, s * tz)
         cands.add(c)
@@ -498,7 +534,7 @@ def _exact_line(tx: int, ty: int, tz: int) -> tuple[tuple[tuple[int, int, int], 
                 hi = e2
             if hi <= lo:
                 break
-        if hi > lo:
+        if hi > lo and (upto is None or lo * n < upto * big_l):
             groups.setdefault((lo, hi), []).append(c)
 
     origin, target = (0, 0, 0), (tx, ty, tz)

@@ -227,7 +227,7 @@ class LosMap:
         bx, by, bz = hexgrid.cube(b)
         info, slow = self._info_cube, self._cube_info
         total = 0
-        for members in hexgrid._relative_line(bx - ax, by - _ay, bz - az):
+        for members in hexgrid.line_groups(bx - ax, by - _ay, bz - az):
             if len(members) == 1:
                 m = members[0]
                 key = (ax + m[0], az + m[2])

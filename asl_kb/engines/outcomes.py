@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 
 from asl_kb.engines import prisoners
 from asl_kb.engines.legality import require_legal
@@ -16,7 +17,7 @@ import clingo
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
-from asl_kb.asp.solve import solve
+from asl_kb.asp.solve import TimedOut, solve
 from asl_kb.report.summary import add_summaries
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
@@ -44,19 +45,47 @@ def routing_order(position, graph) -> list:
     return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
 
-def _solve_units(position, voluntary_break=False, all_paths=False):
+def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None):
     concealed = sum(1 for u in position.units if "concealed" in u.status)
-    symbols, stats = solve(position_facts(position, voluntary_break), concealed)
+    facts = position_facts(position, voluntary_break)
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimedOut("figuring the facts (reach, LOS)")
+    symbols, stats = solve(facts, concealed, deadline=deadline)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
     return g, roots, _units(g, roots, routing_order(position, g), all_paths), stats
 
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
-             phase: bool = False, limit: int | None = None) -> dict:
+             phase: bool = False, limit: int | None = None, timeout: float | None = None) -> dict:
+    """Every outcome of the position. With `timeout` (seconds), a run past it
+    answers with complete: false and says what was cut, instead of going on."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
+    except TimedOut as e:
+        return _timed_out(position, timeout, str(e))
+    if "cut" in result:
+        result["cut"] = {"timeout": timeout, **result["cut"]}
+    return result
+
+
+def _timed_out(position, timeout, where) -> dict:
+    """The answer of a run cut by --timeout: no fates (a partial rout graph
+    could list fates the whole one would not), what was cut, and where."""
+    from asl_kb.asp.solve import SolveStats
+    broken = sorted(u.id for u in position.units if "broken" in u.status)
+    return {"position": position.name, "rules": position.rules, "complete": False, "units": [],
+            "incomplete_because": [f"--timeout {timeout:g} s passed while {where}: "
+                                   f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
+            "cut": {"timeout": timeout, "while": where, "units": broken},
+            "_stats": SolveStats(), "_fate_info": {}}
+
+
+def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> dict:
     require_legal(position)
     position = canonical(position)
-    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths)
+    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline)
     result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
               "units": units}
     incomplete = []
@@ -74,7 +103,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
         g1, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
-                                             all_paths=all_paths)
+                                             all_paths=all_paths, deadline=deadline)
         info = {**g1.info, **g.info}
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
@@ -83,7 +112,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
             shown = DEFAULT_PHASE_LISTING if limit is None else limit
-            count, listed, done = ph.enumerate(shown)
+            count, listed, done = ph.enumerate(shown, deadline)
             free = 1
             for uid in ph.independent:
                 free *= len(ph.fates[uid])
@@ -102,6 +131,9 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
+                if deadline is not None and time.monotonic() > deadline:
+                    incomplete.append("--timeout: passed while enumerating the whole-phase outcomes")
+                    result["cut"] = {"while": "enumerating the whole-phase outcomes", "units": []}
     for event in ("heat_of_battle", "disrupted"):
         if g.events.get(event):
             result[event] = _immediate(position, g, event)

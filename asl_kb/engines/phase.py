@@ -168,7 +168,7 @@ class Phase:
                         out[(u, i)] = reasons[(u, f["captor"])]
         return out
 
-    def enumerate(self, limit: int) -> tuple[int, list[dict], bool]:
+    def enumerate(self, limit: int, deadline: float | None = None) -> tuple[int, list[dict], bool]:
         """(count, the first `limit` outcomes, complete): every legal
         whole-phase outcome of the coupled units, counted, and listed in a
         stable order (class by class, each multiplied out)."""
@@ -176,7 +176,7 @@ class Phase:
             return 1, [], True   # nothing to combine: only the independent units' fates
         ctl = self._control(["0", "--project=show"])
         models, complete = [], True
-        deadline = time.monotonic() + MAX_SECONDS
+        deadline = min(time.monotonic() + MAX_SECONDS, deadline or float("inf"))
         with ctl.solve(yield_=True, async_=True) as handle:
             while True:
                 handle.resume()

@@ -1,0 +1,175 @@
+"""Where real games put their units (issue 12): prints figures, asserts nothing.
+
+Cases, every one generated and seeded (benchmarks/generate.py):
+
+* floor   - ``python -c 'import clingo, yaml, jinja2'`` (the import floor)
+* cli     - ``asl-kb outcomes`` on a rulebook position (JSON and text) and
+            ``asl-kb --help``, measured side by side with the floor
+* spread  - 10 broken units per board, spread on every board, 1/2/4/8/16 boards
+* stack   - ``--phase``, one stack of N broken squads ADJACENT to one enemy
+            squad, N = 2/5/10, and 3 squads + 4 SMC
+* open    - one broken squad on an all-open board, one enemy at range 2
+
+Each case runs in a child process of its own (so imports, memory and a crash
+stay there). Per case it prints: the child's wall time (start to exit) and
+CPU time (user + system, from os.wait4), outcomes() alone inside the child
+(wall, CPU), ground atoms, fates, JSON size, peak memory (ru_maxrss of the
+child) and the ratio of the child's wall time to the import floor measured in
+the same run. Nothing is asserted: the machine may be shared.
+
+Usage (from the repository root):
+    .venv/bin/python benchmarks/bench_cases.py             # every case
+    .venv/bin/python benchmarks/bench_cases.py --quick     # small cases only
+    .venv/bin/python benchmarks/bench_cases.py --only stack
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from generate import generate_open, generate_position, generate_stack  # noqa: E402
+
+RULEBOOK = ROOT / "cases" / "rout" / "A10.5-EX.yaml"
+FLOOR = [sys.executable, "-c", "import clingo, yaml, jinja2"]
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).parent / "asl-kb"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "asl_kb.cli"]
+
+
+def run_child(argv: list[str], timeout: float = 600.0) -> dict:
+    """Run argv; its wall time, CPU time and peak memory (ru_maxrss, KiB on
+    Linux), and its standard output."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_mib": ru.ru_maxrss / 1024,
+            "rc": p.returncode, "stdout": text}
+
+
+def child(path: str, phase: bool) -> None:
+    """In the child: outcomes() on one position, its own timings as JSON."""
+    sys.path.insert(0, str(ROOT))
+    from asl_kb.engines.outcomes import outcomes
+    from asl_kb.position.loader import load_position
+    from asl_kb.report.render import to_json
+    pos = load_position(path)
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = outcomes(pos, phase=phase)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    text = to_json(r)
+    st = r["_stats"]
+    print(json.dumps({"wall": wall, "cpu": cpu, "atoms": st.atoms, "ground": st.ground_seconds,
+                      "fates": sum(len(u["fates"]) for u in r["units"]),
+                      "phase_count": (r.get("phase") or {}).get("count"),
+                      "complete": r["complete"], "json_bytes": len(text.encode())}))
+
+
+def _median(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+HEADER = ("case", "wall s", "cpu s", "x floor", "outcomes() s", "outcomes() cpu s",
+          "ground atoms", "fates", "phase outcomes", "JSON bytes", "peak MiB", "complete")
+
+
+def _print(rows: list[tuple]) -> None:
+    widths = [max(len(HEADER[i]), *(len(r[i]) for r in rows)) for i in range(len(HEADER))]
+    print("  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(HEADER, widths))))
+    for r in rows:
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))),
+              flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--child", metavar="POSITION", help=argparse.SUPPRESS)
+    ap.add_argument("--phase", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="small cases only (up to 4 boards, stacks up to 5)")
+    ap.add_argument("--only", choices=("cli", "spread", "stack", "open"), action="append",
+                    help="run only these groups (repeatable)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each CLI case and of the floor (default 5)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child, args.phase)
+        return 0
+    groups = args.only or ["cli", "spread", "stack", "open"]
+    boards = (1, 2, 4) if args.quick else (1, 2, 4, 8, 16)
+    stacks = [(2, 0), (5, 0), (3, 4)] if args.quick else [(2, 0), (5, 0), (10, 0), (3, 4)]
+
+    # the floor and the CLI cases, interleaved run by run (side by side)
+    cli = _cli()
+    side = {"floor: import clingo, yaml, jinja2": FLOOR,
+            "cli: --help": cli + ["--help"],
+            f"cli: outcomes {RULEBOOK.name} --format json": cli + ["outcomes", str(RULEBOOK), "--format", "json"],
+            f"cli: outcomes {RULEBOOK.name} (text)": cli + ["outcomes", str(RULEBOOK)]}
+    if "cli" not in groups:
+        side = dict(list(side.items())[:1])
+    runs = {k: [] for k in side}
+    for _ in range(max(1, args.repeat)):
+        for k, argv_ in side.items():
+            runs[k].append(run_child(argv_))
+    floor = _median(runs[next(iter(side))], "wall")
+    rows = []
+    for k, rs in runs.items():
+        rows.append((k, f"{_median(rs, 'wall'):.3f}", f"{_median(rs, 'cpu'):.3f}",
+                     f"{_median(rs, 'wall') / floor:.2f}", "-", "-", "-", "-", "-",
+                     str(len(rs[0]["stdout"].encode())) if "json" in k else "-",
+                     f"{max(r['maxrss_mib'] for r in rs):.0f}", "-"))
+
+    cases = []
+    if "spread" in groups:
+        cases += [(f"spread: {b} board(s) x 10 broken", generate_position(b, 10, args.seed, spread=True), False)
+                  for b in boards]
+    if "stack" in groups:
+        cases += [(f"stack --phase: {n} squads" + (f" + {m} SMC" if m else ""),
+                   generate_stack(n, m, args.seed), True) for n, m in stacks]
+        cases.append(("stack (no --phase): 10 squads", generate_stack(10, 0, args.seed), False))
+    if "open" in groups:
+        cases.append(("open: 1 broken, enemy at range 2", generate_open(args.seed), False))
+    with tempfile.TemporaryDirectory(prefix="asl-kb-bench-") as tmp:
+        for i, (name, text, phase) in enumerate(cases):
+            path = os.path.join(tmp, f"case{i}.yaml")
+            Path(path).write_text(text, encoding="utf-8")
+            r = run_child([sys.executable, str(Path(__file__).resolve()), "--child", path]
+                          + (["--phase"] if phase else []))
+            try:
+                c = json.loads(r["stdout"].strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                rows.append((name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", "-", f"error (exit {r['rc']})")
+                            + ("-",) * (len(HEADER) - 5))
+                continue
+            rows.append((name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", f"{r['wall'] / floor:.2f}",
+                         f"{c['wall']:.3f}", f"{c['cpu']:.3f}", str(c["atoms"]), str(c["fates"]),
+                         str(c["phase_count"]) if phase else "-", str(c["json_bytes"]),
+                         f"{r['maxrss_mib']:.0f}", "yes" if c["complete"] else "NO"))
+            print(f"  {name}: {r['wall']:.2f} s", file=sys.stderr, flush=True)
+    print()
+    print(f"seed {args.seed}; CLI rows and floor: median of {max(1, args.repeat)} interleaved runs; "
+          f"other rows: one run each, in a child process; python {sys.version.split()[0]}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
+    _print(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Same input, same output: the JSON of every bundled position (plain and
+--phase) and of a few small benchmark positions has the sha256 stored in
+tests/data/digests.json. A speed change must leave every digest as it was.
+
+When an output changes ON PURPOSE (a rule fixed, a field added), regenerate
+the digests and commit them with the change, saying why in the message:
+
+    .venv/bin/python tests/test_digests.py --update
+
+(`--update` prints which digests changed; check each is one you meant.)
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DIGESTS = ROOT / "tests" / "data" / "digests.json"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from generate import generate_position, generate_stack  # noqa: E402
+
+from asl_kb.engines.outcomes import outcomes  # noqa: E402
+from asl_kb.position.loader import load_position, load_position_text  # noqa: E402
+from asl_kb.report.render import to_json  # noqa: E402
+from asl_kb.resources import cases_dir  # noqa: E402
+
+#: small benchmark positions (benchmarks/generate.py): name -> (YAML text, phase)
+BENCH = {
+    "bench:spread-1x10": (lambda: generate_position(1, 10, 0, spread=True), False),
+    "bench:spread-2x3": (lambda: generate_position(2, 3, 0, spread=True), False),
+    "bench:stack-2": (lambda: generate_stack(2, 0, 0), True),
+    "bench:stack-3+4smc": (lambda: generate_stack(3, 4, 0), True),
+}
+
+
+def _keys() -> list[str]:
+    keys = []
+    for f in sorted(cases_dir().rglob("*.yaml")):
+        rel = f.relative_to(cases_dir()).as_posix()
+        keys += [f"{rel}:json", f"{rel}:phase"]
+    return keys + sorted(BENCH)
+
+
+def _digest(key: str) -> str:
+    if key in BENCH:
+        make, phase = BENCH[key]
+        position = load_position_text(make(), key)
+    else:
+        rel, _, mode = key.rpartition(":")
+        position, phase = load_position(cases_dir() / rel), mode == "phase"
+    text = to_json(outcomes(position, phase=phase))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _stored() -> dict:
+    return json.loads(DIGESTS.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("key", _keys())
+def test_json_digest_unchanged(key):
+    stored = _stored()
+    assert key in stored, f"no stored digest for {key}: run `python tests/test_digests.py --update`"
+    assert _digest(key) == stored[key], f"{key}: JSON output changed (see this module's docstring)"
+
+
+def test_no_stale_digests():
+    assert sorted(_stored()) == sorted(_keys())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit(__doc__)
+    old = _stored() if DIGESTS.exists() else {}
+    new = {k: _digest(k) for k in _keys()}
+    for k in sorted(set(old) | set(new)):
+        if old.get(k) != new.get(k):
+            print(f"{'changed' if k in old and k in new else 'added' if k in new else 'removed'}: {k}")
+    DIGESTS.parent.mkdir(exist_ok=True)
+    DIGESTS.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
