@@ -213,8 +213,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from asl_kb.errors import PositionError             # imported here: --help needs neither
-        try:
+    try:
         return _run(args)
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
