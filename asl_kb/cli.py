@@ -8,6 +8,7 @@ from pathlib import Path
 from asl_kb.errors import PositionError
 from asl_kb.resources import default_position
 from asl_kb.position.loader import load_position
+from asl_kb.committee import cli as committee_cli
 
 DEFAULT_POSITION = default_position()
 
@@ -25,12 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--phase", action="store_true",
                    help="also list the whole-phase outcomes: the units' fates combined in rout order (A10.5, A20.3, A20.21, A20.51)")
     o.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes (all are counted)")
-    d = sub.add_parser("diff", help="the same position under two rule versions: outcomes that appear or vanish, and the switches that cause them")
-    d.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
-    d.add_argument("--from", dest="version_a", default="current", help="rule version to compare from (default current)")
-    d.add_argument("--to", dest="version_b", default="prior", help="rule version to compare to (default prior)")
-    d.add_argument("--format", choices=("text", "json"), default="text")
-    d.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too")
+    committee_cli.add_parsers(sub)   # diff, search (asl_kb/committee/cli.py)
     c = sub.add_parser("check", help="does the position leave a unit or the phase without a legal outcome, or break a rule? (exit 1 if so)")
     c.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -100,13 +96,13 @@ def _count(text: str) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in committee_cli.COMMANDS:
+        return committee_cli.run(args)
     try:
         position = load_position(args.position)
     except PositionError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    if args.command == "diff":
-        return _diff(position, args)
     if args.command == "check":
         return _check(position, args)
     if args.command == "report":
@@ -143,31 +139,6 @@ def _check(position, args) -> int:
                 out += [f"      [{c['rule']}] {c['violated']}" for c in f["clauses"]]
         sys.stdout.write("\n".join(out) + "\n")
     return 0 if r["consistent"] else 1
-
-
-def _diff(position, args) -> int:
-    import json
-    for v in (args.version_a, args.version_b):
-        if v not in ("current", "prior"):
-            print(f"error: unknown rule version {v!r} (current, prior)", file=sys.stderr)
-            return 2
-    from asl_kb.engines.diff import diff
-    d = diff(position, args.version_a, args.version_b, phase=args.phase)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-        return 0 if d["complete"] else 3
-    out = [f"{d['position']}: {d['from']} -> {d['to']}"
-           + ("" if d["complete"] else " — INCOMPLETE: " + "; ".join(d["incomplete_because"]))]
-    for sw in d["switches"]:
-        out.append(f"  switch {sw['switch']} ({sw['rule']}): {'on' if sw['from'] else 'off'} -> {'on' if sw['to'] else 'off'}")
-    for key, sign in (("appeared", "+"), ("vanished", "-")):
-        for e in d[key]:
-            why = ", ".join(f"{c['switch']} [{c['rule']}]" for c in e["caused_by"])
-            out.append(f"  {sign} {e['outcome']}    <- {why}")
-    if not d["appeared"] and not d["vanished"]:
-        out.append("  no outcome changes")
-    sys.stdout.write("\n".join(out) + "\n")
-    return 0 if d["complete"] else 3
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""Command-line wiring of the committee's commands, self-contained:
+`add_parsers(sub)` adds `diff` and `search` to the asl-kb subparsers,
+`run(args)` runs them and returns the exit code.
+
+Exit codes: 0 nothing differs / nothing found, 1 something differs / a
+witness found, 2 bad input (FILE:LINE: KEY: message), 3 incomplete with
+nothing found.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from asl_kb.errors import PositionError
+
+COMMANDS = ("diff", "search")
+
+
+def _rule_set_args(p, default_to: str | None) -> None:
+    p.add_argument("--from", dest="version_a", default="current", metavar="A",
+                   help="rule set to compare from: current, prior, or a folder of .lp files overlaying the rules (default current)")
+    p.add_argument("--to", dest="version_b", default=default_to, metavar="B",
+                   help="rule set to compare to (default: prior; with --switch, the --from rule set)")
+    p.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp on the --to side")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too")
+
+
+def add_parsers(sub) -> None:
+    d = sub.add_parser("diff", help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, and what causes them (exit 1 if any)")
+    d.add_argument("paths", nargs="*", metavar="PATH", help="position files, folders, globs (default: the bundled default position)")
+    _rule_set_args(d, None)
+    s = sub.add_parser("search", help="search a scope of positions, smallest first (the rules committee's questions)")
+    ss = s.add_subparsers(dest="search", required=True)
+    sd = ss.add_parser("diff", help="the smallest positions of a scope where two rule sets part")
+    _rule_set_args(sd, None)
+    sd.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="shipped scope (tiny, small, medium) or a scope YAML (default tiny)")
+    sd.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR")
+    sd.add_argument("--witnesses", type=int, default=3, metavar="N", help="stop after N witnesses (default 3)")
+    sd.add_argument("--max-positions", type=int, metavar="N", help="try at most N positions")
+
+
+def _rule_sets(args):
+    from asl_kb.committee.rulesets import parse_ruleset
+    a = parse_ruleset(args.version_a, key="--from")
+    to = args.version_b or (args.version_a if args.switch else "prior")
+    b = parse_ruleset(to, switch=args.switch, key="--to")
+    return a, b
+
+
+def run(args) -> int:
+    try:
+        if args.command == "diff":
+            return _diff(args)
+        return _search(args)
+    except PositionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _diff(args) -> int:
+    from asl_kb.committee.corpus import corpus_diff, to_text
+    from asl_kb.resources import default_position
+    a, b = _rule_sets(args)
+    report = corpus_diff(args.paths or [str(default_position())], a, b, phase=args.phase)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(to_text(report, a.label, b.label))
+    if report["differing"]:
+        return 1
+    return 0 if report["complete"] else 3
+
+
+def _search(args) -> int:
+    from asl_kb.committee.search import search_diff, to_text
+    from asl_kb.committee.scope import load_scope
+    a, b = _rule_sets(args)
+    scope = load_scope(args.scope)
+    report = search_diff(scope, a, b, phase=args.phase, witnesses=args.witnesses,
+                         max_positions=args.max_positions, out=args.out)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(to_text(report))
+    if report["witnesses"]:
+        return 1
+    return 0 if report["complete"] else 3
