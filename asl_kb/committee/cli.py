@@ -80,7 +80,8 @@ def _search(args) -> int:
     report = search_diff(scope, a, b, phase=args.phase, witnesses=args.witnesses,
                          max_positions=args.max_positions, out=args.out)
     if args.format == "json":
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        shown = {k: v for k, v in report.items() if not k.startswith("_")}
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(to_text(report))
     if report["witnesses"]:
