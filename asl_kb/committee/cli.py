@@ -32,12 +32,37 @@ def add_parsers(sub) -> None:
     _rule_set_args(d, None)
     s = sub.add_parser("search", help="search a scope of positions, smallest first (the rules committee's questions)")
     ss = s.add_subparsers(dest="search", required=True)
-    sd = ss.add_parser("diff", help="the smallest positions of a scope where two rule sets part")
+    sd = ss.add_parser("diff", help="the smallest positions of a scope where two rule sets part (exit 1 if any)")
     _rule_set_args(sd, None)
-    sd.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="shipped scope (tiny, small, medium) or a scope YAML (default tiny)")
-    sd.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR")
-    sd.add_argument("--witnesses", type=int, default=3, metavar="N", help="stop after N witnesses (default 3)")
-    sd.add_argument("--max-positions", type=int, metavar="N", help="try at most N positions")
+    _search_args(sd)
+    sg = ss.add_parser("gaps", help="the smallest positions of a scope left without a legal outcome, or breaking a rule (exit 1 if any)")
+    sg.add_argument("--rules", default="current", metavar="R", help="rule set: current, prior or a rules folder (default current)")
+    sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp")
+    sg.add_argument("--format", choices=("text", "json"), default="text")
+    _search_args(sg)
+
+
+def _search_args(p) -> None:
+    p.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="shipped scope (tiny, small, medium) or a scope YAML (default tiny)")
+    p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR")
+    p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default 3)")
+    p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long; the report says it is incomplete")
+    p.add_argument("--stream", metavar="FILE", help="append each judged position to this JSON-lines file as it is done")
+    p.add_argument("--resume", action="store_true", help="with --stream, skip the positions the file already holds")
+    p.add_argument("--workers", type=_positive, metavar="N", help="judge positions on N local Dask worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="judge positions on an existing Dask cluster (dask scheduler ADDRESS)")
+
+
+def _positive(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number >= 1: {text!r}")
+    return n
 
 
 def _rule_sets(args):
@@ -73,17 +98,33 @@ def _diff(args) -> int:
 
 
 def _search(args) -> int:
-    from asl_kb.committee.search import search_diff, to_text
+    import contextlib
+    from asl_kb.committee import gaps, search
+    from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
-    a, b = _rule_sets(args)
+    if args.resume and not args.stream:
+        print("error: --resume: needs --stream FILE", file=sys.stderr)
+        return 2
     scope = load_scope(args.scope)
-    report = search_diff(scope, a, b, phase=args.phase, witnesses=args.witnesses,
-                         max_positions=args.max_positions, out=args.out)
+    options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
+                   timeout=args.timeout, stream=args.stream, resume=args.resume)
+    with contextlib.ExitStack() as stack:
+        if args.workers or args.scheduler:
+            from asl_kb.committee.dask_run import cluster_evaluator
+            options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
+        if args.search == "diff":
+            a, b = _rule_sets(args)
+            report = search.search_diff(scope, a, b, phase=args.phase, **options)
+            render = search.to_text
+        else:
+            rs = parse_ruleset(args.rules, switch=args.switch, key="--rules")
+            report = gaps.search_gaps(scope, rs, **options)
+            render = gaps.to_text
     if args.format == "json":
         shown = {k: v for k, v in report.items() if not k.startswith("_")}
         sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(to_text(report))
+        sys.stdout.write(render(report))
     if report["witnesses"]:
         return 1
     return 0 if report["complete"] else 3
