@@ -34,14 +34,14 @@ def test_stream_and_resume_give_the_same_report(tmp_path, erratum):
     scope = scope_from_text(PAIR, "pair.yaml")
     a, b = parse_ruleset("current"), parse_ruleset(str(erratum))
     stream = tmp_path / "run.jsonl"
-    whole = search_diff(scope, a, b, witnesses=2, stream=str(stream))
+    whole = search_diff(scope, a, b, witnesses=1, stream=str(stream))
     lines = [json.loads(x) for x in stream.read_text().splitlines()]
-    assert [x["index"] for x in lines] == list(range(len(lines))) and len(lines) >= whole["tried"]
-    assert sum(x["verdict"]["witness"] for x in lines) >= 2
-    # cut the file after the first witness: a resumed run judges only the rest
-    first = next(i for i, x in enumerate(lines) if x["verdict"]["witness"])
-    stream.write_text("".join(json.dumps(x) + "\n" for x in lines[:first + 1]) + '{"index": 9')
-    resumed = search_diff(scope, a, b, witnesses=2, stream=str(stream), resume=True)
+    assert [x["index"] for x in lines] == list(range(whole["tried"]))
+    assert [x["verdict"]["witness"] for x in lines] == [False] * (len(lines) - 1) + [True]
+    # an interrupted run: the witness and a line cut short lost; resuming
+    # judges only what is missing and reports the same
+    stream.write_text("".join(json.dumps(x) + "\n" for x in lines[:-1]) + '{"index": 9')
+    resumed = search_diff(scope, a, b, witnesses=1, stream=str(stream), resume=True)
     assert shown(resumed) == shown(whole)
 
 
@@ -50,7 +50,7 @@ def test_timeout_marks_the_report_incomplete(erratum):
     r = search_diff(scope, parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location"),
                     timeout=0.0)
     assert not r["complete"] and r["incomplete_because"] == ["stopped: --timeout 0 s reached"]
-    assert 0 < r["tried"] < 16 + 1 and r["witnesses"] == []
+    assert r["tried"] == 1 and r["witnesses"] == []
 
 
 def test_search_gaps_runs_to_the_end_of_a_scope(capsys, tmp_path):

@@ -18,7 +18,8 @@ from pathlib import Path
 from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.scope import Scope
 
-#: positions sent to the evaluator at a time
+#: positions sent to a cluster at a time (an evaluator may set its own
+#: `batch`; in-process it is 1, so --timeout and Ctrl-C stop at once)
 BATCH = 16
 
 #: evaluate(job) -> verdict: job is (index, name, yaml text); the verdict a
@@ -30,6 +31,7 @@ def serial(judge: Callable[[str, str], dict]) -> Evaluator:
     def evaluate(jobs):
         for index, name, text in jobs:
             yield index, judge(name, text)
+    evaluate.batch = 1
     return evaluate
 
 
@@ -55,6 +57,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     found, cut, tried = [], [], 0
     stopped = None
     pending = iter(candidates(scope))
+    batch_size = getattr(evaluate, "batch", BATCH)
     try:
         while stopped is None:
             batch = []
@@ -63,7 +66,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
                     stopped = f"--max-positions {max_positions} reached"
                     break
                 batch.append(c)
-                if len(batch) == BATCH:
+                if len(batch) == batch_size:
                     break
             if not batch:
                 stopped = stopped or "scope exhausted"
