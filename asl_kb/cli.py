@@ -1,59 +1,61 @@
-"""asl-kb command line: `asl-kb outcomes [POSITION.yaml]`."""
+"""asl-kb command line: `asl-kb outcomes|diff|check|why-not POSITION ...`.
+
+Every subcommand takes the same options (--rules, --format, --limit,
+--debug, --version) and exits with one of the codes in EXIT_CODES
+(documented in docs/output-format.md).
+"""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+import traceback
 from pathlib import Path
 
-from asl_kb.errors import PositionError
-from asl_kb.resources import default_position
+from asl_kb.errors import AslKbError, PositionError
 from asl_kb.position.loader import load_position
+from asl_kb.resources import default_position
 from asl_kb.committee import cli as committee_cli
 
 DEFAULT_POSITION = default_position()
+VERSIONS = ("current", "prior")
+
+#: exit status -> meaning (one table for every subcommand)
+EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL = 0, 1, 2, 3, 70
+EXIT_CODES = {
+    EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
+              "why-not: the fate is legal)",
+    EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
+                  "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
+    EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), an option, a unit or a fate",
+    EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits); the result says why",
+    EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
+}
+#: whole-phase outcomes listed when --limit is not given
+DEFAULT_PHASE_LIMIT = 100
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number")
-    sub = ap.add_subparsers(dest="command", required=True)
-    o = sub.add_parser("outcomes", help="every legal outcome of a position's Rout Phase")
-    o.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), help="position YAML (default: the bundled default position)")
-    o.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
-    o.add_argument("--format", choices=("text", "json"), default="text")
-    o.add_argument("--all-paths", action="store_true", help="list every path of each rout fate")
-    o.add_argument("--voluntary-break", action="store_true",
-                   help="also say which unbroken units may break voluntarily (A10.41) and what would follow")
-    o.add_argument("--phase", action="store_true",
-                   help="also list the whole-phase outcomes: the units' fates combined in rout order (A10.5, A20.3, A20.21, A20.51)")
-    o.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes (all are counted)")
-    committee_cli.add_parsers(sub)   # diff, search (asl_kb/committee/cli.py)
-    c = sub.add_parser("check", help="does the position leave a unit or the phase without a legal outcome, or break a rule? (exit 1 if so)")
-    c.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
-    c.add_argument("--format", choices=("text", "json"), default="text")
-    _report_parser(sub)
-    return ap
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("asl-kb")
+    except Exception:  # not installed: a source checkout
+        return "unknown"
 
 
-def _report_parser(sub) -> None:
-    r = sub.add_parser("report", help="one self-contained HTML page: the hex map with every fate drawn")
-    r.add_argument("position", nargs="?", default=str(DEFAULT_POSITION))
+def _report_parser(sub, common) -> None:
+    r = sub.add_parser("report", parents=[common], help="one self-contained HTML page: the hex map with every fate drawn")
+    _position_arg(r)
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
-    r.add_argument("--rules", help="rule version (current, prior); overrides the position's `rules`")
-    r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`)")
-    r.add_argument("--limit", type=_count, metavar="N", help="with --phase, list at most N whole-phase outcomes")
-    r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate")
-    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`)")
+    r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)")
+    r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)")
+    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`) (default: none drawn)")
     r.add_argument("--png", metavar="FILE",
-                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium)")
+                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate "
+                        "(needs Chromium) (default: none)")
 
 
 def _report(position, args) -> int:
-    import dataclasses
-    if args.rules:
-        if args.rules not in ("current", "prior"):
-            print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
-            return 2
-        position = dataclasses.replace(position, rules=args.rules)
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.html import to_html
     fate = None
@@ -94,32 +96,139 @@ def _count(text: str) -> int:
     return n
 
 
+def _common() -> argparse.ArgumentParser:
+    """The options every subcommand takes."""
+    c = argparse.ArgumentParser(add_help=False)
+    g = c.add_argument_group("common options (every subcommand)")
+    g.add_argument("--rules", choices=VERSIONS, metavar="VERSION",
+                   help="rule version: current or prior (default: the position's `rules`, else current)")
+    g.add_argument("--format", choices=("text", "json"), default="text",
+                   help="output format: text for players, json for tools (default: text)")
+    g.add_argument("--limit", type=_count, metavar="N",
+                   help="list at most N items of each listing (fates or destinations of a unit, "
+                        "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
+                        "everything is still counted. JSON lists every fate whatever N (default: "
+                        f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
+    g.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="on an internal error, print the traceback (default: one line, exit 70; "
+                        "also accepted before the subcommand)")
+    g.add_argument("--version", action="version", version=f"asl-kb {_version()}",
+                   help="print the program's version and exit")
+    return c
+
+
+def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
+    if optional:
+        p.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), metavar="POSITION",
+                       help="position YAML file (default: the bundled A10.531 EX, "
+                            "cases/rout/A10.531-EX.yaml)")
+    else:
+        p.add_argument("position", metavar="POSITION", help="position YAML file")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _common()
+    ap = argparse.ArgumentParser(
+        prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
+        epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
+    ap.add_argument("--version", action="version", version=f"asl-kb {_version()}",
+                    help="print the program's version and exit")
+    ap.add_argument("--debug", action="store_true",
+                    help="on an internal error, print the traceback (default: one line, exit 70)")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    o = sub.add_parser("outcomes", parents=[common], help="every legal outcome of a position's Rout Phase",
+                       description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
+                                   "(summarised per destination; --all lists every one), Heat of Battle, "
+                                   "Disrupted and prisoners' outcomes.")
+    _position_arg(o)
+    o.add_argument("--all", action="store_true",
+                   help="list every fate in the text (default: a summary per destination: Low Crawl and "
+                        "the routes no other route there beats)")
+    o.add_argument("--all-paths", action="store_true",
+                   help="list every path of each rout fate (implies --all; default: one example path)")
+    o.add_argument("--voluntary-break", action="store_true",
+                   help="also say which unbroken units may break voluntarily (A10.41) and what would follow "
+                        "(default: off)")
+    o.add_argument("--phase", action="store_true",
+                   help="also list the whole-phase outcomes: the units' fates combined in rout order "
+                        "(A10.5, A20.3, A20.21, A20.51) (default: off)")
+    committee_cli.add_parsers(sub, common)   # diff, search: asl_kb/committee/cli.py
+    c = sub.add_parser("check", parents=[common],
+                       help="does the position leave a unit or the phase without a legal outcome, "
+                            "or break a rule? (exit 1 if so)",
+                       description="Find the units or whole phase the rules leave without a legal outcome, "
+                                   "and the rules the position breaks, with the clauses in conflict.")
+    _position_arg(c)
+    w = sub.add_parser("why-not", parents=[common],
+                       help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
+                       description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
+                                   "`surrender CAPTOR` (a unit id), `stay` or `eliminated` (for Failure to Rout). The answer: "
+                                   "'it is legal: fate N' (its number in `outcomes --all`), or the rules and "
+                                   "clauses that forbid it, derived in rules/why_not.lp.")
+    _position_arg(w, optional=False)
+    w.add_argument("unit", metavar="UNIT", help="the id of the unit the fate is proposed for")
+    w.add_argument("fate", nargs="+", metavar="FATE",
+                   help="rout LOCATION | surrender CAPTOR | stay | eliminated")
+    _report_parser(sub, common)
+    return ap
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (PositionError, AslKbError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # a bug: one line, or the traceback with --debug
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)",
+                  file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _run(args) -> int:
     if args.command in committee_cli.COMMANDS:
         return committee_cli.run(args)
-    try:
-        position = load_position(args.position)
-    except PositionError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    position = load_position(args.position)
+    if args.rules:
+        position = dataclasses.replace(position, rules=args.rules)
     if args.command == "check":
         return _check(position, args)
     if args.command == "report":
         return _report(position, args)
-    if args.rules:
-        if args.rules not in ("current", "prior"):
-            print(f"error: --rules: unknown rule version {args.rules!r} (current, prior)", file=sys.stderr)
-            return 2
-        import dataclasses
-        position = dataclasses.replace(position, rules=args.rules)
+    if args.command == "why-not":
+        return _why_not(position, args)
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import to_json, to_text
+    limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
-                      phase=args.phase, limit=args.limit)
-    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths)
+                      phase=args.phase, limit=limit)
+    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
     sys.stdout.write(out)
-    return 0 if result["complete"] else 3
+    return EXIT_OK if result["complete"] else EXIT_INCOMPLETE
+
+
+def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:
+    """The first `limit` items, and the line that says how many are left out."""
+    if limit is None or len(items) <= limit:
+        return items, []
+    return items[:limit], [f"  ({limit} of {len(items)} {what} listed: --limit)"]
+
+
+def _why_not(position, args) -> int:
+    import json
+    from asl_kb.engines.why_not import parse_proposal, to_text, why_not
+    r = why_not(position, parse_proposal(position, args.unit, args.fate))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(to_text(r, args.limit))
+    return EXIT_OK if r["legal"] else EXIT_DIFFERS
 
 
 def _check(position, args) -> int:
@@ -129,16 +238,18 @@ def _check(position, args) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
     else:
-        out = [f"{r['position']} — rules: {r['rules']}: " + ("consistent" if r["consistent"] else "NOT consistent")]
-        for f in r["findings"]:
+        out = [f"{r['position']} — rules: {r['rules']}: " + ("consistent" if r["consistent"] else "NOT consistent")
+               + (f" ({len(r['findings'])} finding{'s' if len(r['findings']) != 1 else ''})" if r["findings"] else "")]
+        findings, more = _listed(r["findings"], args.limit, "findings")
+        for f in findings:
             if f["kind"] == "no_legal_outcome":
                 out.append(f"  {f['unit']}: no legal outcome")
                 out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
             else:
                 out.append(f"  {f['kind'].replace('_', ' ')}:")
                 out += [f"      [{c['rule']}] {c['violated']}" for c in f["clauses"]]
-        sys.stdout.write("\n".join(out) + "\n")
-    return 0 if r["consistent"] else 1
+        sys.stdout.write("\n".join(out + more) + "\n")
+    return EXIT_OK if r["consistent"] else EXIT_DIFFERS
 
 
 if __name__ == "__main__":

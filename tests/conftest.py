@@ -65,3 +65,19 @@ def run():
             position = dataclasses.replace(position, **replace)
         return Result(outcomes(position, phase=phase))
     return _run
+
+
+#: --voluntary-break builds a rout graph for every unbroken unit near the
+#: enemy: for these four positions that takes half a minute a run
+SLOW_VB = {"A20.22-EX.yaml", "article-Ex9.yaml", "article-Ex10.yaml", "article-Ex11.yaml"}
+_FULL = {}
+
+
+def full_outcomes(path):
+    """outcomes(--phase --limit 10, and --voluntary-break where it is quick)
+    of a bundled position, computed once per test session (the stable-listing
+    and the schema tests read the same result)."""
+    if path not in _FULL:
+        _FULL[path] = outcomes(load_position(path), phase=True, limit=10,
+                               voluntary_break=Path(path).name not in SLOW_VB)
+    return _FULL[path]

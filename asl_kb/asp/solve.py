@@ -39,10 +39,11 @@ def _grew(ctl, stage: int) -> bool:
     return ctl.symbolic_atoms[clingo.Function("grew", [clingo.Number(stage)])] is not None
 
 
-def solve(facts: str, concealed: int = 0) -> tuple[list[clingo.Symbol], SolveStats]:
-    """The shown atoms of the program's answer set, and timing figures."""
+def solve(facts: str, concealed: int = 0, entry: str = "rout.lp") -> tuple[list[clingo.Symbol], SolveStats]:
+    """The shown atoms of the program's answer set, and timing figures.
+    `entry`: rout.lp, or an entry program that includes it (why_not.lp)."""
     stats = SolveStats()
-    ctl = new_control("rout.lp", facts)
+    ctl = new_control(entry, facts)
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0

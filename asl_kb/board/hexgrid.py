@@ -323,6 +323,19 @@ class Area:
     def contains(self, h: str) -> bool:
         return self.contains_coords(*hex_coords(h))
 
+    def why_not_in(self, h: str, corners: tuple[str, str] | None = None) -> str:
+        """Why hex h is not in the area, in words: a row-0 hex of a full-hex
+        column (A0, C0, ...) is not a hex at all; any other lies outside the
+        rectangle (written with the corners as the file gave them)."""
+        col, row = hex_coords(h)
+        lo, hi = corners or (hex_id(self.lo_col, self.lo_row), hex_id(self.hi_col, self.hi_row))
+        if row == 0 and not col & 1:
+            return (f"{h} is not a hex: row 0 exists only in the half-hex columns "
+                    f"(B, D, F, ...); {h} names a map corner")
+        return (f"hex {h} is outside the map area {lo}..{hi} "
+                f"(columns {column_letters(self.lo_col)}..{column_letters(self.hi_col)}, "
+                f"rows {self.lo_row}..{self.hi_row})")
+
     __contains__ = contains
 
     def hexes(self) -> tuple[str, ...]:

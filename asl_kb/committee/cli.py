@@ -1,5 +1,5 @@
 """Command-line wiring of the committee's commands, self-contained:
-`add_parsers(sub)` adds `diff` and `search` to the asl-kb subparsers,
+`add_parsers(sub, common)` adds `diff` and `search` to the asl-kb subparsers,
 `run(args)` runs them and returns the exit code.
 
 Exit codes: 0 nothing differs / nothing found, 1 something differs / a
@@ -16,42 +16,60 @@ from asl_kb.errors import PositionError
 COMMANDS = ("diff", "search")
 
 
-def _rule_set_args(p, default_to: str | None) -> None:
-    p.add_argument("--from", dest="version_a", default="current", metavar="A",
-                   help="rule set to compare from: current, prior, or a folder of .lp files overlaying the rules (default current)")
-    p.add_argument("--to", dest="version_b", default=default_to, metavar="B",
-                   help="rule set to compare to (default: prior; with --switch, the --from rule set)")
-    p.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp on the --to side")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too")
+def _rule_set_args(p) -> None:
+    p.add_argument("--from", dest="version_a", metavar="A",
+                   help="rule set compared from: current, prior, or a folder of .lp files overlaying the rules "
+                        "(default: --rules, else current)")
+    p.add_argument("--to", dest="version_b", metavar="B",
+                   help="rule set compared to (default: prior; with --switch, the --from rule set)")
+    p.add_argument("--switch", metavar="NAME",
+                   help="flip this switch of rules/core/versions.lp on the --to side (default: none)")
+    p.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too (default: off)")
 
 
-def add_parsers(sub) -> None:
-    d = sub.add_parser("diff", help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, and what causes them (exit 1 if any)")
-    d.add_argument("paths", nargs="*", metavar="PATH", help="position files, folders, globs (default: the bundled default position)")
-    _rule_set_args(d, None)
-    s = sub.add_parser("search", help="search a scope of positions, smallest first (the rules committee's questions)")
-    ss = s.add_subparsers(dest="search", required=True)
-    sd = ss.add_parser("diff", help="the smallest positions of a scope where two rule sets part (exit 1 if any)")
-    _rule_set_args(sd, None)
+def add_parsers(sub, common) -> None:
+    """`diff` and `search` with the common options of every subcommand (`common`: a parent parser)."""
+    d = sub.add_parser("diff", parents=[common],
+                       help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, "
+                            "and what causes them (exit 1 if any)",
+                       description="Run positions under two rule sets (--from, --to, --switch: docs/committee.md); "
+                                   "one table of the outcomes that appear (+) or vanish (-) and the switch or rule "
+                                   "folder that causes each.")
+    d.add_argument("paths", nargs="*", metavar="PATH",
+                   help="position files, folders, globs (default: the bundled A10.531 EX)")
+    _rule_set_args(d)
+    s = sub.add_parser("search", parents=[common],
+                       help="search a scope of positions, smallest first: where two rule sets part, or gaps "
+                            "(exit 1 if found)")
+    ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
+                          help="diff (where two rule sets part) or gaps (no legal outcome, a rule broken)")
+    sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
+    _rule_set_args(sd)
     _search_args(sd)
-    sg = ss.add_parser("gaps", help="the smallest positions of a scope left without a legal outcome, or breaking a rule (exit 1 if any)")
-    sg.add_argument("--rules", default="current", metavar="R", help="rule set: current, prior or a rules folder (default current)")
-    sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp")
-    sg.add_argument("--format", choices=("text", "json"), default="text")
+    sg = ss.add_parser("gaps", parents=[common],
+                       help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
+    sg.add_argument("--rule-set", metavar="R",
+                    help="rule set: current, prior or a rules folder (default: --rules, else current)")
+    sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
 
 
 def _search_args(p) -> None:
-    p.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="shipped scope (tiny, small, medium) or a scope YAML (default tiny)")
-    p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR")
-    p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default 3)")
-    p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions")
-    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop after this long; the report says it is incomplete")
-    p.add_argument("--stream", metavar="FILE", help="append each judged position to this JSON-lines file as it is done")
-    p.add_argument("--resume", action="store_true", help="with --stream, skip the positions the file already holds")
-    p.add_argument("--workers", type=_positive, metavar="N", help="judge positions on N local Dask worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="judge positions on an existing Dask cluster (dask scheduler ADDRESS)")
+    p.add_argument("--scope", default="tiny", metavar="NAME|FILE",
+                   help="shipped scope (tiny, small, medium) or a scope YAML (default: tiny)")
+    p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
+    p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
+    p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop after this long; the report says it is incomplete (default: none)")
+    p.add_argument("--stream", metavar="FILE",
+                   help="append each judged position to this JSON-lines file as it is done (default: none)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --stream, skip the positions the file already holds (default: off)")
+    p.add_argument("--workers", type=_positive, metavar="N",
+                   help="judge positions on N local Dask worker processes (default: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="judge positions on an existing Dask cluster (default: none)")
 
 
 def _positive(text: str) -> int:
@@ -67,8 +85,12 @@ def _positive(text: str) -> int:
 
 def _rule_sets(args):
     from asl_kb.committee.rulesets import parse_ruleset
-    a = parse_ruleset(args.version_a, key="--from")
-    to = args.version_b or (args.version_a if args.switch else "prior")
+    if args.version_a and args.rules and args.version_a != args.rules:
+        from asl_kb.errors import PositionError
+        raise PositionError("--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets")
+    frm = args.version_a or args.rules or "current"
+    a = parse_ruleset(frm, key="--from")
+    to = args.version_b or (frm if args.switch else "prior")
     b = parse_ruleset(to, switch=args.switch, key="--to")
     return a, b
 
@@ -91,7 +113,7 @@ def _diff(args) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(to_text(report, a.label, b.label))
+        sys.stdout.write(to_text(report, a.label, b.label, args.limit))
     if report["differing"]:
         return 1
     return 0 if report["complete"] else 3
@@ -117,7 +139,7 @@ def _search(args) -> int:
             report = search.search_diff(scope, a, b, phase=args.phase, **options)
             render = search.to_text
         else:
-            rs = parse_ruleset(args.rules, switch=args.switch, key="--rules")
+            rs = parse_ruleset(args.rule_set or args.rules or "current", switch=args.switch, key="--rule-set")
             report = gaps.search_gaps(scope, rs, **options)
             render = gaps.to_text
     if args.format == "json":

@@ -79,15 +79,18 @@ def cause_text(c: dict) -> str:
     return text
 
 
-def to_text(report: dict, label_a: str, label_b: str) -> str:
+def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) -> str:
     head = (f"diff {label_a} -> {label_b}: {report['positions']} position(s), {report['differing']} differ"
             + ("" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])))
     if not report["rows"]:
         return head + "\n  no outcome changes\n"
+    rows = report["rows"] if limit is None else report["rows"][:limit]
     table = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
     table += [(r["file"], r["unit"], r["change"], r["outcome"], "; ".join(cause_text(c) for c in r["caused_by"]))
-              for r in report["rows"]]
+              for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     lines = [head] + ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]
                       for row in table]
+    if len(rows) < len(report["rows"]):
+        lines.append(f"  ({len(rows)} of {len(report['rows'])} rows listed: --limit)")
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -6,6 +6,7 @@ program (prisoners.py). This module only orchestrates the runs.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from asl_kb.engines import prisoners
 from asl_kb.asp.facts import position_facts
@@ -15,14 +16,29 @@ from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
 from asl_kb.asp.solve import solve
+from asl_kb.report.summary import add_summaries
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
 DEFAULT_PHASE_LISTING = 100
 
 
+def unit_key(uid: str):
+    """A unit id's place in every listing: digits compared as numbers
+    (R2 before R10), so that no listing depends on the file's unit order."""
+    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]
+
+
+def canonical(position):
+    """The position with its units in listing order (unit_key): the rules read
+    no order into the units list (A10.5: the owner chooses which unit routs
+    next), so every run starts from this order and the output is the same
+    whatever the order of the file."""
+    return dataclasses.replace(position, units=tuple(sorted(position.units, key=lambda u: unit_key(u.id))))
+
+
 def routing_order(position, graph) -> list:
     """The broken units in the order the rules rank them (A10.5: ATTACKER
-    first), then as written."""
+    first), then by id."""
     broken = [u for u in position.units if "broken" in u.status]
     return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
@@ -37,6 +53,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False):
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
              phase: bool = False, limit: int | None = None) -> dict:
+    position = canonical(position)
     g, roots, units, stats = _solve_units(position, voluntary_break, all_paths)
     result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
               "units": units}
@@ -76,6 +93,9 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
                 "assumes": ["each unit's fates are figured against the position at the start of the RtPh: "
                             "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
                             "where earlier units ended up and a new Guard's A20.52 restriction are not"],
+                # what `outcomes` lists: the combinations of the coupled units'
+                # fates (count = combinations x the independent units' fates)
+                "combinations": (count if ph.coupled else 0) if done else None,
             }
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
@@ -93,6 +113,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     if incomplete:
         result["complete"] = False
         result["incomplete_because"] = incomplete
+    add_summaries(result)
     result["_stats"] = stats
     result["_fate_info"] = info
     return result

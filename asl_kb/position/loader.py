@@ -549,8 +549,7 @@ class _Schema:
         except ValueError as e:
             self.fail(node, path, str(e))
         if check_area and not self.area.contains(hex_id):
-            lo, hi = self.area_corners
-            self.fail(node, path, f"hex {hex_id} is outside the map area {lo}..{hi}")
+            self.fail(node, path, self.area.why_not_in(hex_id, self.area_corners))
         return hex_id
 
     def location(self, node, path: str) -> tuple[str, int]:

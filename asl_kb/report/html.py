@@ -494,7 +494,7 @@ def _prisoners_view(p: dict) -> dict:
     return {
         "phase": p["phase"].replace("_", " "),
         "states": [{"unit": u, "facts": [_term(t) for t in facts]} for u, facts in p.get("states", {}).items()],
-        "violated": [f"[{v['rule']}] {_term(v)}" for v in p.get("violated", [])],
+        "violated": [{"rule": v["rule"], "says": _term(v)} for v in p.get("violated", [])],
         "options": options,
         "events": [{"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])],
                     "because": e.get("because", [])} for e in p.get("events", [])],

@@ -7,6 +7,7 @@ from pathlib import Path
 import jinja2
 
 from asl_kb import model
+from asl_kb.report.summary import summary_lines
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -19,8 +20,13 @@ def to_json(result: dict) -> str:
     return json.dumps(public(result), indent=2, sort_keys=False, ensure_ascii=False, default=model.to_json) + "\n"
 
 
-def to_text(result: dict, all_paths: bool = False) -> str:
+def to_text(result: dict, all_paths: bool = False, all: bool = False, limit: int | None = None) -> str:
+    """Text: each unit's fates summarised (summary.py), or every fate with
+    `all` (implied by `all_paths`); `limit`: at most that many items of
+    each listing (the whole-phase outcomes are cut by the engine)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    return env.get_template("outcomes.txt.j2").render(r=public(result), all_paths=all_paths)
+    return env.get_template("outcomes.txt.j2").render(r=public(result), all_paths=all_paths,
+                                                    all=all or all_paths, limit=limit,
+                                                    summary_lines=summary_lines)

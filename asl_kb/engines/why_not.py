@@ -1,0 +1,131 @@
+"""asl-kb why-not: is a fate the player proposes legal, and if not, which
+rules and clauses forbid it.
+
+The answer is derived in ASP (rules/why_not.lp: the rout program plus the
+why-not rules): `proposal_legal` when some legal outcome is the proposed
+fate, else `why_not(Rule, Reason)` for each clause that forbids it. Python
+only parses the proposal, hands it over as a fact, and, for a legal fate,
+names its number in the unit's listing (`asl-kb outcomes --all`).
+"""
+from __future__ import annotations
+
+from asl_kb.asp.facts import loc, position_facts, q
+from asl_kb.asp.solve import solve
+from asl_kb.board import hexgrid
+import clingo
+
+from asl_kb.asp.reader import Answer, location, rule_order, text
+from asl_kb.errors import AslKbError
+
+#: the fates a player may propose, with the words each takes
+FATES = {"rout": "LOCATION (a hex, or HEX@LEVEL)", "surrender": "CAPTOR (a unit id)",
+         "stay": None, "eliminated": None}
+
+
+class ProposalError(AslKbError):
+    """A proposal that does not name a fate, a Location or a unit of the position."""
+
+
+def parse_proposal(position, unit: str, words: list[str]) -> dict:
+    """The proposal as {"unit", "fate", "at"/"captor"}; ProposalError if malformed."""
+    ids = [u.id for u in position.units]
+    if unit not in ids:
+        raise ProposalError(f"UNIT: no unit {unit!r} in the position (units: {', '.join(sorted(ids))})")
+    if not words or words[0] not in FATES:
+        raise ProposalError(f"FATE: expected one of {', '.join(FATES)}, got {' '.join(words) or 'nothing'!r}")
+    kind, rest = words[0], words[1:]
+    want = FATES[kind]
+    if (want is None) != (not rest) or len(rest) > 1:
+        raise ProposalError(f"FATE: {kind} takes {want or 'nothing more'}, got {' '.join(rest) or 'nothing'!r}")
+    out = {"unit": unit, "fate": kind}
+    if kind == "rout":
+        h, _, level = rest[0].partition("@")
+        try:
+            h = hexgrid.parse_hex(h, position.board)
+        except ValueError as e:
+            raise ProposalError(f"LOCATION: {e}") from None
+        area = hexgrid.Area(*position.area)
+        if not area.contains(h):
+            raise ProposalError(f"LOCATION: {area.why_not_in(h, position.area)}")
+        if level and not level.isdigit():
+            raise ProposalError(f"LOCATION: not a level: {level!r}")
+        out["at"] = h if not level or level == "0" else f"{h}@{int(level)}"
+    elif kind == "surrender":
+        if rest[0] not in ids:
+            raise ProposalError(f"CAPTOR: no unit {rest[0]!r} in the position")
+        out["captor"] = rest[0]
+    return out
+
+
+def _fact(p: dict) -> str:
+    u = q(p["unit"])
+    if p["fate"] == "rout":
+        h, _, level = p["at"].partition("@")
+        return f"proposed({u},rout({loc(h, int(level or 0))}))."
+    if p["fate"] == "surrender":
+        return f"proposed({u},surrender({q(p['captor'])}))."
+    return f"proposed({u},{p['fate']})."
+
+
+def _matches(p: dict, f: dict) -> bool:
+    if p["fate"] == "rout":
+        return f["fate"] == "rout" and f["at"] == p["at"]
+    if p["fate"] == "surrender":
+        return f["fate"] == "surrender" and f.get("captor") == p["captor"]
+    if p["fate"] == "eliminated":
+        return f["fate"] == "eliminated" and f.get("cause") == "failure_to_rout"
+    return f["fate"] == p["fate"]
+
+
+def why_not(position, proposal: dict) -> dict:
+    from asl_kb.engines.outcomes import canonical
+    position = canonical(position)
+    concealed = sum(1 for u in position.units if "concealed" in u.status)
+    symbols, _ = solve(position_facts(position) + _fact(proposal) + "\n", concealed, entry="why_not.lp")
+    ans = Answer(symbols)
+    legal = bool(ans.atoms["legal"])
+    out = {"position": position.name, "rules": position.rules,
+           "proposal": proposal, "legal": legal}
+    if legal:
+        from asl_kb.engines.outcomes import outcomes
+        unit = next(u for u in outcomes(position)["units"] if u["id"] == proposal["unit"])
+        out["fates"] = [n for n, f in enumerate(unit["fates"], 1) if _matches(proposal, f)]
+        out["because"] = []
+    else:
+        pairs = [p for subject, ps in ans.because.items()
+                 if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
+        # each objection: the rule, the clause's reason (its kind, for tools
+        # and tests) and the rules' words for it
+        items = {(rule, reason.name, _say(ans, reason)) for rule, reason in pairs}
+        out["because"] = [{"rule": r, "reason": k, "says": w}
+                          for r, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
+    return out
+
+
+def _arg(sym) -> str:
+    """A reason's argument as a player reads it (a Location as H, or H@V)."""
+    if sym.type == clingo.SymbolType.Function and sym.name == "loc" and len(sym.arguments) == 2:
+        return location(sym)
+    return text(sym)
+
+
+def _say(ans: Answer, reason) -> str:
+    template = ans.says.get(reason.name) if reason.type == clingo.SymbolType.Function else None
+    if template is None:
+        return text(reason)
+    return template.format(*[_arg(x) for x in reason.arguments])
+
+
+def to_text(r: dict, limit: int | None = None) -> str:
+    p = r["proposal"]
+    what = {"rout": f"rout to {p.get('at')}", "surrender": f"surrender to {p.get('captor')}",
+            "stay": "stay", "eliminated": "eliminated"}[p["fate"]]
+    head = f"{r['position']} — rules: {r['rules']}: {p['unit']}: {what}"
+    if r["legal"]:
+        nums = ", ".join(str(n) for n in r["fates"])
+        return f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)\n"
+    shown = r["because"] if limit is None else r["because"][:limit]
+    lines = [f"{head}: not legal"] + [f"    [{b['rule']}] {b['says']}" for b in shown]
+    if len(shown) < len(r["because"]):
+        lines.append(f"    ({len(shown)} of {len(r['because'])} objections listed: --limit)")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,115 @@
+"""One CLI (issue 11, item 5): every subcommand takes the same --rules,
+--format, --limit, --debug and --version; every argument has help text that
+states its default; one exit-code table."""
+import argparse
+import json
+
+import pytest
+
+from asl_kb import cli
+from conftest import FACTS
+
+COMMANDS = ("outcomes", "diff", "check", "why-not", "search", "report")
+
+
+def _subparsers():
+    ap = cli._parser()
+    sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def test_every_subcommand_takes_the_common_options():
+    subs = _subparsers()
+    assert set(subs) == set(COMMANDS)
+    for name, p in subs.items():
+        opts = {s for a in p._actions for s in a.option_strings}
+        assert {"--rules", "--format", "--limit", "--debug", "--version", "--help"} <= opts, name
+
+
+def test_every_argument_has_help_with_its_default():
+    for name, p in _subparsers().items():
+        for a in p._actions:
+            if isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+                continue
+            assert a.help, (name, a.dest)
+            required_positional = not a.option_strings and a.nargs not in ("?", "*")
+            if not required_positional:
+                assert "default" in a.help, (name, a.dest, a.help)
+
+
+def test_version(capsys):
+    for argv in (["--version"], ["outcomes", "--version"], ["why-not", "--version"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(argv)
+        assert e.value.code == 0
+        assert capsys.readouterr().out.startswith("asl-kb ")
+
+
+def test_limit_applies_without_phase(capsys):
+    """--limit is not ignored without --phase: it cuts the fates (--all) and the
+    destinations (summary), and says what it counted."""
+    ex = str(FACTS / "rout/A10.531-EX.yaml")
+    assert cli.main(["outcomes", ex, "--all", "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "(2 of 14 fates listed: --limit)" in out
+    assert cli.main(["outcomes", ex, "--limit", "1"]) == 0
+    assert "(1 of 6 destinations listed: --limit)" in capsys.readouterr().out
+
+
+def test_no_limit_note_when_everything_is_listed(capsys):
+    ex = str(FACTS / "phase/article-Ex13.yaml")
+    assert cli.main(["outcomes", ex, "--phase", "--limit", "100000"]) == 0
+    assert "listed: --limit" not in capsys.readouterr().out
+
+
+def test_phase_count_says_what_it_counts(capsys):
+    ex = str(FACTS / "phase/article-Ex13.yaml")
+    assert cli.main(["outcomes", ex, "--phase", "--format", "json", "--limit", "3"]) == 0
+    ph = json.loads(capsys.readouterr().out)["phase"]
+    free = 1
+    for i in ph["independent"]:
+        free *= i["fates"]
+    assert ph["count"] == ph["combinations"] * free and len(ph["outcomes"]) == min(3, ph["combinations"])
+
+
+def test_check_takes_rules(capsys):
+    ex = str(FACTS / "rout/A10.5-EX.yaml")
+    assert cli.main(["check", ex, "--rules", "prior", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "prior"
+
+
+def test_bad_option_value_is_exit_2(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["outcomes", "--rules", "1985"])
+    assert e.value.code == cli.EXIT_BAD_INPUT
+    with pytest.raises(SystemExit) as e:
+        cli.main(["outcomes", "--limit", "-1"])
+    assert e.value.code == cli.EXIT_BAD_INPUT
+
+
+def test_internal_error_is_exit_70_without_traceback(monkeypatch, capsys):
+    import asl_kb.engines.outcomes as o
+
+    def broken(*a, **k):
+        raise KeyError("bug")
+    monkeypatch.setattr(o, "outcomes", broken)
+    assert cli.main(["outcomes", str(FACTS / "rout/A10.5-EX.yaml")]) == cli.EXIT_INTERNAL == 70
+    err = capsys.readouterr().err
+    assert "internal error" in err and "Traceback" not in err
+    assert cli.main(["outcomes", str(FACTS / "rout/A10.5-EX.yaml"), "--debug"]) == 70
+    assert "Traceback" in capsys.readouterr().err
+    assert cli.main(["--debug", "outcomes", str(FACTS / "rout/A10.5-EX.yaml")]) == 70
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_exit_code_table():
+    assert sorted(cli.EXIT_CODES) == [0, 1, 2, 3, 70]
+
+
+def test_exit_code_table_is_documented():
+    """docs/output-format.md lists exactly the codes the CLI uses."""
+    import re
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "output-format.md").read_text()
+    section = doc[doc.index("## Exit codes"):doc.index("## `asl-kb outcomes`")]
+    assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", section, flags=re.M)) == sorted(cli.EXIT_CODES)

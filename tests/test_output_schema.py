@@ -1,0 +1,50 @@
+"""The JSON output is documented by a JSON Schema (docs/output.schema.json,
+described in docs/output-format.md): every bundled position's output (with
+--phase, and --voluntary-break where it is quick) and why-not's answers
+validate against it."""
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.engines.why_not import parse_proposal, why_not
+from asl_kb.position.loader import load_position
+from asl_kb.report.render import to_json
+
+from conftest import FACTS, ROOT, full_outcomes
+
+SCHEMA = json.loads((ROOT / "docs" / "output.schema.json").read_text())
+
+
+def validator(ref=None):
+    schema = SCHEMA if ref is None else {"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"],
+                                         "$ref": f"#/$defs/{ref}"}
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("path", sorted(FACTS.glob("*/*.yaml")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_outcomes_json_validates(path: Path):
+    validator().validate(json.loads(to_json(full_outcomes(path))))
+
+
+def test_all_paths_validates():
+    r = outcomes(load_position(FACTS / "rout/A10.531-EX.yaml"), all_paths=True)
+    validator().validate(json.loads(to_json(r)))
+
+
+def test_schema_rejects_a_term_string():
+    """Structured results: a prisoners state written as a term string fails."""
+    r = json.loads(to_json(outcomes(load_position(FACTS / "prisoners/article-Ex18.yaml"))))
+    first = next(iter(r["prisoners"]["states"]))
+    r["prisoners"]["states"][first] = ["guarded_by(R447)"]
+    with pytest.raises(jsonschema.ValidationError):
+        validator().validate(r)
+
+
+@pytest.mark.parametrize("fate", [["rout", "L3"], ["rout", "M4"], ["stay"], ["surrender", "G2"]])
+def test_why_not_json_validates(fate):
+    p = load_position(FACTS / "rout/A10.5-EX.yaml")
+    validator("why_not").validate(why_not(p, parse_proposal(p, "R1", fate)))
