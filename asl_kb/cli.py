@@ -14,6 +14,7 @@ from pathlib import Path
 
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.resources import default_position
+from asl_kb.committee import cli as committee_cli
 
 DEFAULT_POSITION = default_position()
 VERSIONS = ("current", "prior")
@@ -21,9 +22,10 @@ VERSIONS = ("current", "prior")
 #: exit status -> meaning (one table for every subcommand)
 EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL = 0, 1, 2, 3, 70
 EXIT_CODES = {
-    EXIT_OK: "ok: the answer is complete (outcomes listed; diff done; check: consistent; why-not: the fate is legal)",
+    EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
+              "why-not: the fate is legal)",
     EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
-                  "why-not: the fate is not legal",
+                  "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
     EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), an option, a unit or a fate",
     EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits); the result says why",
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
@@ -106,20 +108,6 @@ def _count(text: str) -> int:
     return n
 
 
-#: --timeout when not given: generous, so that only a runaway position is cut
-DEFAULT_TIMEOUT = 600.0
-
-
-def _seconds(text: str) -> float:
-    try:
-        n = float(text)
-    except ValueError:
-        n = -1.0
-    if not n > 0 or n == float("inf"):
-        raise argparse.ArgumentTypeError(f"not a number of seconds > 0: {text!r}")
-    return n
-
-
 def _common() -> argparse.ArgumentParser:
     """The options every subcommand takes."""
     c = argparse.ArgumentParser(add_help=False)
@@ -179,18 +167,7 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="past SECONDS, answer with complete: false and what was cut, exit 3 "
                         f"(default: {DEFAULT_TIMEOUT:g})")
-    d = sub.add_parser("diff", parents=[common],
-                       help="the same position under two rule versions: outcomes that appear or vanish, "
-                            "and the switches that cause them",
-                       description="Run a position under --rules (default current) and --to (default prior); "
-                                   "list the outcomes that appear (+) or vanish (-) and the switch of "
-                                   "rules/core/versions.lp that causes each.")
-    _position_arg(d)
-    d.add_argument("--from", dest="version_a", choices=VERSIONS, metavar="VERSION",
-                   help="the same as --rules: the version compared from (default current)")
-    d.add_argument("--to", dest="version_b", choices=VERSIONS, default="prior", metavar="VERSION",
-                   help="the rule version compared to (default: prior)")
-    d.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too (default: off)")
+    committee_cli.add_parsers(sub, common)   # diff, search: asl_kb/committee/cli.py
     c = sub.add_parser("check", parents=[common],
                        help="does the position leave a unit or the phase without a legal outcome, "
                             "or break a rule? (exit 1 if so)",
@@ -233,9 +210,9 @@ def main(argv=None) -> int:
 
 def _run(args) -> int:
     from asl_kb.position.loader import load_position
+    if args.command in committee_cli.COMMANDS:
+        return committee_cli.run(args)
     position = load_position(args.position)
-    if args.command == "diff":
-        return _diff(position, args)
     if args.rules:
         position = dataclasses.replace(position, rules=args.rules)
     if args.command == "check":
@@ -294,33 +271,6 @@ def _check(position, args) -> int:
                         out.append(f"          {c['at']}: {c['says']}")
         sys.stdout.write("\n".join(out + more) + "\n")
     return EXIT_OK if r["consistent"] else EXIT_DIFFERS
-
-
-def _diff(position, args) -> int:
-    import json
-    version_a = args.version_a or args.rules or "current"
-    if args.version_a and args.rules and args.version_a != args.rules:
-        print(f"error: --from {args.version_a} and --rules {args.rules} name different versions", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    from asl_kb.engines.diff import diff
-    d = diff(position, version_a, args.version_b, phase=args.phase)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-        return EXIT_OK if d["complete"] else EXIT_INCOMPLETE
-    out = [f"{d['position']}: {d['from']} -> {d['to']}"
-           + ("" if d["complete"] else " — INCOMPLETE: " + "; ".join(d["incomplete_because"]))]
-    for sw in d["switches"]:
-        out.append(f"  switch {sw['switch']} ({sw['rule']}): {'on' if sw['from'] else 'off'} -> {'on' if sw['to'] else 'off'}")
-    for key, sign in (("appeared", "+"), ("vanished", "-")):
-        entries, more = _listed(d[key], args.limit, f"outcomes that {key[:-2]}")
-        for e in entries:
-            why = ", ".join(f"{c['switch']} [{c['rule']}]" for c in e["caused_by"])
-            out.append(f"  {sign} {e['outcome']}    <- {why}")
-        out += more
-    if not d["appeared"] and not d["vanished"]:
-        out.append("  no outcome changes")
-    sys.stdout.write("\n".join(out) + "\n")
-    return EXIT_OK if d["complete"] else EXIT_INCOMPLETE
 
 
 if __name__ == "__main__":

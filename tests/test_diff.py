@@ -50,6 +50,9 @@ def test_guard_restriction_flips_with_a20_52():
 def test_diff_cli_json():
     out = subprocess.run([sys.executable, "-m", "asl_kb", "diff", str(FACTS / "prisoners/article-Ex18.yaml"),
                           "--format", "json"], capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode == 0
+    # the corpus diff (asl_kb/committee): one table, exit 1 when something differs
+    assert out.returncode == 1
     d = json.loads(out.stdout)
-    assert d["from"] == "current" and d["to"] == "prior" and d["vanished"]
+    assert d["from"] == {"version": "current"} and d["to"] == {"version": "prior"}
+    assert any(r["unit"] == "AG" and r["change"] == "-" and r["outcome"] == "AG: guard_restricted"
+               and r["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}] for r in d["rows"])

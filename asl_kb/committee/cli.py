@@ -1,0 +1,152 @@
+"""Command-line wiring of the committee's commands, self-contained:
+`add_parsers(sub, common)` adds `diff` and `search` to the asl-kb subparsers,
+`run(args)` runs them and returns the exit code.
+
+Exit codes: 0 nothing differs / nothing found, 1 something differs / a
+witness found, 2 bad input (FILE:LINE: KEY: message), 3 incomplete with
+nothing found.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from asl_kb.errors import PositionError
+
+COMMANDS = ("diff", "search")
+
+
+def _rule_set_args(p) -> None:
+    p.add_argument("--from", dest="version_a", metavar="A",
+                   help="rule set compared from: current, prior, or a folder of .lp files overlaying the rules "
+                        "(default: --rules, else current)")
+    p.add_argument("--to", dest="version_b", metavar="B",
+                   help="rule set compared to (default: prior; with --switch, the --from rule set)")
+    p.add_argument("--switch", metavar="NAME",
+                   help="flip this switch of rules/core/versions.lp on the --to side (default: none)")
+    p.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too (default: off)")
+
+
+def add_parsers(sub, common) -> None:
+    """`diff` and `search` with the common options of every subcommand (`common`: a parent parser)."""
+    d = sub.add_parser("diff", parents=[common],
+                       help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, "
+                            "and what causes them (exit 1 if any)",
+                       description="Run positions under two rule sets (--from, --to, --switch: docs/committee.md); "
+                                   "one table of the outcomes that appear (+) or vanish (-) and the switch or rule "
+                                   "folder that causes each.")
+    d.add_argument("paths", nargs="*", metavar="PATH",
+                   help="position files, folders, globs (default: the bundled A10.531 EX)")
+    _rule_set_args(d)
+    s = sub.add_parser("search", parents=[common],
+                       help="search a scope of positions, smallest first: where two rule sets part, or gaps "
+                            "(exit 1 if found)")
+    ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
+                          help="diff (where two rule sets part) or gaps (no legal outcome, a rule broken)")
+    sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
+    _rule_set_args(sd)
+    _search_args(sd)
+    sg = ss.add_parser("gaps", parents=[common],
+                       help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
+    sg.add_argument("--rule-set", metavar="R",
+                    help="rule set: current, prior or a rules folder (default: --rules, else current)")
+    sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
+    _search_args(sg)
+
+
+def _search_args(p) -> None:
+    p.add_argument("--scope", default="tiny", metavar="NAME|FILE",
+                   help="shipped scope (tiny, small, medium) or a scope YAML (default: tiny)")
+    p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
+    p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
+    p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop after this long; the report says it is incomplete (default: none)")
+    p.add_argument("--stream", metavar="FILE",
+                   help="append each judged position to this JSON-lines file as it is done (default: none)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --stream, skip the positions the file already holds (default: off)")
+    p.add_argument("--workers", type=_positive, metavar="N",
+                   help="judge positions on N local Dask worker processes (default: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="judge positions on an existing Dask cluster (default: none)")
+
+
+def _positive(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number >= 1: {text!r}")
+    return n
+
+
+def _rule_sets(args):
+    from asl_kb.committee.rulesets import parse_ruleset
+    if args.version_a and args.rules and args.version_a != args.rules:
+        from asl_kb.errors import PositionError
+        raise PositionError("--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets")
+    frm = args.version_a or args.rules or "current"
+    a = parse_ruleset(frm, key="--from")
+    to = args.version_b or (frm if args.switch else "prior")
+    b = parse_ruleset(to, switch=args.switch, key="--to")
+    return a, b
+
+
+def run(args) -> int:
+    try:
+        if args.command == "diff":
+            return _diff(args)
+        return _search(args)
+    except PositionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _diff(args) -> int:
+    from asl_kb.committee.corpus import corpus_diff, to_text
+    from asl_kb.resources import default_position
+    a, b = _rule_sets(args)
+    report = corpus_diff(args.paths or [str(default_position())], a, b, phase=args.phase)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(to_text(report, a.label, b.label, args.limit))
+    if report["differing"]:
+        return 1
+    return 0 if report["complete"] else 3
+
+
+def _search(args) -> int:
+    import contextlib
+    from asl_kb.committee import gaps, search
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.committee.scope import load_scope
+    if args.resume and not args.stream:
+        print("error: --resume: needs --stream FILE", file=sys.stderr)
+        return 2
+    scope = load_scope(args.scope)
+    options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
+                   timeout=args.timeout, stream=args.stream, resume=args.resume)
+    with contextlib.ExitStack() as stack:
+        if args.workers or args.scheduler:
+            from asl_kb.committee.dask_run import cluster_evaluator
+            options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
+        if args.search == "diff":
+            a, b = _rule_sets(args)
+            report = search.search_diff(scope, a, b, phase=args.phase, **options)
+            render = search.to_text
+        else:
+            rs = parse_ruleset(args.rule_set or args.rules or "current", switch=args.switch, key="--rule-set")
+            report = gaps.search_gaps(scope, rs, **options)
+            render = gaps.to_text
+    if args.format == "json":
+        shown = {k: v for k, v in report.items() if not k.startswith("_")}
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render(report))
+    if report["witnesses"]:
+        return 1
+    return 0 if report["complete"] else 3

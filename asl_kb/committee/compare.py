@@ -1,0 +1,132 @@
+"""One position under two rule sets: the outcomes that appear or vanish,
+what causes each, and the clauses (because/3 rule ids) that fired on one
+side only.
+
+Causes are found as `asl_kb.engines.diff` finds them, by reproduction: for
+each switch of rules/core/versions.lp in force on one side only, the
+position is run under the first rule set with just that switch changed; when
+the rule folders differ, it is run under the second folder with the first
+rule set's version and switches. A change one of them reproduces is
+attributed to it; one none reproduces to their combination.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from asl_kb.committee.rulesets import RuleSet, with_switch
+from asl_kb.engines.diff import _describe, _items, switches_in_force
+from asl_kb.engines.outcomes import outcomes
+
+
+@dataclasses.dataclass
+class Run:
+    items: set
+    rules: set            # rule ids of every because/3 line in the result
+    incomplete: list
+
+
+def rule_ids(result) -> set[str]:
+    """The rule ids cited anywhere in a result (fates, units, events)."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k.startswith("_"):
+                    continue
+                if k == "because" and isinstance(v, list):
+                    found.update(b["rule"] for b in v if isinstance(b, dict) and "rule" in b)
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(result)
+    pris = result.get("prisoners")
+    for o in (pris.required + pris.options) if pris is not None else ():
+        for band in o.rolls:
+            found.update(r for r in band.says if isinstance(r, str) and r[:1] == "A" and "." in r)
+    return found
+
+
+def run(position, rs: RuleSet, phase: bool = False, applied: bool = False) -> Run:
+    """The position's outcomes under rule set `rs` (`applied`: position
+    already carries the rule set's version and switches)."""
+    with rs.active():
+        p = position if applied else rs.apply(position)
+        r = outcomes(p, phase=phase)
+    return Run(_items(r), rule_ids(r), list(r.get("incomplete_because", ())))
+
+
+def unit_of(item: tuple) -> str:
+    """The unit an outcome item is about ("(phase)", "(prisoners)" otherwise)."""
+    if item[0] in ("unit", "heat_of_battle", "disrupted"):
+        return item[1]
+    if item[0] in ("phase", "phase_count"):
+        return "(phase)"
+    if item[1] == "state":
+        return item[2]
+    return "(prisoners)"
+
+
+def _folder_cause(rs: RuleSet) -> dict:
+    return {"rule_folder": str(rs.folder), "replaces": list(rs.replaces), "adds": list(rs.adds)}
+
+
+def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bool = True) -> dict:
+    """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
+    "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}."""
+    pa = _applied(position, a)
+    pb = _applied(position, b)
+    ra, rb = run(pa, a, phase, True), run(pb, b, phase, True)
+    appeared, vanished = rb.items - ra.items, ra.items - rb.items
+    causes: dict[tuple, list[dict]] = {}
+    differing: list[str] = []
+    if (appeared or vanished) and attribute:
+        with a.active():
+            sa = switches_in_force(pa)
+        with b.active():
+            sb = switches_in_force(pb)
+        differing = sorted(set(sa) ^ set(sb))
+        rule_of = {**sa, **sb}
+        trials = [({"switch": n, "rule": rule_of.get(n, "")}, with_switch(pa, n, n in sb), a) for n in differing]
+        if a.folder != b.folder:
+            trials.append((_folder_cause(b) if b.folder is not None else {"rule_folder": "(shipped rules)"}, pa,
+                           dataclasses.replace(b, flip=None)))
+        for cause, p, rs in trials:
+            flipped = run(p, rs, phase, True).items
+            for item in appeared & (flipped - ra.items):
+                causes.setdefault(item, []).append(cause)
+            for item in vanished & (ra.items - flipped):
+                causes.setdefault(item, []).append(cause)
+        combination = {"switch": "+".join(differing) or "(none)", "rule": "combination"}
+        if a.folder != b.folder:
+            combination["rule_folder"] = str(b.folder or a.folder)
+
+    def entries(items) -> list[dict]:
+        """One entry per (unit, outcome as written): items differing only in
+        what the words leave out (a path's detail) are merged."""
+        merged: dict[tuple, list[dict]] = {}
+        for item in items:
+            caused = merged.setdefault((unit_of(item), _describe(item)), [])
+            for c in causes.get(item) or ([combination] if attribute else []):
+                if c not in caused:
+                    caused.append(c)
+        return [{"unit": u, "outcome": o, "caused_by": c} for (u, o), c in sorted(merged.items())]
+
+    cut = sorted(set(ra.incomplete + rb.incomplete))
+    out = {
+        "appeared": entries(appeared),
+        "vanished": entries(vanished),
+        "fired_only_in_from": sorted(ra.rules - rb.rules),
+        "fired_only_in_to": sorted(rb.rules - ra.rules),
+        "complete": not cut,
+    }
+    if cut:
+        out["incomplete_because"] = cut
+    return out
+
+
+def _applied(position, rs: RuleSet):
+    with rs.active():
+        return rs.apply(position)

@@ -1,0 +1,47 @@
+"""Judge a scope's positions on Dask: local worker processes (`workers`,
+default all cores) or an existing cluster (`scheduler` ADDRESS, started
+with `dask scheduler` and `dask worker ADDRESS`). The workers need asl-kb
+installed, and a rules folder given as a rule set at the same path.
+
+The evaluator hands each batch to the cluster and yields results as they
+finish; scan.py takes them in enumeration order, so the report does not
+depend on the workers.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+
+
+def _judge_job(judge, job):
+    index, name, text = job
+    return index, judge(name, text)
+
+
+@contextlib.contextmanager
+def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
+    """A context yielding `make(judge) -> evaluator` bound to a Dask client."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:   # pragma: no cover - dask is a declared dependency
+        from asl_kb.errors import PositionError
+        raise PositionError("--workers", None, None, "needs dask[distributed] (pip install 'dask[distributed]')") from None
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            client = stack.enter_context(Client(scheduler))
+        else:
+            cluster = stack.enter_context(LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                                       threads_per_worker=1, processes=True,
+                                                       dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+
+        def make(judge):
+            def evaluate(jobs):
+                jobs = list(jobs)
+                if not jobs:
+                    return
+                futures = client.map(_judge_job, [judge] * len(jobs), jobs, pure=False)
+                for future in as_completed(futures):
+                    yield future.result()
+            return evaluate
+        yield make

@@ -1,0 +1,113 @@
+"""The positions of a scope, smallest first, one per symmetry class.
+
+Order: number of units, then number of non-open hexes, then the rest
+(attacker, No Quarter, phase, in the scope's order), then the placement's
+canonical form -- so the first position found is minimal within the scope,
+and the order never depends on anything but the scope.
+
+Two placements equal under one of the hex grid's 12 rotations and
+reflections about the patch's centre are one position: only the placement
+whose canonical form (the smallest of its 12 images, as cube coordinates
+relative to the centre) is kept, written as that image.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator
+
+import yaml
+
+from asl_kb.board import hexgrid
+from asl_kb.committee.scope import Scope
+
+_SYMMETRIES = [apply for apply, _undo in hexgrid._SYMMETRIES]
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """One position of a scope, before it is written as YAML."""
+    index: int                                  # 0-based, in enumeration order
+    units: tuple[tuple[str, int], ...]          # (hex, spec index), sorted
+    terrain: tuple[tuple[str, int], ...]        # (hex, palette index), sorted
+    attacker: str
+    no_quarter: tuple[str, ...]
+    phase: str
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return len(self.units), len(self.terrain)
+
+
+def _rel(scope: Scope):
+    cx, cy, cz = hexgrid.cube(scope.centre)
+    to_rel = {h: (c[0] - cx, c[1] - cy, c[2] - cz) for h in scope.patch() for c in [hexgrid.cube(h)]}
+    from_rel = {v: k for k, v in to_rel.items()}
+    return to_rel, from_rel
+
+
+def canonical(units, terrain):
+    """The smallest image under the 12 symmetries of (units, terrain), each a
+    sorted tuple of (relative cube, index)."""
+    best = None
+    for sym in _SYMMETRIES:
+        image = (tuple(sorted((_key(sym(c)), i) for c, i in units)),
+                 tuple(sorted((_key(sym(c)), i) for c, i in terrain)))
+        if best is None or image < best:
+            best = image
+    return best
+
+
+def _key(c):
+    """A relative cube as sorted: nearest the centre first."""
+    return (max(abs(c[0]), abs(c[1]), abs(c[2])), c)
+
+
+def placements(scope: Scope, n_units: int, n_terrain: int) -> list:
+    """Canonical placements of n_units units and n_terrain non-open hexes."""
+    to_rel, _ = _rel(scope)
+    cells = sorted(to_rel.values())
+    slots = [(c, i) for c in cells for i in range(len(scope.specs))]
+    broken = {i for i, s in enumerate(scope.specs) if "broken" in s.status}
+    seen = set()
+    for units in itertools.combinations_with_replacement(slots, n_units):
+        if scope.require_broken and not any(i in broken for _, i in units):
+            continue
+        for where in itertools.combinations(cells, n_terrain):
+            for kinds in itertools.product(range(len(scope.palette)), repeat=n_terrain):
+                seen.add(canonical(units, tuple(zip(where, kinds))))
+    return sorted(seen)
+
+
+def candidates(scope: Scope) -> Iterator[Candidate]:
+    """Every position of the scope, smallest first (see the module's doc)."""
+    _, from_rel = _rel(scope)
+    rest = list(itertools.product(scope.attackers, scope.no_quarter, scope.phases))
+    index = 0
+    max_terrain = scope.non_open if scope.palette else 0
+    for n in range(scope.min_units, scope.max_units + 1):
+        for t in range(0, max_terrain + 1):
+            group = placements(scope, n, t)
+            for attacker, nq, phase in rest:
+                for units, terrain in group:
+                    yield Candidate(index, tuple((from_rel[c], i) for (_d, c), i in units),
+                                    tuple((from_rel[c], i) for (_d, c), i in terrain), attacker, nq, phase)
+                    index += 1
+
+
+def count(scope: Scope) -> int:
+    rest = len(scope.attackers) * len(scope.no_quarter) * len(scope.phases)
+    max_terrain = scope.non_open if scope.palette else 0
+    return rest * sum(len(placements(scope, n, t)) for n in range(scope.min_units, scope.max_units + 1)
+                      for t in range(0, max_terrain + 1))
+
+
+def to_yaml(scope: Scope, c: Candidate, header: str = "") -> str:
+    """The candidate as a position file the loader reads (`asl-kb diff` replays it)."""
+    doc = {"name": f"{scope.name} #{c.index + 1}", "rules": "current", "attacker": c.attacker,
+           "no_quarter": list(c.no_quarter), "phase": c.phase,
+           "map": {"default_terrain": scope.default_terrain, "area": list(scope.area()),
+                   "terrain": {h: scope.palette[i] for h, i in c.terrain}},
+           "units": [scope.specs[i].as_yaml(f"U{k + 1}", h) for k, (h, i) in enumerate(c.units)]}
+    body = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=200)
+    return "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + body

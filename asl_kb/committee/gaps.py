@@ -1,0 +1,79 @@
+"""`asl-kb search gaps`: the smallest positions of a scope the rules leave
+without a legal outcome or in which they are broken, each with the clauses
+in conflict -- what `asl-kb check` finds for one position
+(asl_kb/engines/check.py: a broken unit with no legal fate and why it must
+rout; no whole-phase outcome, with each minimal set of violated clauses the
+soft-constraint program rules/check.lp finds; a rule the position breaks).
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from asl_kb.committee.enumerate import to_yaml
+from asl_kb.committee.rulesets import RuleSet
+from asl_kb.committee.scan import scan, serial
+from asl_kb.committee.scope import Scope
+from asl_kb.engines.check import check
+from asl_kb.position.loader import load_position_text
+
+
+def judge_gaps(name: str, text: str, rs: RuleSet) -> dict:
+    """One position: does `asl-kb check` find something? (picklable, for workers)"""
+    with rs.active():
+        position = rs.apply(load_position_text(text, name))
+        r = check(position)
+    return {"witness": not r["consistent"], "incomplete": [], "findings": r["findings"]}
+
+
+def clause_rules(finding: dict) -> list[str]:
+    """The rule ids of a finding's clauses (or of its because lines)."""
+    rules = [c["rule"] for c in finding.get("clauses", ())] + [b["rule"] for b in finding.get("because", ())]
+    return sorted(set(rules))
+
+
+def search_gaps(scope: Scope, rs: RuleSet, witnesses: int = 3, max_positions: int | None = None,
+                out: str | None = None, evaluator=None, **scan_options) -> dict:
+    judge = functools.partial(judge_gaps, rs=rs)
+    s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
+             max_positions=max_positions, **scan_options)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    found = []
+    for n, (c, v) in enumerate(s["witnesses"], 1):
+        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1], "position": f"{scope.name} #{c.index + 1}",
+             "findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}
+        if out:
+            file = Path(out) / f"gap-{n:03d}.yaml"
+            w["file"] = file.as_posix()
+            header = (f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
+                      f"replay: asl-kb check {file.as_posix()}\n"
+                      + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"]))
+            file.write_text(to_yaml(scope, c, header), encoding="utf-8")
+        else:
+            w["yaml"] = to_yaml(scope, c)
+        found.append(w)
+    report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, "tried": s["tried"],
+              "complete": not s["incomplete"], "stopped": s["stopped"], "witnesses": found}
+    if s["incomplete"]:
+        report["incomplete_because"] = s["incomplete"]
+    report["_seconds"] = s["seconds"]
+    return report
+
+
+def to_text(report: dict) -> str:
+    head = f"search gaps under {report['rules_label']} in scope {report['scope']}"
+    incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
+    if not report["witnesses"]:
+        return f"{head}: none in {report['tried']} positions{incomplete}\n"
+    lines = [f"{head}: {len(report['witnesses'])} finding(s) in {report['tried']} positions tried "
+             f"(smallest first; {report['stopped']}){incomplete}"]
+    for w in report["witnesses"]:
+        lines.append(f"  {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
+                     + (f": {w['file']}" if "file" in w else ""))
+        for f in w["findings"]:
+            lines.append(f"    {f['kind'].replace('_', ' ')}" + (f" ({f['unit']})" if "unit" in f else "")
+                         + f": {', '.join(f['rules'])}")
+        if "yaml" in w:
+            lines += ["    | " + line for line in w["yaml"].splitlines()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,104 @@
+"""Walk a scope's positions smallest first, judge each, keep the witnesses.
+
+One loop serves every search (diff, gaps): positions go out in batches to an
+evaluator -- in this process (`serial`), or a Dask cluster (dask_run.py) --
+and come back in any order; they are taken in enumeration order, so the
+report is the same whatever the number of workers or their order. Each judged
+position may be appended to a JSON-lines file as it is taken (`stream`);
+`resume` reads that file back and skips what it holds. `timeout` (seconds)
+and Ctrl-C stop the walk; the report then says it is incomplete.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from asl_kb.committee.enumerate import candidates, to_yaml
+from asl_kb.committee.scope import Scope
+
+#: positions sent to a cluster at a time (an evaluator may set its own
+#: `batch`; in-process it is 1, so --timeout and Ctrl-C stop at once)
+BATCH = 16
+
+#: evaluate(job) -> verdict: job is (index, name, yaml text); the verdict a
+#: JSON-able dict with "witness": bool, "incomplete": [...], and the details
+Evaluator = Callable[[Iterable[tuple]], Iterator[tuple[int, dict]]]
+
+
+def serial(judge: Callable[[str, str], dict]) -> Evaluator:
+    def evaluate(jobs):
+        for index, name, text in jobs:
+            yield index, judge(name, text)
+    evaluate.batch = 1
+    return evaluate
+
+
+def _read_stream(path: Path) -> dict[int, dict]:
+    done: dict[int, dict] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue   # a line cut by an interruption
+            done[entry["index"]] = entry["verdict"]
+    return done
+
+
+def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
+         timeout: float | None = None, stream: str | None = None, resume: bool = False,
+         progress: Callable[[int, int, float], None] | None = None) -> dict:
+    """{"tried", "witnesses": [(candidate, verdict)], "incomplete": [...], "stopped"}."""
+    started = time.perf_counter()
+    done = _read_stream(Path(stream)) if stream and resume else {}
+    out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
+    found, cut, tried = [], [], 0
+    stopped = None
+    pending = iter(candidates(scope))
+    batch_size = getattr(evaluate, "batch", BATCH)
+    try:
+        while stopped is None:
+            batch = []
+            for c in pending:
+                if max_positions is not None and tried + len(batch) >= max_positions:
+                    stopped = f"--max-positions {max_positions} reached"
+                    break
+                batch.append(c)
+                if len(batch) == batch_size:
+                    break
+            if not batch:
+                stopped = stopped or "scope exhausted"
+                break
+            by_index = {c.index: c for c in batch}
+            verdicts = {i: done[i] for i in by_index if i in done}
+            jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in batch if c.index not in done]
+            for index, verdict in evaluate(jobs):
+                verdicts[index] = verdict
+                if out is not None:
+                    out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
+                    out.flush()
+            for c in batch:
+                verdict = verdicts[c.index]
+                tried += 1
+                cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
+                if verdict["witness"]:
+                    found.append((c, verdict))
+                    if len(found) >= witnesses:
+                        stopped = f"{witnesses} witness(es) found"
+                        break
+            if progress is not None:
+                progress(tried, len(found), time.perf_counter() - started)
+            if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
+                stopped = f"--timeout {timeout:g} s reached"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        if out is not None:
+            out.close()
+    incomplete = list(cut)
+    if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
+        incomplete.append(f"stopped: {stopped}")
+    return {"tried": tried, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
+            "seconds": time.perf_counter() - started}

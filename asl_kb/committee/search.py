@@ -1,0 +1,107 @@
+"""`asl-kb search diff`: the smallest positions of a scope where two rule
+sets part.
+
+Positions are enumerated smallest first (enumerate.py) and judged under both
+rule sets (scan.py walks them, in-process or on Dask); the first `witnesses`
+positions whose outcomes differ are reported -- minimal within the scope --
+each with the outcomes that appear/vanish, their causes, and the clauses
+(because/3 rule ids) that fired on one side only. With `out`, each witness is
+written as a position YAML that `asl-kb diff FILE --from A --to B [--switch X]`
+replays.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from asl_kb.committee.compare import compare
+from asl_kb.committee.enumerate import to_yaml
+from asl_kb.committee.rulesets import RuleSet
+from asl_kb.committee.scan import scan, serial
+from asl_kb.committee.scope import Scope
+from asl_kb.position.loader import load_position_text
+
+#: outcomes listed per witness and change in the text report
+SHOWN = 8
+
+
+def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
+    """The `asl-kb diff` command line that replays a witness."""
+    words = ["asl-kb", "diff", file, "--from", str(a.folder) if a.folder else a.version]
+    to = str(b.folder) if b.folder else b.version
+    if b.flip and a.flip is None and (a.version, a.folder) == (b.version, b.folder):
+        return " ".join(words + ["--switch", b.flip])
+    words += ["--to", to] + (["--switch", b.flip] if b.flip else [])
+    return " ".join(words)
+
+
+def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dict:
+    """One position: do its outcomes differ under a and b? (picklable, for workers)"""
+    position = load_position_text(text, name)
+    d = compare(position, a, b, phase=phase)
+    return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
+            "appeared": d["appeared"], "vanished": d["vanished"],
+            "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"]}
+
+
+def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3,
+                max_positions: int | None = None, out: str | None = None, evaluator=None, **scan_options) -> dict:
+    judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
+    s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
+             max_positions=max_positions, **scan_options)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    found = []
+    for n, (c, v) in enumerate(s["witnesses"], 1):
+        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1], "position": f"{scope.name} #{c.index + 1}",
+             **{k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")}}
+        if out:
+            file = Path(out) / f"witness-{n:03d}.yaml"
+            w["file"] = file.as_posix()
+            w["replay"] = replay_command(a, b, file.as_posix())
+            changes = [f"{s_} {e['outcome']}" for key, s_ in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
+            header = (f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
+                      f"replay: {w['replay']}\n" + "".join(x + "\n" for x in changes[:SHOWN])
+                      + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else ""))
+            file.write_text(to_yaml(scope, c, header), encoding="utf-8")
+        else:
+            w["yaml"] = to_yaml(scope, c)
+        found.append(w)
+    report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(),
+              "from_label": a.label, "to_label": b.label, "tried": s["tried"],
+              "complete": not s["incomplete"], "stopped": s["stopped"], "witnesses": found}
+    if s["incomplete"]:
+        report["incomplete_because"] = s["incomplete"]
+    report["_seconds"] = s["seconds"]
+    return report
+
+
+def to_text(report: dict) -> str:
+    head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
+    incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
+    if not report["witnesses"]:
+        return f"{head}: none in {report['tried']} positions{incomplete}\n"
+    lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "
+             f"(smallest first; {report['stopped']}){incomplete}"]
+    for w in report["witnesses"]:
+        lines.append(f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
+                     + (f": {w['file']}" if "file" in w else ""))
+        if "replay" in w:
+            lines.append(f"    replay: {w['replay']}")
+        for key, sign in (("appeared", "+"), ("vanished", "-")):
+            for e in w[key][:SHOWN]:
+                why = ", ".join(_cause(c) for c in e["caused_by"])
+                lines.append(f"    {sign} {e['outcome']}    <- {why}")
+            if len(w[key]) > SHOWN:
+                lines.append(f"    {sign} ... {len(w[key]) - SHOWN} more {key} (all in --format json)")
+        for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
+            if w[key]:
+                lines.append(f"    clauses fired only in {side}: {', '.join(w[key])}")
+        if "yaml" in w:
+            lines += ["    | " + line for line in w["yaml"].splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def _cause(c: dict) -> str:
+    from asl_kb.committee.corpus import cause_text
+    return cause_text(c)

@@ -1,0 +1,96 @@
+"""`asl-kb diff PATH...`: files, folders and globs under two rule sets, one
+table; exit 0 nothing differs, 1 something does, 2 bad input."""
+import json
+
+import pytest
+
+from asl_kb.cli import main
+from asl_kb.resources import rules_dir
+from conftest import FACTS
+
+SURRENDER = "rout/A20_21_surrender.lp"
+# A20.21: "...ADJACENT to Known, Good Order, armed enemy Infantry ... will
+# surrender to that enemy unit": the clause naming the captor in the RtPh
+CAPTOR_CLAUSE = "captor(t,Q,X) :- probe(t,Q), Q = question(K,L,_), knows(t,K,X), adj_unit(L,X), takes_prisoners(X),"
+
+
+def without_captor_clause(folder):
+    """An overlay folder: the shipped A20.21 file with its first captor/3 clause deleted."""
+    text = (rules_dir() / SURRENDER).read_text()
+    start = text.index(CAPTOR_CLAUSE)
+    end = text.index(".\n", start) + 2
+    (folder / "rout").mkdir(parents=True)
+    (folder / SURRENDER).write_text(text[:start] + text[end:])
+    return folder
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_switch_change_in_a_folder_and_a_glob_one_table(capsys):
+    code, out, _ = run(capsys, "diff", str(FACTS / "immediate"), str(FACTS / "rout/A20.21-u*.yaml"), "--format", "json")
+    assert code == 1
+    r = json.loads(out)
+    assert r["positions"] == 3 and r["differing"] == 2
+    changes = {(r_["file"].rsplit("/", 1)[1], r_["unit"], r_["change"], c["switch"])
+               for r_ in r["rows"] for c in r_["caused_by"]}
+    # A20.3 current: "reject a RtPh/Disrupted surrendering unit" (prior: RtPh only)
+    assert ("A19.12-entered.yaml", "R", "-", "disrupted_rejection") in changes
+    # A20.21 erratum: only an unconcealed Interdictor Known to it counts
+    assert ("A20.21-unconcealed-interdictor.yaml", "R", "+", "unconcealed_interdictor") in changes
+    # stable order: by file, then unit, then change
+    keys = [(x["file"], x["unit"]) for x in r["rows"]]
+    assert keys == sorted(keys)
+
+
+def test_same_report_whatever_the_order_of_the_paths(capsys):
+    a = [str(FACTS / "immediate/A19.12-entered.yaml"), str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml")]
+    _, one, _ = run(capsys, "diff", *a, "--format", "json")
+    _, two, _ = run(capsys, "diff", *reversed(a), a[0], "--format", "json")
+    assert one == two
+
+
+def test_nothing_differs_exit_0(capsys):
+    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A10.5-EX.yaml"), "--format", "json")
+    assert code == 0 and json.loads(out)["rows"] == []
+
+
+def test_a_switch_flipped_against_the_same_version(capsys):
+    code, out, _ = run(capsys, "diff", str(FACTS / "immediate/A19.12-entered.yaml"),
+                       "--switch", "disrupted_rejection", "--format", "json")
+    r = json.loads(out)
+    assert code == 1 and r["to"] == {"version": "current", "switch": "disrupted_rejection"}
+    assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"disrupted_rejection"}
+
+
+def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
+    folder = without_captor_clause(tmp_path / "erratum")
+    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-surrender.yaml"), "--to", str(folder), "--format", "json")
+    r = json.loads(out)
+    assert code == 1
+    vanished = [x for x in r["rows"] if x["change"] == "-"]
+    assert any("surrender" in x["outcome"] for x in vanished)
+    for x in r["rows"]:
+        assert x["caused_by"] == [{"rule_folder": str(folder.resolve()), "replaces": [SURRENDER], "adds": []}]
+    assert r["to"]["replaces"] == [SURRENDER]
+
+
+@pytest.mark.parametrize("argv, where", [
+    (["diff", "no/such/file.yaml"], "no/such/file.yaml: "),
+    (["diff", "no/such/*.yaml"], "no/such/*.yaml: "),
+    (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--to", "nonsense"], "nonsense: --to: "),
+    (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--switch", "nonsense"], "versions.lp: switch: "),
+])
+def test_bad_input_exit_2_one_line(capsys, argv, where):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and where in err and err.count("\n") == 1
+
+
+def test_a_rule_folder_that_does_not_parse_exit_2_file_line(capsys, tmp_path):
+    (tmp_path / "rout").mkdir()
+    (tmp_path / "rout" / "A20_21_surrender.lp").write_text("% fine\nsurrender(X :- unit(X).\n")
+    code, _, err = run(capsys, "diff", str(FACTS / "rout/A10.5-EX.yaml"), "--from", str(tmp_path))
+    assert code == 2 and f"{tmp_path / 'rout' / 'A20_21_surrender.lp'}:2: syntax: " in err

@@ -1,0 +1,119 @@
+"""Scopes as data, their enumeration (smallest first, one position per
+symmetry class), and `asl-kb search diff`: a rules folder with one clause
+deleted is found to differ from current with a minimal position, which
+`asl-kb diff` replays."""
+import json
+
+import pytest
+
+from asl_kb.board import hexgrid
+from asl_kb.cli import main
+from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
+from asl_kb.committee.scope import load_scope, scope_from_text
+from asl_kb.errors import PositionError
+from asl_kb.position.loader import load_position_text
+from test_committee_diff import SURRENDER, run, without_captor_clause
+
+
+@pytest.mark.parametrize("name", ["tiny", "small", "medium"])
+def test_shipped_scopes_load(name):
+    s = load_scope(name)
+    assert s.name == name and any("broken" in spec.status for spec in s.specs)
+
+
+def test_enumeration_smallest_first_and_one_per_symmetry_class():
+    s = load_scope("tiny")
+    cs = list(candidates(s))
+    assert len(cs) == count(s)
+    sizes = [c.size for c in cs]
+    assert sizes == sorted(sizes) and sizes[0] == (1, 0)
+    centre = hexgrid.cube(s.centre)
+
+    def image(c, sym):
+        def rel(h):
+            x = hexgrid.cube(h)
+            return sym(tuple(a - b for a, b in zip(x, centre)))
+        return (tuple(sorted((rel(h), i) for h, i in c.units)), tuple(sorted((rel(h), i) for h, i in c.terrain)),
+                c.attacker, c.no_quarter, c.phase)
+
+    seen = set()
+    for c in cs:
+        images = {image(c, sym) for sym in _SYMMETRIES}
+        assert not images & seen, f"{c} repeats an earlier position turned or mirrored"
+        seen |= images
+    # every placement of the scope is some candidate turned or mirrored: a
+    # broken unit in the centre with a German in each of the six neighbours
+    # is one position
+    one_german = [c for c in cs if c.size == (2, 0) and ("P15", 0) in c.units and c.units[1][1] == 1
+                  and hexgrid.distance(c.units[1][0], "P15") == 1]
+    assert len(one_german) == 1
+    # each candidate is a position the loader reads
+    for c in cs[::10]:
+        load_position_text(to_yaml(s, c), "x.yaml")
+
+
+def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, tmp_path):
+    folder = without_captor_clause(tmp_path / "erratum")
+    out = tmp_path / "witnesses"
+    code, text, _ = run(capsys, "search", "diff", "--to", str(folder), "--scope", "tiny", "--witnesses", "1",
+                        "--out", str(out), "--format", "json")
+    assert code == 1
+    r = json.loads(text)
+    [w] = r["witnesses"]
+    # minimal within tiny: two units (a broken unit and a captor) and no
+    # terrain; no smaller position can hold a surrender
+    assert (w["units"], w["non_open"]) == (2, 0)
+    assert any(e["outcome"].startswith(("U1: surrender", "U2: surrender")) for e in w["vanished"])
+    assert all(c == {"rule_folder": str(folder.resolve()), "replaces": [SURRENDER], "adds": []}
+               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    assert "A20.21" in w["fired_only_in_from"]
+    # every smaller position tried first, none differing
+    assert r["tried"] == w["index"]
+    # the witness file replays: asl-kb diff shows the same difference
+    code, text, _ = run(capsys, "diff", w["file"], "--to", str(folder), "--format", "json")
+    assert code == 1
+    d = json.loads(text)
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+
+
+ONE_UNIT = """\
+name: lone
+map: {centre: P15, radius: 1}
+units:
+  count: 1
+  kinds: [{type: squad, counter: 4-4-7, side: russian, status: [broken]}]
+attacker: german
+"""
+
+
+def test_none_found_says_how_many_positions(capsys, tmp_path):
+    f = tmp_path / "lone.yaml"
+    f.write_text(ONE_UNIT)
+    # A20.4 "in their Location" matters only with prisoners: a lone broken unit never shows it
+    code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
+    assert code == 0 and text.endswith(f"none in {count(load_scope(str(f)))} positions\n")
+
+
+@pytest.mark.parametrize("text, line, key", [
+    (ONE_UNIT.replace("radius: 1", "radius: 9"), 2, "map.radius"),
+    (ONE_UNIT.replace("count: 1", "count: [2, 1]"), 4, "units.count"),
+    (ONE_UNIT.replace("type: squad", "type: tank"), 5, "units.kinds[0].type"),
+    (ONE_UNIT.replace("status: [broken]", "status: [sad]"), 5, "units.kinds[0].status[0]"),
+    (ONE_UNIT + "colour: red\n", 7, "colour"),
+    (ONE_UNIT.replace("attacker: german\n", ""), 1, "attacker"),
+    ("name: [\n", 2, None),
+])
+def test_bad_scope_file_line_key(text, line, key):
+    with pytest.raises(PositionError) as e:
+        scope_from_text(text, "scope.yaml")
+    assert (e.value.file, e.value.line, e.value.key) == ("scope.yaml", line, key)
+
+
+def test_bad_scope_exit_2_on_the_command_line(capsys, tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text(ONE_UNIT.replace("radius: 1", "radius: many"))
+    code, out, err = run(capsys, "search", "diff", "--scope", str(f))
+    assert code == 2 and out == "" and err.startswith(f"error: {f}:2: map.radius: ")
+    code, out, err = run(capsys, "search", "diff", "--scope", "no-such-scope")
+    assert code == 2 and "no-such-scope: scope: " in err
