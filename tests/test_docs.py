@@ -7,6 +7,13 @@ compares. A sample output is marked by a comment before its block:
                                      its JSON — the keys and list items shown)
     <!-- asl-kb: position-error F --> the ```yaml block, loaded as file F, fails
                                      with the message in the next block
+    <!-- asl-kb: shell -->           commands: each `make T` names a Makefile
+                                     target, each file path named exists
+    <!-- asl-kb: expect-format -->   the grammar of a case's `expect:`: every
+                                     key it shows is one the casebook accepts,
+                                     and every run key is shown
+    <!-- asl-kb: expect-run CASE --> the block is one run of `expect.runs`:
+                                     it loads in place of CASE's runs
 
 A block that is none of these fails the test: drift cannot hide."""
 import json
@@ -44,7 +51,9 @@ def all_blocks():
         for i, (lang, body, directive, line) in enumerate(bs):
             if i in skip:
                 continue
-            if directive and directive.startswith("position-error "):
+            if directive in ("shell", "expect-format") or (directive or "").startswith("expect-run "):
+                yield doc, line, (directive.split()[0], directive, body)
+            elif directive and directive.startswith("position-error "):
                 skip.add(i + 1)
                 yield doc, line, ("error", directive.split()[1], body, bs[i + 1][1])
             elif directive:
@@ -83,11 +92,17 @@ def _part_of(sample, actual) -> bool:
 
 
 @pytest.mark.parametrize("doc,line,case", CASES, ids=[f"{d.name}:{l}" for d, l, _ in CASES])
-def test_doc_block(doc, line, case, capsys, monkeypatch):
+def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
     kind = case[0]
     assert kind != "unchecked", f"{doc.name}:{line}: a block no test checks: mark it (see this test's docstring)"
     if kind == "position":
         load_position_text(case[1], f"{doc.name}:{line}")
+    elif kind == "shell":
+        _check_commands(case[2], f"{doc.name}:{line}")
+    elif kind == "expect-format":
+        _check_expect_format(case[2], f"{doc.name}:{line}")
+    elif kind == "expect-run":
+        _check_expect_run(case[1].split()[1], case[2], f"{doc.name}:{line}", tmp_path)
     elif kind == "error":
         _, name, body, message = case
         with pytest.raises(PositionError) as e:
@@ -105,3 +120,43 @@ def test_doc_block(doc, line, case, capsys, monkeypatch):
             want, got = body.splitlines(), out.splitlines()
             runs = [i for i in range(len(got) - len(want) + 1) if got[i:i + len(want)] == want]
             assert runs, f"{doc.name}:{line}: the sample is not in the output of `asl-kb {args}`"
+
+
+MAKE_TARGET = re.compile(r"^([\w-]+):", re.M)
+A_PATH = re.compile(r"(?<![\w.])((?:[\w.-]+/)+[\w.-]+\.(?:py|yaml|lp|md|json))\b")
+
+
+def _check_commands(body, where):
+    targets = set(MAKE_TARGET.findall((ROOT / "Makefile").read_text()))
+    for text in body.splitlines():
+        command = text.split("#")[0].strip()
+        words = shlex.split(command) if command else []
+        if words[:1] == ["make"]:
+            for target in (w for w in words[1:] if "=" not in w):
+                assert target in targets, f"{where}: no Makefile target {target!r}"
+        for path in A_PATH.findall(command):
+            assert (ROOT / path).exists() or path.startswith(".venv/"), f"{where}: no file {path}"
+
+
+def _check_expect_format(body, where):
+    from asl_kb import casebook
+    shown = set(re.findall(r"^\s*(?:- )?(\w+):", body, re.M))
+    accepted = ({"name", "expect", "source", "runs"} | set(casebook.RUN_KEYS) | set(casebook.OPTION_KEYS)
+                | set(casebook.OVERRIDE_KEYS) | set(casebook.CHECK_KEYS) | set(casebook.UNIT_KEYS))
+    assert shown <= accepted, f"{where}: keys the casebook does not accept: {sorted(shown - accepted)}"
+    assert set(casebook.RUN_KEYS) <= shown, f"{where}: run keys not shown: {sorted(set(casebook.RUN_KEYS) - shown)}"
+
+
+def _check_expect_run(case_file, body, where, tmp_path):
+    """The block replaces the case's runs; the case must still load."""
+    import yaml
+    from asl_kb import casebook
+    text = (ROOT / case_file).read_text()
+    head = text[:text.index("\nexpect:")]
+    run = "\n".join("      " + l if l else l for l in body.splitlines())
+    source = yaml.load(text[text.index("\nexpect:"):], Loader=yaml.CSafeLoader)["expect"]["source"]
+    doc = f"{head}\nexpect:\n  source: {json.dumps(source)}\n  runs:\n    - label: docs\n{run}\n"
+    path = tmp_path / "doc-case.yaml"
+    path.write_text(doc)
+    case = casebook.load_case(path)
+    assert [r.label for r in case.runs] == ["docs"], where
