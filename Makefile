@@ -18,8 +18,12 @@ install-test: $(BIN)/python
 run: install
 	$(BIN)/asl-kb outcomes
 
+# one pytest worker per core (pytest-xdist); TEST_WORKERS=0 runs in one process,
+# e.g. with PYTEST_ARGS=-s to see the figures the report's browser tests print
+TEST_WORKERS ?= auto
+PYTEST_ARGS ?=
 test: install-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 bench: install
 	$(BIN)/python benchmarks/bench_cases.py --repeat 3
