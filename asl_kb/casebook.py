@@ -83,8 +83,8 @@ OPTION_KEYS = ("phase", "voluntary_break", "all_paths", "limit")
 #: position keys a run may override (mappings `map`, `los` are merged; `units` by id)
 OVERRIDE_KEYS = ("rules", "errata", "readings", "attacker", "no_quarter", "mopping_up", "elr",
                  "massacred", "close_combat", "fire_effects", "map", "los", "units")
-RUN_KEYS = ("label", "run", "units", "voluntary_break", "heat_of_battle", "disrupted",
-            "phase", "prisoners", "check", "complete")
+RUN_KEYS = ("label", "run", "units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
+            "disrupted", "phase", "prisoners", "check", "complete")
 UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "because",
              "not_because", "fates", "only", "absent", "every", "count", "kinds",
              "voluntary_rout", "final_dr")
@@ -206,6 +206,11 @@ class _Expect:
             })
         if _given(node.get("complete")):
             expect["complete"] = _Checked(node["complete"].line, self.flag(node["complete"], f"{path}.complete"))
+        if "voluntary_break_refused" in node:
+            v = node["voluntary_break_refused"]
+            expect["voluntary_break_refused"] = _Checked(
+                getattr(v, "line", node.line),
+                self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else [])
         return label, options, overrides, expect
 
     def unit(self, node, path):
@@ -511,7 +516,7 @@ def _run(case, r) -> list[Failure]:
     def fail(line, unit, expected, found):
         out.append(Failure(case.path, line, r.label, unit, expected, found))
 
-    needs_outcomes = any(k in r.expect for k in ("units", "voluntary_break", "heat_of_battle",
+    needs_outcomes = any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
                                                  "disrupted", "phase", "prisoners", "complete"))
     if needs_outcomes:
         result = outcomes(position, all_paths=r.options["all_paths"],
@@ -527,6 +532,12 @@ def _run(case, r) -> list[Failure]:
             _compare_phase(r.expect["phase"], result.get("phase"), fail)
         if "prisoners" in r.expect:
             _compare_prisoners(r.expect["prisoners"], result.get("prisoners"), fail)
+        if "voluntary_break_refused" in r.expect:
+            want = set(r.expect["voluntary_break_refused"]["value"])
+            got = _rules(result.get("voluntary_break_refused"))
+            if want != got:
+                fail(r.expect["voluntary_break_refused"].line, None, f"voluntary_break_refused {sorted(want)}",
+                     f"voluntary_break_refused {sorted(got)}")
         if "complete" in r.expect and r.expect["complete"]["value"] != result["complete"]:
             fail(r.expect["complete"].line, None, f"complete: {r.expect['complete']['value']}",
                  f"complete: {result['complete']} {result.get('incomplete_because', '')}")

@@ -62,3 +62,31 @@ def test_bad_expect_is_file_line_key(tmp_path, expect, where):
     with pytest.raises(PositionError) as e:
         load_case(f)
     assert where in str(e.value)
+
+
+def test_voluntary_break_refused_is_compared_as_a_set_of_rule_ids(tmp_path):
+    """`voluntary_break_refused: [RULE]` (a run key): the rule ids of why no unit
+    may break voluntarily, exactly; `[]` says nothing is refused."""
+    held = case(tmp_path, """expect:
+  source: A10.41
+  runs:
+    - label: movement phase
+      run: {phase: movement, voluntary_break: on}
+      voluntary_break_refused: [A10.41]
+    - label: rout phase
+      run: {voluntary_break: on}
+      voluntary_break_refused: []
+""")
+    assert run_case(held) == []
+    unmet = case(tmp_path, """expect:
+  source: A10.41
+  runs:
+    - label: rout phase
+      run: {voluntary_break: on}
+      voluntary_break_refused: [A10.41]
+""")
+    failures = run_case(unmet)
+    assert [(x.run, x.line) for x in failures] == [("rout phase", 15)]
+    with pytest.raises(PositionError) as e:
+        load_case(case(tmp_path, "expect:\n  source: x\n  voluntary_break_refused: {a: b}\n"))
+    assert "expect.voluntary_break_refused" in str(e.value)
