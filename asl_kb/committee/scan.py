@@ -50,11 +50,12 @@ def _read_stream(path: Path) -> dict[int, dict]:
 def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
          timeout: float | None = None, stream: str | None = None, resume: bool = False,
          progress: Callable[[int, int, float], None] | None = None) -> dict:
-    """{"tried", "witnesses": [(candidate, verdict)], "incomplete": [...], "stopped"}."""
+    """{"tried", "untouched" (verdicts marked so: not run), "witnesses":
+    [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
-    found, cut, tried = [], [], 0
+    found, cut, tried, untouched = [], [], 0, 0
     stopped = None
     pending = iter(candidates(scope))
     batch_size = getattr(evaluate, "batch", BATCH)
@@ -82,6 +83,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
             for c in batch:
                 verdict = verdicts[c.index]
                 tried += 1
+                untouched += bool(verdict.get("untouched"))
                 cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
                 if verdict["witness"]:
                     found.append((c, verdict))
@@ -100,5 +102,5 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")
-    return {"tried": tried, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
+    return {"tried": tried, "untouched": untouched, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
             "seconds": time.perf_counter() - started}
