@@ -16,7 +16,7 @@ from asl_kb.committee.scope import scope_from_text
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import rules_dir
-from test_committee_diff import CAPTOR_CLAUSE, SURRENDER, run
+from test_committee_diff import SURRENDER, run
 
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = parse_ruleset("current")
@@ -59,21 +59,23 @@ def _position(scope, c):
 ])
 def test_a_position_the_switch_changes_is_never_skipped(case, switch):
     p = load_position(ROOT / case)
-    d = compare(p, CURRENT, CURRENT.flipped(switch))
+    d = compare(p, CURRENT, CURRENT.flipped(switch), attribute=False)
     assert d["appeared"] or d["vanished"]           # the switch changes this position ...
     assert relevance.may_touch(CURRENT.apply(p), (switch,))    # ... so it is run
 
 
-@pytest.mark.parametrize("switch", ["guard_outnumbered", "disrupted_rejection", "massacre_in_location",
-                                    "unconcealed_interdictor"])
+@pytest.mark.parametrize("switch", ["guard_outnumbered", "unconcealed_interdictor"])
 def test_a_skipped_position_really_does_not_differ(switch):
     scope = scope_from_text(PAIR, "pair.yaml")
     cs = list(candidates(scope))
     # the RtPh, no Guard, prisoner or concealed unit: none of these switches' clauses can fire
     assert not any(relevance.may_touch(CURRENT.apply(_position(scope, c)), (switch,)) for c in cs)
     # and indeed: the whole result is the same under both settings (a broken
-    # unit alone, and beside an enemy)
-    for c in (cs[0], cs[-1]):
+    # unit alone, and beside an enemy that may capture it)
+    from asl_kb.board import hexgrid
+    beside = next(c for c in cs if c.size[0] == 2 and len({i for _, i in c.units}) == 2
+                  and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1)
+    for c in (cs[0], beside):
         p = _position(scope, c)
         a = outcomes(CURRENT.apply(p))
         b = outcomes(CURRENT.flipped(switch).apply(p))
@@ -120,23 +122,28 @@ def test_a_switch_witness_is_replayed_by_diff(capsys, tmp_path):
 def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):
     from asl_kb.mutate.__main__ import main as mutate
     from asl_kb.mutate.mutants import file_mutants
-    scope = tmp_path / "pair.yaml"
-    scope.write_text(PAIR)
-    ms = file_mutants(rules_dir(), SURRENDER)
-    captor = next(m for m in ms if m.kind == "delete" and m.clause.startswith(CAPTOR_CLAUSE))
-    # a clause no RtPh position of the scope reaches: the Mopping Up captor (A20.21)
-    mopping = next(m for m in ms if m.kind == "delete" and m.clause.startswith("mop_captor(U,X) :-"))
-    out = tmp_path / "found"
-    code = mutate([f"rules/{SURRENDER}", "--search", "--mutants", captor.id, mopping.id, "--scope", str(scope),
-                   "--out", str(out)])
+    disrupted, lone = tmp_path / "disrupted.yaml", tmp_path / "lone.yaml"
+    disrupted.write_text(DISRUPTED)
+    lone.write_text(PAIR.replace("count: [1, 2]", "count: 1"))
+    # A19.12: "a Disrupted unit surrenders immediately" -- the clause deleted
+    entered = next(m for m in file_mutants(rules_dir(), "immediate/A19_12_disrupted.lp")
+                   if m.kind == "delete" and m.clause.startswith("dis_fate(U,surrender(X)) :-"))
+    # a clause no position of a lone broken unit reaches: the Mopping Up captor (A20.21)
+    mopping = next(m for m in file_mutants(rules_dir(), SURRENDER)
+                   if m.kind == "delete" and m.clause.startswith("mop_captor(U,X) :-"))
+    found, none = tmp_path / "found", tmp_path / "none"
+    assert mutate(["rules/immediate/A19_12_disrupted.lp", "--search", "--mutants", entered.id,
+                   "--scope", str(disrupted), "--out", str(found)]) == 1
+    assert mutate([f"rules/{SURRENDER}", "--search", "--mutants", mopping.id, "--scope", str(lone),
+                   "--out", str(none)]) == 0
     text = capsys.readouterr().out
-    assert code == 1
-    report = json.loads((out / "search-report.json").read_text())
-    told = {r["id"]: r for r in report["mutants"]}
-    assert told[captor.id]["told_apart"] and not told[mopping.id]["told_apart"]
-    assert told[mopping.id]["complete"] and "equivalent within the scope" in text
-    # the proposed case is a position `asl-kb diff` reads and replays under the mutant
-    case = Path(told[captor.id]["file_out"])
-    assert load_position(case).units
-    vanished = {e["outcome"] for e in told[captor.id]["vanished"]}
-    assert any("surrender" in o for o in vanished)
+    [told] = json.loads((found / "search-report.json").read_text())["mutants"]
+    [equivalent] = json.loads((none / "search-report.json").read_text())["mutants"]
+    assert told["id"] == entered.id and told["told_apart"]
+    assert equivalent["id"] == mopping.id and not equivalent["told_apart"] and equivalent["complete"]
+    assert "equivalent within the scope" in text
+    # the proposed case: the smallest position of the scope (enemy in its
+    # Location), one the loader reads, where the surrender vanishes
+    case = load_position(told["file_out"])
+    assert len({u.hex for u in case.units}) == 1
+    assert any("surrender" in e["outcome"] for e in told["vanished"])
