@@ -15,7 +15,7 @@ from asl_kb.position.loader import load_position_text
 from test_committee_diff import SURRENDER, run, without_captor_clause
 
 
-@pytest.mark.parametrize("name", ["tiny", "small", "medium"])
+@pytest.mark.parametrize("name", ["tiny", "small", "medium", "disrupted"])
 def test_shipped_scopes_load(name):
     s = load_scope(name)
     assert s.name == name and any("broken" in spec.status for spec in s.specs)

@@ -14,6 +14,8 @@ compares. A sample output is marked by a comment before its block:
                                      and every run key is shown
     <!-- asl-kb: expect-run CASE --> the block is one run of `expect.runs`:
                                      it loads in place of CASE's runs
+    <!-- asl-kb: scope -->           the ```yaml block is a search scope that
+                                     loads (docs/committee.md)
 
 A block that is none of these fails the test: drift cannot hide."""
 import json
@@ -51,7 +53,7 @@ def all_blocks():
         for i, (lang, body, directive, line) in enumerate(bs):
             if i in skip:
                 continue
-            if directive in ("shell", "expect-format") or (directive or "").startswith("expect-run "):
+            if directive in ("shell", "expect-format", "scope") or (directive or "").startswith("expect-run "):
                 yield doc, line, (directive.split()[0], directive, body)
             elif directive and directive.startswith("position-error "):
                 skip.add(i + 1)
@@ -99,6 +101,9 @@ def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
         load_position_text(case[1], f"{doc.name}:{line}")
     elif kind == "shell":
         _check_commands(case[2], f"{doc.name}:{line}")
+    elif kind == "scope":
+        from asl_kb.committee.scope import scope_from_text
+        assert scope_from_text(case[2], f"{doc.name}:{line}").specs
     elif kind == "expect-format":
         _check_expect_format(case[2], f"{doc.name}:{line}")
     elif kind == "expect-run":
