@@ -174,7 +174,8 @@ def _clauses(rule, switches) -> list[_Clause]:
 
 
 @functools.lru_cache(maxsize=64)
-def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None) -> Slice:
+def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
+           superset: bool = False) -> Slice:
     statements: list = []
     A.parse_files([str(Path(folder) / entry)], statements.append)
     part = "base"
@@ -194,7 +195,7 @@ def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozense
         switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
         if not switch_rules:
             return Slice(None)
-        return _build(rules, switch_rules, consts, externals, switches, bounded)
+        return _build(rules, switch_rules, consts, externals, switches, bounded, superset)
     except _Bail:
         return Slice("")
 
@@ -263,7 +264,7 @@ def _render(c: _Clause, flagged: set, head: str | None = None, exact: frozenset 
     return f"{h} :- {', '.join(body) or '#true'}.", safe
 
 
-def _build(rules, switch_rules, consts, externals, switches, bounded) -> Slice:
+def _build(rules, switch_rules, consts, externals, switches, bounded, superset=False) -> Slice:
     by_head: dict[tuple, list] = {}
     unreadable: set[str] = set()
     for part, r in rules:
@@ -276,8 +277,9 @@ def _build(rules, switch_rules, consts, externals, switches, bounded) -> Slice:
             by_head.setdefault(c.sig, []).append((part, c))
 
     def exact(sig) -> bool:
-        """Its atoms are exactly the program's facts of it."""
-        return (sig not in by_head and sig[0] not in unreadable and sig not in externals
+        """Its atoms are exactly the program's facts of it (`superset`: the
+        bound gives more facts than the program gets: none is exact)."""
+        return (not superset and sig not in by_head and sig[0] not in unreadable and sig not in externals
                 and (bounded is None or sig[0] in bounded))
 
     touch = []
@@ -460,13 +462,14 @@ def _phase_facts(position) -> str:
 @functools.lru_cache(maxsize=1)
 def _programs():
     """Entry program -> the ways to bound its facts from the position, cheapest
-    first: (facts function, the predicate names it gives exactly -- None: all).
+    first: (facts function, the predicate names it gives -- None: all --,
+    whether it gives a superset of them rather than exactly the program's).
     An entry program not here with a switch clause: never pruned."""
     from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
     switch_names = frozenset(_ADDED.findall(__import__("inspect").getsource(switch_facts)))
-    return {"rout.lp": ((_unit_facts, _unit_predicates()), (position_facts, None)),
-            "prisoners.lp": ((prisoner_facts, None),),
-            "phase.lp": ((_phase_facts, _PHASE_BOUND | switch_names),),
+    return {"rout.lp": ((_unit_facts, _unit_predicates(), False), (position_facts, None, False)),
+            "prisoners.lp": ((prisoner_facts, None, False),),
+            "phase.lp": ((_phase_facts, _PHASE_BOUND | switch_names, True),),
             "position.lp": (), "switches.lp": ()}
 
 
@@ -483,8 +486,8 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
     for entry, bounds in _programs().items():
         if _slice(folder, entry, switches).text is None:
             continue        # no switch clause in this program
-        for facts_of, bounded in bounds:
-            s = _slice(folder, entry, switches, bounded)
+        for facts_of, bounded, superset in bounds:
+            s = _slice(folder, entry, switches, bounded, superset)
             if s.text and not any(_holds(s, facts_of(p)) for p in variants):
                 break       # shown untouched with this bound
         else:
