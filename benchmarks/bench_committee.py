@@ -28,7 +28,7 @@ def _rate(scope, a, b, n, evaluator=None) -> tuple[int, float, float]:
 
 def main() -> None:
     scope = load_scope(sys.argv[1] if len(sys.argv) > 1 else "small")
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     from asl_kb.committee.dask_run import cluster_evaluator
     a = parse_ruleset("current")
     for switch, what in (("current_rout_path", "every position run under both"),
