@@ -49,6 +49,10 @@ PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches
 _TOUCH = "switch_clause_body_holds__"
 
 
+def _quiet(_code, _message) -> None:
+    """The slice's own clingo messages (an unsafe slice is a bail, not an error)."""
+
+
 class _Bail(Exception):
     """The slice cannot be built soundly: the answer is 'may touch'."""
 
@@ -328,7 +332,7 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
     for n, c in enumerate(touch):
         lines.append(_render(c, flagged, head=f"{_TOUCH}({n})", exact=exacts)[0])
     text = "\n".join(lines) + "\n"
-    ctl = clingo.Control(["--warn=none"])
+    ctl = clingo.Control(["--warn=none"], logger=_quiet)
     try:        # still unsafe somewhere: cannot tell
         ctl.add("base", [], text)
         ctl.ground([("base", [])])
@@ -407,7 +411,7 @@ def _holds(s: Slice, facts: str) -> bool:
     clause's body."""
     keep = "\n".join(line for line in facts.splitlines()
                      if (m := _FACT.match(line)) and m.group(1) in s.inputs)
-    ctl = clingo.Control(["--warn=none"])
+    ctl = clingo.Control(["--warn=none"], logger=_quiet)
     ctl.add("base", [], s.text + keep + "\n")
     ctl.ground([("base", [])])
     return any(a.symbol.name == _TOUCH for a in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
