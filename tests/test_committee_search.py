@@ -92,7 +92,10 @@ def test_none_found_says_how_many_positions(capsys, tmp_path):
     f.write_text(ONE_UNIT)
     # A20.4 "in their Location" matters only with prisoners: a lone broken unit never shows it
     code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
-    assert code == 0 and text.endswith(f"none in {count(load_scope(str(f)))} positions\n")
+    n = count(load_scope(str(f)))
+    # every position is shown untouched by the switch's clauses (relevance.py), none run
+    assert code == 0 and text.endswith(f"none in {n} positions ({n} of them shown untouched by the switch's "
+                                       f"clauses, not run)\n")
 
 
 @pytest.mark.parametrize("text, line, key", [
