@@ -1,32 +1,53 @@
 """Positions judged per second per core by `asl-kb search diff` on a scope
 (printed, not asserted): serial, then on a 2-worker local Dask cluster.
 
+N positions spread evenly over the scope (the first ones, a lone unit, are
+the cheapest) are judged under two rule-set pairs: `current_rout_path`
+flipped, whose clause acts on the staged rout graph -- every position is run
+under both rule sets (the engine's own speed) -- and `massacre_in_location`
+flipped, whose clauses no position of the shipped scopes can touch
+(asl_kb/committee/relevance.py shows it without running them).
+
     .venv/bin/python benchmarks/bench_committee.py [SCOPE] [N]
 """
 from __future__ import annotations
 
+import functools
 import sys
 import time
 
+from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.committee.scope import load_scope
-from asl_kb.committee.search import search_diff
+from asl_kb.committee.search import judge_diff
 
 
 def main() -> None:
     scope = load_scope(sys.argv[1] if len(sys.argv) > 1 else "small")
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-    a, b = parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location")
-    t = time.perf_counter()
-    r = search_diff(scope, a, b, max_positions=n, witnesses=10**9)
-    serial = r["tried"] / (time.perf_counter() - t)
-    print(f"{scope.name}: serial: {r['tried']} positions, {serial:.1f} per second (1 core)")
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    cs = list(candidates(scope))
+    step = max(1, len(cs) // n)
+    jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in cs[::step][:n]]
     from asl_kb.committee.dask_run import cluster_evaluator
-    with cluster_evaluator(workers=2) as ev:
-        t = time.perf_counter()
-        r = search_diff(scope, a, b, max_positions=n, witnesses=10**9, evaluator=ev)
-        two = r["tried"] / (time.perf_counter() - t)
-    print(f"{scope.name}: 2 workers: {r['tried']} positions, {two:.1f} per second, {two / 2:.1f} per core")
+    a = parse_ruleset("current")
+    for switch, what in (("current_rout_path", "every position run under both"),
+                         ("massacre_in_location", "positions shown untouched, not run")):
+        judge = functools.partial(judge_diff, a=a, b=parse_ruleset("current", switch=switch), phase=False)
+        judge(*jobs[0][1:])     # warm: imports, the slices
+        t, c = time.perf_counter(), time.process_time()
+        for _, name, text in jobs:
+            judge(name, text)
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+        print(f"{scope.name} --switch {switch} ({what}): serial: {len(jobs)} positions, "
+              f"{len(jobs) / wall:.1f} per second, {len(jobs) / cpu:.1f} per CPU second")
+        with cluster_evaluator(workers=2) as make:
+            evaluate = make(judge)
+            list(evaluate(jobs[:2]))        # warm the workers
+            t = time.perf_counter()
+            done = list(evaluate(jobs))
+            wall = time.perf_counter() - t
+        print(f"{scope.name} --switch {switch} ({what}): 2 workers: {len(done)} positions, "
+              f"{len(done) / wall:.1f} per second, {len(done) / wall / 2:.1f} per core")
 
 
 if __name__ == "__main__":

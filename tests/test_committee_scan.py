@@ -74,3 +74,27 @@ def test_two_dask_workers_give_the_serial_report(erratum):
     with cluster_evaluator(workers=2) as evaluator:
         parallel = search_diff(scope, a, b, witnesses=1, evaluator=evaluator)
     assert serial["witnesses"] and shown(parallel) == shown(serial)
+
+
+def test_ctrl_c_writes_what_it_has_and_marks_the_report_incomplete(tmp_path, erratum):
+    # an interruption after the second position: the report and the stream
+    # hold the two judged, and say the search was interrupted
+    from asl_kb.committee.scan import serial
+    from asl_kb.committee.search import judge_diff
+    import functools
+    scope = scope_from_text(PAIR, "pair.yaml")
+    a, b = parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location")
+    judge = functools.partial(judge_diff, a=a, b=b, phase=False)
+    calls = []
+
+    def interrupted(name, text):
+        calls.append(name)
+        if len(calls) == 2:     # Ctrl-C while the second position is judged
+            import os
+            import signal
+            os.kill(os.getpid(), signal.SIGINT)
+        return judge(name, text)
+    stream = tmp_path / "run.jsonl"
+    r = search_diff(scope, a, b, evaluator=lambda _judge: serial(interrupted), stream=str(stream))
+    assert r["tried"] == 2 and not r["complete"] and r["incomplete_because"] == ["stopped: interrupted"]
+    assert [json.loads(x)["index"] for x in stream.read_text().splitlines()] == [0, 1]

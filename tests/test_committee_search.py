@@ -15,7 +15,7 @@ from asl_kb.position.loader import load_position_text
 from test_committee_diff import SURRENDER, run, without_captor_clause
 
 
-@pytest.mark.parametrize("name", ["tiny", "small", "medium"])
+@pytest.mark.parametrize("name", ["tiny", "small", "medium", "disrupted"])
 def test_shipped_scopes_load(name):
     s = load_scope(name)
     assert s.name == name and any("broken" in spec.status for spec in s.specs)
@@ -92,7 +92,10 @@ def test_none_found_says_how_many_positions(capsys, tmp_path):
     f.write_text(ONE_UNIT)
     # A20.4 "in their Location" matters only with prisoners: a lone broken unit never shows it
     code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
-    assert code == 0 and text.endswith(f"none in {count(load_scope(str(f)))} positions\n")
+    n = count(load_scope(str(f)))
+    # every position is shown untouched by the switch's clauses (relevance.py), none run
+    assert code == 0 and text.endswith(f"none in {n} positions ({n} of them shown untouched by the switch's "
+                                       f"clauses, not run)\n")
 
 
 @pytest.mark.parametrize("text, line, key", [

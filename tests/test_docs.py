@@ -103,11 +103,11 @@ def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
         load_position_text(case[1], f"{doc.name}:{line}")
     elif kind == "shell":
         _check_commands(case[2], f"{doc.name}:{line}")
-    elif kind == "expect-format":
-        _check_expect_format(case[2], f"{doc.name}:{line}")
     elif kind == "scope":
         from asl_kb.committee.scope import scope_from_text
-        scope_from_text(case[2], f"{doc.name}:{line}")
+        assert scope_from_text(case[2], f"{doc.name}:{line}").specs
+    elif kind == "expect-format":
+        _check_expect_format(case[2], f"{doc.name}:{line}")
     elif kind == "exit-2":
         monkeypatch.chdir(ROOT)
         assert cli.main(shlex.split(case[1])[1:]) == 2

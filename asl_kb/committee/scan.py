@@ -10,7 +10,10 @@ and Ctrl-C stop the walk; the report then says it is incomplete.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -35,6 +38,28 @@ def serial(judge: Callable[[str, str], dict]) -> Evaluator:
     return evaluate
 
 
+@contextlib.contextmanager
+def _ctrl_c():
+    """Ctrl-C (SIGINT) inside the block sets the yielded event instead of
+    raising inside the engine (clingo would take it for its own and the
+    position's answer could be cut): the walk stops after the position at
+    hand. A second Ctrl-C raises KeyboardInterrupt as usual."""
+    hit = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield hit
+        return
+
+    def handler(_signum, _frame):
+        if hit.is_set():
+            raise KeyboardInterrupt
+        hit.set()
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield hit
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _read_stream(path: Path) -> dict[int, dict]:
     done: dict[int, dict] = {}
     if path.is_file():
@@ -50,48 +75,54 @@ def _read_stream(path: Path) -> dict[int, dict]:
 def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
          timeout: float | None = None, stream: str | None = None, resume: bool = False,
          progress: Callable[[int, int, float], None] | None = None) -> dict:
-    """{"tried", "witnesses": [(candidate, verdict)], "incomplete": [...], "stopped"}."""
+    """{"tried", "untouched" (verdicts marked so: not run), "witnesses":
+    [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
-    found, cut, tried = [], [], 0
+    found, cut, tried, untouched = [], [], 0, 0
     stopped = None
     pending = iter(candidates(scope))
     batch_size = getattr(evaluate, "batch", BATCH)
     try:
-        while stopped is None:
-            batch = []
-            for c in pending:
-                if max_positions is not None and tried + len(batch) >= max_positions:
-                    stopped = f"--max-positions {max_positions} reached"
-                    break
-                batch.append(c)
-                if len(batch) == batch_size:
-                    break
-            if not batch:
-                stopped = stopped or "scope exhausted"
-                break
-            by_index = {c.index: c for c in batch}
-            verdicts = {i: done[i] for i in by_index if i in done}
-            jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in batch if c.index not in done]
-            for index, verdict in evaluate(jobs):
-                verdicts[index] = verdict
-                if out is not None:
-                    out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
-                    out.flush()
-            for c in batch:
-                verdict = verdicts[c.index]
-                tried += 1
-                cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
-                if verdict["witness"]:
-                    found.append((c, verdict))
-                    if len(found) >= witnesses:
-                        stopped = f"{witnesses} witness(es) found"
+        with _ctrl_c() as ctrl_c:
+            while stopped is None:
+                batch = []
+                for c in pending:
+                    if max_positions is not None and tried + len(batch) >= max_positions:
+                        stopped = f"--max-positions {max_positions} reached"
                         break
-            if progress is not None:
-                progress(tried, len(found), time.perf_counter() - started)
-            if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
-                stopped = f"--timeout {timeout:g} s reached"
+                    batch.append(c)
+                    if len(batch) == batch_size:
+                        break
+                if not batch:
+                    stopped = stopped or "scope exhausted"
+                    break
+                by_index = {c.index: c for c in batch}
+                verdicts = {i: done[i] for i in by_index if i in done}
+                jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c))
+                        for c in batch if c.index not in done]
+                for index, verdict in evaluate(jobs):
+                    verdicts[index] = verdict
+                    if out is not None:
+                        out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
+                        out.flush()
+                for c in batch:
+                    verdict = verdicts[c.index]
+                    tried += 1
+                    untouched += bool(verdict.get("untouched"))
+                    cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
+                    if verdict["witness"]:
+                        found.append((c, verdict))
+                        if len(found) >= witnesses:
+                            stopped = f"{witnesses} witness(es) found"
+                            break
+                if progress is not None:
+                    progress(tried, len(found), time.perf_counter() - started)
+                if stopped is None and ctrl_c.is_set():
+                    stopped = "interrupted"
+                if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
+                    stopped = f"--timeout {timeout:g} s reached"
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
@@ -100,5 +131,5 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")
-    return {"tried": tried, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
+    return {"tried": tried, "untouched": untouched, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
             "seconds": time.perf_counter() - started}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from asl_kb.committee.compare import compare
 from asl_kb.committee.enumerate import to_yaml
+from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet
 from asl_kb.committee.scan import scan, serial
 from asl_kb.committee.scope import Scope
@@ -35,9 +36,25 @@ def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
     return " ".join(words)
 
 
+def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
+    """The switches a and b differ in when that is all they differ in (same
+    version, same rules folder), else None."""
+    if (a.version, a.folder) != (b.version, b.folder):
+        return None
+    return tuple(sorted({a.flip, b.flip} - {None})) if a.flip != b.flip else ()
+
+
 def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dict:
-    """One position: do its outcomes differ under a and b? (picklable, for workers)"""
+    """One position: do its outcomes differ under a and b? (picklable, for
+    workers). When a and b differ only in switches, a position in which no
+    clause of theirs can fire (relevance.py) is not run: it cannot differ."""
     position = load_position_text(text, name)
+    switches = flipped(a, b)
+    if switches is not None:
+        with a.active():
+            if not may_touch(a.apply(position), switches, phase):
+                return {"witness": False, "incomplete": [], "untouched": True, "appeared": [], "vanished": [],
+                        "fired_only_in_from": [], "fired_only_in_to": []}
     d = compare(position, a, b, phase=phase)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
             "appeared": d["appeared"], "vanished": d["vanished"],
@@ -69,7 +86,8 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
         found.append(w)
     report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(),
               "from_label": a.label, "to_label": b.label, "tried": s["tried"],
-              "complete": not s["incomplete"], "stopped": s["stopped"], "witnesses": found}
+              "complete": not s["incomplete"], "stopped": s["stopped"], "untouched": s["untouched"],
+              "witnesses": found}
     if s["incomplete"]:
         report["incomplete_because"] = s["incomplete"]
     report["_seconds"] = s["seconds"]
@@ -79,6 +97,9 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
 def to_text(report: dict) -> str:
     head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
+    untouched = report.get("untouched", 0)
+    if untouched:
+        incomplete = (f" ({untouched} of them shown untouched by the switch's clauses, not run)" + incomplete)
     if not report["witnesses"]:
         return f"{head}: none in {report['tried']} positions{incomplete}\n"
     lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "

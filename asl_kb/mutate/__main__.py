@@ -33,6 +33,15 @@ def _parser():
     ap.add_argument("--list", action="store_true", help="only list the mutants")
     ap.add_argument("--overlay", nargs=2, metavar=("MUTANT_ID", "DIR"),
                     help="write the rules folder of one mutant (an id from the report) to DIR, and stop")
+    ap.add_argument("--search", action="store_true",
+                    help="hand the survivors of --report (or the --mutants given) to `asl-kb search diff`: the "
+                         "smallest position of --scope telling each apart from the shipped rules, written to "
+                         "--out as a proposed case, or 'equivalent within the scope' (docs/committee.md)")
+    ap.add_argument("--mutants", nargs="+", metavar="ID", help="with --search: these mutant ids (default: the survivors)")
+    ap.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="with --search: the scope (default tiny)")
+    ap.add_argument("--out", default="mutation-witnesses", metavar="DIR",
+                    help="with --search: where the witnesses go, one folder per mutant (default mutation-witnesses)")
+    ap.add_argument("--timeout", type=float, metavar="SECONDS", help="with --search: per mutant (default: none)")
     ap.add_argument("--fail-under", type=float, default=0.0, metavar="PERCENT",
                     help="exit 1 when fewer than PERCENT of the mutants are killed")
     return ap
@@ -92,6 +101,8 @@ def main(argv=None) -> int:
         hit[0].overlay(rules, Path(out))
         print(f"{out}: rules with {hit[0].file}:{hit[0].line} {hit[0].mutation}")
         return 0
+    if args.search:
+        return _search(args, rules, mutants)
     if args.list:
         for m in mutants:
             print(f"{m.file}:{m.line}: {m.mutation}: {m.clause}")
@@ -168,6 +179,74 @@ def main(argv=None) -> int:
     done = [m for m in mutants if m.id in results]
     return _report(args, suite, files, done, results, info, good, broken, seconds,
                    complete=len(done) == len(mutants))
+
+
+def _search(args, rules: Path, mutants) -> int:
+    """Each survivor (or --mutants) as a rules folder, searched against the
+    shipped rules: a distinguishing position is a proposed case (its expected
+    outcome to be checked by a person against the rule text), none means the
+    mutant is equivalent within the scope. Exit 1 when some mutant is told
+    apart, 0 when none is, 2 on bad input."""
+    import tempfile
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.committee.scope import load_scope
+    from asl_kb.committee.search import search_diff
+    from asl_kb.errors import PositionError
+    by_id = {m.id: m for m in mutants}
+    if args.mutants:
+        want = args.mutants
+    else:
+        try:
+            report = json.loads(Path(args.report).read_text())
+        except (OSError, ValueError) as e:
+            print(f"error: {args.report}: --search: no mutation report to take the survivors from ({e}); "
+                  f"run `make mutate` first or name --mutants", file=sys.stderr)
+            return 2
+        want = [r["id"] for r in report["mutants"] if r["status"] in (SURVIVED, UNREACHED)]
+    missing = [w for w in want if w not in by_id]
+    if missing:
+        print(f"error: --mutants: no mutant {missing[0]!r} among the files given", file=sys.stderr)
+        return 2
+    try:
+        scope = load_scope(args.scope)
+    except PositionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    current = parse_ruleset("current")
+    told = 0
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="asl-kb-mutant-") as tmp:
+        for n, key in enumerate(want, 1):
+            m = by_id[key]
+            folder = m.overlay(rules, Path(tmp) / f"m{n}")
+            out = Path(args.out) / f"mutant-{n:03d}"
+            r = search_diff(scope, current, parse_ruleset(str(folder)), witnesses=1, timeout=args.timeout)
+            where = f"rules/{m.file}:{m.line}: {m.mutation}"
+            if r["witnesses"]:
+                told += 1
+                w = r["witnesses"][0]
+                out.mkdir(parents=True, exist_ok=True)
+                case = out / "witness.yaml"
+                changes = [f"{s} {e['outcome']}" for k, s in (("appeared", "+"), ("vanished", "-")) for e in w[k]]
+                case.write_text(
+                    f"# proposed case for the mutant {m.id} ({where}):\n"
+                    f"# the smallest position of scope {scope.name} where it differs from the shipped rules.\n"
+                    f"# Check the expected outcome against the rule text before adding an expect: block.\n"
+                    + "".join(f"# {c}\n" for c in changes[:12]) + w["yaml"], encoding="utf-8")
+                print(f"{where}\n    told apart by {w['position']} ({w['units']} unit(s), {w['non_open']} "
+                      f"non-open hex(es)) after {r['tried']} positions: {case}")
+                rows.append({**m.as_dict(), "told_apart": True, "position": w["position"], "file_out": str(case),
+                             "appeared": w["appeared"], "vanished": w["vanished"]})
+            else:
+                state = "equivalent within the scope" if r["complete"] else "INCOMPLETE"
+                print(f"{where}\n    {state}: none in {r['tried']} positions of scope {scope.name}"
+                      + ("" if r["complete"] else f" ({'; '.join(r['incomplete_because'])})"))
+                rows.append({**m.as_dict(), "told_apart": False, "tried": r["tried"], "complete": r["complete"]})
+    print(f"\n{len(want)} mutant(s) searched in scope {scope.name}: {told} told apart (proposed cases under "
+          f"{args.out}/), {len(want) - told} not")
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    (Path(args.out) / "search-report.json").write_text(json.dumps({"scope": scope.name, "mutants": rows}, indent=1) + "\n")
+    return 1 if told else 0
 
 
 def _figures(rows, seconds, jobs) -> dict:

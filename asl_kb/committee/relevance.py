@@ -1,0 +1,499 @@
+"""Which positions a switch cannot touch: a sound shortcut for `search diff`.
+
+Flipping switch X changes nothing but the atom in_force(X). The clauses it
+can act through are the *switch clauses*: those with in_force(X) in their
+body. If, in a position, the rest of every switch clause's body is false,
+no switch clause fires under either setting, the rest of the program does
+not mention in_force(X), and so both settings give the same answer set (the
+one of the program without the switch clauses) -- the position's outcomes
+cannot differ, and `search diff` need not run them twice.
+
+That "the rest of the body is false" is shown, without solving, on an
+over-approximation: the *slice* of the entry program that can derive the
+switch clauses' body atoms, with negative literals, aggregates and
+conditional literals dropped (each treated as true), grounded with the
+position's facts. Dropping body conditions and negation only adds atoms
+(the slice is a positive program whose one model holds every answer set of
+the real one), so when the slice derives no switch clause's body, the real
+program cannot either. Where that argument does not hold cheaply the answer
+is "may touch" and the position is run as usual:
+
+* a predicate of the slice has a clause in a `#program` part other than
+  `base` (the staged rout graph: grounded in stages by asl_kb/asp/solve.py);
+* a predicate of the slice is `#external`, a slice clause has a head the
+  slice cannot copy (a head aggregate, a theory atom), or dropping a
+  condition leaves it unsafe;
+* the switch clause is in a program whose facts come from another program's
+  answer (phase.lp, check.lp: built by asl_kb/engines/phase.py), not from
+  the position.
+
+`PROGRAMS` lists the entry programs `compare` runs and how each one's facts
+follow from the position; tests/test_committee_relevance.py checks that
+`outcomes` loads no other entry program, and that a pruned position's
+outcomes really are the same under both settings.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from pathlib import Path
+
+import clingo
+import clingo.ast as A
+
+from asl_kb.asp.control import active_rules
+
+PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches.lp")
+
+_TOUCH = "switch_clause_body_holds__"
+
+
+def _quiet(_code, _message) -> None:
+    """The slice's own clingo messages (an unsafe slice is a bail, not an error)."""
+
+
+class _Bail(Exception):
+    """The slice cannot be built soundly: the answer is 'may touch'."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Slice:
+    """The positive over-approximation for one entry program and switch set:
+    `text` (None: no switch clause in this program; "": cannot tell) and the
+    predicate names whose facts it reads."""
+    text: str | None
+    inputs: frozenset[str] = frozenset()
+
+
+def _function(atom):
+    """(name, arity) of a SymbolicAtom's function, or None."""
+    if atom.ast_type != A.ASTType.SymbolicAtom:
+        return None
+    sym = atom.symbol
+    if sym.ast_type == A.ASTType.Pool:     # p(a;b): one predicate
+        sigs = {_function(A.SymbolicAtom(t)) for t in sym.arguments}
+        if len(sigs) == 1:
+            return sigs.pop()
+        raise _Bail(f"atom {atom}")
+    if sym.ast_type == A.ASTType.Function and not sym.external:
+        return sym.name, len(sym.arguments)
+    if sym.ast_type == A.ASTType.SymbolicTerm and sym.symbol.type == clingo.SymbolType.Function:
+        return sym.symbol.name, len(sym.symbol.arguments)
+    raise _Bail(f"atom {atom}")
+
+
+def _switch_of(lit) -> str | None:
+    """The switch X of a body literal in_force(X) / not in_force(X)."""
+    if lit.ast_type != A.ASTType.Literal or lit.atom.ast_type != A.ASTType.SymbolicAtom:
+        return None
+    sig = _function(lit.atom)
+    if sig != ("in_force", 1):
+        return None
+    return str(lit.atom.symbol.arguments[0]) if lit.atom.symbol.ast_type == A.ASTType.Function \
+        else str(lit.atom.symbol.symbol.arguments[0])
+
+
+def _positive(lit) -> bool:
+    return lit.ast_type == A.ASTType.Literal and lit.sign == A.Sign.NoSign
+
+
+def _vars(node, anonymous: bool = False) -> set[str]:
+    """The variables occurring in an AST node (with `anonymous`, "_" too:
+    a comparison over _ is never bound by anything)."""
+    if node is None or isinstance(node, (str, int)):
+        return set()
+    if isinstance(node, (list, tuple)) or type(node).__name__ == "ASTSequence":
+        return set().union(set(), *(_vars(n, anonymous) for n in node))
+    if not hasattr(node, "ast_type"):
+        return set()
+    if node.ast_type == A.ASTType.Variable:
+        return {node.name} if node.name != "_" or anonymous else set()
+    return set().union(set(), *(_vars(getattr(node, k), anonymous) for k in node.child_keys))
+
+
+@dataclasses.dataclass
+class _Clause:
+    """One clause of the slice: head atom (text, signature, variables) and
+    the positive body conditions kept (symbolic literals and comparisons)."""
+    head: str
+    sig: tuple
+    head_vars: set
+    atoms: list          # (signature, text, variables)
+    comparisons: list    # (text, variables, binds: [(var, needs)])
+
+
+def _conditions(body):
+    """Positive literals and comparisons of a body, and its negative
+    literals (kept only where they read facts alone, see _render);
+    aggregates and conditional literals dropped (treated as true)."""
+    atoms, comparisons = [], []
+    for lit in body:
+        if lit.ast_type == A.ASTType.Literal and lit.sign == A.Sign.Negation \
+                and lit.atom.ast_type == A.ASTType.SymbolicAtom:
+            comparisons.append((str(lit), _vars(lit.atom, True) - {"_"}, [], _function(lit.atom)))
+            continue
+        if not _positive(lit):
+            continue
+        atom = lit.atom
+        if atom.ast_type == A.ASTType.SymbolicAtom:
+            atoms.append((_function(atom), str(lit), _vars(atom)))
+        elif atom.ast_type == A.ASTType.Comparison:
+            binds = []
+            if len(atom.guards) == 1 and atom.guards[0].comparison == A.ComparisonOperator.Equal:
+                left, right = atom.term, atom.guards[0].term
+                for one, other in ((left, right), (right, left)):
+                    if one.ast_type == A.ASTType.Variable and one.name != "_":
+                        binds.append((one.name, _vars(other, True)))
+            comparisons.append((str(lit), _vars(atom, True), binds, None))
+        elif atom.ast_type == A.ASTType.BooleanConstant and not atom.value:
+            comparisons.append(("#false", set(), [], None))
+        # body aggregates, theory atoms: dropped (treated as true)
+    return atoms, comparisons
+
+
+def _clauses(rule, switches) -> list[_Clause]:
+    """The slice's clauses for one rule: one per atom its head may derive."""
+    body = [l for l in rule.body if _switch_of(l) not in switches]
+    atoms, comparisons = _conditions(body)
+    head = rule.head
+    t = head.ast_type
+    out = []
+    if t == A.ASTType.Literal:
+        if head.atom.ast_type == A.ASTType.BooleanConstant or head.sign != A.Sign.NoSign:
+            return []           # an integrity constraint, a negated head: derive nothing
+        out.append(_Clause(str(head.atom), _function(head.atom), _vars(head.atom), atoms, comparisons))
+    elif t in (A.ASTType.Disjunction, A.ASTType.Aggregate):
+        for e in head.elements:
+            lit = e.literal
+            if lit.ast_type != A.ASTType.Literal or lit.atom.ast_type != A.ASTType.SymbolicAtom:
+                raise _Bail(f"head {head}")
+            if lit.sign != A.Sign.NoSign:
+                continue
+            ca, cc = _conditions(e.condition)
+            out.append(_Clause(str(lit.atom), _function(lit.atom), _vars(lit.atom), atoms + ca, comparisons + cc))
+    else:
+        raise _Bail(f"head {head}")
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
+           superset: bool = False) -> Slice:
+    statements: list = []
+    A.parse_files([str(Path(folder) / entry)], statements.append)
+    part = "base"
+    rules = []
+    consts, externals = [], set()
+    try:
+        for st in statements:
+            t = st.ast_type
+            if t == A.ASTType.Program:
+                part = st.name
+            elif t == A.ASTType.Rule:
+                rules.append((part, st))
+            elif t == A.ASTType.Definition:
+                consts.append(str(st))
+            elif t == A.ASTType.External:
+                externals.add(_function(st.atom))
+        switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
+        if not switch_rules:
+            return Slice(None)
+        return _build(rules, switch_rules, consts, externals, switches, bounded, superset)
+    except _Bail:
+        return Slice("")
+
+
+_IN_FORCE = re.compile(r"\bin_force\(([^()]*)\)")
+
+
+def _is_switch_clause(rule, switches) -> bool:
+    """Whether in_force(X) of a switch X is in the rule's body, as a literal
+    of the body itself (else _Bail: a use the slice does not follow, e.g.
+    in_force(S) with a variable, or inside an aggregate)."""
+    top = [_switch_of(l) for l in rule.body]
+    head = len(_IN_FORCE.findall(str(rule.head)))
+    found = 0
+    for arg in _IN_FORCE.findall(str(rule))[head:]:
+        arg = arg.strip()
+        if arg in switches:
+            found += 1
+        elif not re.fullmatch(r"[a-z][A-Za-z0-9_']*", arg):
+            raise _Bail(f"in_force({arg}) in {rule}")
+    if found != sum(1 for x in top if x in switches):
+        raise _Bail(f"in_force nested in {rule}")
+    return found > 0
+
+
+def _flag(sig) -> str:
+    return f"{_TOUCH}any({sig[0]},{sig[1]})"
+
+
+def _render(c: _Clause, flagged: set, head: str | None = None, exact: frozenset = frozenset()) -> tuple[str, bool]:
+    """The clause as text, weakened until safe: a literal of a flagged
+    predicate becomes the flag "some atom of it may hold", a comparison
+    over variables nothing binds is dropped, a negative literal is kept only
+    over a predicate whose atoms are exactly the facts (`exact`: no clause
+    derives it). Returns (text, head_safe)."""
+    body, bound = [], set()
+    for sig, text, vs in c.atoms:
+        if sig in flagged:
+            body.append(_flag(sig))
+        else:
+            body.append(text)
+            bound |= vs
+    pending = list(c.comparisons)
+    grew = True
+    while grew:
+        grew = False
+        for comp in list(pending):
+            text, vs, binds, neg = comp
+            if neg is not None and neg not in exact:
+                pending.remove(comp)        # `not p` of a derived p: dropped (treated as true)
+                continue
+            if vs <= bound:
+                body.append(text)
+                pending.remove(comp)
+                grew = True
+                continue
+            for var, needs in binds:
+                if needs <= bound:
+                    bound.add(var)
+                    body.append(text)
+                    pending.remove(comp)
+                    grew = True
+                    break
+    safe = c.head_vars <= bound
+    h = head if head is not None else (c.head if safe and c.sig not in flagged else _flag(c.sig))
+    return f"{h} :- {', '.join(body) or '#true'}.", safe
+
+
+def _build(rules, switch_rules, consts, externals, switches, bounded, superset=False) -> Slice:
+    by_head: dict[tuple, list] = {}
+    unreadable: set[str] = set()
+    for part, r in rules:
+        try:
+            clauses = _clauses(r, switches)
+        except _Bail:
+            unreadable |= set(re.findall(r"[a-z_][A-Za-z0-9_']*", str(r.head)))
+            continue
+        for c in clauses:
+            by_head.setdefault(c.sig, []).append((part, c))
+
+    def exact(sig) -> bool:
+        """Its atoms are exactly the program's facts of it (`superset`: the
+        bound gives more facts than the program gets: none is exact)."""
+        return (not superset and sig not in by_head and sig[0] not in unreadable and sig not in externals
+                and (bounded is None or sig[0] in bounded))
+
+    touch = []
+    for part, r in switch_rules:
+        if part != "base":
+            raise _Bail(f"switch clause in #program {part}")
+        atoms, comparisons = _conditions([l for l in r.body if _switch_of(l) not in switches])
+        more_atoms, more_comparisons = _subsumed(r, rules, switch_rules, switches, exact)
+        atoms, comparisons = atoms + more_atoms, comparisons + more_comparisons
+        touch.append(_Clause("", ("", 0), set(), atoms, comparisons))
+    # the predicates the switch clauses' bodies depend on
+    seen: set[tuple] = set()
+    need = [sig for c in touch for sig, _, _ in c.atoms] + [x[3] for c in touch for x in c.comparisons if x[3]]
+    while need:
+        sig = need.pop()
+        if sig in seen:
+            continue
+        seen.add(sig)
+        if sig in externals or sig[0] in unreadable:
+            raise _Bail(f"{sig[0]}/{sig[1]}: #external, or a head the slice cannot copy")
+        for part, c in by_head.get(sig, ()):
+            if part != "base":
+                raise _Bail(f"{sig[0]}/{sig[1]} in #program {part}")
+            need += [s for s, _, _ in c.atoms] + [x[3] for x in c.comparisons if x[3]]
+    exacts = frozenset(sig for sig in seen if exact(sig))
+    # facts the program may get but the bound does not give: may hold anything
+    unknown = {sig for sig in seen if sig not in by_head and bounded is not None and sig[0] not in bounded}
+    # weaken to safety: a predicate some clause cannot derive with its
+    # arguments bound is flagged, and read as "may hold" where it is used
+    flagged: set[tuple] = set(unknown)
+    while True:
+        more = {c.sig for sig in seen for _, c in by_head.get(sig, ()) if not _render(c, flagged, exact=exacts)[1]}
+        if more <= flagged:
+            break
+        flagged |= more
+    lines = list(consts)
+    for sig in sorted(seen):
+        for _, c in by_head.get(sig, ()):
+            lines.append(_render(c, flagged, exact=exacts)[0])
+    for sig in sorted(flagged):     # facts of a flagged predicate raise its flag too
+        if sig in unknown:
+            lines.append(f"{_flag(sig)}.")
+            continue
+        args = ",".join(f"V{i}" for i in range(sig[1]))
+        lines.append(f"{_flag(sig)} :- {sig[0]}({args})." if sig[1] else f"{_flag(sig)} :- {sig[0]}.")
+    for n, c in enumerate(touch):
+        lines.append(_render(c, flagged, head=f"{_TOUCH}({n})", exact=exacts)[0])
+    text = "\n".join(lines) + "\n"
+    ctl = clingo.Control(["--warn=none"], logger=_quiet)
+    try:        # still unsafe somewhere: cannot tell
+        ctl.add("base", [], text)
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise _Bail("unsafe") from None
+    return Slice(text, frozenset(s[0] for s in seen))
+
+
+def _subsumed(rx, rules, switch_rules, switches, exact) -> list:
+    """Conditions under which a switch clause can add anything: a clause
+    `H :- B, not in_force(X)` beside a clause `H :- B, E` (same head, one
+    condition E more, E over facts alone, none of its body reached by any
+    switch clause) adds H only where E is false -- elsewhere the other
+    clause derives H under either setting. The negation of each such E, as
+    (atoms, comparisons) to add to the switch clause's body."""
+    rest = [l for l in rx.body if _switch_of(l) not in switches]
+    rest_text = {str(l) for l in rest}
+    touched = _downstream(rules, switch_rules)
+    atoms, comparisons = [], []
+    for part, r in rules:
+        if part != "base" or r is rx or str(r.head) != str(rx.head) or any(_switch_of(l) for l in r.body):
+            continue
+        body = {str(l): l for l in r.body}
+        extra = [l for t, l in body.items() if t not in rest_text]
+        if not rest_text <= set(body) or len(extra) != 1:
+            continue
+        e = extra[0]
+        if e.ast_type != A.ASTType.Literal or e.atom.ast_type != A.ASTType.SymbolicAtom:
+            continue
+        if _atom_names(r.body) & touched:
+            continue
+        sig = _function(e.atom)
+        if not exact(sig):
+            continue
+        if e.sign == A.Sign.Negation:
+            atoms.append((sig, str(e.atom), _vars(e.atom)))
+        elif e.sign == A.Sign.NoSign:
+            comparisons.append((f"not {e.atom}", _vars(e.atom, True) - {"_"}, [], sig))
+    return atoms, comparisons
+
+
+def _atom_names(node) -> set[str]:
+    """The predicate names of the atoms in an AST node (aggregates,
+    conditions and negation included)."""
+    if node is None or isinstance(node, (str, int)):
+        return set()
+    if isinstance(node, (list, tuple)) or type(node).__name__ == "ASTSequence":
+        return set().union(set(), *(_atom_names(n) for n in node))
+    if not hasattr(node, "ast_type"):
+        return set()
+    if node.ast_type == A.ASTType.SymbolicAtom:
+        return {_function(node)[0]}
+    return set().union(set(), *(_atom_names(getattr(node, k)) for k in node.child_keys))
+
+
+def _downstream(rules, switch_rules) -> set[str]:
+    """Names of the predicates a switch clause's head may change."""
+    names = set().union(*(_atom_names(r.head) for _, r in switch_rules))
+    grew = True
+    while grew:
+        grew = False
+        for _, r in rules:
+            if _atom_names(r.body) & names:
+                heads = _atom_names(r.head)
+                if not heads <= names:
+                    names |= heads
+                    grew = True
+    return names
+
+
+_FACT = re.compile(r"^([a-z_][A-Za-z0-9_']*)")
+
+
+def _holds(s: Slice, facts: str) -> bool:
+    """Whether the slice, grounded with the facts it reads, derives a switch
+    clause's body."""
+    keep = "\n".join(line for line in facts.splitlines()
+                     if (m := _FACT.match(line)) and m.group(1) in s.inputs)
+    ctl = clingo.Control(["--warn=none"], logger=_quiet)
+    ctl.add("base", [], s.text + keep + "\n")
+    ctl.ground([("base", [])])
+    return any(a.symbol.name == _TOUCH for a in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
+
+
+_ADDED = re.compile(r"""\bf?["']([a-z_][A-Za-z0-9_]*)\(""")
+
+
+@functools.lru_cache(maxsize=1)
+def _unit_predicates() -> frozenset:
+    """The predicates FactBuilder.header()/units() emit and no other method
+    of it does: their facts from header+units are all the position has."""
+    import inspect
+    from asl_kb.asp import facts
+    cheap = set(_ADDED.findall(inspect.getsource(facts.FactBuilder.header))
+                + _ADDED.findall(inspect.getsource(facts.FactBuilder.units))
+                + _ADDED.findall(inspect.getsource(facts.switch_facts)))
+    others = set()
+    for name, fn in inspect.getmembers(facts.FactBuilder, inspect.isfunction):
+        if name not in ("header", "units"):
+            others |= set(_ADDED.findall(inspect.getsource(fn)))
+    return frozenset(cheap - others)
+
+
+def _unit_facts(position):
+    """header + units facts (cheap); exact for _unit_predicates()."""
+    from asl_kb.asp.facts import FactBuilder
+    fb = FactBuilder(position)
+    fb.header()
+    fb.units()
+    return "\n".join(fb.lines) + "\n"
+
+
+_PHASE_BOUND = frozenset({"start", "unit_type", "side", "enemy_side"})
+
+
+def _phase_facts(position) -> str:
+    """A superset of the facts of asl_kb/engines/phase.py Phase.facts() for
+    the predicates in _PHASE_BOUND and the switch facts (each unit where it
+    stands, its type and side, the sides it is an enemy of); the fates' facts
+    are not bounded (read as "may hold")."""
+    from asl_kb.asp.facts import loc, q, switch_facts
+    out = switch_facts(position)
+    sides = sorted({u.side for u in position.units})
+    for u in position.units:
+        U = q(u.id)
+        out += [f"start({U},{loc(u.hex, u.level)}).", f"unit_type({U},{u.type}).", f"side({U},{u.side})."]
+        out += [f"enemy_side({U},{x})." for x in sides if x != u.side]
+    return "\n".join(out) + "\n"
+
+
+@functools.lru_cache(maxsize=1)
+def _programs():
+    """Entry program -> the ways to bound its facts from the position, cheapest
+    first: (facts function, the predicate names it gives -- None: all --,
+    whether it gives a superset of them rather than exactly the program's).
+    An entry program not here with a switch clause: never pruned."""
+    from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
+    switch_names = frozenset(_ADDED.findall(__import__("inspect").getsource(switch_facts)))
+    return {"rout.lp": ((_unit_facts, _unit_predicates(), False), (position_facts, None, False)),
+            "prisoners.lp": ((prisoner_facts, None, False),),
+            "phase.lp": ((_phase_facts, _PHASE_BOUND | switch_names, True),),
+            "position.lp": (), "switches.lp": ()}
+
+
+def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
+    """False only when no switch clause of `switches` can fire in any program
+    `compare` runs for the position (under the active rules folder); the
+    position must already carry its rule set's version and readings."""
+    import dataclasses as dc
+    folder = str(active_rules())
+    variants = [position]
+    if phase:   # the whole phase asks the rout program again with No Quarter for all (outcomes.py)
+        variants.append(dc.replace(position, no_quarter=tuple(sorted({u.side for u in position.units}))))
+    switches = tuple(sorted(switches))
+    for entry, bounds in _programs().items():
+        if _slice(folder, entry, switches).text is None:
+            continue        # no switch clause in this program
+        for facts_of, bounded, superset in bounds:
+            s = _slice(folder, entry, switches, bounded, superset)
+            if s.text and not any(_holds(s, facts_of(p)) for p in variants):
+                break       # shown untouched with this bound
+        else:
+            return True
+    return False

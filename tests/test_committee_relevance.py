@@ -1,0 +1,149 @@
+"""`search diff --switch X` skips the positions no clause of X can touch
+(asl_kb/committee/relevance.py): the shortcut must never hide a difference.
+Also: a switch's witness replayed by `asl-kb diff`, and surviving mutants
+handed to the search (`python -m asl_kb.mutate --search`)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from asl_kb.asp.control import tracing_entries
+from asl_kb.committee import relevance
+from asl_kb.committee.compare import compare
+from asl_kb.committee.enumerate import candidates, to_yaml
+from asl_kb.committee.rulesets import parse_ruleset
+from asl_kb.committee.scope import scope_from_text
+from asl_kb.engines.outcomes import outcomes
+from asl_kb.position.loader import load_position, load_position_text
+from asl_kb.resources import rules_dir
+from test_committee_diff import SURRENDER, run
+
+ROOT = Path(__file__).resolve().parent.parent
+CURRENT = parse_ruleset("current")
+
+PAIR = """\
+name: pair
+map: {centre: P15, radius: 1}
+units:
+  count: [1, 2]
+  kinds:
+    - {type: squad, counter: 4-4-7, side: russian, status: [broken]}
+    - {type: squad, counter: 4-6-7, side: german, status: []}
+attacker: german
+"""
+
+# a Disrupted unit entered by an enemy outside the RtPh (A19.12), whose
+# surrender the current A20.3 lets the captor reject
+DISRUPTED = """\
+name: disrupted
+map: {centre: P15, radius: 1}
+units:
+  count: 2
+  kinds:
+    - {type: squad, counter: 4-4-7, side: russian, status: [broken, disrupted]}
+    - {type: squad, counter: 4-6-7, side: german, status: []}
+  require_broken: no
+attacker: german
+phase: [movement]
+"""
+
+
+def _position(scope, c):
+    return load_position_text(to_yaml(scope, c), f"{scope.name} #{c.index + 1}")
+
+
+@pytest.mark.parametrize("case, switch", [
+    ("cases/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
+    ("cases/immediate/A19.12-entered.yaml", "disrupted_rejection"),
+    ("cases/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
+])
+def test_a_position_the_switch_changes_is_never_skipped(case, switch):
+    p = load_position(ROOT / case)
+    d = compare(p, CURRENT, CURRENT.flipped(switch), attribute=False)
+    assert d["appeared"] or d["vanished"]           # the switch changes this position ...
+    assert relevance.may_touch(CURRENT.apply(p), (switch,))    # ... so it is run
+
+
+@pytest.mark.parametrize("switch", ["guard_outnumbered", "unconcealed_interdictor"])
+def test_a_skipped_position_really_does_not_differ(switch):
+    scope = scope_from_text(PAIR, "pair.yaml")
+    cs = list(candidates(scope))
+    # the RtPh, no Guard, prisoner or concealed unit: none of these switches' clauses can fire
+    assert not any(relevance.may_touch(CURRENT.apply(_position(scope, c)), (switch,)) for c in cs)
+    # and indeed: the whole result is the same under both settings (a broken
+    # unit alone, and beside an enemy that may capture it)
+    from asl_kb.board import hexgrid
+    beside = next(c for c in cs if c.size[0] == 2 and len({i for _, i in c.units}) == 2
+                  and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1)
+    for c in (cs[0], beside):
+        p = _position(scope, c)
+        a = outcomes(CURRENT.apply(p))
+        b = outcomes(CURRENT.flipped(switch).apply(p))
+        strip = lambda r: json.dumps({k: v for k, v in r.items() if not k.startswith("_")}, sort_keys=True,
+                                     default=str)
+        assert strip(a) == strip(b)
+
+
+def test_a_switch_clause_in_a_staged_part_is_never_skipped():
+    # current_rout_path acts in #program final, on the staged rout graph: no shortcut
+    p = CURRENT.apply(load_position(ROOT / "cases/rout/A10.531-EX.yaml"))
+    assert relevance.may_touch(p, ("current_rout_path",))
+
+
+def test_outcomes_loads_only_the_programs_the_shortcut_knows():
+    for case in ("cases/rout/A10.531-EX.yaml", "cases/prisoners/A20.5-insufficient-guard.yaml",
+                 "cases/immediate/A19.12-entered.yaml"):
+        with tracing_entries() as seen:
+            outcomes(load_position(ROOT / case), phase=True)
+        assert seen and seen <= set(relevance.PROGRAM_NAMES), case
+
+
+def test_a_switch_witness_is_replayed_by_diff(capsys, tmp_path):
+    f = tmp_path / "disrupted.yaml"
+    f.write_text(DISRUPTED)
+    out = tmp_path / "w"
+    code, text, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--scope", str(f),
+                        "--witnesses", "1", "--out", str(out), "--format", "json")
+    assert code == 1
+    r = json.loads(text)
+    [w] = r["witnesses"]
+    # the smallest: both units in one Location (A19.12: "enters its Location")
+    pos = load_position(w["file"])
+    assert len({u.hex for u in pos.units}) == 1 and r["tried"] == w["index"]
+    assert w["vanished"] and all(c["switch"] == "disrupted_rejection" for e in w["vanished"] for c in e["caused_by"])
+    assert w["replay"].split()[1:] == ["diff", w["file"], "--from", "current", "--switch", "disrupted_rejection"]
+    code, text, _ = run(capsys, *w["replay"].split()[1:], "--format", "json")
+    assert code == 1
+    d = json.loads(text)
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+
+
+def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):
+    from asl_kb.mutate.__main__ import main as mutate
+    from asl_kb.mutate.mutants import file_mutants
+    disrupted, lone = tmp_path / "disrupted.yaml", tmp_path / "lone.yaml"
+    disrupted.write_text(DISRUPTED)
+    lone.write_text(PAIR.replace("count: [1, 2]", "count: 1"))
+    # A19.12: "a Disrupted unit surrenders immediately" -- the clause deleted
+    entered = next(m for m in file_mutants(rules_dir(), "immediate/A19_12_disrupted.lp")
+                   if m.kind == "delete" and m.clause.startswith("dis_fate(U,surrender(X)) :-"))
+    # a clause no position of a lone broken unit reaches: the Mopping Up captor (A20.21)
+    mopping = next(m for m in file_mutants(rules_dir(), SURRENDER)
+                   if m.kind == "delete" and m.clause.startswith("mop_captor(U,X) :-"))
+    found, none = tmp_path / "found", tmp_path / "none"
+    assert mutate(["rules/immediate/A19_12_disrupted.lp", "--search", "--mutants", entered.id,
+                   "--scope", str(disrupted), "--out", str(found)]) == 1
+    assert mutate([f"rules/{SURRENDER}", "--search", "--mutants", mopping.id, "--scope", str(lone),
+                   "--out", str(none)]) == 0
+    text = capsys.readouterr().out
+    [told] = json.loads((found / "search-report.json").read_text())["mutants"]
+    [equivalent] = json.loads((none / "search-report.json").read_text())["mutants"]
+    assert told["id"] == entered.id and told["told_apart"]
+    assert equivalent["id"] == mopping.id and not equivalent["told_apart"] and equivalent["complete"]
+    assert "equivalent within the scope" in text
+    # the proposed case: the smallest position of the scope (enemy in its
+    # Location), one the loader reads, where the surrender vanishes
+    case = load_position(told["file_out"])
+    assert len({u.hex for u in case.units}) == 1
+    assert any("surrender" in e["outcome"] for e in told["vanished"])
