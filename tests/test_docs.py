@@ -8,12 +8,16 @@ compares. A sample output is marked by a comment before its block:
     <!-- asl-kb: position-error F --> the ```yaml block, loaded as file F, fails
                                      with the message in the next block
     <!-- asl-kb: shell -->           commands: each `make T` names a Makefile
-                                     target, each file path named exists
+                                     target, each path into a folder of the
+                                     checkout exists
     <!-- asl-kb: expect-format -->   the grammar of a case's `expect:`: every
                                      key it shows is one the casebook accepts,
                                      and every run key is shown
     <!-- asl-kb: expect-run CASE --> the block is one run of `expect.runs`:
                                      it loads in place of CASE's runs
+    <!-- asl-kb: scope -->           the ```yaml block loads as a search scope
+    <!-- asl-kb: exit-2 ARGS -->     `asl-kb ARGS` exits 2 and prints the block
+                                     on stderr (the checkout's path as ...)
 
 A block that is none of these fails the test: drift cannot hide."""
 import json
@@ -51,7 +55,7 @@ def all_blocks():
         for i, (lang, body, directive, line) in enumerate(bs):
             if i in skip:
                 continue
-            if directive in ("shell", "expect-format") or (directive or "").startswith("expect-run "):
+            if directive in ("shell", "expect-format", "scope") or (directive or "").startswith(("expect-run ", "exit-2 ")):
                 yield doc, line, (directive.split()[0], directive, body)
             elif directive and directive.startswith("position-error "):
                 skip.add(i + 1)
@@ -101,6 +105,14 @@ def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
         _check_commands(case[2], f"{doc.name}:{line}")
     elif kind == "expect-format":
         _check_expect_format(case[2], f"{doc.name}:{line}")
+    elif kind == "scope":
+        from asl_kb.committee.scope import scope_from_text
+        scope_from_text(case[2], f"{doc.name}:{line}")
+    elif kind == "exit-2":
+        monkeypatch.chdir(ROOT)
+        assert cli.main(shlex.split(case[1])[1:]) == 2
+        err = capsys.readouterr().err.replace(str(ROOT), "...")
+        assert err == case[2], f"{doc.name}:{line}: the error is not the one shown"
     elif kind == "expect-run":
         _check_expect_run(case[1].split()[1], case[2], f"{doc.name}:{line}", tmp_path)
     elif kind == "error":
@@ -135,7 +147,8 @@ def _check_commands(body, where):
             for target in (w for w in words[1:] if "=" not in w):
                 assert target in targets, f"{where}: no Makefile target {target!r}"
         for path in A_PATH.findall(command):
-            assert (ROOT / path).exists() or path.startswith(".venv/"), f"{where}: no file {path}"
+            if (ROOT / path.split("/")[0]).is_dir() and not path.startswith(".venv/"):  # not a folder the block makes
+                assert (ROOT / path).exists(), f"{where}: no file {path}"
 
 
 def _check_expect_format(body, where):
