@@ -693,7 +693,9 @@ def _brief_fate(f) -> str:
         if f.get(k):
             parts.append(f"{k}={f[k]}")
     if f.get("interdiction"):
-        parts.append("int{" + ",".join(i["at"] for i in f["interdiction"]) + "}")
+        # a unit's fate lists {at, by} mappings, a whole-phase turn Locations
+        parts.append("int{" + ",".join(i["at"] if isinstance(i, dict) else str(i)
+                                       for i in f["interdiction"]) + "}")
     if f.get("path") and len(f["path"]) > 1:
         parts.append(">".join(f["path"]))
     return " ".join(p for p in parts if p)
