@@ -8,11 +8,9 @@ soft-constraint program rules/check.lp finds; a rule the position breaks).
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
-from asl_kb.committee.enumerate import to_yaml
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import scan, serial
+from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.engines.check import check
 from asl_kb.position.loader import load_position_text
@@ -37,28 +35,14 @@ def search_gaps(scope: Scope, rs: RuleSet, witnesses: int = 3, max_positions: in
     judge = functools.partial(judge_gaps, rs=rs)
     s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
              max_positions=max_positions, **scan_options)
-    if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
-    found = []
-    for n, (c, v) in enumerate(s["witnesses"], 1):
-        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1], "position": f"{scope.name} #{c.index + 1}",
-             "findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}
-        if out:
-            file = Path(out) / f"gap-{n:03d}.yaml"
-            w["file"] = file.as_posix()
-            header = (f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
-                      f"replay: asl-kb check {file.as_posix()}\n"
-                      + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"]))
-            file.write_text(to_yaml(scope, c, header), encoding="utf-8")
-        else:
-            w["yaml"] = to_yaml(scope, c)
-        found.append(w)
-    report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, "tried": s["tried"],
-              "complete": not s["incomplete"], "stopped": s["stopped"], "witnesses": found}
-    if s["incomplete"]:
-        report["incomplete_because"] = s["incomplete"]
-    report["_seconds"] = s["seconds"]
-    return report
+    def header(n, file, w, v):
+        return (f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
+                f"replay: asl-kb check {file}\n"
+                + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"]))
+    found = witness_entries(scope, s, out, "gap",
+                            lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header)
+    report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, **scanned(s), "witnesses": found}
+    return finish_report(report, s)
 
 
 def to_text(report: dict) -> str:

@@ -133,3 +133,39 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
         incomplete.append(f"stopped: {stopped}")
     return {"tried": tried, "untouched": untouched, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
             "seconds": time.perf_counter() - started}
+
+
+def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, header) -> list[dict]:
+    """One entry per witness of a scan: where it stands in the scope, the
+    `fields(verdict)` of its search, and the position itself — written to
+    `out/STEM-NNN.yaml` under `header(n, file, entry, verdict)` when `out` is
+    given, else inline as `yaml`."""
+    from asl_kb.committee.enumerate import to_yaml
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    found = []
+    for n, (c, v) in enumerate(s["witnesses"], 1):
+        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1],
+             "position": f"{scope.name} #{c.index + 1}", **fields(v)}
+        if out:
+            file = Path(out) / f"{stem}-{n:03d}.yaml"
+            w["file"] = file.as_posix()
+            file.write_text(to_yaml(scope, c, header(n, file.as_posix(), w, v)), encoding="utf-8")
+        else:
+            w["yaml"] = to_yaml(scope, c)
+        found.append(w)
+    return found
+
+
+def scanned(s: dict) -> dict:
+    """What every search report says of its walk: positions tried, whether it
+    ended, and where it stopped."""
+    return {"tried": s["tried"], "complete": not s["incomplete"], "stopped": s["stopped"]}
+
+
+def finish_report(report: dict, s: dict) -> dict:
+    """The report's last keys: why it is incomplete (if so), and its time."""
+    if s["incomplete"]:
+        report["incomplete_because"] = s["incomplete"]
+    report["_seconds"] = s["seconds"]
+    return report

@@ -12,13 +12,11 @@ replays.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 from asl_kb.committee.compare import compare
-from asl_kb.committee.enumerate import to_yaml
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import scan, serial
+from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.position.loader import load_position_text
 
@@ -66,32 +64,18 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
     s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
              max_positions=max_positions, **scan_options)
-    if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
-    found = []
-    for n, (c, v) in enumerate(s["witnesses"], 1):
-        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1], "position": f"{scope.name} #{c.index + 1}",
-             **{k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")}}
-        if out:
-            file = Path(out) / f"witness-{n:03d}.yaml"
-            w["file"] = file.as_posix()
-            w["replay"] = replay_command(a, b, file.as_posix())
-            changes = [f"{s_} {e['outcome']}" for key, s_ in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
-            header = (f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
-                      f"replay: {w['replay']}\n" + "".join(x + "\n" for x in changes[:SHOWN])
-                      + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else ""))
-            file.write_text(to_yaml(scope, c, header), encoding="utf-8")
-        else:
-            w["yaml"] = to_yaml(scope, c)
-        found.append(w)
-    report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(),
-              "from_label": a.label, "to_label": b.label, "tried": s["tried"],
-              "complete": not s["incomplete"], "stopped": s["stopped"], "untouched": s["untouched"],
-              "witnesses": found}
-    if s["incomplete"]:
-        report["incomplete_because"] = s["incomplete"]
-    report["_seconds"] = s["seconds"]
-    return report
+    def header(n, file, w, v):
+        w["replay"] = replay_command(a, b, file)
+        changes = [f"{sign} {e['outcome']}" for key, sign in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
+        return (f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
+                f"replay: {w['replay']}\n" + "".join(x + "\n" for x in changes[:SHOWN])
+                + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else ""))
+    found = witness_entries(scope, s, out, "witness",
+                            lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},
+                            header)
+    report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(), "from_label": a.label,
+              "to_label": b.label, **scanned(s), "untouched": s["untouched"], "witnesses": found}
+    return finish_report(report, s)
 
 
 def to_text(report: dict) -> str:
