@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import clingo
 
 from asl_kb.asp.control import new_control
+from asl_kb.asp.reader import text
 from asl_kb.asp.facts import FactBuilder
 from asl_kb.errors import PositionError
 
@@ -37,16 +37,6 @@ class PositionRuleError(PositionError):
 
     def __reduce__(self):
         return (type(self), (self.file, self.violations))
-
-
-def _text(sym) -> str:
-    if sym.type == clingo.SymbolType.String:
-        return sym.string
-    if sym.type == clingo.SymbolType.Number:
-        return str(sym.number)
-    if sym.type == clingo.SymbolType.Function and sym.arguments:
-        return f"{sym.name}({', '.join(_text(a) for a in sym.arguments)})"
-    return str(sym)
 
 
 def _where(position, fact) -> tuple[int | None, str | None]:
@@ -82,9 +72,9 @@ def violations(position) -> list[Violation]:
             continue
         rule, clause = s.arguments[0].string, s.arguments[1]
         tpl = says.get(clause.name)
-        words = tpl.format(*[_text(a) for a in clause.arguments]) if tpl else _text(clause)
+        words = tpl.format(*[text(a) for a in clause.arguments]) if tpl else text(clause)
         line, key = _where(position, at[clause]) if clause in at else (None, None)
-        out.append(Violation(rule, _text(clause), words, line, key))
+        out.append(Violation(rule, text(clause), words, line, key))
     return sorted(out, key=lambda v: (v.line or 0, v.key or "", v.rule, v.clause))
 
 
