@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from asl_kb.asp.control import new_control
 from asl_kb.asp.reader import text
 from asl_kb.asp.facts import FactBuilder
