@@ -42,6 +42,18 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """--version: the installed version, looked up only when asked
+    (importlib.metadata costs more than the rest of the parser)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser._print_message(f"asl-kb {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def _report_parser(sub, common) -> None:
     r = sub.add_parser("report", parents=[common], help="one self-contained HTML page: the hex map with every fate drawn")
     _position_arg(r)
@@ -124,7 +136,7 @@ def _common() -> argparse.ArgumentParser:
     g.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="on an internal error, print the traceback (default: one line, exit 70; "
                         "also accepted before the subcommand)")
-    g.add_argument("--version", action="version", version=f"asl-kb {_version()}",
+    g.add_argument("--version", action=_VersionAction,
                    help="print the program's version and exit")
     return c
 
@@ -143,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
         epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
-    ap.add_argument("--version", action="version", version=f"asl-kb {_version()}",
+    ap.add_argument("--version", action=_VersionAction,
                     help="print the program's version and exit")
     ap.add_argument("--debug", action="store_true",
                     help="on an internal error, print the traceback (default: one line, exit 70)")

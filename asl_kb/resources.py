@@ -1,9 +1,10 @@
 """Where the shipped rules and bundled cases are.
 
-Installed (a wheel), they are package data read through importlib.resources
-(`asl_kb.rules`, `asl_kb.cases`, mapped from the top-level `rules/` and
-`cases/` folders by pyproject.toml). In a source checkout or an editable
-install those names do not import, and the folders beside the package are used.
+Installed (a wheel), they are package data beside this module (`asl_kb/rules`,
+`asl_kb/cases`, mapped from the top-level `rules/` and `cases/` folders by
+pyproject.toml; a loader that does not unpack the package is asked through
+importlib.resources). In a source checkout or an editable install, the folders
+beside the package are used.
 """
 from __future__ import annotations
 
@@ -15,15 +16,18 @@ _SOURCE_TREE = Path(__file__).resolve().parent.parent
 
 @cache
 def _folder(name: str) -> Path:
-    # the package data of a wheel lies beside this module (asl_kb/rules, ...):
-    # looking there first spares `asl-kb --help` the import of importlib.resources
+    # The package data of a wheel lies beside this module (asl_kb/rules, ...);
+    # in a source checkout or an editable install, beside the package. Both
+    # are plain paths checked first: importing importlib.resources costs more
+    # than the rest of `asl-kb --help`.
     beside = Path(__file__).resolve().parent / name
     if beside.is_dir():
         return beside
+    if (_SOURCE_TREE / name).is_dir():
+        return _SOURCE_TREE / name
     import importlib.resources
-    # asl_kb is a regular package, so files() gives a real directory; the data
-    # folders (asl_kb.rules, asl_kb.cases) have no __init__.py and would come
-    # back as a MultiplexedPath, which clingo cannot load from.
+    # Anything else (e.g. a loader that does not unpack the package): ask
+    # importlib.resources; clingo needs a real directory.
     shipped = importlib.resources.files("asl_kb") / name
     if isinstance(shipped, Path) and shipped.is_dir():
         return shipped

@@ -25,6 +25,7 @@ from collections import defaultdict
 
 import clingo
 
+from asl_kb.asp.symbols import read_symbols
 from asl_kb.model import Because, Term, Violation
 
 #: the contract's own predicates (name, arity)
@@ -66,7 +67,7 @@ class Answer:
         self.violated: list[tuple[str, clingo.Symbol]] = []
         self.atoms: dict[str, list] = defaultdict(list)
         self._said: dict = {}
-        for s in symbols:
+        for s in read_symbols(symbols):
             name = s.name
             a = s.arguments
             if name == "because" and len(a) == 3:
