@@ -12,7 +12,7 @@ when their representations (`_rep`) are.
 from __future__ import annotations
 
 import clingo
-from clingo._internal import _lib
+from clingo._internal import _ffi, _lib
 
 _FUNCTION = clingo.SymbolType.Function
 _NUMBER = clingo.SymbolType.Number
@@ -45,25 +45,47 @@ def read_symbols(symbols, memo: dict | None = None) -> list[ReadSymbol]:
     """The symbols (and, recursively, their arguments) as ReadSymbols; `memo`
     (rep -> ReadSymbol) may be shared between calls."""
     memo = {} if memo is None else memo
-    return [_read(s, memo) for s in symbols]
+    reader = _Reader(memo)
+    return [reader.read(s._rep) for s in symbols]
 
 
-def _read(sym: clingo.Symbol, memo: dict) -> ReadSymbol:
-    rep = sym._rep
-    out = memo.get(rep)
-    if out is not None:
+class _Reader:
+    """Reads symbols through the C API with one set of out-parameters for
+    the whole answer set (clingo's own accessors allocate them per call)."""
+
+    def __init__(self, memo: dict):
+        self.memo = memo
+        self.p_args = _ffi.new("clingo_symbol_t**")
+        self.p_size = _ffi.new("size_t*")
+        self.p_char = _ffi.new("char**")
+        self.p_int = _ffi.new("int*")
+
+    def read(self, rep: int) -> ReadSymbol:
+        out = self.memo.get(rep)
+        if out is not None:
+            return out
+        out = ReadSymbol.__new__(ReadSymbol)
+        out._rep = rep
+        out._hash = _lib.clingo_symbol_hash(rep)
+        kind = _TYPES[_lib.clingo_symbol_type(rep)]
+        out.type = kind
+        if kind is _FUNCTION:
+            _ok(_lib.clingo_symbol_name(rep, self.p_char))
+            out.name = _ffi.string(self.p_char[0]).decode()
+            _ok(_lib.clingo_symbol_arguments(rep, self.p_args, self.p_size))
+            args, size = self.p_args[0], self.p_size[0]
+            reps = [args[i] for i in range(size)]
+            out.arguments = [self.read(r) for r in reps]
+        elif kind is _NUMBER:
+            _ok(_lib.clingo_symbol_number(rep, self.p_int))
+            out.number = self.p_int[0]
+        elif kind is _STRING:
+            _ok(_lib.clingo_symbol_string(rep, self.p_char))
+            out.string = _ffi.string(self.p_char[0]).decode()
+        self.memo[rep] = out
         return out
-    out = ReadSymbol.__new__(ReadSymbol)
-    out._rep = rep
-    out._hash = _lib.clingo_symbol_hash(rep)
-    kind = _TYPES[_lib.clingo_symbol_type(rep)]
-    out.type = kind
-    if kind is _FUNCTION:
-        out.name = clingo.Symbol.name.fget(sym)
-        out.arguments = [_read(a, memo) for a in clingo.Symbol.arguments.fget(sym)]
-    elif kind is _NUMBER:
-        out.number = clingo.Symbol.number.fget(sym)
-    elif kind is _STRING:
-        out.string = clingo.Symbol.string.fget(sym)
-    memo[rep] = out
-    return out
+
+
+def _ok(success: bool) -> None:
+    if not success:
+        raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
