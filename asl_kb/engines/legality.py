@@ -48,6 +48,11 @@ def _where(position, fact) -> tuple[int | None, str | None]:
         for i, u in enumerate(position.units):
             if u.id == pid:
                 return u.line, f"units[{i}].guard"
+    if fact.name == "status":
+        uid, status = fact.arguments[0].string, fact.arguments[1].name
+        for i, u in enumerate(position.units):
+            if u.id == uid and status in u.status:
+                return u.line, f"units[{i}].status[{u.status.index(status)}]"
     if fact.name == "cc":
         i = fact.arguments[0].number
         return position.close_combat[i].line, f"close_combat[{i}]"
