@@ -108,6 +108,6 @@ def to_yaml(scope: Scope, c: Candidate, header: str = "") -> str:
            "no_quarter": list(c.no_quarter), "phase": c.phase,
            "map": {"default_terrain": scope.default_terrain, "area": list(scope.area()),
                    "terrain": {h: scope.palette[i] for h, i in c.terrain}},
-           "units": [scope.specs[i].as_yaml(f"U{k + 1}", h) for k, (h, i) in enumerate(c.units)]}
+           "units": [u for k, (h, i) in enumerate(c.units) for u in scope.specs[i].as_units(f"U{k + 1}", h)]}
     body = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=200)
     return "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + body

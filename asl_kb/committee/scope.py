@@ -1,8 +1,8 @@
 """A scope: a bounded family of positions to search, as YAML data (the
 format is documented in docs/committee.md). Shipped scopes live in
-asl_kb/committee/scopes/ (tiny, small, medium); `load_scope(NAME|FILE)`
-reads one, checked key by key: a bad one is a `FILE:LINE: KEY: message`
-PositionError, as a bad position is.
+asl_kb/committee/scopes/ (tiny, small, medium, disrupted, guards);
+`load_scope(NAME|FILE)` reads one, checked key by key: a bad one is a
+`FILE:LINE: KEY: message` PositionError, as a bad position is.
 """
 from __future__ import annotations
 
@@ -24,11 +24,14 @@ MAX_UNITS = 4
 
 @dataclasses.dataclass(frozen=True)
 class UnitSpec:
-    """What one unit of a scope may be (its hex aside)."""
+    """What one unit of a scope may be (its hex aside); `prisoners`: the
+    units it guards, placed in its Location (A20.5: a captured unit "is
+    placed above the unit that captured it")."""
     side: str
     type: str
     counter: str
     status: tuple[str, ...]
+    prisoners: tuple["UnitSpec", ...] = ()
 
     def as_yaml(self, uid: str, at: str) -> dict:
         out = {"id": uid, "side": self.side, "type": self.type}
@@ -38,6 +41,11 @@ class UnitSpec:
         if self.status:
             out["status"] = list(self.status)
         return out
+
+    def as_units(self, uid: str, at: str) -> list[dict]:
+        """The unit and its prisoners (ids uidP1, uidP2, ...) as position units."""
+        return [self.as_yaml(uid, at)] + [{**p.as_yaml(f"{uid}P{j + 1}", at), "guard": uid}
+                                          for j, p in enumerate(self.prisoners)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,11 +152,12 @@ def scope_from_text(text: str, file: str) -> Scope:
         s.fail(seq, "units.kinds", "must not be empty")
     for i, k in enumerate(seq):
         path = f"units.kinds[{i}]"
-        k = s.mapping(k, path, ("type", "counter", "side", "status"), ("type",))
+        k = s.mapping(k, path, ("type", "counter", "side", "status", "prisoners"), ("type",))
         kinds.append((k, s.choice(k["type"], f"{path}.type", UNIT_TYPES),
                       s.optional(k, "counter", "", lambda n, p: s.string(n, p), path),
                       s.optional(k, "side", None, lambda n, p: s.ident(n, p), path),
-                      s.optional(k, "status", None, lambda n, p: _status(s, n, p), path)))
+                      s.optional(k, "status", None, lambda n, p: _status(s, n, p), path),
+                      s.optional(k, "prisoners", (), lambda n, p: _prisoners(s, n, p), path)))
     sides: tuple[str, ...] = ()
     if u.get("sides") is not None:
         sides = s.names(u["sides"], "units.sides", None, "[russian, german]")
@@ -158,12 +167,12 @@ def scope_from_text(text: str, file: str) -> Scope:
         statuses = [_status(s, st, f"units.statuses[{i}]") for i, st in enumerate(sq)]
     require_broken = s.optional(u, "require_broken", True, lambda n, p: s.flag(n, p), "units")
     specs = []
-    for k, typ, counter, side, status in kinds:
+    for k, typ, counter, side, status, prisoners in kinds:
         if side is None and not sides:
             s.fail(k, "units.kinds", "a kind without `side` needs `units.sides`")
         for sd in ((side,) if side else sides):
             for st in ((status,) if status is not None else statuses):
-                spec = UnitSpec(sd, typ, counter, st)
+                spec = UnitSpec(sd, typ, counter, st, prisoners)
                 _check_spec(spec, k, file, centre, _area(centre, radius, margin))
                 if spec not in specs:
                     specs.append(spec)
@@ -188,6 +197,18 @@ def _status(s: _ScopeSchema, node, path: str) -> tuple[str, ...]:
     return tuple(s.choice(n, f"{path}[{j}]", STATUSES) for j, n in enumerate(seq))
 
 
+def _prisoners(s: _ScopeSchema, node, path: str) -> tuple[UnitSpec, ...]:
+    """A kind's prisoners: each {type, counter, side, status}, side required."""
+    out = []
+    for j, p in enumerate(s.seq(node, path, "[{type: half_squad, counter: 2-4-7, side: russian}]")):
+        at = f"{path}[{j}]"
+        p = s.mapping(p, at, ("type", "counter", "side", "status"), ("type", "side"))
+        out.append(UnitSpec(s.ident(p["side"], f"{at}.side"), s.choice(p["type"], f"{at}.type", UNIT_TYPES),
+                            s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
+                            s.optional(p, "status", (), lambda n, q: _status(s, n, q), at)))
+    return tuple(out)
+
+
 def _one(node):
     seq = _Seq([node])
     seq.line = getattr(node, "line", None)
@@ -197,7 +218,7 @@ def _one(node):
 def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str]) -> None:
     """A unit spec the position loader accepts (its error, at the scope's line)."""
     text = yaml.safe_dump({"name": "check", "attacker": spec.side, "map": {"area": list(area)},
-                           "units": [spec.as_yaml("U1", at)]}, sort_keys=False)
+                           "units": spec.as_units("U1", at)}, sort_keys=False)
     try:
         load_position_text(text, "scope")
     except PositionError as e:

@@ -1,0 +1,79 @@
+"""A scope that places Guards with their prisoners (`prisoners:` on a unit
+kind, A20.5): `search diff --switch guard_outnumbered` tells the two A20.52
+readings apart at a minimal position, which `asl-kb diff` replays."""
+import json
+
+import pytest
+
+from asl_kb.committee.enumerate import candidates, to_yaml
+from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
+from asl_kb.errors import PositionError
+from asl_kb.position.loader import load_position_text
+from test_committee_diff import run
+
+def _scope_text() -> str:
+    """The shipped `guards` scope with a 1-hex margin: the same positions,
+    each a fraction of the cost (a rout of six MF is cut by the map's edge,
+    which changes nothing about who may Interdict)."""
+    return (SCOPES_DIR / "guards.yaml").read_text().replace("margin: 7", "margin: 1")
+
+
+def test_a_kind_with_prisoners_places_them_in_the_guards_location():
+    s = load_scope("guards")
+    guarded = [c for c in candidates(s) if any(s.specs[i].prisoners for _, i in c.units)]
+    assert guarded
+    p = load_position_text(to_yaml(s, guarded[0]), "x.yaml")
+    prisoners = [u for u in p.units if u.guard]
+    assert prisoners
+    for u in prisoners:
+        guard = next(g for g in p.units if g.id == u.guard)
+        assert (u.hex, u.level) == (guard.hex, guard.level) and u.side != guard.side
+
+
+def test_guard_outnumbered_found_at_a_minimal_position_replayed_by_diff(capsys, tmp_path):
+    scope = tmp_path / "guards.yaml"
+    scope.write_text(_scope_text())
+    out = tmp_path / "witnesses"
+    code, text, _ = run(capsys, "search", "diff", "--switch", "guard_outnumbered", "--scope", str(scope),
+                        "--witnesses", "1", "--out", str(out), "--format", "json")
+    assert code == 1
+    r = json.loads(text)
+    [w] = r["witnesses"]
+    # two placements (a broken squad, a Guard with its prisoner), no terrain
+    assert (w["units"], w["non_open"]) == (2, 0)
+    position = load_position_text(open(w["file"]).read(), w["file"])
+    assert any(u.guard for u in position.units) and any("broken" in u.status for u in position.units)
+    # A20.52: the Guard (US# 3) holds a half-squad (US# 2): under the current
+    # text it may Interdict, under the prior one (restricted unless its US# is
+    # <= theirs) it may not -- routs with Interdiction vanish
+    assert any("Interdiction" in e["outcome"] for e in w["vanished"])
+    assert all(c == {"switch": "guard_outnumbered", "rule": "A20.52"}
+               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    code, text, _ = run(capsys, "diff", w["file"], "--switch", "guard_outnumbered", "--format", "json")
+    assert code == 1
+    d = json.loads(text)
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
+    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+
+
+BAD = """\
+name: bad
+map: {centre: P15, radius: 1}
+units:
+  count: 2
+  kinds:
+    - {type: squad, counter: 4-4-7, side: russian, status: [broken]}
+    - {type: squad, counter: 4-6-7, side: german, prisoners: [PRISONER]}
+attacker: german
+"""
+
+
+@pytest.mark.parametrize("prisoner, key", [
+    ("{type: squad, counter: 4-4-7}", "units.kinds[1].prisoners[0].side"),
+    ("{type: tank, side: russian}", "units.kinds[1].prisoners[0].type"),
+    ("{type: squad, side: russian, colour: red}", "units.kinds[1].prisoners[0].colour"),
+])
+def test_bad_prisoners_file_line_key(prisoner, key):
+    with pytest.raises(PositionError) as e:
+        scope_from_text(BAD.replace("PRISONER", prisoner), "bad.yaml")
+    assert (e.value.file, e.value.line, e.value.key) == ("bad.yaml", 7, key)
