@@ -42,16 +42,13 @@ def _version() -> str:
         return "unknown"
 
 
-class _VersionAction(argparse.Action):
+class _VersionAction(argparse._VersionAction):
     """--version: the installed version, looked up only when asked
     (importlib.metadata costs more than the rest of the parser)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
-
     def __call__(self, parser, namespace, values, option_string=None):
-        parser._print_message(f"asl-kb {_version()}\n", sys.stdout)
-        parser.exit()
+        self.version = f"asl-kb {_version()}"
+        super().__call__(parser, namespace, values, option_string)
 
 
 def _report_parser(sub, common) -> None:
