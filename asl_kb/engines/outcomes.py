@@ -1,7 +1,8 @@
 """All the outcomes of a position: each broken unit's fates (graph.py), the
 surrender annotations and Guard capacity (phase.py), the whole phase
 (--phase), Heat of Battle and Disrupted surrenders, and the prisoners
-program (prisoners.py). This module only orchestrates the runs.
+program (prisoners.py). This module only orchestrates the runs and puts
+their results together in the result model (model.Outcomes).
 """
 from __future__ import annotations
 
