@@ -37,6 +37,8 @@ The prisoners program (asl_kb/engines/prisoners.py):
   dice bands, other effects and explanation;
 * `Event`    a result that is nobody's choice (an effect of fire, a joint
   result of two CC attacks);
+* `Joint`    two opposed CC attacks and the chance of each `JointResult`
+  (A20.221);
 * `Prisoners` the whole prisoners result.
 
 All of a position's outcomes (`asl-kb outcomes`): `Outcomes`, with the
