@@ -519,9 +519,10 @@ def _run(case, r) -> list[Failure]:
     needs_outcomes = any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
                                                  "disrupted", "phase", "prisoners", "complete"))
     if needs_outcomes:
+        # expectations name the keys of the JSON output (docs/cases.md): compared with it
         result = outcomes(position, all_paths=r.options["all_paths"],
                           voluntary_break=r.options["voluntary_break"],
-                          phase=r.options["phase"], limit=r.options["limit"])
+                          phase=r.options["phase"], limit=r.options["limit"]).to_json()
         _compare_units(r.expect.get("units"), result.get("units", []), fail)
         if "voluntary_break" in r.expect:
             _compare_units(r.expect["voluntary_break"], result.get("voluntary_break", []), fail)

@@ -90,7 +90,7 @@ def _report(position, args) -> int:
         Path(args.output).write_text(page, encoding="utf-8")
     elif not args.png:
         sys.stdout.write(page)
-    return 0 if result["complete"] else 3
+    return 0 if result.complete else 3
 
 
 #: seconds `outcomes` may take before it answers with what it has (--timeout)
@@ -237,7 +237,7 @@ def _run(args) -> int:
                       phase=args.phase, limit=limit, timeout=args.timeout)
     out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
     sys.stdout.write(out)
-    return EXIT_OK if result["complete"] else EXIT_INCOMPLETE
+    return EXIT_OK if result.complete else EXIT_INCOMPLETE
 
 
 def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:

@@ -1,12 +1,31 @@
 """The result model every renderer uses (docs/contract.md).
 
 The reader (asl_kb/asp/reader.py) turns any program's answer set into these
-objects; text, JSON (and later HTML) render them. Each class has `to_json()`,
-the object as the JSON output shows it (a dict in a fixed key order), and the
+objects; text, JSON and HTML render them. Each class has `to_json()`, the
+object as the JSON output shows it (a dict in a fixed key order), and the
 attributes the text template reads.
 
+Shared:
 * `Because`  one line of explanation: a rule id and the rules' words for it
-  (from because/3 and says/2);
+  (from because/3 and says/2).
+
+The rout program (asl_kb/engines/graph.py, outcomes.py):
+* `Fate`     one legal fate of a broken unit: rout, stay, surrender, freed
+  or eliminated, where it ends, its path, Low Crawl, the `Interdiction`
+  Locations on the way, the captor and Guard (and the `AbandonedSW`), the
+  cause of an elimination, and why;
+* `UnitFates` a broken unit (or one that might break voluntarily) with why
+  it must, may or may not rout, its fates and their `FateSummary` (per
+  `Destination`, the `UnbeatenRoute`s: report/summary.py);
+* `ImmediateSurrender` a unit a Heat of Battle (A15.5) or Disrupted
+  (A19.12) surrender may take, with its `ImmediateFate`s.
+
+The whole-phase program (asl_kb/engines/phase.py):
+* `WholePhase` the count of the whole-phase outcomes, the `IndependentUnit`s,
+  the leaders' `VoluntaryRout`s and the `PhaseOutcome`s listed, each a list of
+  `Turn`s in rout order.
+
+The prisoners program (asl_kb/engines/prisoners.py):
 * `Term`     an option, requirement, state, effect, event or broken clause:
   a kind and named arguments (arguments/2), units by id, Locations, sides;
   never a term string. `says` is its wording (says(kind(K), T));
@@ -18,10 +37,12 @@ attributes the text template reads.
   dice bands, other effects and explanation;
 * `Event`    a result that is nobody's choice (an effect of fire, a joint
   result of two CC attacks);
+* `Joint`    two opposed CC attacks and the chance of each `JointResult`
+  (A20.221);
 * `Prisoners` the whole prisoners result.
-The rout program's fates and the phase program's outcomes are dicts built by
-asl_kb/engines/graph.py and phase.py through the same reader (because/3,
-says/2).
+
+All of a position's outcomes (`asl-kb outcomes`): `Outcomes`, with the
+`Cut` of a run stopped by --timeout.
 """
 from __future__ import annotations
 
@@ -206,8 +227,382 @@ class Prisoners:
         return out
 
 
-def to_json(obj):
-    """json.dumps(default=...): a model object as its JSON form."""
-    if hasattr(obj, "to_json"):
-        return obj.to_json()
-    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+# --------------------------------------------------------------------------
+# the rout program: each broken unit's fates
+# --------------------------------------------------------------------------
+
+def _lines(because: list[Because]) -> list[dict]:
+    """Because lines as JSON (thousands of fates have a few each: no call per line)."""
+    return [{"rule": b.rule, "says": b.says} for b in because]
+
+
+@dataclass(frozen=True, slots=True)
+class Interdiction:
+    """An Open Ground Location on the way where an Interdiction NMC applies
+    (A10.53), and the units that may enforce it (the DEFENDER picks one)."""
+    at: str
+    by: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "by": list(self.by)}
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonedSW:
+    """A SW a surrendering unit leaves behind in its Location (A20.24)."""
+    sw: str
+    at: str
+
+    def to_json(self) -> dict:
+        return {"sw": self.sw, "at": self.at}
+
+
+@dataclass(slots=True)
+class Fate:
+    """One legal fate of a broken unit: how it ends the Rout Phase.
+
+    `kind` is rout, stay, surrender, freed (a surrender some whole-phase
+    outcome frees as Unarmed for lack of Guard capacity, A20.51) or
+    eliminated; `at` the Location it ends in; `path` the shortest example
+    path (`paths`: every path, with --all-paths); `interdiction` the Open
+    Ground Locations where an Interdiction NMC applies, `optional_interdiction`
+    those where concealed units may drop concealment to Interdict (A10.533).
+    A surrender names its `captor`, the `guard` that results and the SW it
+    `abandons`; an elimination its `cause` (failure_to_rout, no_quarter), for
+    a rejected surrender the captor and the side that `invokes_no_quarter`,
+    and the units whose LLMC a leader's elimination calls for (`llmc`).
+    """
+    kind: str
+    at: str
+    low_crawl: bool
+    path: list[str]
+    interdiction: list[Interdiction]
+    optional_interdiction: list[Interdiction]
+    because: list[Because]
+    captor: str | None = None
+    guard: str | None = None
+    abandons: list[AbandonedSW] | None = None
+    cause: str | None = None
+    invokes_no_quarter: str | None = None
+    llmc: list[str] | None = None
+    paths: list[list[str]] | None = None
+
+    @property
+    def key(self) -> tuple:
+        """What makes two fates the same outcome (not the example path)."""
+        return (self.kind, self.captor or "", self.cause or "", self.at, self.low_crawl,
+                tuple((i.at, i.by) for i in self.interdiction),
+                tuple((i.at, i.by) for i in self.optional_interdiction))
+
+    def to_json(self) -> dict:
+        out: dict = {"fate": self.kind}
+        if self.cause is not None:
+            out["cause"] = self.cause
+        if self.captor is not None:
+            out["captor"] = self.captor
+        if self.guard is not None:
+            out["guard"] = self.guard
+        if self.invokes_no_quarter is not None:
+            out["invokes_no_quarter"] = self.invokes_no_quarter
+        if self.abandons is not None:
+            out["abandons"] = [a.to_json() for a in self.abandons]
+        if self.llmc is not None:
+            out["llmc"] = self.llmc
+        out["at"] = self.at
+        out["low_crawl"] = self.low_crawl
+        out["path"] = self.path
+        out["interdiction"] = [i.to_json() for i in self.interdiction]
+        out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
+        out["because"] = _lines(self.because)
+        if self.paths is not None:
+            out["paths"] = self.paths
+        return out
+
+
+@dataclass(slots=True)
+class UnbeatenRoute:
+    """Routes to one destination whose Interdiction Locations (and optional
+    Interdiction) no other route there beats, with the numbers of the fates
+    that take them (1-based, as `--all` numbers them)."""
+    interdiction: list[str]
+    optional_interdiction: list[str]
+    fates: list[int]
+
+    def to_json(self) -> dict:
+        return {"interdiction": self.interdiction, "optional_interdiction": self.optional_interdiction,
+                "fates": self.fates}
+
+
+@dataclass(slots=True)
+class Destination:
+    """The rout fates ending in one Location: how many (`fates`), the numbers
+    of the Low Crawl ones, the unbeaten routes (fewest Interdiction Locations
+    first; `least_interdiction` the fewest, None when only Low Crawl gets
+    there) and how many routes are `beaten`."""
+    at: str
+    fates: int
+    low_crawl: list[int]
+    least_interdiction: int | None
+    unbeaten: list[UnbeatenRoute]
+    beaten: int
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "fates": self.fates, "low_crawl": self.low_crawl,
+                "least_interdiction": self.least_interdiction,
+                "unbeaten": [r.to_json() for r in self.unbeaten], "beaten": self.beaten}
+
+
+@dataclass(slots=True)
+class FateSummary:
+    """What a player weighs of a unit's fates (asl_kb/report/summary.py):
+    counts, the rout fates per destination, the numbers of the other fates."""
+    fates: int
+    rout_fates: int
+    beaten_rout_fates: int
+    destinations: list[Destination]
+    other_fates: list[int]
+
+    def to_json(self) -> dict:
+        return {"fates": self.fates, "rout_fates": self.rout_fates, "beaten_rout_fates": self.beaten_rout_fates,
+                "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates}
+
+
+@dataclass(slots=True)
+class UnitFates:
+    """A broken unit (or, with --voluntary-break, an unbroken unit that might
+    break, A10.41): whether it must or may rout and why, the leaders that may
+    rout with it (A10.711), and every legal fate. A unit without a legal fate
+    is `inconsistent` (a question for the rules committee)."""
+    id: str
+    side: str
+    at: str
+    must_rout: bool
+    may_rout: bool
+    because: list[Because]
+    fates: list[Fate]
+    voluntary_rout: list[str] | None = None
+    may_break: bool | None = None
+    summary: FateSummary | None = None
+
+    @property
+    def inconsistent(self) -> bool:
+        return not self.fates
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "side": self.side, "at": self.at, "must_rout": self.must_rout,
+                     "may_rout": self.may_rout, "because": _lines(self.because),
+                     "fates": [f.to_json() for f in self.fates]}
+        if self.voluntary_rout is not None:
+            out["voluntary_rout"] = self.voluntary_rout
+        if self.inconsistent:
+            out["inconsistent"] = True
+        if self.may_break is not None:
+            out["may_break"] = self.may_break
+        if self.summary is not None:
+            out["summary"] = self.summary.to_json()
+        return out
+
+
+# --------------------------------------------------------------------------
+# immediate surrenders: Heat of Battle (A15.5), Disrupted (A19.12)
+# --------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class ImmediateFate:
+    """One outcome of an immediate surrender: `kind` surrender (to `captor`,
+    `guard` its Guard), eliminated (the captor rejects it: `cause`
+    no_quarter, the side that `invokes_no_quarter`), berserk,
+    broken_disrupted, routs_in_its_rtph or no_surrender."""
+    kind: str
+    because: list[Because]
+    captor: str | None = None
+    guard: str | None = None
+    cause: str | None = None
+    invokes_no_quarter: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"fate": self.kind}
+        if self.cause is not None:
+            out["cause"] = self.cause
+        if self.captor is not None:
+            out["captor"] = self.captor
+        if self.guard is not None:
+            out["guard"] = self.guard
+        if self.invokes_no_quarter is not None:
+            out["invokes_no_quarter"] = self.invokes_no_quarter
+        out["because"] = _lines(self.because)
+        return out
+
+
+@dataclass(slots=True)
+class ImmediateSurrender:
+    """A unit an immediate surrender may take, its Final Heat of Battle DR
+    (`final_dr`, Heat of Battle only) and its fates."""
+    id: str
+    side: str
+    at: str
+    fates: list[ImmediateFate]
+    final_dr: int | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "side": self.side, "at": self.at, "fates": [f.to_json() for f in self.fates]}
+        if self.final_dr is not None:
+            out["final_dr"] = self.final_dr
+        return out
+
+
+# --------------------------------------------------------------------------
+# the whole Rout Phase (--phase)
+# --------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Turn:
+    """One unit's turn in a whole-phase outcome: its fate given the earlier
+    units' (`fate` as a Fate's kind; a rout's `low_crawl` and Interdiction
+    Locations; the `guard` of a surrender; the leader it is `accompanied_by`,
+    A10.711) and why it follows from the others'."""
+    unit: str
+    fate: str
+    at: str
+    because: list[Because]
+    captor: str | None = None
+    cause: str | None = None
+    invokes_no_quarter: str | None = None
+    low_crawl: bool | None = None
+    interdiction: list[str] | None = None
+    guard: str | None = None
+    accompanied_by: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"unit": self.unit, "fate": self.fate, "at": self.at}
+        if self.captor is not None:
+            out["captor"] = self.captor
+        if self.cause is not None:
+            out["cause"] = self.cause
+        if self.invokes_no_quarter is not None:
+            out["invokes_no_quarter"] = self.invokes_no_quarter
+        if self.low_crawl is not None:
+            out["low_crawl"] = self.low_crawl
+        if self.interdiction is not None:
+            out["interdiction"] = self.interdiction
+        if self.guard is not None:
+            out["guard"] = self.guard
+        if self.accompanied_by is not None:
+            out["accompanied_by"] = self.accompanied_by
+        out["because"] = _lines(self.because)
+        return out
+
+
+@dataclass(slots=True)
+class PhaseOutcome:
+    """One whole-phase outcome: the sides whose rejections invoked No Quarter
+    (A20.3) and every coupled unit's turn, in rout order."""
+    no_quarter_invoked: list[str]
+    turns: list[Turn]
+
+    def to_json(self) -> dict:
+        return {"no_quarter_invoked": self.no_quarter_invoked, "turns": [t.to_json() for t in self.turns]}
+
+
+@dataclass(frozen=True, slots=True)
+class IndependentUnit:
+    """A unit no constraint ties to the others: any of its `fates` (counted)
+    goes with every whole-phase outcome."""
+    unit: str
+    fates: int
+
+    def to_json(self) -> dict:
+        return {"unit": self.unit, "fates": self.fates}
+
+
+@dataclass(frozen=True, slots=True)
+class VoluntaryRout:
+    """A leader that stays, or routs with one of these broken units (A10.711)."""
+    leader: str
+    with_one_of: list[str]
+
+    def to_json(self) -> dict:
+        return {"leader": self.leader, "with_one_of": self.with_one_of}
+
+
+@dataclass
+class WholePhase:
+    """The whole Rout Phase: every legal whole-phase outcome counted (`count`,
+    None when the enumeration was cut): `combinations` of the coupled units'
+    fates times the fates of each independent unit; the first `outcomes`
+    (--limit), and what the combination `assumes`."""
+    count: int | None
+    independent: list[IndependentUnit]
+    voluntary_rout: list[VoluntaryRout]
+    outcomes: list[PhaseOutcome]
+    assumes: list[str]
+    combinations: int | None
+
+    def to_json(self) -> dict:
+        return {"count": self.count, "independent": [i.to_json() for i in self.independent],
+                "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
+                "outcomes": [o.to_json() for o in self.outcomes], "assumes": self.assumes,
+                "combinations": self.combinations}
+
+
+# --------------------------------------------------------------------------
+# every outcome of a position (asl-kb outcomes)
+# --------------------------------------------------------------------------
+
+@dataclass
+class Cut:
+    """What a run stopped by --timeout left out: `during` what, and the units
+    whose fates are not listed."""
+    timeout: float | None
+    during: str
+    units: list[str]
+
+    def to_json(self) -> dict:
+        return {"timeout": self.timeout, "while": self.during, "units": self.units}
+
+
+@dataclass
+class Outcomes:
+    """Every outcome of a position: each broken unit's fates (in rout
+    order), and where they apply the whole phase, the immediate surrenders,
+    the prisoners' options and the Voluntary Break (A10.41; with
+    `voluntary_break_refused` the reasons none is offered). `stats` (the
+    solver's figures) and `fate_info` (what the whole-phase program reads of
+    each fate, for `asl-kb check`) are never in the JSON."""
+    position: str
+    rules: str
+    complete: bool
+    units: list[UnitFates]
+    phase: WholePhase | None = None
+    heat_of_battle: list[ImmediateSurrender] | None = None
+    disrupted: list[ImmediateSurrender] | None = None
+    prisoners: Prisoners | None = None
+    voluntary_break: list[UnitFates] | None = None
+    voluntary_break_refused: list[Because] | None = None
+    incomplete_because: list[str] | None = None
+    cut: Cut | None = None
+    stats: Any = field(default=None, repr=False, compare=False)
+    fate_info: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        out: dict = {"position": self.position, "rules": self.rules, "complete": self.complete,
+                     "units": [u.to_json() for u in self.units]}
+        if self.phase is not None:
+            out["phase"] = self.phase.to_json()
+            if self.cut is not None:      # the enumeration was cut: said beside the phase
+                out["cut"] = self.cut.to_json()
+        for key in ("heat_of_battle", "disrupted"):
+            section = getattr(self, key)
+            if section is not None:
+                out[key] = [u.to_json() for u in section]
+        if self.prisoners is not None:
+            out["prisoners"] = self.prisoners.to_json()
+        if self.voluntary_break is not None:
+            out["voluntary_break"] = [u.to_json() for u in self.voluntary_break]
+        if self.voluntary_break_refused is not None:
+            out["voluntary_break_refused"] = _lines(self.voluntary_break_refused)
+        if self.incomplete_because is not None:
+            out["incomplete_because"] = self.incomplete_because
+        if self.cut is not None and self.phase is None:
+            out["cut"] = self.cut.to_json()
+        return out

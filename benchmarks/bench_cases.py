@@ -77,11 +77,11 @@ def child(path: str, phase: bool) -> None:
     r = outcomes(pos, phase=phase)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     text = to_json(r)
-    st = r["_stats"]
+    st = r.stats
     print(json.dumps({"wall": wall, "cpu": cpu, "atoms": st.atoms, "ground": st.ground_seconds,
-                      "fates": sum(len(u["fates"]) for u in r["units"]),
-                      "phase_count": (r.get("phase") or {}).get("count"),
-                      "complete": r["complete"], "json_bytes": len(text.encode())}))
+                      "fates": sum(len(u.fates) for u in r.units),
+                      "phase_count": r.phase.count if r.phase is not None else None,
+                      "complete": r.complete, "json_bytes": len(text.encode())}))
 
 
 def _median(runs: list[dict], key: str) -> float:

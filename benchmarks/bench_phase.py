@@ -46,7 +46,7 @@ def main() -> None:
         t0 = time.perf_counter()
         r = outcomes(pos, phase=True)
         dt = time.perf_counter() - t0
-        print(f"{s:>6} {2 * s:>6} {dt:>8.3f} {str(r['phase']['count']):>9} {str(r['complete']):>8}")
+        print(f"{s:>6} {2 * s:>6} {dt:>8.3f} {str(r.phase.count):>9} {str(r.complete):>8}")
 
 
 if __name__ == "__main__":

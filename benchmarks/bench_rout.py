@@ -109,7 +109,7 @@ def run_once(position) -> dict:
         result = outcomes_mod.outcomes(position)
         total = time.perf_counter() - t0
         cpu = time.process_time() - c0
-    st = result["_stats"]
+    st = result.stats
     return {
         "facts": ft.seconds,
         "ground": st.ground_seconds,
@@ -119,8 +119,8 @@ def run_once(position) -> dict:
         "cpu": cpu,
         "atoms": getattr(st, "atoms", "?"),
         "fact_lines": ft.lines,
-        "outcomes": sum(len(u["fates"]) for u in result["units"]),
-        "complete": result["complete"],
+        "outcomes": sum(len(u.fates) for u in result.units),
+        "complete": result.complete,
     }
 
 

@@ -12,8 +12,9 @@ FACTS = ROOT / "cases"
 
 class Result:
     def __init__(self, result):
-        self.raw = result
-        self.units = {u["id"]: u for u in result["units"]}
+        self.raw = result                 # the model (asl_kb.model.Outcomes)
+        self.json = result.to_json()      # its JSON form, read by the helpers below
+        self.units = {u["id"]: u for u in self.json["units"]}
 
     def fates(self, unit):
         return self.units[unit]["fates"]
@@ -46,7 +47,7 @@ class Result:
         """The whole-phase outcomes as lists of turns (unit, fate, at, captor),
         in the order the units rout."""
         return [[(t["unit"], t["fate"], t["at"], t.get("captor")) for t in o["turns"]]
-                for o in self.raw["phase"]["outcomes"]]
+                for o in self.json["phase"]["outcomes"]]
 
     def interdiction_sets(self, unit, at, low_crawl=False):
         return {tuple((i["at"], tuple(i["by"])) for i in f["interdiction"])

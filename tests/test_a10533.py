@@ -28,7 +28,7 @@ EX2 = RULEBOOK / "A10.533-EX2.yaml"
 
 @lru_cache(maxsize=None)
 def solve(path: Path) -> dict:
-    return outcomes(load_position(path))
+    return outcomes(load_position(path)).to_json()
 
 
 def russian(path: Path) -> dict:

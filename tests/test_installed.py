@@ -84,7 +84,7 @@ def test_position_file_from_any_directory(installed, elsewhere):
     shutil.copy(cases_dir() / "prisoners" / "A20.22-EX.yaml", elsewhere / "p.yaml")
     r = _run([installed, "outcomes", "p.yaml", "--format", "json"], cwd=elsewhere)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["units"] == outcomes(load_position(elsewhere / "p.yaml"))["units"]
+    assert json.loads(r.stdout)["units"] == outcomes(load_position(elsewhere / "p.yaml")).to_json()["units"]
 
 
 def test_bad_input_and_internal_error_codes(installed, elsewhere):

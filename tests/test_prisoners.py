@@ -18,7 +18,7 @@ def inline(name, phase, attacker, units, extra=""):
 
 def pris(run, path_or_text, **kw):
     """The prisoners result as its JSON form (asl_kb/model.py)."""
-    return run(path_or_text, **kw).raw["prisoners"].to_json()
+    return run(path_or_text, **kw).json["prisoners"]
 
 
 def matches(obj, kind, **args):

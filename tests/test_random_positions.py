@@ -43,7 +43,7 @@ def test_random_position_has_an_outcome_for_every_broken_unit(seed):
         pos = load_position_text(position(seed), f"<random {seed}>")
     except PositionError:
         pytest.skip("the generator made an invalid position")
-    r = outcomes(pos, phase=True, limit=3)
+    r = outcomes(pos, phase=True, limit=3).to_json()
     for u in r["units"]:
         assert u["fates"], (seed, u["id"])
     assert r["phase"]["count"] is None or r["phase"]["count"] >= 1

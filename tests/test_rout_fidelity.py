@@ -59,10 +59,10 @@ def test_voluntary_break_out_of_the_rtph_says_so():
     # issue 10.4 / A10.41 "at the start of the RtPh"
     path = cases_dir() / "rout" / "A10.41-start-of-rtph.yaml"
     pos = load_position_text(path.read_text(), str(path))
-    r = outcomes(pos, voluntary_break=True)
+    r = outcomes(pos, voluntary_break=True).to_json()
     assert r["voluntary_break"] == []
     assert [b["rule"] for b in r["voluntary_break_refused"]] == ["A10.41"]
     rout_pos = load_position_text(path.read_text().replace("phase: close_combat", "phase: rout"), str(path))
-    r = outcomes(rout_pos, voluntary_break=True)
+    r = outcomes(rout_pos, voluntary_break=True).to_json()
     assert "voluntary_break_refused" not in r
     assert {u["id"] for u in r["voluntary_break"] if u["may_break"]} == {"R2"}

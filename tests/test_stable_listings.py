@@ -44,5 +44,5 @@ def test_units_are_listed_by_rank_then_id():
     """A10.5: ATTACKER first; within a side the owner chooses the order, so the
     listing uses the unit ids (R2 before R10), not the file's order."""
     p = load_position(FACTS / "rout/A10.531-EX.yaml")
-    ids = [u["id"] for u in outcomes(_reversed(p))["units"]]
+    ids = [u.id for u in outcomes(_reversed(p)).units]
     assert ids == ["RG2", "RI4", "RI5", "RJ2"]

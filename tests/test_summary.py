@@ -31,7 +31,7 @@ def _hexes(items):
 
 
 def test_open_board_default_text_is_short_and_all_lists_everything(open_board):
-    fates = open_board["units"][0]["fates"]
+    fates = open_board.units[0].fates
     assert len(fates) > 1000          # every set of Interdiction Locations is a fate
     assert len(to_text(open_board).splitlines()) < 60
     numbered = re.findall(r"^  (\d+)\. ", to_text(open_board, all=True), flags=re.M)
@@ -39,7 +39,7 @@ def test_open_board_default_text_is_short_and_all_lists_everything(open_board):
 
 
 def test_summary_counts_every_rout_fate_once(open_board):
-    u = open_board["units"][0]
+    u = open_board.to_json()["units"][0]
     s = u["summary"]
     routs = [n for n, f in enumerate(u["fates"], 1) if f["fate"] == "rout"]
     assert s["rout_fates"] == len(routs) and s["fates"] == len(u["fates"])
@@ -55,7 +55,7 @@ def test_summary_counts_every_rout_fate_once(open_board):
 
 
 def test_unbeaten_means_no_other_route_there_has_a_subset(open_board):
-    u = open_board["units"][0]
+    u = open_board.to_json()["units"][0]
     for d in u["summary"]["destinations"]:
         routes = [f for f in u["fates"] if f["fate"] == "rout" and f["at"] == d["at"] and not f["low_crawl"]]
         exposure = {(_hexes(f["interdiction"]), _hexes(f["optional_interdiction"])) for f in routes}
@@ -71,7 +71,7 @@ def test_unbeaten_means_no_other_route_there_has_a_subset(open_board):
 def test_a10_531_ex_summary():
     """A10.531 EX: G2 may rout to F1, G1 or H2 free of Interdiction; J2 may rout
     to J0 only through Interdiction in J1 (or by Low Crawl to J1)."""
-    r = outcomes(load_position(FACTS / "rout/A10.531-EX.yaml"))
+    r = outcomes(load_position(FACTS / "rout/A10.531-EX.yaml")).to_json()
     by = {u["id"]: {d["at"]: d for d in u["summary"]["destinations"]} for u in r["units"]}
     for at in ("F1", "G1", "H2"):
         assert by["RG2"][at]["least_interdiction"] == 0

@@ -130,7 +130,7 @@ def test_legal_answers_agree_with_the_outcomes():
     """A fate is legal exactly when outcomes lists it (same rules, same graph)."""
     from asl_kb.engines.outcomes import outcomes
     p = load_position(FACTS / "rout/A10.5-EX.yaml")
-    unit = next(u for u in outcomes(p)["units"] if u["id"] == "R1")
+    unit = next(u for u in outcomes(p).to_json()["units"] if u["id"] == "R1")
     ends = {f["at"] for f in unit["fates"] if f["fate"] == "rout"}
     for h in ("K3", "L3", "L4", "M3", "M4", "M5", "N3", "N4", "O4", "K1", "J2"):
         assert ask(p, "R1", "rout", h)["legal"] == (h in ends), h

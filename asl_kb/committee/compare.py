@@ -16,6 +16,7 @@ import dataclasses
 from asl_kb.committee.rulesets import RuleSet, with_switch
 from asl_kb.engines.diff import _describe, _items, switches_in_force
 from asl_kb.engines.outcomes import outcomes
+from asl_kb.model import Outcomes
 
 
 @dataclasses.dataclass
@@ -25,24 +26,22 @@ class Run:
     incomplete: list
 
 
-def rule_ids(result) -> set[str]:
-    """The rule ids cited anywhere in a result (fates, units, events)."""
+def rule_ids(result: Outcomes) -> set[str]:
+    """The rule ids cited in a result's explanations of the rout program
+    (units, fates, immediate surrenders, whole-phase turns) and in the
+    prisoners' roll bands."""
     found: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            for k, v in x.items():
-                if k.startswith("_"):
-                    continue
-                if k == "because" and isinstance(v, list):
-                    found.update(b["rule"] for b in v if isinstance(b, dict) and "rule" in b)
-                else:
-                    walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(result)
-    pris = result.get("prisoners")
+    for u in result.units + (result.voluntary_break or []):
+        found.update(b.rule for b in u.because)
+        for f in u.fates:
+            found.update(b.rule for b in f.because)
+    for u in (result.heat_of_battle or []) + (result.disrupted or []):
+        for f in u.fates:
+            found.update(b.rule for b in f.because)
+    for o in result.phase.outcomes if result.phase is not None else ():
+        for t in o.turns:
+            found.update(b.rule for b in t.because)
+    pris = result.prisoners
     for o in (pris.required + pris.options) if pris is not None else ():
         for band in o.rolls:
             found.update(r for r in band.says if isinstance(r, str) and r[:1] == "A" and "." in r)
@@ -55,7 +54,7 @@ def run(position, rs: RuleSet, phase: bool = False, applied: bool = False) -> Ru
     with rs.active():
         p = position if applied else rs.apply(position)
         r = outcomes(p, phase=phase)
-    return Run(_items(r), rule_ids(r), list(r.get("incomplete_because", ())))
+    return Run(_items(r), rule_ids(r), list(r.incomplete_because or ()))
 
 
 def unit_of(item: tuple) -> str:

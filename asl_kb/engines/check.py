@@ -23,7 +23,7 @@ from asl_kb.asp.reader import Answer
 
 
 def _phase_conflicts(position, result) -> list[dict]:
-    ph = Phase(position, result["units"], None, info=result["_fate_info"])
+    ph = Phase(position, result.units, None, info=result.fate_info)
     if not ph.coupled:
         return []
     ctl = new_control("check.lp", ph.facts(), ("--opt-mode=optN", "0"))
@@ -47,12 +47,12 @@ def check(position) -> dict:
                              for v in broken]}
     result = outcomes(position)
     findings = []
-    for u in result["units"]:
-        if u.get("inconsistent"):
-            findings.append({"kind": "no_legal_outcome", "unit": u["id"], "because": u["because"]})
+    for u in result.units:
+        if u.inconsistent:
+            findings.append({"kind": "no_legal_outcome", "unit": u.id, "because": [b.to_json() for b in u.because]})
     for c in _phase_conflicts(position, result):
         findings.append({"kind": "no_whole_phase_outcome", **c})
-    pris = result.get("prisoners")
+    pris = result.prisoners
     for v in (pris.violated if pris is not None else ()):
         findings.append({"kind": "position_breaks_rule", "clauses": [{"rule": v.rule, "violated": v.text}]})
     return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

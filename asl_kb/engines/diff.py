@@ -15,8 +15,8 @@ import clingo
 
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.asp.facts import switch_facts
-from asl_kb.engines.phase import fate_key
 from asl_kb.asp.control import new_control
+from asl_kb.model import Outcomes
 
 
 def switches_in_force(position) -> dict[str, str]:
@@ -30,23 +30,23 @@ def switches_in_force(position) -> dict[str, str]:
     return {s.arguments[0].name: rule_of.get(s.arguments[0].name, "") for s in shown if s.name == "in_force"}
 
 
-def _items(result: dict) -> set[tuple]:
+def _items(result: Outcomes) -> set[tuple]:
     """Every outcome of a result as a comparable item."""
     items = set()
-    ph = result.get("phase")
+    ph = result.phase
     if ph is not None:
-        items.add(("phase_count", ph["count"]))
-        for o in ph["outcomes"]:
-            items.add(("phase", tuple((t["unit"], t["fate"], t["at"], t.get("captor", ""), t.get("accompanied_by", ""))
-                                      for t in o["turns"])))
-    for u in result["units"]:
-        for f in u["fates"]:
-            items.add(("unit", u["id"]) + fate_key(f))
-    for key in ("heat_of_battle", "disrupted"):
-        for u in result.get(key, ()):
-            for f in u["fates"]:
-                items.add((key, u["id"], f["fate"], f.get("captor", "")))
-    pris = result.get("prisoners")
+        items.add(("phase_count", ph.count))
+        for o in ph.outcomes:
+            items.add(("phase", tuple((t.unit, t.fate, t.at, t.captor or "", t.accompanied_by or "")
+                                      for t in o.turns)))
+    for u in result.units:
+        for f in u.fates:
+            items.add(("unit", u.id) + f.key)
+    for key, section in (("heat_of_battle", result.heat_of_battle), ("disrupted", result.disrupted)):
+        for u in section or ():
+            for f in u.fates:
+                items.add((key, u.id, f.kind, f.captor or ""))
+    pris = result.prisoners
     if pris is not None:
         for o in pris.required + pris.options:
             bands = tuple((b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
@@ -94,8 +94,8 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
 
     def run(p):
         r = outcomes(p, phase=phase)
-        if not r["complete"]:
-            cut.extend(r.get("incomplete_because", ()))
+        if not r.complete:
+            cut.extend(r.incomplete_because or ())
         return _items(r)
 
     pa = dataclasses.replace(position, rules=version_a)

@@ -15,6 +15,7 @@ import clingo
 
 from asl_kb.asp.reader import Answer, text
 from asl_kb.board import hexgrid
+from asl_kb.model import AbandonedSW, Because, Fate, Interdiction
 
 @dataclass(frozen=True)
 class FateInfo:
@@ -22,13 +23,6 @@ class FateInfo:
     phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
     began_there: bool
     read_by: frozenset
-
-
-def fate_key(f: dict) -> tuple:
-    """What makes two fates the same outcome (not the example path)."""
-    return (f["fate"], f.get("captor", ""), f.get("cause", ""), f["at"], f["low_crawl"],
-            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
-            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
 
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
@@ -145,8 +139,8 @@ class Graph:
     def say(self, reason) -> str:
         return self.answer.say(reason)
 
-    def because(self, pairs) -> list[dict]:
-        return [b.to_json() for b in self.answer.explain(pairs)]
+    def because(self, pairs) -> list[Because]:
+        return self.answer.explain(pairs)
 
     def _exposure(self, node):
         ints = tuple(sorted((h, i) for h, i in self.ints.get(node, ())))
@@ -165,7 +159,7 @@ class Graph:
             self._leaf = [sym in self.leaves for sym in syms]
 
     def fates(self, root, all_paths: bool):
-        """(key, fate dict) for each distinct outcome reachable from root."""
+        """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
         kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
         r = self._ids[root]
@@ -192,14 +186,14 @@ class Graph:
         unit = _unit_of(root)
         for (leaf, ints, opts), path in found.items():
             f = self._fate(leaf, ints, opts, path)
-            fk = fate_key(f)
+            fk = f.key
             old = self.info.get((unit, fk))
             self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
                                              frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
             key = _group_key(f)
             if key not in out:
                 if all_paths:
-                    f["paths"] = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
+                    f.paths = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
                 out[key] = f
         return out
 
@@ -223,29 +217,24 @@ class Graph:
             self._entered[key] = loc
         return self._entered[key]
 
-    def _fate(self, leaf, ints, opts, path):
+    def _fate(self, leaf, ints, opts, path) -> Fate:
         kind = self.fate[leaf]
-        f = {"fate": kind.name}
+        at = _location(_leaf_location(leaf))
+        f = Fate(kind.name, at, low_crawl=leaf.name == "rout_state" and leaf.arguments[-1].name == "lc",
+                 path=self._locations(path), interdiction=_by_location(ints),
+                 optional_interdiction=_by_location(opts),
+                 because=self.because(w for n in path for w in self.why.get(n, ())))
         if kind.name == "surrender":
-            f["captor"] = text(kind.arguments[0])
-            f["guard"] = self.guard_after[leaf]
-            f["abandons"] = sorted(self.leaves_sw.get(leaf, ()))
+            f.captor = text(kind.arguments[0])
+            f.guard = self.guard_after[leaf]
+            f.abandons = [AbandonedSW(sw, at) for sw in sorted(self.leaves_sw.get(leaf, ()))]
         elif kind.name == "eliminated":
-            f["cause"] = kind.arguments[0].name
+            f.cause = kind.arguments[0].name
             if leaf in self.invokes:
-                f["captor"] = text(leaf.arguments[0])
-                f["invokes_no_quarter"] = self.invokes[leaf]
+                f.captor = text(leaf.arguments[0])
+                f.invokes_no_quarter = self.invokes[leaf]
             if leaf in self.llmc:
-                f["llmc"] = sorted(self.llmc[leaf])
-        f["at"] = _location(_leaf_location(leaf))
-        f["low_crawl"] = leaf.name == "rout_state" and leaf.arguments[-1].name == "lc"
-        f["path"] = self._locations(path)
-        by_hex = lambda pairs: sorted(
-            ({"at": h, "by": sorted({i for hh, i in pairs if hh == h})} for h in {h for h, _ in pairs}),
-            key=lambda d: hexgrid.hex_coords(d["at"]))
-        f["interdiction"] = by_hex(ints)
-        f["optional_interdiction"] = by_hex(opts)
-        f["because"] = self.because(w for n in path for w in self.why.get(n, ()))
+                f.llmc = sorted(self.llmc[leaf])
         return f
 
     def _all_paths(self, root):
@@ -264,8 +253,17 @@ class Graph:
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
 
 
-def _group_key(f):
-    return (FATE_ORDER.get(f["fate"], 9), f.get("captor", ""), f.get("cause", ""),
-            hexgrid.hex_coords(f["at"].split("@")[0]), f["at"], f["low_crawl"],
-            tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]),
-            tuple((i["at"], tuple(i["by"])) for i in f["optional_interdiction"]))
+def _by_location(pairs) -> list[Interdiction]:
+    """(Location, Interdictor) pairs as one Interdiction per Location, in hex order."""
+    by: dict[str, set] = {}
+    for h, unit in pairs:
+        by.setdefault(h, set()).add(unit)
+    return sorted((Interdiction(h, tuple(sorted(units))) for h, units in by.items()),
+                  key=lambda i: hexgrid.hex_coords(i.at))
+
+
+def _group_key(f: Fate):
+    """A fate's place in its unit's listing: by kind (FATE_ORDER), captor,
+    cause, destination in hex order, Low Crawl, Interdiction."""
+    kind, captor, cause, at, low_crawl, ints, opts = f.key
+    return (FATE_ORDER.get(kind, 9), captor, cause, hexgrid.hex_coords(at.split("@")[0]), at, low_crawl, ints, opts)

@@ -1,7 +1,8 @@
 """All the outcomes of a position: each broken unit's fates (graph.py), the
 surrender annotations and Guard capacity (phase.py), the whole phase
 (--phase), Heat of Battle and Disrupted surrenders, and the prisoners
-program (prisoners.py). This module only orchestrates the runs.
+program (prisoners.py). This module only orchestrates the runs and puts
+their results together in the result model (model.Outcomes).
 """
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ import clingo
 
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
-from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase, fate_key
+from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
 from asl_kb.asp.solve import TimedOut, solve
+from asl_kb.model import (Cut, ImmediateFate, ImmediateSurrender, IndependentUnit, Outcomes, UnitFates,
+                          VoluntaryRout, WholePhase)
 from asl_kb.report.summary import add_summaries
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
@@ -57,7 +60,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
 
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
-             phase: bool = False, limit: int | None = None, timeout: float | None = None) -> dict:
+             phase: bool = False, limit: int | None = None, timeout: float | None = None) -> Outcomes:
     """Every outcome of the position. With `timeout` (seconds), a run past it
     answers with complete: false and says what was cut, instead of going on."""
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -65,29 +68,27 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
     except TimedOut as e:
         return _timed_out(position, timeout, str(e))
-    if "cut" in result:
-        result["cut"] = {"timeout": timeout, **result["cut"]}
+    if result.cut is not None:
+        result.cut.timeout = timeout
     return result
 
 
-def _timed_out(position, timeout, where) -> dict:
+def _timed_out(position, timeout, where) -> Outcomes:
     """The answer of a run cut by --timeout: no fates (a partial rout graph
     could list fates the whole one would not), what was cut, and where."""
     from asl_kb.asp.solve import SolveStats
     broken = sorted(u.id for u in position.units if "broken" in u.status)
-    return {"position": position.name, "rules": position.rules, "complete": False, "units": [],
-            "incomplete_because": [f"--timeout {timeout:g} s passed while {where}: "
-                                   f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
-            "cut": {"timeout": timeout, "while": where, "units": broken},
-            "_stats": SolveStats(), "_fate_info": {}}
+    return Outcomes(position.name, position.rules, complete=False, units=[],
+                    incomplete_because=[f"--timeout {timeout:g} s passed while {where}: "
+                                        f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
+                    cut=Cut(timeout, where, broken), stats=SolveStats())
 
 
-def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> dict:
+def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
     require_legal(position)
     position = canonical(position)
     g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline)
-    result = {"position": position.name, "rules": position.rules, "complete": not g.paths_cut,
-              "units": units}
+    result = Outcomes(position.name, position.rules, complete=not g.paths_cut, units=units)
     incomplete = []
     if g.paths_cut:
         incomplete.append(f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut")
@@ -96,8 +97,8 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> d
     # force. (Which surrenders a Guard's capacity may free needs no second
     # solve: a rejection only lowers the loads, so every unit freed in some
     # outcome is freed in one without rejections.)
-    rejectable = any("invokes_no_quarter" in f for u in units for f in u["fates"])
-    surrenders = any(f["fate"] == "surrender" for u in units for f in u["fates"])
+    rejectable = any(f.invokes_no_quarter is not None for u in units for f in u.fates)
+    surrenders = any(f.kind == "surrender" for u in units for f in u.fates)
     world1 = None
     info = g.info
     if rejectable and phase:
@@ -116,42 +117,43 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> d
             free = 1
             for uid in ph.independent:
                 free *= len(ph.fates[uid])
-            result["phase"] = {
-                "count": count * free if done else None,
-                "independent": [{"unit": uid, "fates": len(ph.fates[uid])} for uid in ph.independent],
-                "voluntary_rout": [{"leader": l, "with_one_of": sorted(us)} for l, us in sorted(ph.leaders.items())],
-                "outcomes": listed,
-                "assumes": ["each unit's fates are figured against the position at the start of the RtPh: "
-                            "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
-                            "where earlier units ended up and a new Guard's A20.52 restriction are not"],
+            result.phase = WholePhase(
+                count=count * free if done else None,
+                independent=[IndependentUnit(uid, len(ph.fates[uid])) for uid in ph.independent],
+                voluntary_rout=[VoluntaryRout(l, sorted(us)) for l, us in sorted(ph.leaders.items())],
+                outcomes=listed,
+                assumes=["each unit's fates are figured against the position at the start of the RtPh: "
+                         "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
+                         "where earlier units ended up and a new Guard's A20.52 restriction are not"],
                 # what `outcomes` lists: the combinations of the coupled units'
                 # fates (count = combinations x the independent units' fates)
-                "combinations": (count if ph.coupled else 0) if done else None,
-            }
+                combinations=(count if ph.coupled else 0) if done else None,
+            )
             if not done:
                 incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
                                   f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
                 if deadline is not None and time.monotonic() > deadline:
                     incomplete.append("--timeout: passed while enumerating the whole-phase outcomes")
-                    result["cut"] = {"while": "enumerating the whole-phase outcomes", "units": []}
-    for event in ("heat_of_battle", "disrupted"):
-        if g.events.get(event):
-            result[event] = _immediate(position, g, event)
+                    result.cut = Cut(None, "enumerating the whole-phase outcomes", [])
+    if g.events.get("heat_of_battle"):
+        result.heat_of_battle = _immediate(position, g, "heat_of_battle")
+    if g.events.get("disrupted"):
+        result.disrupted = _immediate(position, g, "disrupted")
     if prisoners.relevant(position):
-        result["prisoners"] = prisoners.solve_prisoners(position)
+        result.prisoners = prisoners.solve_prisoners(position)
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
-        result["voluntary_break"] = [
-            {**entry, "may_break": entry["id"] in g.may_break}
-            for entry in _units(g, roots, asked, all_paths)]
+        result.voluntary_break = _units(g, roots, asked, all_paths)
+        for entry in result.voluntary_break:
+            entry.may_break = entry.id in g.may_break
         if g.vb_refused:
-            result["voluntary_break_refused"] = g.because(g.vb_refused)
+            result.voluntary_break_refused = g.because(g.vb_refused)
     if incomplete:
-        result["complete"] = False
-        result["incomplete_because"] = incomplete
+        result.complete = False
+        result.incomplete_because = incomplete
     add_summaries(result)
-    result["_stats"] = stats
-    result["_fate_info"] = info
+    result.stats = stats
+    result.fate_info = info
     return result
 
 
@@ -159,7 +161,7 @@ _EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted":
                 "routs_in_its_rtph": 4, "no_surrender": 5}
 
 
-def _immediate(position, g, event) -> list[dict]:
+def _immediate(position, g, event) -> list[ImmediateSurrender]:
     """The outcomes of an immediate surrender (immediate/3): a unit's Final
     Heat of Battle DR (event heat_of_battle: A15.5, A20.21) or a Disrupted
     unit entered by the enemy outside the RtPh (event disrupted: A19.12)."""
@@ -170,22 +172,18 @@ def _immediate(position, g, event) -> list[dict]:
         fates = []
         for f in sorted(g.events[event][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             subject = clingo.Function(event, [clingo.String(u.id), f])
-            entry = {"fate": f.name}
+            because = g.because(g.why.get(subject, ()))
             if f.name == "surrender":
-                captor = text(f.arguments[0])
-                entry["captor"] = captor
-                if subject in g.guard_after:
-                    entry["guard"] = g.guard_after[subject]
+                fate = ImmediateFate("surrender", because, captor=text(f.arguments[0]),
+                                     guard=g.guard_after.get(subject))
             elif f.name == "rejected":
-                captor = text(f.arguments[0])
-                entry = {"fate": "eliminated", "cause": "no_quarter", "captor": captor,
-                         "invokes_no_quarter": g.invokes[subject]}
-            entry["because"] = g.because(g.why.get(subject, ()))
-            fates.append(entry)
-        entry = {"id": u.id, "side": u.side, "at": u.location, "fates": fates}
-        if event == "heat_of_battle":
-            entry["final_dr"] = u.heat_of_battle
-        out.append(entry)
+                fate = ImmediateFate("eliminated", because, captor=text(f.arguments[0]), cause="no_quarter",
+                                     invokes_no_quarter=g.invokes[subject])
+            else:
+                fate = ImmediateFate(f.name, because)
+            fates.append(fate)
+        out.append(ImmediateSurrender(u.id, u.side, u.location, fates,
+                                      final_dr=u.heat_of_battle if event == "heat_of_battle" else None))
     return out
 
 
@@ -194,36 +192,28 @@ def _annotate_surrenders(units, g, ph, freed):
     A20.24); a surrender that some legal whole-phase outcome frees for lack of
     Guard capacity adds the fate `freed` (A20.21, A20.51)."""
     for u in units:
-        ids = {fate_key(f): i for i, f in enumerate(ph.fates.get(u["id"], ()))}
+        ids = {f.key: i for i, f in enumerate(ph.fates.get(u.id, ()))}
         extra = []
-        for f in u["fates"]:
-            if f["fate"] != "surrender":
+        for f in u.fates:
+            if f.kind != "surrender":
                 continue
-            f["abandons"] = [{"sw": k, "at": f["at"]} for k in f["abandons"]]
-            why = freed.get((u["id"], ids.get(fate_key(f))))
+            why = freed.get((u.id, ids.get(f.key)))
             if why:
-                v = {k: val for k, val in f.items() if k != "guard"}
-                v["fate"] = "freed"
-                v["because"] = f["because"] + why
-                extra.append(v)
-        u["fates"].extend(extra)
+                extra.append(dataclasses.replace(f, kind="freed", guard=None, because=f.because + why))
+        u.fates.extend(extra)
 
 
-def _units(g, roots, order, all_paths):
+def _units(g, roots, order, all_paths) -> list[UnitFates]:
     units = []
     for u in order:
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
         for key in sorted(found):
             f = found[key]
-            f["path"][0] = u.location
+            f.path[0] = u.location
             fates.append(f)
-        entry = {"id": u.id, "side": u.side, "at": u.location,
-                 "must_rout": u.id in g.must, "may_rout": u.id in g.may,
-                 "because": g.because(g.unit_why.get(u.id, ())), "fates": fates}
-        if g.accompany.get(u.id):
-            entry["voluntary_rout"] = sorted(g.accompany[u.id])
-        if not fates:
-            entry["inconsistent"] = True  # no legal outcome: a question for the rules committee
-        units.append(entry)
+        # no fates: inconsistent, a question for the rules committee
+        units.append(UnitFates(u.id, u.side, u.location, must_rout=u.id in g.must, may_rout=u.id in g.may,
+                               because=g.because(g.unit_why.get(u.id, ())), fates=fates,
+                               voluntary_rout=sorted(g.accompany[u.id]) if g.accompany.get(u.id) else None))
     return units

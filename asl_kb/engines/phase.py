@@ -21,8 +21,9 @@ import clingo
 
 from asl_kb.asp.facts import loc, q, switch_facts
 from asl_kb.asp.reader import Answer
-from asl_kb.engines.graph import FateInfo, fate_key
+from asl_kb.engines.graph import FateInfo
 from asl_kb.asp.control import new_control
+from asl_kb.model import Because, Fate, PhaseOutcome, Turn, UnitFates
 
 #: whole-phase outcomes enumerated at most; past it the result says incomplete
 MAX_OUTCOMES = 20000
@@ -33,8 +34,8 @@ MAX_SECONDS = 30.0
 class Phase:
     """The fates of every broken unit in both worlds, and the coupled ones."""
 
-    def __init__(self, position, world0: list[dict], world1: list[dict] | None, accompany=None, rank=None,
-                 info: dict | None = None):
+    def __init__(self, position, world0: list[UnitFates], world1: list[UnitFates] | None, accompany=None,
+                 rank=None, info: dict | None = None):
         self.position = position
         # what the rules say the phase program reads of each fate (FateInfo)
         self.info = info or {}
@@ -47,19 +48,19 @@ class Phase:
                 self.leaders.setdefault(leader, set()).add(unit)
         self.world1 = world1 is not None
         self.units = {u.id: u for u in position.units}
-        self.entries = {e["id"]: e for e in world0}
+        self.entries = {e.id: e for e in world0}
         # Without world 1 (no --phase), the rejections' later units may only
         # rout before the rejection: a subset of the outcomes that holds every
         # outcome without a rejection (enough for brave()).
-        w1 = {e["id"]: e for e in (world1 or ())}
-        self.fates: dict[str, list[dict]] = {}
+        w1 = {e.id: e.fates for e in (world1 or ())}
+        self.fates: dict[str, list[Fate]] = {}
         self.worlds: dict[str, list[set]] = {}
         for uid, e in self.entries.items():
             keyed = {}
             worlds = {}
-            for w, entry in ((0, e), (1, w1.get(uid, e if world1 is not None else {"fates": []}))):
-                for f in entry["fates"]:
-                    k = fate_key(f)
+            for w, fates in ((0, e.fates), (1, w1.get(uid, e.fates if world1 is not None else []))):
+                for f in fates:
+                    k = f.key
                     keyed.setdefault(k, f)
                     worlds.setdefault(k, set()).add(w)
             keys = sorted(keyed, key=lambda k: (k[0] != "rout", k))
@@ -78,21 +79,21 @@ class Phase:
                 by_sig.setdefault(self._signature(uid, f, ws), []).append(i)
             self.classes[uid] = sorted(by_sig.values())
 
-    def _info(self, uid, f) -> FateInfo:
-        return self.info.get((uid, fate_key(f)), FateInfo(False, frozenset()))
+    def _info(self, uid, f: Fate) -> FateInfo:
+        return self.info.get((uid, f.key), FateInfo(False, frozenset()))
 
     def _mode(self, uid, f) -> str:
         """root: a surrender (or rejection) where the unit began, its stack's
         (A20.21; the rules' surrenders_where_it_began/1); else moved."""
         return "root" if self._info(uid, f).began_there else "moved"
 
-    def _signature(self, uid, f: dict, worlds: set) -> tuple:
+    def _signature(self, uid, f: Fate, worlds: set) -> tuple:
         mode = self._mode(uid, f)
-        if f["fate"] == "surrender":
-            return (tuple(sorted(worlds)), "sur", f["captor"], mode)
-        if "invokes_no_quarter" in f:
-            return (tuple(sorted(worlds)), "rej", f["captor"], mode)
-        return (tuple(sorted(worlds)), "other", f["fate"])
+        if f.kind == "surrender":
+            return (tuple(sorted(worlds)), "sur", f.captor, mode)
+        if f.invokes_no_quarter is not None:
+            return (tuple(sorted(worlds)), "rej", f.captor, mode)
+        return (tuple(sorted(worlds)), "other", f.kind)
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
@@ -119,13 +120,13 @@ class Phase:
                 for w in sorted(ws):
                     out.append(f"fate_option({U},{c},{w}).")
                 mode = self._mode(uid, f)
-                if f["fate"] == "surrender":
-                    out.append(f"surrender_option({U},{c},{q(f['captor'])},{mode}).")
-                    captors.add(f["captor"])
-                elif "invokes_no_quarter" in f:
-                    out.append(f"rejection_option({U},{c},{q(f['captor'])},{mode}).")
-                    captors.add(f["captor"])
-                elif f["fate"] == "rout":
+                if f.kind == "surrender":
+                    out.append(f"surrender_option({U},{c},{q(f.captor)},{mode}).")
+                    captors.add(f.captor)
+                elif f.invokes_no_quarter is not None:
+                    out.append(f"rejection_option({U},{c},{q(f.captor)},{mode}).")
+                    captors.add(f.captor)
+                elif f.kind == "rout":
                     out.append(f"rout_option({U},{c}).")
         for leader, units in sorted(self.leaders.items()):
             for u in sorted(units):
@@ -158,17 +159,17 @@ class Phase:
             for rule, reason in pairs:
                 if reason.name == "freed":
                     reasons.setdefault((subject.string, reason.arguments[0].string), []).append(
-                        {"rule": rule, "says": ans.say(reason)})
+                        Because(rule, ans.say(reason)))
         out = {}
         for u in {s.arguments[0].string for s in ans.atoms["freed"]}:
             for c in picks.get(u, ()):
                 for i in self.classes[u][c]:
                     f = self.fates[u][i]
-                    if f["fate"] == "surrender" and (u, f["captor"]) in reasons:
-                        out[(u, i)] = reasons[(u, f["captor"])]
+                    if f.kind == "surrender" and (u, f.captor) in reasons:
+                        out[(u, i)] = reasons[(u, f.captor)]
         return out
 
-    def enumerate(self, limit: int, deadline: float | None = None) -> tuple[int, list[dict], bool]:
+    def enumerate(self, limit: int, deadline: float | None = None) -> tuple[int, list[PhaseOutcome], bool]:
         """(count, the first `limit` outcomes, complete): every legal
         whole-phase outcome of the coupled units, counted, and listed in a
         stable order (class by class, each multiplied out)."""
@@ -222,32 +223,24 @@ class Phase:
                 "with": {s.arguments[1].string: s.arguments[0].string for s in at["with"]},
                 "answer": ans}
 
-    def _render(self, m: dict, fate_of: dict) -> dict:
+    def _render(self, m: dict, fate_of: dict) -> PhaseOutcome:
         """One whole-phase outcome: the class model m with a concrete fate
         (index) for each unit, in rout order."""
         turns = []
         order = {uid: i for i, uid in enumerate(self.entries)}
         for uid in sorted(fate_of, key=lambda u: (self.rank.get(u, 9), m["slot"].get(u, 0), order[u])):
             f = self.fates[uid][fate_of[uid]]
-            t = {"unit": uid, "fate": f["fate"], "at": f["at"]}
-            for k in ("captor", "cause", "invokes_no_quarter"):
-                if k in f:
-                    t[k] = f[k]
-            if f["fate"] == "rout":
-                t["low_crawl"] = f["low_crawl"]
-                t["interdiction"] = [i["at"] for i in f["interdiction"]]
-            if uid in m["freed"]:
-                t["fate"] = "freed"
-            if uid in m["guard"]:
-                t["guard"] = m["guard"][uid]
-            if uid in m.get("with", {}):
-                t["accompanied_by"] = m["with"][uid]
-            t["because"] = [{"rule": r, "says": m["answer"].say(reason)}
-                            for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
-            turns.append(t)
-        return {"no_quarter_invoked": sorted(m["nq"]), "turns": turns}
+            because = [Because(r, m["answer"].say(reason))
+                       for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
+            routs = f.kind == "rout"
+            turns.append(Turn(uid, "freed" if uid in m["freed"] else f.kind, f.at, because,
+                              captor=f.captor, cause=f.cause, invokes_no_quarter=f.invokes_no_quarter,
+                              low_crawl=f.low_crawl if routs else None,
+                              interdiction=[i.at for i in f.interdiction] if routs else None,
+                              guard=m["guard"].get(uid), accompanied_by=m["with"].get(uid)))
+        return PhaseOutcome(sorted(m["nq"]), turns)
 
 
-def _outcome_key(o: dict):
-    return [(t["unit"], t["fate"], t.get("captor", ""), t["at"], t.get("guard", ""),
-             tuple(t.get("interdiction", ())), t.get("low_crawl", False)) for t in o["turns"]]
+def _outcome_key(o: PhaseOutcome):
+    return [(t.unit, t.fate, t.captor or "", t.at, t.guard or "", tuple(t.interdiction or ()), t.low_crawl or False)
+            for t in o.turns]

@@ -16,6 +16,7 @@ import clingo
 
 from asl_kb.asp.reader import Answer, location, rule_order, text
 from asl_kb.errors import AslKbError
+from asl_kb.model import Fate
 
 #: the fates a player may propose, with the words each takes
 FATES = {"rout": "LOCATION (a hex, or HEX@LEVEL)", "surrender": "CAPTOR (a unit id)",
@@ -67,14 +68,14 @@ def _fact(p: dict) -> str:
     return f"proposed({u},{p['fate']})."
 
 
-def _matches(p: dict, f: dict) -> bool:
+def _matches(p: dict, f: Fate) -> bool:
     if p["fate"] == "rout":
-        return f["fate"] == "rout" and f["at"] == p["at"]
+        return f.kind == "rout" and f.at == p["at"]
     if p["fate"] == "surrender":
-        return f["fate"] == "surrender" and f.get("captor") == p["captor"]
+        return f.kind == "surrender" and f.captor == p["captor"]
     if p["fate"] == "eliminated":
-        return f["fate"] == "eliminated" and f.get("cause") == "failure_to_rout"
-    return f["fate"] == p["fate"]
+        return f.kind == "eliminated" and f.cause == "failure_to_rout"
+    return f.kind == p["fate"]
 
 
 def why_not(position, proposal: dict) -> dict:
@@ -88,8 +89,8 @@ def why_not(position, proposal: dict) -> dict:
            "proposal": proposal, "legal": legal}
     if legal:
         from asl_kb.engines.outcomes import outcomes
-        unit = next(u for u in outcomes(position)["units"] if u["id"] == proposal["unit"])
-        out["fates"] = [n for n, f in enumerate(unit["fates"], 1) if _matches(proposal, f)]
+        unit = next(u for u in outcomes(position).units if u.id == proposal["unit"])
+        out["fates"] = [n for n, f in enumerate(unit.fates, 1) if _matches(proposal, f)]
         out["because"] = []
     else:
         pairs = [p for subject, ps in ans.because.items()

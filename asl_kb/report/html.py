@@ -1,7 +1,7 @@
 """The board picture: one self-contained HTML page (inline SVG, CSS and a few
 lines of script; nothing fetched) showing a position's map and every outcome
-of `public(result)` as the JSON renderer writes it (render.to_json, read back
-as plain dicts) drawn on it.
+of the result drawn on it, read from the result's JSON form
+(model.Outcomes.to_json(): what the JSON renderer writes, as plain dicts).
 
 Every point comes from `hexgrid.hex_shape` (a hex id -> its centre and
 corners). Nothing here decides a rules question: it draws what the result
@@ -10,7 +10,6 @@ says. The Prisoners section is read by `_prisoners_view` and `_term` only.
 from __future__ import annotations
 
 import html
-import json
 import re
 from functools import cache
 from pathlib import Path
@@ -19,7 +18,7 @@ import jinja2
 from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
-from asl_kb.report.render import to_json
+from asl_kb.model import Outcomes
 from asl_kb.resources import docs_dir
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -87,14 +86,15 @@ def _inset(h: str, k: float) -> str:
 # the page
 # --------------------------------------------------------------------------
 
-def to_html(result: dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
+def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
             select_first: bool = False) -> str:
-    """The report page of `result` (from engines.outcomes) for `position`.
+    """The report page of `result` (from engines.outcomes, or its JSON form)
+    for `position`.
 
     `fate` = (unit id, n) opens the page with that unit's n-th fate drawn
     (numbered from 1 as in the text output; ValueError if there is none);
     `select_first` draws the first broken unit's first fate instead."""
-    r = json.loads(to_json(result))  # the JSON renderer's data, as plain dicts
+    r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
     view = _View(r, position, all_paths)
     selected = None
     if fate is not None:

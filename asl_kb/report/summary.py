@@ -23,10 +23,11 @@ lists them by number.
 from __future__ import annotations
 
 from asl_kb.board import hexgrid
+from asl_kb.model import Destination, Fate, FateSummary, UnbeatenRoute
 
 
 def _hexes(items) -> frozenset[str]:
-    return frozenset(i["at"] for i in items)
+    return frozenset(i.at for i in items)
 
 
 def _loc_key(at: str):
@@ -38,23 +39,23 @@ def _set_key(s: frozenset[str]):
     return (len(s), sorted(_loc_key(h) for h in s))
 
 
-def unit_summary(fates: list[dict]) -> dict:
+def unit_summary(fates: list[Fate]) -> FateSummary:
     """The summary of one unit's fates (see the module docstring)."""
-    by_dest: dict[str, list[tuple[int, dict]]] = {}
+    by_dest: dict[str, list[tuple[int, Fate]]] = {}
     others = []
     for n, f in enumerate(fates, 1):
-        if f["fate"] == "rout":
-            by_dest.setdefault(f["at"], []).append((n, f))
+        if f.kind == "rout":
+            by_dest.setdefault(f.at, []).append((n, f))
         else:
             others.append(n)
     destinations = []
     for at in sorted(by_dest, key=_loc_key):
         entries = by_dest[at]
-        crawls = [n for n, f in entries if f["low_crawl"]]
+        crawls = [n for n, f in entries if f.low_crawl]
         exposure: dict[tuple[frozenset, frozenset], list[int]] = {}
         for n, f in entries:
-            if not f["low_crawl"]:
-                key = (_hexes(f["interdiction"]), _hexes(f["optional_interdiction"]))
+            if not f.low_crawl:
+                key = (_hexes(f.interdiction), _hexes(f.optional_interdiction))
                 exposure.setdefault(key, []).append(n)
         # dominance: a route is beaten by one whose Interdiction (and optional
         # Interdiction) Locations are subsets of its own, not both equal
@@ -62,31 +63,28 @@ def unit_summary(fates: list[dict]) -> dict:
                     if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in exposure)]
         unbeaten.sort(key=lambda k: (_set_key(k[0]), _set_key(k[1])))
         kept = len(crawls) + sum(len(exposure[k]) for k in unbeaten)
-        destinations.append({
-            "at": at,
-            "fates": len(entries),
-            "low_crawl": crawls,
-            "least_interdiction": len(unbeaten[0][0]) if unbeaten else None,
-            "unbeaten": [{"interdiction": sorted(k[0], key=_loc_key),
-                          "optional_interdiction": sorted(k[1], key=_loc_key),
-                          "fates": exposure[k]} for k in unbeaten],
-            "beaten": len(entries) - kept,
-        })
-    return {
-        "fates": len(fates),
-        "rout_fates": sum(len(v) for v in by_dest.values()),
-        "beaten_rout_fates": sum(d["beaten"] for d in destinations),
-        "destinations": destinations,
-        "other_fates": others,
-    }
+        destinations.append(Destination(
+            at=at,
+            fates=len(entries),
+            low_crawl=crawls,
+            least_interdiction=len(unbeaten[0][0]) if unbeaten else None,
+            unbeaten=[UnbeatenRoute(sorted(k[0], key=_loc_key), sorted(k[1], key=_loc_key), exposure[k])
+                      for k in unbeaten],
+            beaten=len(entries) - kept,
+        ))
+    return FateSummary(
+        fates=len(fates),
+        rout_fates=sum(len(v) for v in by_dest.values()),
+        beaten_rout_fates=sum(d.beaten for d in destinations),
+        destinations=destinations,
+        other_fates=others,
+    )
 
 
-def add_summaries(result: dict) -> None:
-    """Add `summary` to every unit of the result (and of --voluntary-break)."""
-    for u in result.get("units", ()):
-        u["summary"] = unit_summary(u["fates"])
-    for u in result.get("voluntary_break", ()):
-        u["summary"] = unit_summary(u["fates"])
+def add_summaries(result) -> None:
+    """Give every unit of the result (and of --voluntary-break) its summary."""
+    for u in result.units + (result.voluntary_break or []):
+        u.summary = unit_summary(u.fates)
 
 
 #: unbeaten Interdiction sets shown per destination in the text summary (the
@@ -99,11 +97,11 @@ def _nums(ns) -> str:
     return "[" + ",".join(str(n) for n in ns) + "]"
 
 
-def _exposure_text(e) -> str:
-    s = "+".join(e["interdiction"])
-    if e["optional_interdiction"]:
-        s += (" " if s else "") + "(concealed may Interdict: " + "+".join(e["optional_interdiction"]) + ")"
-    return s + " " + _nums(e["fates"])
+def _exposure_text(e: UnbeatenRoute) -> str:
+    s = "+".join(e.interdiction)
+    if e.optional_interdiction:
+        s += (" " if s else "") + "(concealed may Interdict: " + "+".join(e.optional_interdiction) + ")"
+    return s + " " + _nums(e.fates)
 
 
 def _flow(head: str, items: list[str], indent: str) -> list[str]:
@@ -120,35 +118,35 @@ def _flow(head: str, items: list[str], indent: str) -> list[str]:
     return lines
 
 
-def summary_lines(s: dict, indent: str = "    ", limit: int | None = None) -> list[str]:
+def summary_lines(s: FateSummary, indent: str = "    ", limit: int | None = None) -> list[str]:
     """The rout part of a unit's summary as text lines (with `limit`, the
     first `limit` destinations)."""
-    dests = s["destinations"]
+    dests = s.destinations
     if not dests:
         return []
     cut = limit is not None and len(dests) > limit
     if cut:
         dests = dests[:limit]
-    n = len(s["destinations"])
-    out = [indent[:-2] + f"rout: {s['rout_fates']} fate{'s' if s['rout_fates'] != 1 else ''} to "
+    n = len(s.destinations)
+    out = [indent[:-2] + f"rout: {s.rout_fates} fate{'s' if s.rout_fates != 1 else ''} to "
            f"{n} destination{'s' if n != 1 else ''}, the least Interdiction per destination "
            f"([n]: fate number with --all; (+n): more routes no other route there beats)"]
-    crawl = [f"{d['at']} {_nums(d['low_crawl'])}" for d in dests if d["low_crawl"]]
+    crawl = [f"{d.at} {_nums(d.low_crawl)}" for d in dests if d.low_crawl]
     groups: dict[int, list[str]] = {}
     hidden = 0
     for d in dests:
-        if not d["unbeaten"]:
+        if not d.unbeaten:
             continue
-        k = d["least_interdiction"]
-        least = [e for e in d["unbeaten"] if len(e["interdiction"]) == k]
+        k = d.least_interdiction
+        least = [e for e in d.unbeaten if len(e.interdiction) == k]
         shown = least[:SETS_SHOWN]
-        rest = d["unbeaten"][len(shown):]
-        hidden += sum(len(e["fates"]) for e in rest)
+        rest = d.unbeaten[len(shown):]
+        hidden += sum(len(e.fates) for e in rest)
         if k == 0:
-            text = d["at"] + " " + " or ".join(_nums(e["fates"]) if not e["optional_interdiction"]
-                                               else _exposure_text(e) for e in shown)
+            text = d.at + " " + " or ".join(_nums(e.fates) if not e.optional_interdiction
+                                            else _exposure_text(e) for e in shown)
         else:
-            text = d["at"] + ": " + " or ".join(_exposure_text(e) for e in shown)
+            text = d.at + ": " + " or ".join(_exposure_text(e) for e in shown)
         if rest:
             text += f" (+{len(rest)})"
         groups.setdefault(k, []).append(text)
@@ -161,7 +159,7 @@ def summary_lines(s: dict, indent: str = "    ", limit: int | None = None) -> li
     if cut:
         out.append(indent + f"({limit} of {n} destinations listed: --limit)")
         return out
-    beaten = s["beaten_rout_fates"]
+    beaten = s.beaten_rout_fates
     if beaten or hidden:
         parts = []
         if beaten:
