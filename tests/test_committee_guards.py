@@ -1,6 +1,7 @@
-"""A scope that places Guards with their prisoners (`prisoners:` on a unit
-kind, A20.5): `search diff --switch guard_outnumbered` tells the two A20.52
-readings apart at a minimal position, which `asl-kb diff` replays."""
+"""Scopes that place Guards with their prisoners (`prisoners:` on a unit
+kind, A20.5): `search diff` tells the readings of A20.52 (scope guards),
+A20.4, A20.55 and A20.551 (scope prisoners) apart at a minimal position,
+which `asl-kb diff` replays."""
 import json
 
 import pytest
@@ -77,3 +78,27 @@ def test_bad_prisoners_file_line_key(prisoner, key):
     with pytest.raises(PositionError) as e:
         scope_from_text(BAD.replace("PRISONER", prisoner), "bad.yaml")
     assert (e.value.file, e.value.line, e.value.key) == ("bad.yaml", 7, key)
+
+
+@pytest.mark.parametrize("switch, rule", [
+    ("massacre_in_location", "A20.4"),              # a berserk Guard with its prisoners
+    ("escape_unbroken_guard_in_melee", "A20.55"),   # prisoners of a Guard in Melee, CCPh
+    ("escaped_smc_armed", "A20.551"),               # an escaping leader, CCPh
+])
+def test_prisoners_readings_found_in_the_prisoners_scope_and_replayed(capsys, tmp_path, switch, rule):
+    scope = tmp_path / "prisoners.yaml"
+    scope.write_text((SCOPES_DIR / "prisoners.yaml").read_text().replace("margin: 7", "margin: 1"))
+    code, text, _ = run(capsys, "search", "diff", "--switch", switch, "--scope", str(scope), "--witnesses", "1",
+                        "--out", str(tmp_path / "w"), "--format", "json")
+    assert code == 1
+    [w] = json.loads(text)["witnesses"]
+    # one placement: a Guard and its prisoner in one Location
+    assert (w["units"], w["non_open"]) == (1, 0)
+    position = load_position_text(open(w["file"]).read(), w["file"])
+    assert [u.guard for u in position.units if u.guard] == ["U1"]
+    assert all(c == {"switch": switch, "rule": rule} for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    code, text, _ = run(capsys, "diff", w["file"], "--switch", switch, "--format", "json")
+    assert code == 1
+    rows = json.loads(text)["rows"]
+    assert {x["outcome"] for x in rows if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
+    assert {x["outcome"] for x in rows if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}

@@ -56,7 +56,7 @@ def add_parsers(sub, common) -> None:
 
 def _search_args(p) -> None:
     p.add_argument("--scope", default="tiny", metavar="NAME|FILE",
-                   help="shipped scope (tiny, small, medium, disrupted, guards) or a scope YAML (default: tiny)")
+                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML (default: tiny)")
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")

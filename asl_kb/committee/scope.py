@@ -1,8 +1,8 @@
 """A scope: a bounded family of positions to search, as YAML data (the
 format is documented in docs/committee.md). Shipped scopes live in
-asl_kb/committee/scopes/ (tiny, small, medium, disrupted, guards);
-`load_scope(NAME|FILE)` reads one, checked key by key: a bad one is a
-`FILE:LINE: KEY: message` PositionError, as a bad position is.
+asl_kb/committee/scopes/ (tiny, small, medium, disrupted, guards,
+prisoners); `load_scope(NAME|FILE)` reads one, checked key by key: a bad one
+is a `FILE:LINE: KEY: message` PositionError, as a bad position is.
 """
 from __future__ import annotations
 
