@@ -21,6 +21,7 @@ results apart by the letters of a predicate name.
 """
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 import clingo
@@ -50,10 +51,11 @@ def location(sym) -> str:
     return h.string if level.number == 0 else f"{h.string}@{level.number}"
 
 
+@functools.lru_cache(maxsize=None)
 def rule_order(rule: str):
     """Rule ids in rulebook order (A10.5 < A10.51 < A20.3)."""
     parts = rule.lstrip("ABCDEFG").split(".")
-    return ([int(x) if x.isdigit() else 0 for x in parts], rule)
+    return (tuple(int(x) if x.isdigit() else 0 for x in parts), rule)
 
 
 class Answer:

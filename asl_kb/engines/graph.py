@@ -163,8 +163,26 @@ class Graph:
         self._compile()
         kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
         r = self._ids[root]
+        # Exposures (sets of (Location, Interdictor)) are numbered, and so is
+        # each union met, so that the walk hashes small tuples of ints.
+        sets: list[frozenset] = [frozenset()]
+        number = {frozenset(): 0}
+        union: dict[tuple[int, int], int] = {}
+
+        def join(a: int, extra: frozenset) -> int:
+            k = (a, id(extra))
+            n = union.get(k)
+            if n is None:
+                s = sets[a] | extra
+                n = number.get(s)
+                if n is None:
+                    n = number[s] = len(sets)
+                    sets.append(s)
+                union[k] = n
+            return n
+
         # breadth-first: the first path found to a (state, exposure) is a shortest one
-        start = (r, frozenset(), frozenset())
+        start = (r, 0, 0)
         best = {start: (r,)}
         queue = deque([start])
         found_i = {}
@@ -175,11 +193,11 @@ class Graph:
                 found_i.setdefault(key, path)
             for child in kids[node]:
                 ci, co = exp[child]
-                nk = (child, ints | ci if ci else ints, opts | co if co else opts)
+                nk = (child, join(ints, ci) if ci else ints, join(opts, co) if co else opts)
                 if nk not in best:
                     best[nk] = path + (child,)
                     queue.append(nk)
-        found = {(syms[n], i, o): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
+        found = {(syms[n], sets[i], sets[o]): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
@@ -217,12 +235,21 @@ class Graph:
             self._entered[key] = loc
         return self._entered[key]
 
+    def _interdictions(self, pairs: frozenset) -> list[Interdiction]:
+        """_by_location(pairs), figured once per exposure (they recur from
+        fate to fate)."""
+        cache = self.__dict__.setdefault("_by_exposure", {})
+        found = cache.get(pairs)
+        if found is None:
+            found = cache[pairs] = tuple(_by_location(pairs))
+        return list(found)
+
     def _fate(self, leaf, ints, opts, path) -> Fate:
         kind = self.fate[leaf]
         at = _location(_leaf_location(leaf))
         f = Fate(kind.name, at, low_crawl=leaf.name == "rout_state" and leaf.arguments[-1].name == "lc",
-                 path=self._locations(path), interdiction=_by_location(ints),
-                 optional_interdiction=_by_location(opts),
+                 path=self._locations(path), interdiction=self._interdictions(ints),
+                 optional_interdiction=self._interdictions(opts),
                  because=self.because(w for n in path for w in self.why.get(n, ())))
         if kind.name == "surrender":
             f.captor = text(kind.arguments[0])
