@@ -59,6 +59,28 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     return g, roots, _units(g, roots, routing_order(position, g), all_paths), stats
 
 
+def answers(position) -> tuple:
+    """What the programs `outcomes(position)` runs answer (without --phase,
+    --voluntary-break, --all-paths or --timeout): the rules the position
+    breaks, else the rout program's shown atoms and the prisoners program's.
+    The rest of a result is the position read through these answers, so two
+    rule sets whose answers are equal give equal outcomes: the committee's
+    search compares these and reads fates only where they differ."""
+    from asl_kb.engines.legality import violations
+    broken = violations(position)
+    if broken:
+        return ("violated", tuple((v.rule, v.clause) for v in broken))
+    position = canonical(position)
+    concealed = sum(1 for u in position.units if "concealed" in u.status)
+    symbols, _ = solve(position_facts(position), concealed)
+    # clingo keeps one copy of each symbol in the process: equal symbols have
+    # equal representations, whichever Control made them
+    out = ("rout", frozenset(s._rep for s in symbols))
+    if prisoners.relevant(position):
+        out += ("prisoners", frozenset(s._rep for s in prisoners.answer(position)))
+    return out
+
+
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
              phase: bool = False, limit: int | None = None, timeout: float | None = None) -> Outcomes:
     """Every outcome of the position. With `timeout` (seconds), a run past it

@@ -33,12 +33,17 @@ def relevant(position) -> bool:
                 or any(u.guard or u.unarmed for u in position.units))
 
 
-def solve_prisoners(position) -> Prisoners:
+def answer(position) -> list:
+    """The shown atoms of the prisoners program's answer set."""
     ctl = new_control("prisoners.lp", prisoner_facts(position))
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
-    return read(shown, position.phase)
+    return shown
+
+
+def solve_prisoners(position) -> Prisoners:
+    return read(answer(position), position.phase)
 
 
 def read(symbols, phase: str) -> Prisoners:
