@@ -130,3 +130,30 @@ class _HandRunsToWorkers:
 
     def pytest_configure_node(self, node):
         node.workerinput["asl_kb_runs"] = str(self.folder)
+
+
+# ------------------------------------------------------------ order
+
+#: tests that take several seconds each (a browser, a Dask cluster, a search
+#: over a scope, a diff over a folder of cases): collected first, so that the
+#: xdist workers start on them and no worker is left finishing one alone
+RUN_FIRST = (
+    "tests/test_report_browser.py::test_every_bundled_page_loads",
+    "tests/test_docs.py::test_doc_block[committee.md",
+    "tests/test_committee_search.py::test_deleted_clause_found",
+    "tests/test_committee_scan.py::test_two_dask_workers",
+    "tests/test_committee_relevance.py::test_a_position_the_switch_changes",
+    "tests/test_committee_diff.py::test_a_switch_change_in_a_folder",
+    "tests/test_diff.py::test_stack_rejection",
+    "tests/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
+    "tests/test_installed.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        for n, prefix in enumerate(RUN_FIRST):
+            if item.nodeid.startswith(prefix):
+                return n
+        return len(RUN_FIRST)
+    items.sort(key=rank)     # stable: the rest keep their order
