@@ -1,9 +1,12 @@
-"""Shared helpers: run a position file and look at the fates of a unit."""
+"""Shared helpers: run a position file and look at the fates of a unit;
+the session's shared engine runs (tests/_runs.py)."""
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from asl_kb.engines.outcomes import outcomes
+import _runs
 from asl_kb.position.loader import load_position, load_position_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,21 +67,94 @@ def run():
         if replace:
             import dataclasses
             position = dataclasses.replace(position, **replace)
-        return Result(outcomes(position, phase=phase))
+        return Result(_runs.outcomes(position, phase=phase))
     return _run
 
 
 #: --voluntary-break builds a rout graph for every unbroken unit near the
 #: enemy: for these four positions that takes half a minute a run
 SLOW_VB = {"A20.22-EX.yaml", "article-Ex9.yaml", "article-Ex10.yaml", "article-Ex11.yaml"}
-_FULL = {}
 
 
 def full_outcomes(path):
     """outcomes(--phase --limit 10, and --voluntary-break where it is quick)
     of a bundled position, computed once per test session (the stable-listing
     and the schema tests read the same result)."""
-    if path not in _FULL:
-        _FULL[path] = outcomes(load_position(path), phase=True, limit=10,
-                               voluntary_break=Path(path).name not in SLOW_VB)
-    return _FULL[path]
+    return _runs.outcomes(load_position(path), phase=True, limit=10,
+                          voluntary_break=Path(path).name not in SLOW_VB)
+
+
+# ------------------------------------------------------------ shared runs
+
+@pytest.fixture(autouse=True)
+def _shared_engine_runs(monkeypatch):
+    """The library code that runs the engines -- the case runner, check, diff,
+    why-not, the committee's compare and gaps -- gets the session's shared
+    runs (tests/_runs.py: same answer, computed once). A test's own rules
+    folder, a --timeout run and a traced run are always run."""
+    import asl_kb.committee.compare
+    import asl_kb.committee.gaps
+    import asl_kb.engines.check
+    import asl_kb.engines.diff
+    import asl_kb.engines.outcomes
+    for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff, asl_kb.committee.compare):
+        monkeypatch.setattr(module, "outcomes", _runs.outcomes)
+    for module in (asl_kb.engines.check, asl_kb.committee.gaps):
+        monkeypatch.setattr(module, "check", _runs.check)
+
+
+def pytest_configure(config):
+    """The folder of the session's shared engine runs: made by the controller
+    (or the single process), handed to each xdist worker."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        _runs.DIR = Path(workerinput["asl_kb_runs"])
+        return
+    _runs.DIR = Path(tempfile.mkdtemp(prefix="asl-kb-runs-"))
+    config.stash[_RUNS_DIR] = _runs.DIR
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_HandRunsToWorkers(_runs.DIR), "asl_kb_runs")
+
+
+def pytest_unconfigure(config):
+    folder = config.stash.get(_RUNS_DIR, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_RUNS_DIR = pytest.StashKey()
+
+
+class _HandRunsToWorkers:
+    def __init__(self, folder):
+        self.folder = folder
+
+    def pytest_configure_node(self, node):
+        node.workerinput["asl_kb_runs"] = str(self.folder)
+
+
+# ------------------------------------------------------------ order
+
+#: tests that take several seconds each (a browser, a Dask cluster, a search
+#: over a scope, a diff over a folder of cases): collected first, so that the
+#: xdist workers start on them and no worker is left finishing one alone
+RUN_FIRST = (
+    "tests/test_report_browser.py::test_every_bundled_page_loads",
+    "tests/test_docs.py::test_doc_block[committee.md",
+    "tests/test_committee_search.py::test_deleted_clause_found",
+    "tests/test_committee_scan.py::test_two_dask_workers",
+    "tests/test_committee_relevance.py::test_a_position_the_switch_changes",
+    "tests/test_committee_diff.py::test_a_switch_change_in_a_folder",
+    "tests/test_diff.py::test_stack_rejection",
+    "tests/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
+    "tests/test_installed.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        for n, prefix in enumerate(RUN_FIRST):
+            if item.nodeid.startswith(prefix):
+                return n
+        return len(RUN_FIRST)
+    items.sort(key=rank)     # stable: the rest keep their order

@@ -17,5 +17,8 @@ def test_there_are_cases():
 
 @pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(cases_dir())) for p in CASES])
 def test_case(path):
+    # the runner's engine runs are the session's shared ones (conftest.py,
+    # tests/_runs.py): a run the digests, the schema or the report tests made
+    # is not made again
     failures = run_case(path)
     assert not failures, "\n".join(map(str, failures))

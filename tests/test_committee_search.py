@@ -9,7 +9,7 @@ import pytest
 from asl_kb.board import hexgrid
 from asl_kb.cli import main
 from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
-from asl_kb.committee.scope import load_scope, scope_from_text
+from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
 from test_committee_diff import SURRENDER, run, without_captor_clause
@@ -55,7 +55,14 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
 def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, tmp_path):
     folder = without_captor_clause(tmp_path / "erratum")
     out = tmp_path / "witnesses"
-    code, text, _ = run(capsys, "search", "diff", "--to", str(folder), "--scope", "tiny", "--witnesses", "1",
+    # the shipped scope tiny with a margin of 1 hex instead of 7: the same
+    # positions in the same order (the enumeration reads only the patch), each
+    # judged in a fraction of the time (a rout on a small map has few fates)
+    tiny = tmp_path / "tiny.yaml"
+    tiny.write_text((SCOPES_DIR / "tiny.yaml").read_text().replace("margin: 7,", "margin: 1,"))
+    placements = lambda s: [(c.units, c.terrain, c.attacker, c.no_quarter, c.phase) for c in candidates(s)]
+    assert placements(load_scope(str(tiny))) == placements(load_scope("tiny"))
+    code, text, _ = run(capsys, "search", "diff", "--to", str(folder), "--scope", str(tiny), "--witnesses", "1",
                         "--out", str(out), "--format", "json")
     assert code == 1
     r = json.loads(text)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from generate import generate_position, generate_stack  # noqa: E402
 
-from asl_kb.engines.outcomes import outcomes  # noqa: E402
+import _runs  # noqa: E402
 from asl_kb.position.loader import load_position, load_position_text  # noqa: E402
 from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
@@ -53,7 +53,7 @@ def _digest(key: str) -> str:
     else:
         rel, _, mode = key.rpartition(":")
         position, phase = load_position(cases_dir() / rel), mode == "phase"
-    text = to_json(outcomes(position, phase=phase))
+    text = to_json(_runs.outcomes(position, phase=phase))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

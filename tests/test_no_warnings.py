@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import pytest
 
+import _runs
 from asl_kb.asp import control
-from asl_kb.engines.check import check
 from asl_kb.engines.diff import switches_in_force
 from asl_kb.engines.legality import violations
-from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.prisoners import solve_prisoners
 from asl_kb.position.loader import load_position
 from asl_kb.resources import cases_dir
 
 POSITIONS = sorted(cases_dir().glob("*/*.yaml"))
 RUNS = {
-    "phase": lambda p: outcomes(p, phase=True),    # the rout graphs too, as plain
-    "check": check,                                # runs plain outcomes first
+    # the outcomes and check runs are the session's shared ones (tests/_runs.py:
+    # their warnings are logged again each time they are handed out)
+    "phase": lambda p: _runs.outcomes(p, phase=True),    # the rout graphs too, as plain
+    "check": _runs.check,                                # runs plain outcomes first
     "prisoners": solve_prisoners,       # also where the position has no prisoners
     "position_checks": violations,
     "switches": switches_in_force,
@@ -38,7 +39,7 @@ def test_every_program_runs_without_a_clingo_warning(path):
     position = load_position(path)
     runs = dict(RUNS)
     if position.phase == "rout":   # A10.41: who may break, before the RtPh
-        runs["voluntary_break"] = lambda p: outcomes(p, voluntary_break=True)
+        runs["voluntary_break"] = lambda p: _runs.outcomes(p, voluntary_break=True)
     found = {name: _warnings(run, position) for name, run in runs.items()}
     assert {name: ws for name, ws in found.items() if ws} == {}
 

@@ -8,7 +8,6 @@ import os
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from asl_kb.report import html as report
 from asl_kb.report import png
 from asl_kb.resources import cases_dir
 
-from test_report_html import CASES, case_page
+from test_report_html import CASES, RENDER_SECONDS, case_page
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
 
@@ -51,13 +50,20 @@ class Page:
     request it made."""
 
     def __init__(self, browser, path: Path, text: str):
-        path.write_text(text, encoding="utf-8")
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page = browser.new_page(viewport={"width": 1500, "height": 1000})
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(r.url))
+        self.load(path, text)
+
+    def load(self, path: Path, text: str):
+        """Open another report in the same tab (a new tab costs more than
+        loading most reports): errors and requests from that load on."""
+        path.write_text(text, encoding="utf-8")
+        self.errors.clear()
+        self.requests.clear()
         self.page.goto(path.as_uri())
         self.load_ms = self.page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
 
@@ -65,26 +71,45 @@ class Page:
         self.page.close()
 
 
+#: counters (g.counter), fate entries (li.fate by data-section, data-unit) and
+#: the panel's unit sections (#panel section.unit by data-unit) of a page
+SHOWN = """() => {
+    const count = (into, key) => { into[key] = (into[key] || 0) + 1; };
+    const fates = {}, panels = {};
+    for (const li of document.querySelectorAll('li.fate[data-section][data-unit]'))
+        count(fates[li.dataset.section] = fates[li.dataset.section] || {}, li.dataset.unit);
+    for (const s of document.querySelectorAll('#panel section.unit[data-unit]'))
+        count(panels, s.dataset.unit);
+    return {counters: [...document.querySelectorAll('g.counter')].map(g => g.dataset.unit), fates, panels};
+}"""
+
+
 def test_every_bundled_page_loads_with_every_unit_and_fate_list(browser, tmp_path, capsys):
     timings = []
-    for path in CASES:
-        position, r, text = case_page(path)
-        t0 = time.perf_counter()
-        report.to_html(r, position, all_paths=path.parent.name == "rout")
-        render = time.perf_counter() - t0
-        p = Page(browser, tmp_path / "r.html", text)
-        try:
+    p = None
+    try:
+        for path in CASES:
+            position, r, text = case_page(path)
+            render = RENDER_SECONDS[path, path.parent.name == "phase", path.parent.name == "rout"]
+            file = tmp_path / f"{path.parent.name}-{path.stem}.html"
+            if p is None:
+                p = Page(browser, file, text)
+            else:
+                p.load(file, text)
             assert p.errors == [], path.name
             assert [u for u in p.requests if not u.startswith("file:")] == [], path.name
-            counters = p.page.eval_on_selector_all("g.counter", "gs => gs.map(g => g.dataset.unit)")
-            assert sorted(counters) == sorted(u.id for u in position.units), path.name
+            # what the page shows, read in one call into the page: its counters,
+            # its fate entries by section and unit, its unit sections in the panel
+            shown = p.page.evaluate(SHOWN)
+            assert sorted(shown["counters"]) == sorted(u.id for u in position.units), path.name
             for section in ("rout", "heat_of_battle", "disrupted"):
                 for u in (r["units"] if section == "rout" else r.get(section, [])):
-                    n = p.page.locator(f'li.fate[data-section="{section}"][data-unit="{u["id"]}"]').count()
+                    n = shown["fates"].get(section, {}).get(u["id"], 0)
                     assert n == len(u["fates"]), (path.name, u["id"])
-                    assert p.page.locator(f'#panel section.unit[data-unit="{u["id"]}"]').count() >= 1
+                    assert shown["panels"].get(u["id"], 0) >= 1
             timings.append((f"{path.parent.name}/{path.stem}", render, p.load_ms))
-        finally:
+    finally:
+        if p is not None:
             p.close()
     with capsys.disabled():
         print("\nreport page of each bundled position: rendered (to_html), loaded in Chromium (load event)")

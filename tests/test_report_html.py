@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 import xml.etree.ElementTree as ET
 from functools import cache
 from html.parser import HTMLParser
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import _runs
 from asl_kb.board import hexgrid
 from asl_kb.cli import main
 from asl_kb.engines.outcomes import outcomes
@@ -26,11 +28,18 @@ SVG = "{http://www.w3.org/2000/svg}"
 CASES = sorted(cases_dir().glob("*/*.yaml"))
 
 
+#: seconds report.to_html took for each page built by page() in this process
+RENDER_SECONDS: dict[tuple, float] = {}
+
+
 @cache
 def page(path: Path, phase: bool = False, all_paths: bool = False):
     position = load_position(path)
-    result = outcomes(position, phase=phase, all_paths=all_paths)
-    return position, json.loads(to_json(result)), report.to_html(result, position, all_paths=all_paths)
+    result = _runs.outcomes(position, phase=phase, all_paths=all_paths)
+    t0 = time.perf_counter()
+    text = report.to_html(result, position, all_paths=all_paths)
+    RENDER_SECONDS[path, phase, all_paths] = time.perf_counter() - t0
+    return position, json.loads(to_json(result)), text
 
 
 def case_page(path: Path):

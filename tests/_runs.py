@@ -1,0 +1,116 @@
+"""Engine runs shared by the tests of one session.
+
+Many test files ask the same question of the same bundled position (its
+outcomes plain, with --phase, with --voluntary-break; `check`): the digests,
+the schema, the case runner, the report pages, the no-warnings test... Each
+answer is computed once per test session and handed out again:
+
+* the key is what the answer depends on: the engine, the whole position
+  (every field of the loaded file, its name included), every option (the
+  engine's defaults filled in), and the rules folder in force — only the
+  shipped rules are shared (a test's own rules folder is always run, and
+  so is a run with a --timeout or inside control.tracing_entries());
+* every caller gets its own copy (unpickled), so a test that changes a
+  result changes nobody else's;
+* the clingo warnings a run produced are kept with its answer and logged
+  again (asl_kb.asp.control.WARNINGS) each time the answer is handed out,
+  so tests/test_no_warnings.py sees them as if the run had been made;
+* a run that raises is not kept (the next caller runs it again).
+
+The answers live in this process and, under pytest-xdist, in a folder of
+the session shared by the workers (DIR, set by conftest.py), written
+atomically: a worker reads what the other computed. Nothing outlives the
+session (conftest.py removes the folder).
+"""
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import hashlib
+import inspect
+import os
+import pickle
+from pathlib import Path
+
+from asl_kb.asp import control
+from asl_kb.engines.check import check as _check
+from asl_kb.engines.outcomes import outcomes as _outcomes
+from asl_kb.resources import rules_dir
+
+#: the session's shared folder (None: this process only)
+DIR: Path | None = None
+_MEMO: dict[str, bytes] = {}
+#: runs made / answers handed out again, for this process
+STATS = {"runs": 0, "shared": 0}
+
+
+def _defaults(fn) -> dict:
+    return {k: p.default for k, p in inspect.signature(fn).parameters.items()
+            if p.default is not inspect.Parameter.empty}
+
+
+_OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _defaults(_check))}
+
+
+def _key(kind: str, position, options: dict) -> str:
+    # `expect` (a case's expectations) takes no part in a position's == and
+    # hash, nor in its answer
+    text = repr((kind, dataclasses.replace(position, expect=None), sorted(options.items())))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _shared(kind: str, position, options: dict):
+    fn, defaults = _OPTIONS[kind]
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise TypeError(f"{kind}() got unexpected options {sorted(unknown)}")
+    if (control.active_rules() != rules_dir() or options.get("timeout") is not None
+            or control._TRACE.get() is not None):
+        return fn(position, **options)      # a test's own rules, a timed run, a traced run: always run
+    key = _key(kind, position, {**defaults, **options})
+    blob = _MEMO.get(key)
+    if blob is None and DIR is not None:
+        file = DIR / f"{kind}-{key}.pickle"
+        # one run per key in the session: a worker asking for a key the other
+        # is running waits for its answer (the lock is the OS's: a worker that
+        # dies lets it go)
+        with open(file.with_suffix(".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                if file.is_file():
+                    blob = file.read_bytes()
+                else:
+                    value, blob = _run(fn, position, options)
+                    part = file.with_name(f"{file.name}.{os.getpid()}.part")
+                    part.write_bytes(blob)
+                    os.replace(part, file)
+                    _MEMO[key] = blob
+                    return value
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+    elif blob is None:
+        value, _MEMO[key] = _run(fn, position, options)
+        return value
+    _MEMO[key] = blob
+    STATS["shared"] += 1
+    value, warnings = pickle.loads(blob)
+    control.WARNINGS.extend(warnings)
+    return value
+
+
+def _run(fn, position, options):
+    """(answer, pickled answer and the warnings it logged)."""
+    before = len(control.WARNINGS)
+    value = fn(position, **options)
+    STATS["runs"] += 1
+    return value, pickle.dumps((value, control.WARNINGS[before:]), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def outcomes(position, **options) -> dict:
+    """asl_kb.engines.outcomes.outcomes(position, **options), shared."""
+    return _shared("outcomes", position, options)
+
+
+def check(position) -> dict:
+    """asl_kb.engines.check.check(position), shared."""
+    return _shared("check", position, {})
