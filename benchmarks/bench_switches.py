@@ -4,7 +4,10 @@ local Dask cluster of N worker processes, with each switch's result, its wall
 time and the whole run's wall time (the target: all of them within 10
 minutes on `small`, on this project's 2-core machine).
 
-    .venv/bin/python benchmarks/bench_switches.py [SCOPE] [WORKERS]
+    .venv/bin/python benchmarks/bench_switches.py [SCOPE] [WORKERS] [SECONDS]
+
+SECONDS (default: none) stops each switch's search after that long; its
+line then says how many positions it tried.
 """
 from __future__ import annotations
 
@@ -28,14 +31,15 @@ def switches() -> list[str]:
 def main() -> None:
     scope = load_scope(sys.argv[1] if len(sys.argv) > 1 else "small")
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    limit = float(sys.argv[3]) if len(sys.argv) > 3 else None
     a = parse_ruleset(VERSIONS[0])
     start = time.perf_counter()
     with cluster_evaluator(workers=workers) as make:
         for name in switches():
             t = time.perf_counter()
-            r = search_diff(scope, a, a.flipped(name), witnesses=1, evaluator=make)
+            r = search_diff(scope, a, a.flipped(name), witnesses=1, evaluator=make, timeout=limit)
             found = (f"witness at position {r['witnesses'][0]['index'] + 1}" if r["witnesses"]
-                     else f"none in {r['tried']}")
+                     else f"none in {r['tried']}" + ("" if r["complete"] else " (stopped)"))
             print(f"{name:32s} {found:28s} ({r.get('untouched', 0)} untouched, not run)  "
                   f"{time.perf_counter() - t:7.1f} s", flush=True)
     print(f"all {len(switches())} switches over {scope.name} on {workers} worker(s): "
