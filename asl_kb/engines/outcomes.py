@@ -61,15 +61,13 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
 
 def answers(position) -> tuple:
     """What the programs `outcomes(position)` runs answer (without --phase,
-    --voluntary-break, --all-paths or --timeout): the rules the position
-    breaks, else the rout program's shown atoms and the prisoners program's.
-    The rest of a result is the position read through these answers, so two
-    rule sets whose answers are equal give equal outcomes: the committee's
-    search compares these and reads fates only where they differ."""
-    from asl_kb.engines.legality import violations
-    broken = violations(position)
-    if broken:
-        return ("violated", tuple((v.rule, v.clause) for v in broken))
+    --voluntary-break, --all-paths or --timeout): the rout program's shown
+    atoms and the prisoners program's (a position that breaks a rule raises
+    PositionRuleError, as outcomes() does). The rest of a result is the
+    position read through these answers, so two rule sets whose answers are
+    equal give equal outcomes: the committee's search compares these and
+    reads fates only where they differ."""
+    require_legal(position)
     position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     symbols, _ = solve(position_facts(position), concealed)
