@@ -13,10 +13,10 @@ from asl_kb.position.loader import load_position_text
 from test_committee_diff import run
 
 def _scope_text() -> str:
-    """The shipped `guards` scope with a 1-hex margin: the same positions,
-    each a fraction of the cost (a rout of six MF is cut by the map's edge,
-    which changes nothing about who may Interdict)."""
-    return (SCOPES_DIR / "guards.yaml").read_text().replace("margin: 7", "margin: 1")
+    """The shipped `guards` scope with no margin: the same positions, each a
+    fraction of the cost (a rout of six MF is cut by the map's edge, which
+    changes nothing about who may Interdict)."""
+    return (SCOPES_DIR / "guards.yaml").read_text().replace("margin: 7", "margin: 0")
 
 
 def test_a_kind_with_prisoners_places_them_in_the_guards_location():
