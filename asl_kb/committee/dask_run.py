@@ -13,9 +13,15 @@ import contextlib
 import os
 
 
-def _judge_job(judge, job):
-    index, name, text = job
-    return index, judge(name, text)
+#: positions handed to the cluster at a time, and per task: a task costs a
+#: round trip of some milliseconds, more than a position its switch's clauses
+#: cannot touch (judged without running it)
+BATCH = 128
+PER_TASK = 8
+
+
+def _judge_jobs(judge, jobs):
+    return [(index, judge(name, text)) for index, name, text in jobs]
 
 
 @contextlib.contextmanager
@@ -40,8 +46,10 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
                 jobs = list(jobs)
                 if not jobs:
                     return
-                futures = client.map(_judge_job, [judge] * len(jobs), jobs, pure=False)
+                chunks = [jobs[i:i + PER_TASK] for i in range(0, len(jobs), PER_TASK)]
+                futures = client.map(_judge_jobs, [judge] * len(chunks), chunks, pure=False)
                 for future in as_completed(futures):
-                    yield future.result()
+                    yield from future.result()
+            evaluate.batch = BATCH
             return evaluate
         yield make
