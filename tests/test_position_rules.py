@@ -50,6 +50,15 @@ CASES = {
         HEAD + f"units:\n  - {{id: G1, {G}, at: L2}}\n  - {{id: G2, {G}, at: L2}}\n"
         "close_combat:\n  - {attackers: [G1], defenders: [G2]}  # <-\n",
         "close_combat[0]", {("A11.1", "cc_against_own_side")}),
+    # A10.3: only Personnel break; the status is the offending input
+    "broken_vehicle": (
+        HEAD + f"units:\n  - {{id: R1, {R}, at: L2}}\n"
+        "  - {id: T1, side: russian, type: vehicle, at: L3, armament: [bmg], status: [ce, broken]}  # <-\n",
+        "units[1].status[1]", {("A10.3", "broken_not_personnel")}),
+    "broken_gun": (
+        HEAD + "units:\n  - {id: A1, side: russian, type: gun, counter: 57L AT, at: L3, fp: 4, range: 12, ca: 3,"
+        " status: [broken]}  # <-\n",
+        "units[0].status[0]", {("A10.3", "broken_not_personnel")}),
 }
 
 
