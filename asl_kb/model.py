@@ -231,6 +231,12 @@ class Prisoners:
 # the rout program: each broken unit's fates
 # --------------------------------------------------------------------------
 
+def _given(obj, *names: str) -> dict:
+    """The named attributes of obj that are set (not None), in that order:
+    the JSON leaves out what does not apply."""
+    return {n: v for n in names if (v := getattr(obj, n)) is not None}
+
+
 def _lines(because: list[Because]) -> list[dict]:
     """Because lines as JSON (thousands of fates have a few each: no call per line)."""
     return [{"rule": b.rule, "says": b.says} for b in because]
@@ -295,27 +301,17 @@ class Fate:
                 tuple((i.at, i.by) for i in self.optional_interdiction))
 
     def to_json(self) -> dict:
-        out: dict = {"fate": self.kind}
-        if self.cause is not None:
-            out["cause"] = self.cause
-        if self.captor is not None:
-            out["captor"] = self.captor
-        if self.guard is not None:
-            out["guard"] = self.guard
-        if self.invokes_no_quarter is not None:
-            out["invokes_no_quarter"] = self.invokes_no_quarter
+        out: dict = {"fate": self.kind, **_given(self, "cause", "captor", "guard", "invokes_no_quarter")}
         if self.abandons is not None:
             out["abandons"] = [a.to_json() for a in self.abandons]
-        if self.llmc is not None:
-            out["llmc"] = self.llmc
+        out.update(_given(self, "llmc"))
         out["at"] = self.at
         out["low_crawl"] = self.low_crawl
         out["path"] = self.path
         out["interdiction"] = [i.to_json() for i in self.interdiction]
         out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
         out["because"] = _lines(self.because)
-        if self.paths is not None:
-            out["paths"] = self.paths
+        out.update(_given(self, "paths"))
         return out
 
 
@@ -391,13 +387,10 @@ class UnitFates:
     def to_json(self) -> dict:
         out: dict = {"id": self.id, "side": self.side, "at": self.at, "must_rout": self.must_rout,
                      "may_rout": self.may_rout, "because": _lines(self.because),
-                     "fates": [f.to_json() for f in self.fates]}
-        if self.voluntary_rout is not None:
-            out["voluntary_rout"] = self.voluntary_rout
+                     "fates": [f.to_json() for f in self.fates], **_given(self, "voluntary_rout")}
         if self.inconsistent:
             out["inconsistent"] = True
-        if self.may_break is not None:
-            out["may_break"] = self.may_break
+        out.update(_given(self, "may_break"))
         if self.summary is not None:
             out["summary"] = self.summary.to_json()
         return out
@@ -421,17 +414,8 @@ class ImmediateFate:
     invokes_no_quarter: str | None = None
 
     def to_json(self) -> dict:
-        out: dict = {"fate": self.kind}
-        if self.cause is not None:
-            out["cause"] = self.cause
-        if self.captor is not None:
-            out["captor"] = self.captor
-        if self.guard is not None:
-            out["guard"] = self.guard
-        if self.invokes_no_quarter is not None:
-            out["invokes_no_quarter"] = self.invokes_no_quarter
-        out["because"] = _lines(self.because)
-        return out
+        return {"fate": self.kind, **_given(self, "cause", "captor", "guard", "invokes_no_quarter"),
+                "because": _lines(self.because)}
 
 
 @dataclass(slots=True)
@@ -445,10 +429,8 @@ class ImmediateSurrender:
     final_dr: int | None = None
 
     def to_json(self) -> dict:
-        out: dict = {"id": self.id, "side": self.side, "at": self.at, "fates": [f.to_json() for f in self.fates]}
-        if self.final_dr is not None:
-            out["final_dr"] = self.final_dr
-        return out
+        return {"id": self.id, "side": self.side, "at": self.at, "fates": [f.to_json() for f in self.fates],
+                **_given(self, "final_dr")}
 
 
 # --------------------------------------------------------------------------
@@ -474,23 +456,10 @@ class Turn:
     accompanied_by: str | None = None
 
     def to_json(self) -> dict:
-        out: dict = {"unit": self.unit, "fate": self.fate, "at": self.at}
-        if self.captor is not None:
-            out["captor"] = self.captor
-        if self.cause is not None:
-            out["cause"] = self.cause
-        if self.invokes_no_quarter is not None:
-            out["invokes_no_quarter"] = self.invokes_no_quarter
-        if self.low_crawl is not None:
-            out["low_crawl"] = self.low_crawl
-        if self.interdiction is not None:
-            out["interdiction"] = self.interdiction
-        if self.guard is not None:
-            out["guard"] = self.guard
-        if self.accompanied_by is not None:
-            out["accompanied_by"] = self.accompanied_by
-        out["because"] = _lines(self.because)
-        return out
+        return {"unit": self.unit, "fate": self.fate, "at": self.at,
+                **_given(self, "captor", "cause", "invokes_no_quarter", "low_crawl", "interdiction", "guard",
+                         "accompanied_by"),
+                "because": _lines(self.because)}
 
 
 @dataclass(slots=True)
@@ -601,8 +570,7 @@ class Outcomes:
             out["voluntary_break"] = [u.to_json() for u in self.voluntary_break]
         if self.voluntary_break_refused is not None:
             out["voluntary_break_refused"] = _lines(self.voluntary_break_refused)
-        if self.incomplete_because is not None:
-            out["incomplete_because"] = self.incomplete_because
+        out.update(_given(self, "incomplete_because"))
         if self.cut is not None and self.phase is None:
             out["cut"] = self.cut.to_json()
         return out

@@ -85,6 +85,13 @@ class Graph:
         self.events = defaultdict(lambda: defaultdict(set))
         self.llmc = defaultdict(list)
         self._entered = {}
+        #: exposures (sets of (Location, Interdictor) pairs) by number, the
+        #: number of each, the number of each union met, and each one's
+        #: Interdiction list: the fate walk hashes and joins small ints
+        self._exposures: list[frozenset] = [frozenset()]
+        self._exposure_number: dict[frozenset, int] = {frozenset(): 0}
+        self._unions: dict[tuple[int, int], int] = {}
+        self._interdiction_lists: dict[frozenset, tuple] = {}
         nodes = set()
         for s in at["link"]:
             a = s.arguments
@@ -155,32 +162,14 @@ class Graph:
             ids = {sym: i for i, sym in enumerate(syms)}
             self._syms, self._ids = syms, ids
             self._kids = [[ids[c] for c in self.children.get(sym, ())] for sym in syms]
-            self._exp = [tuple(frozenset(x) for x in self._exposure(sym)) for sym in syms]
+            self._exp = [tuple(self._number(frozenset(x)) for x in self._exposure(sym)) for sym in syms]
             self._leaf = [sym in self.leaves for sym in syms]
 
     def fates(self, root, all_paths: bool):
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
-        kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
+        kids, exp, is_leaf, syms, join = self._kids, self._exp, self._leaf, self._syms, self._join
         r = self._ids[root]
-        # Exposures (sets of (Location, Interdictor)) are numbered, and so is
-        # each union met, so that the walk hashes small tuples of ints.
-        sets: list[frozenset] = [frozenset()]
-        number = {frozenset(): 0}
-        union: dict[tuple[int, int], int] = {}
-
-        def join(a: int, extra: frozenset) -> int:
-            k = (a, id(extra))
-            n = union.get(k)
-            if n is None:
-                s = sets[a] | extra
-                n = number.get(s)
-                if n is None:
-                    n = number[s] = len(sets)
-                    sets.append(s)
-                union[k] = n
-            return n
-
         # breadth-first: the first path found to a (state, exposure) is a shortest one
         start = (r, 0, 0)
         best = {start: (r,)}
@@ -197,6 +186,7 @@ class Graph:
                 if nk not in best:
                     best[nk] = path + (child,)
                     queue.append(nk)
+        sets = self._exposures
         found = {(syms[n], sets[i], sets[o]): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
@@ -235,13 +225,26 @@ class Graph:
             self._entered[key] = loc
         return self._entered[key]
 
+    def _number(self, exposure: frozenset) -> int:
+        n = self._exposure_number.get(exposure)
+        if n is None:
+            n = self._exposure_number[exposure] = len(self._exposures)
+            self._exposures.append(exposure)
+        return n
+
+    def _join(self, a: int, b: int) -> int:
+        """The number of the union of exposures a and b."""
+        n = self._unions.get((a, b))
+        if n is None:
+            n = self._unions[(a, b)] = self._number(self._exposures[a] | self._exposures[b])
+        return n
+
     def _interdictions(self, pairs: frozenset) -> list[Interdiction]:
         """_by_location(pairs), figured once per exposure (they recur from
         fate to fate)."""
-        cache = self.__dict__.setdefault("_by_exposure", {})
-        found = cache.get(pairs)
+        found = self._interdiction_lists.get(pairs)
         if found is None:
-            found = cache[pairs] = tuple(_by_location(pairs))
+            found = self._interdiction_lists[pairs] = tuple(_by_location(pairs))
         return list(found)
 
     def _fate(self, leaf, ints, opts, path) -> Fate:
