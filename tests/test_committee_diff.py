@@ -30,6 +30,26 @@ def run(capsys, *argv):
     return code, out.out, out.err
 
 
+def one_witness(capsys, *search_args):
+    """`asl-kb search diff ... --witnesses 1 --format json`: it finds one (exit
+    1); the report and the witness."""
+    code, text, _ = run(capsys, "search", "diff", *search_args, "--witnesses", "1", "--format", "json")
+    assert code == 1
+    report = json.loads(text)
+    [witness] = report["witnesses"]
+    return report, witness
+
+
+def assert_replayed(capsys, witness, *diff_args):
+    """`asl-kb diff FILE ...` on a witness file shows exactly the outcomes the
+    search saw appear and vanish."""
+    code, text, _ = run(capsys, "diff", witness["file"], *diff_args, "--format", "json")
+    assert code == 1
+    rows = json.loads(text)["rows"]
+    assert {x["outcome"] for x in rows if x["change"] == "-"} == {e["outcome"] for e in witness["vanished"]}
+    assert {x["outcome"] for x in rows if x["change"] == "+"} == {e["outcome"] for e in witness["appeared"]}
+
+
 def test_a_switch_change_in_a_folder_and_a_glob_one_table(capsys):
     code, out, _ = run(capsys, "diff", str(FACTS / "immediate"), str(FACTS / "rout/A20.21-u*.yaml"), "--format", "json")
     assert code == 1

@@ -2,7 +2,6 @@
 kind, A20.5): `search diff` tells the readings of A20.52 (scope guards),
 A20.4, A20.55 and A20.551 (scope prisoners) apart at a minimal position,
 which `asl-kb diff` replays."""
-import json
 
 import pytest
 
@@ -10,7 +9,7 @@ from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
-from test_committee_diff import run
+from test_committee_diff import assert_replayed, one_witness
 
 def _scope_text() -> str:
     """The shipped `guards` scope with no margin: the same positions, each a
@@ -35,11 +34,7 @@ def test_guard_outnumbered_found_at_a_minimal_position_replayed_by_diff(capsys, 
     scope = tmp_path / "guards.yaml"
     scope.write_text(_scope_text())
     out = tmp_path / "witnesses"
-    code, text, _ = run(capsys, "search", "diff", "--switch", "guard_outnumbered", "--scope", str(scope),
-                        "--witnesses", "1", "--out", str(out), "--format", "json")
-    assert code == 1
-    r = json.loads(text)
-    [w] = r["witnesses"]
+    _, w = one_witness(capsys, "--switch", "guard_outnumbered", "--scope", str(scope), "--out", str(out))
     # two placements (a broken squad, a Guard with its prisoner), no terrain
     assert (w["units"], w["non_open"]) == (2, 0)
     position = load_position_text(open(w["file"]).read(), w["file"])
@@ -50,11 +45,7 @@ def test_guard_outnumbered_found_at_a_minimal_position_replayed_by_diff(capsys, 
     assert any("Interdiction" in e["outcome"] for e in w["vanished"])
     assert all(c == {"switch": "guard_outnumbered", "rule": "A20.52"}
                for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
-    code, text, _ = run(capsys, "diff", w["file"], "--switch", "guard_outnumbered", "--format", "json")
-    assert code == 1
-    d = json.loads(text)
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+    assert_replayed(capsys, w, "--switch", "guard_outnumbered")
 
 
 BAD = """\
@@ -88,17 +79,10 @@ def test_bad_prisoners_file_line_key(prisoner, key):
 def test_prisoners_readings_found_in_the_prisoners_scope_and_replayed(capsys, tmp_path, switch, rule):
     scope = tmp_path / "prisoners.yaml"
     scope.write_text((SCOPES_DIR / "prisoners.yaml").read_text().replace("margin: 7", "margin: 1"))
-    code, text, _ = run(capsys, "search", "diff", "--switch", switch, "--scope", str(scope), "--witnesses", "1",
-                        "--out", str(tmp_path / "w"), "--format", "json")
-    assert code == 1
-    [w] = json.loads(text)["witnesses"]
+    _, w = one_witness(capsys, "--switch", switch, "--scope", str(scope), "--out", str(tmp_path / "w"))
     # one placement: a Guard and its prisoner in one Location
     assert (w["units"], w["non_open"]) == (1, 0)
     position = load_position_text(open(w["file"]).read(), w["file"])
     assert [u.guard for u in position.units if u.guard] == ["U1"]
     assert all(c == {"switch": switch, "rule": rule} for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
-    code, text, _ = run(capsys, "diff", w["file"], "--switch", switch, "--format", "json")
-    assert code == 1
-    rows = json.loads(text)["rows"]
-    assert {x["outcome"] for x in rows if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
-    assert {x["outcome"] for x in rows if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+    assert_replayed(capsys, w, "--switch", switch)

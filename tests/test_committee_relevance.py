@@ -16,7 +16,7 @@ from asl_kb.committee.scope import scope_from_text
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import rules_dir
-from test_committee_diff import SURRENDER, run
+from test_committee_diff import SURRENDER, assert_replayed, one_witness
 
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = parse_ruleset("current")
@@ -105,21 +105,13 @@ def test_a_switch_witness_is_replayed_by_diff(capsys, tmp_path):
     f = tmp_path / "disrupted.yaml"
     f.write_text(DISRUPTED)
     out = tmp_path / "w"
-    code, text, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--scope", str(f),
-                        "--witnesses", "1", "--out", str(out), "--format", "json")
-    assert code == 1
-    r = json.loads(text)
-    [w] = r["witnesses"]
+    r, w = one_witness(capsys, "--switch", "disrupted_rejection", "--scope", str(f), "--out", str(out))
     # the smallest: both units in one Location (A19.12: "enters its Location")
     pos = load_position(w["file"])
     assert len({u.hex for u in pos.units}) == 1 and r["tried"] == w["index"]
     assert w["vanished"] and all(c["switch"] == "disrupted_rejection" for e in w["vanished"] for c in e["caused_by"])
     assert w["replay"].split()[1:] == ["diff", w["file"], "--from", "current", "--switch", "disrupted_rejection"]
-    code, text, _ = run(capsys, *w["replay"].split()[1:], "--format", "json")
-    assert code == 1
-    d = json.loads(text)
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+    assert_replayed(capsys, w, *w["replay"].split()[3:])
 
 
 def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):

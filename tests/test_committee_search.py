@@ -2,17 +2,15 @@
 symmetry class), and `asl-kb search diff`: a rules folder with one clause
 deleted is found to differ from current with a minimal position, which
 `asl-kb diff` replays."""
-import json
 
 import pytest
 
 from asl_kb.board import hexgrid
-from asl_kb.cli import main
 from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
 from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
-from test_committee_diff import SURRENDER, run, without_captor_clause
+from test_committee_diff import SURRENDER, assert_replayed, one_witness, run, without_captor_clause
 
 
 @pytest.mark.parametrize("name", ["tiny", "small", "medium", "disrupted"])
@@ -62,11 +60,7 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     tiny.write_text((SCOPES_DIR / "tiny.yaml").read_text().replace("margin: 7,", "margin: 1,"))
     placements = lambda s: [(c.units, c.terrain, c.attacker, c.no_quarter, c.phase) for c in candidates(s)]
     assert placements(load_scope(str(tiny))) == placements(load_scope("tiny"))
-    code, text, _ = run(capsys, "search", "diff", "--to", str(folder), "--scope", str(tiny), "--witnesses", "1",
-                        "--out", str(out), "--format", "json")
-    assert code == 1
-    r = json.loads(text)
-    [w] = r["witnesses"]
+    r, w = one_witness(capsys, "--to", str(folder), "--scope", str(tiny), "--out", str(out))
     # minimal within tiny: two units (a broken unit and a captor) and no
     # terrain; no smaller position can hold a surrender
     assert (w["units"], w["non_open"]) == (2, 0)
@@ -77,11 +71,7 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     # every smaller position tried first, none differing
     assert r["tried"] == w["index"]
     # the witness file replays: asl-kb diff shows the same difference
-    code, text, _ = run(capsys, "diff", w["file"], "--to", str(folder), "--format", "json")
-    assert code == 1
-    d = json.loads(text)
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "-"} == {e["outcome"] for e in w["vanished"]}
-    assert {x["outcome"] for x in d["rows"] if x["change"] == "+"} == {e["outcome"] for e in w["appeared"]}
+    assert_replayed(capsys, w, "--to", str(folder))
 
 
 ONE_UNIT = """\
