@@ -96,7 +96,10 @@ FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_
 PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
               "listed")
 OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
-CHECK_KEYS = ("consistent", "broken_rules", "no_legal_outcome")
+CHECK_KEYS = ("consistent", "broken_rules", "broken_clauses", "no_legal_outcome")
+#: a clause a position breaks: its rule, the clause's name, and (optional) the
+#: key of the input at fault, e.g. {rule: A10.3, clause: broken_not_personnel, key: "units[1].status[0]"}
+BROKEN_CLAUSE_KEYS = ("rule", "clause", "key")
 PRISONER_KEYS = ("options", "absent", "only", "events", "absent_events", "violated",
                  "absent_violated", "states", "absent_states", "simultaneous", "count_options",
                  "notes")
@@ -202,6 +205,9 @@ class _Expect:
             expect["check"] = _Checked(c.line, {
                 "consistent": self.flag(c["consistent"], f"{path}.check.consistent") if _given(c.get("consistent")) else None,
                 "broken_rules": self.strings(c["broken_rules"], f"{path}.check.broken_rules") if _given(c.get("broken_rules")) else None,
+                "broken_clauses": [self.broken_clause(x, f"{path}.check.broken_clauses[{i}]")
+                                   for i, x in enumerate(self.seq(c["broken_clauses"], f"{path}.check.broken_clauses"))]
+                                  if _given(c.get("broken_clauses")) else None,
                 "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome") if _given(c.get("no_legal_outcome")) else None,
             })
         if _given(node.get("complete")):
@@ -212,6 +218,11 @@ class _Expect:
                 getattr(v, "line", node.line),
                 self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else [])
         return label, options, overrides, expect
+
+    def broken_clause(self, node, path):
+        b = self.mapping(node, path, BROKEN_CLAUSE_KEYS, ("rule", "clause"))
+        return (self.string(b["rule"], f"{path}.rule"), self.string(b["clause"], f"{path}.clause"),
+                self.string(b["key"], f"{path}.key") if _given(b.get("key")) else None)
 
     def unit(self, node, path):
         node = self.mapping(node, path, UNIT_KEYS)
@@ -771,6 +782,15 @@ def _compare_check(ex, r, fail):
         got = {c["rule"] for f in r["findings"] for c in f.get("clauses", ())}
         if got != set(ex["broken_rules"]):
             fail(ex.line, None, f"broken rules {sorted(ex['broken_rules'])}", f"{sorted(got)}")
+    if ex["broken_clauses"] is not None:
+        # each broken clause as (rule, clause name, key of the input at fault);
+        # an expected clause without a key matches it at any key
+        got = {(c["rule"], c["violated"].split("(")[0], c.get("at", "").rsplit(": ", 1)[-1])
+               for f in r["findings"] for c in f.get("clauses", ())}
+        same = lambda g, w: g[:2] == w[:2] and w[2] in (None, g[2])
+        want = ex["broken_clauses"]
+        if any(not any(same(g, w) for g in got) for w in want) or any(not any(same(g, w) for w in want) for g in got):
+            fail(ex.line, None, f"broken clauses {want}", f"{sorted(got)}")
     if ex["no_legal_outcome"] is not None:
         got = {f["unit"] for f in r["findings"] if f["kind"] == "no_legal_outcome"}
         if got != set(ex["no_legal_outcome"]):
