@@ -90,3 +90,28 @@ def test_voluntary_break_refused_is_compared_as_a_set_of_rule_ids(tmp_path):
     with pytest.raises(PositionError) as e:
         load_case(case(tmp_path, "expect:\n  source: x\n  voluntary_break_refused: {a: b}\n"))
     assert "expect.voluntary_break_refused" in str(e.value)
+
+
+def test_broken_clauses_are_compared_by_rule_clause_and_key(tmp_path):
+    """A prisoner away from its Guard (A20.5): the case must name the clause
+    and, where given, the input at fault; another clause or key fails."""
+    f = tmp_path / "case.yaml"
+    body = """name: runner test
+attacker: russian
+map: {area: [H1, P6]}
+units:
+  - {id: G1, side: german, type: squad, counter: 4-6-7, at: L3}
+  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L2, guard: G1}
+expect:
+  source: A20.5
+  check: {consistent: false, broken_clauses: [CLAUSE]}
+"""
+    for clause, holds in (("{rule: A20.5, clause: prisoner_away_from_guard, key: 'units[1].guard'}", True),
+                          ("{rule: A20.5, clause: prisoner_away_from_guard}", True),
+                          ("{rule: A20.5, clause: guard_on_own_side}", False),
+                          ("{rule: A20.5, clause: prisoner_away_from_guard, key: 'units[0].guard'}", False),
+                          ("{rule: A11.1, clause: prisoner_away_from_guard}", False)):
+        f.write_text(body.replace("CLAUSE", clause))
+        failures = run_case(f)
+        assert (failures == []) == holds, clause
+        assert all(x.expected.startswith("broken clauses") for x in failures)
