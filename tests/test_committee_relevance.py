@@ -13,7 +13,7 @@ from asl_kb.committee.compare import compare
 from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.committee.scope import scope_from_text
-from asl_kb.engines.outcomes import outcomes
+from asl_kb.engines.outcomes import answers, outcomes
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import rules_dir
 from test_committee_diff import SURRENDER, assert_replayed, one_witness
@@ -60,6 +60,7 @@ def _position(scope, c):
     ("cases/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
     ("cases/immediate/A19.12-entered.yaml", "disrupted_rejection"),
     ("cases/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
+    ("cases/phase/article-Ex6.yaml", "current_rout_path"),
 ])
 def test_a_position_the_switch_changes_is_never_skipped(case, switch):
     p = load_position(ROOT / case)
@@ -87,10 +88,25 @@ def test_a_skipped_position_really_does_not_differ(switch):
         assert strip(a) == strip(b)
 
 
-def test_a_switch_clause_in_a_staged_part_is_never_skipped():
-    # current_rout_path acts in #program final, on the staged rout graph: no shortcut
-    p = CURRENT.apply(load_position(ROOT / "cases/rout/A10.531-EX.yaml"))
-    assert relevance.may_touch(p, ("current_rout_path",))
+def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
+    # current_rout_path acts in #program final (rewound/2): its body needs a
+    # captor of the unit where it begins, figured at stage 0 -- an enemy that
+    # may take it prisoner, adjacent or in its Location (A20.21)
+    q = relevance._staged_query(str(rules_dir()), "rout.lp", ("current_rout_path",))
+    assert q is not None and q.stage == 0
+    scope = scope_from_text(PAIR, "pair.yaml")
+    cs = list(candidates(scope))
+    from asl_kb.board import hexgrid
+    pairs = [c for c in cs if c.size[0] == 2 and len({i for _, i in c.units}) == 2]
+    beside = next(c for c in pairs if hexgrid.distance(c.units[0][0], c.units[1][0]) == 1)
+    apart = next(c for c in pairs if hexgrid.distance(c.units[0][0], c.units[1][0]) == 2)
+    touched = {c.index: relevance.may_touch(CURRENT.apply(_position(scope, c)), ("current_rout_path",))
+               for c in (cs[0], beside, apart)}
+    assert touched == {cs[0].index: False, beside.index: True, apart.index: False}
+    # a skipped position really answers alike under both readings
+    for c in (cs[0], apart):
+        p = _position(scope, c)
+        assert answers(CURRENT.apply(p)) == answers(CURRENT.flipped("current_rout_path").apply(p))
 
 
 def test_outcomes_loads_only_the_programs_the_shortcut_knows():

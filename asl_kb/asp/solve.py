@@ -57,22 +57,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     solving (cancelled)."""
     stats = SolveStats()
     ctl = new_control(entry, facts)
-    t0 = time.perf_counter()
-    ctl.ground([("base", [])])
-    stats.ground_seconds += time.perf_counter() - t0
-    for stage in range(MAX_MOVES + concealed + 1):
-        _check(deadline, f"grounding the rout graphs, before stage {stage}")
-        t0 = time.perf_counter()
-        ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
-        ctl.ground([("carry", [clingo.Number(stage)])])
-        stats.ground_seconds += time.perf_counter() - t0
-        stats.stages = stage + 1
-        if not _grew(ctl, stage):
-            break
-    _check(deadline, "grounding the rout graphs, before the final part")
-    t0 = time.perf_counter()
-    ctl.ground([("final", [])])
-    stats.ground_seconds += time.perf_counter() - t0
+    ground_stages(ctl, concealed, stats, deadline)
     t0 = time.perf_counter()
     shown: list[list[clingo.Symbol]] = []
     if deadline is None:
@@ -86,3 +71,74 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     stats.solve_seconds += time.perf_counter() - t0
     stats.atoms = len(ctl.symbolic_atoms)
     return shown[0], stats
+
+
+def solve_each(variants: list[str], concealed: int = 0, entry: str = "rout.lp",
+               staged: bool = True) -> list[list[clingo.Symbol]] | None:
+    """The shown atoms of the program's answer set for each of several fact
+    texts that differ in a few facts (a switch, the rule version), grounded
+    once: the facts not common to all are `#external` atoms, set true or
+    false for each variant before it is solved. A stratified program with
+    its externals assigned has the answer set it has with those facts alone
+    (the grounding with externals left open holds every variant's); the
+    atoms of every answer set, as prisoners.answer() reads them. None when a
+    differing line is not a plain fact (solve each on its own)."""
+    lines = [v.splitlines() for v in variants]
+    common = set(lines[0]).intersection(*lines[1:])
+    differing = sorted(set().union(*lines) - common)
+    terms = [_fact(x) for x in differing]
+    if None in terms:
+        return None
+    text = "\n".join(x for x in lines[0] if x in common) + "\n" + "".join(f"#external {x}\n" for x in differing)
+    ctl = new_control(entry, text)
+    if staged:
+        ground_stages(ctl, concealed)
+    else:
+        ctl.ground([("base", [])])
+    out = []
+    for variant in lines:
+        have = set(variant)
+        for line, term in zip(differing, terms):
+            ctl.assign_external(term, line in have)
+        shown: list[clingo.Symbol] = []
+        ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+        out.append(shown)
+    return out
+
+
+def _fact(line: str) -> clingo.Symbol | None:
+    """The atom of a fact line as asl_kb/asp/facts.py writes it ("p(a,1)."),
+    or None for anything else."""
+    if not line.endswith(".") or ":-" in line:
+        return None
+    try:
+        sym = clingo.parse_term(line[:-1])
+    except RuntimeError:
+        return None
+    return sym if sym.type == clingo.SymbolType.Function and sym.name else None
+
+
+def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, deadline: float | None = None,
+                  last: int | None = None) -> None:
+    """Ground #program base, the stages step/carry until one leaves nothing
+    to go on from, then #program final (with `last`: only base and the
+    stages up to `last`)."""
+    stats = SolveStats() if stats is None else stats
+    t0 = time.perf_counter()
+    ctl.ground([("base", [])])
+    stats.ground_seconds += time.perf_counter() - t0
+    for stage in range(MAX_MOVES + concealed + 1):
+        _check(deadline, f"grounding the rout graphs, before stage {stage}")
+        t0 = time.perf_counter()
+        ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
+        ctl.ground([("carry", [clingo.Number(stage)])])
+        stats.ground_seconds += time.perf_counter() - t0
+        stats.stages = stage + 1
+        if stage == last:
+            return
+        if not _grew(ctl, stage):
+            break
+    _check(deadline, "grounding the rout graphs, before the final part")
+    t0 = time.perf_counter()
+    ctl.ground([("final", [])])
+    stats.ground_seconds += time.perf_counter() - t0

@@ -89,3 +89,16 @@ class _Reader:
 def _ok(success: bool) -> None:
     if not success:
         raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
+
+
+def any_named(reps, name: str) -> bool:
+    """Whether any of the symbols (as representations, `Symbol._rep`) is a
+    function named `name`: read through the C API with one out-parameter."""
+    p_char = _ffi.new("char**")
+    want = name.encode()
+    for rep in reps:
+        if _lib.clingo_symbol_type(rep) == _lib.clingo_symbol_type_function:
+            _ok(_lib.clingo_symbol_name(rep, p_char))
+            if _ffi.string(p_char[0]) == want:
+                return True
+    return False

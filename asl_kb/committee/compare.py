@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
 from asl_kb.committee.rulesets import RuleSet, with_switch
 from asl_kb.engines.diff import _describe, _items, switches_in_force
-from asl_kb.engines.outcomes import answers, outcomes
+from asl_kb.engines.outcomes import answers, answers_each, outcomes, reads_phase
 from asl_kb.model import Outcomes
 
 
@@ -131,11 +132,37 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
 def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
-    thousands of fates twice is not needed."""
+    thousands of fates twice is not needed. Under one rules folder the
+    programs are grounded once for both where the switches they differ in
+    allow it (outcomes.answers_each). Where a fate is a surrender, outcomes()
+    also runs the whole-phase program (the Guard capacity a surrender may
+    free): its answers are not compared, so the shortcut is taken only when
+    that program cannot tell a from b (same folder, no switch clause there
+    of the switches they differ in)."""
+    differing = _differing(pa, a, pb, b) if a.folder == b.folder else None
+    if differing is not None:
+        with a.active():
+            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing))
+    else:
+        with a.active():
+            first = answers(pa)
+        with b.active():
+            second = answers(pb)
+    if first != second:
+        return False
+    if not reads_phase(first):
+        return True
     with a.active():
-        first = answers(pa)
+        return differing is not None and not has_switch_clause("phase.lp", differing)
+
+
+def _differing(pa, a: RuleSet, pb, b: RuleSet) -> tuple[str, ...]:
+    """The switches in force on one side only."""
+    with a.active():
+        sa = switches_in_force(pa)
     with b.active():
-        return first == answers(pb)
+        sb = switches_in_force(pb)
+    return tuple(sorted(set(sa) ^ set(sb)))
 
 
 def _applied(position, rs: RuleSet):

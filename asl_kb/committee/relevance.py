@@ -19,7 +19,12 @@ program cannot either. Where that argument does not hold cheaply the answer
 is "may touch" and the position is run as usual:
 
 * a predicate of the slice has a clause in a `#program` part other than
-  `base` (the staged rout graph: grounded in stages by asl_kb/asp/solve.py);
+  `base` (the staged rout graph: grounded in stages by asl_kb/asp/solve.py)
+  -- unless the switch clause is in `#program final` and some of its body
+  literals name a stage whose atoms are complete once that stage is grounded
+  (`_staged_query`): then the real program is grounded up to that stage with
+  the position's facts and those literals are looked up among the atoms the
+  grounder made (it makes an atom only where it may hold);
 * a predicate of the slice is `#external`, a slice clause has a head the
   slice cannot copy (a head aggregate, a theory atom), or dropping a
   condition leaves it unsafe;
@@ -495,5 +500,122 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
             if s.text and not any(_holds(s, facts_of(p)) for p in variants):
                 break       # shown untouched with this bound
         else:
-            return True
+            staged = _staged_query(folder, entry, switches) if entry == "rout.lp" else None
+            if staged is None or any(_staged_holds(staged, p) for p in variants):
+                return True
     return False
+
+
+@dataclasses.dataclass(frozen=True)
+class StagedQuery:
+    """For switch clauses in `#program final` of the staged rout program:
+    each one's positive body literals whose atoms are all grounded once stage
+    `stage` is (see _staged_query), as the body of a rule deriving
+    switch_clause_body_holds__(N)."""
+    text: str
+    stage: int
+
+
+@functools.lru_cache(maxsize=64)
+def _staged_query(folder: str, entry: str, switches: tuple[str, ...]) -> StagedQuery | None:
+    """The staged program is grounded one stage at a time (asl_kb/asp/solve.py):
+    base, then step(t,p) and carry(t) for t = 0, 1, ..., then final. A
+    switch clause in `final` cannot change an atom grounded before it, so
+    its body literal p(k,...) (k a number) is complete -- every atom that can
+    hold is already grounded -- once stage k is, when every clause deriving p
+    is in `#program step(t,p)` with head p(t,...); a literal over a
+    predicate only facts or `base` clauses derive is complete after base.
+    The other literals (negated, aggregates, later stages) are dropped: the
+    query over-approximates the body. None when a switch clause is elsewhere,
+    or keeps no literal."""
+    statements: list = []
+    A.parse_files([str(Path(folder) / entry)], statements.append)
+    part, rules = "base", []
+    for st in statements:
+        if st.ast_type == A.ASTType.Program:
+            part = st.name
+        elif st.ast_type == A.ASTType.Rule:
+            rules.append((part, st))
+    # predicate -> the stage its atoms are complete after: -1 (base), "t"
+    # (step, head p(t,...): complete stage by stage), None (otherwise)
+    complete: dict[tuple, object] = {}
+    try:
+        for part, r in rules:
+            for c in _clauses(r, ()):
+                first = c.head.split("(", 1)[1].split(",", 1)[0].rstrip(")") if "(" in c.head else ""
+                kind = -1 if part == "base" else ("t" if part == "step" and first == "t" else None)
+                complete[c.sig] = kind if complete.get(c.sig, kind) == kind else None
+        switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
+    except _Bail:
+        return None
+    lines, last = [], -1
+    for n, (part, r) in enumerate(switch_rules):
+        if part != "final":
+            return None
+        atoms, comparisons = _conditions([l for l in r.body if _switch_of(l) not in switches])
+        kept = []
+        for sig, text, vs in atoms:
+            kind = complete.get(sig, -1)        # not derived by any clause: a fact
+            arg = _first_number(text)
+            if kind == -1:
+                kept.append((sig, text, vs))
+            elif kind == "t" and arg is not None:
+                kept.append((sig, text, vs))
+                last = max(last, arg)
+        if not kept:
+            return None
+        rendered, _ = _render(_Clause("", ("", 0), set(), kept, comparisons), set(), head=f"{_TOUCH}({n})")
+        lines.append(rendered)
+    return StagedQuery("\n".join(lines) + "\n", last) if lines else None
+
+
+def _first_number(literal: str) -> int | None:
+    """k of a literal written p(k,...) with k a number."""
+    m = re.match(r"[a-z_][A-Za-z0-9_']*\((-?\d+)[,)]", literal)
+    return int(m.group(1)) if m else None
+
+
+def _staged_holds(q: StagedQuery, position) -> bool:
+    """Whether the rout program, grounded with the position's facts up to
+    stage q.stage, has an instance of a switch clause's query body (the
+    grounder makes an atom only where it may hold)."""
+    from asl_kb.asp.control import new_control
+    from asl_kb.asp.facts import position_facts
+    from asl_kb.asp.solve import ground_stages
+    ctl = new_control("rout.lp", position_facts(position))
+    ground_stages(ctl, sum(1 for u in position.units if "concealed" in u.status), last=q.stage)
+    ctl.add("relevance_query", [], q.text)
+    ctl.ground([("relevance_query", [])])
+    return any(True for _ in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
+
+
+def has_switch_clause(entry: str, switches: tuple[str, ...]) -> bool:
+    """Whether the entry program (e.g. "phase.lp") of the active rules folder
+    may have a clause with in_force(X) of a switch X in its body (True when
+    the program cannot be read for it)."""
+    return _slice(str(active_rules()), entry, tuple(sorted(switches))).text is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _switch_parts(folder: str, entry: str, switches: tuple[str, ...]) -> frozenset | None:
+    """The `#program` parts of the entry program holding a switch clause of
+    `switches` (None: cannot tell)."""
+    statements: list = []
+    A.parse_files([str(Path(folder) / entry)], statements.append)
+    part, parts = "base", set()
+    try:
+        for st in statements:
+            if st.ast_type == A.ASTType.Program:
+                part = st.name
+            elif st.ast_type == A.ASTType.Rule and _is_switch_clause(st, switches):
+                parts.add(part)
+    except _Bail:
+        return None
+    return frozenset(parts)
+
+
+def acts_only_in_final(entry: str, switches: tuple[str, ...]) -> bool:
+    """Whether every switch clause of `switches` in the entry program of the
+    active rules folder is in `#program final` (none elsewhere)."""
+    parts = _switch_parts(str(active_rules()), entry, tuple(sorted(switches)))
+    return parts is not None and parts <= {"final"}

@@ -12,13 +12,14 @@ import time
 
 from asl_kb.engines import prisoners
 from asl_kb.engines.legality import require_legal
-from asl_kb.asp.facts import position_facts
+from asl_kb.asp.facts import position_facts, prisoner_facts
 import clingo
 
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
-from asl_kb.asp.solve import TimedOut, solve
+from asl_kb.asp.solve import TimedOut, solve, solve_each
+from asl_kb.asp.symbols import any_named
 from asl_kb.model import (Cut, ImmediateFate, ImmediateSurrender, IndependentUnit, Outcomes, UnitFates,
                           VoluntaryRout, WholePhase)
 from asl_kb.report.summary import add_summaries
@@ -64,19 +65,49 @@ def answers(position) -> tuple:
     --voluntary-break, --all-paths or --timeout): the rout program's shown
     atoms and the prisoners program's (a position that breaks a rule raises
     PositionRuleError, as outcomes() does). The rest of a result is the
-    position read through these answers, so two rule sets whose answers are
-    equal give equal outcomes: the committee's search compares these and
-    reads fates only where they differ."""
-    require_legal(position)
-    position = canonical(position)
-    concealed = sum(1 for u in position.units if "concealed" in u.status)
-    symbols, _ = solve(position_facts(position), concealed)
+    position read through these answers -- and, where a fate is a surrender,
+    the whole-phase program's (phase.py) -- so two rule sets whose answers
+    are equal, and whose whole-phase programs agree, give equal outcomes: the
+    committee's search compares these and reads fates only where they differ."""
+    return answers_each([position])[0]
+
+
+def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
+    """answers() of several variants of one position that differ only in a
+    few facts (rule version, switches): the prisoners program grounded once
+    for all of them (asp/solve.py solve_each), and the rout program too with
+    `rout_once` -- only where those facts act in its `#program final` alone:
+    left open while the stages are grounded, they would keep the stages from
+    grounding to facts (the staged graph would grow with every undecided
+    state). Where they differ in more, each is run on its own."""
+    for p in positions:
+        require_legal(p)
+    positions = [canonical(p) for p in positions]
+    concealed = {sum(1 for u in p.units if "concealed" in u.status) for p in positions}
+    rout = None
+    if rout_once and len(positions) > 1 and len(concealed) == 1:
+        rout = solve_each([position_facts(p) for p in positions], concealed.pop())
+    if rout is None:
+        rout = [solve(position_facts(p), sum(1 for u in p.units if "concealed" in u.status))[0] for p in positions]
     # clingo keeps one copy of each symbol in the process: equal symbols have
     # equal representations, whichever Control made them
-    out = ("rout", frozenset(s._rep for s in symbols))
-    if prisoners.relevant(position):
-        out += ("prisoners", frozenset(s._rep for s in prisoners.answer(position)))
+    out = [("rout", frozenset(s._rep for s in symbols)) for symbols in rout]
+    asked = [prisoners.relevant(p) for p in positions]
+    if any(asked):
+        told = None
+        if all(asked) and len(positions) > 1:
+            told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
+        if told is None:
+            told = [prisoners.answer(p) if a else () for p, a in zip(positions, asked)]
+        out = [o + ("prisoners", frozenset(s._rep for s in t)) if a else o for o, t, a in zip(out, told, asked)]
     return out
+
+
+def reads_phase(answer: tuple) -> bool:
+    """Whether outcomes() also runs the whole-phase program for a position
+    whose programs answer `answer` (answers()): a fate it reads, phase_reads/2
+    (a surrender: its stack, its Guard's capacity)."""
+    return any_named(answer[1], "phase_reads")
 
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
