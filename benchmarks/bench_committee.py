@@ -3,10 +3,14 @@
 
 N positions spread evenly over the scope (the first ones, a lone unit, are
 the cheapest) are judged under two rule-set pairs: `current_rout_path`
-flipped, whose clause acts on the staged rout graph -- every position is run
-under both rule sets (the engine's own speed) -- and `massacre_in_location`
-flipped, whose clauses no position of the shipped scopes can touch
-(asl_kb/committee/relevance.py shows it without running them).
+flipped, whose clause acts in the staged rout graph's final part -- each
+position is judged on a slice of the stages up to the captor its clause
+needs (relevance.py `_staged_slice`), and where one may hold it is run,
+both readings on one grounding -- and `massacre_in_location` flipped, whose
+clauses no position of the shipped scopes can touch (a slice of the base
+program shows it without running them). The 2-worker figures of a few
+positions include the cluster's start-up; `bench_switches.py` gives whole
+scopes.
 
     .venv/bin/python benchmarks/bench_committee.py [SCOPE] [N]
 """
@@ -30,7 +34,7 @@ def main() -> None:
     jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in cs[::step][:n]]
     from asl_kb.committee.dask_run import cluster_evaluator
     a = parse_ruleset("current")
-    for switch, what in (("current_rout_path", "every position run under both"),
+    for switch, what in (("current_rout_path", "judged on the stages, run where a captor may be"),
                          ("massacre_in_location", "positions shown untouched, not run")):
         judge = functools.partial(judge_diff, a=a, b=parse_ruleset("current", switch=switch), phase=False)
         judge(*jobs[0][1:])     # warm: imports, the slices

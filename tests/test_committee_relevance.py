@@ -92,8 +92,8 @@ def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
     # current_rout_path acts in #program final (rewound/2): its body needs a
     # captor of the unit where it begins, figured at stage 0 -- an enemy that
     # may take it prisoner, adjacent or in its Location (A20.21)
-    q = relevance._staged_query(str(rules_dir()), "rout.lp", ("current_rout_path",))
-    assert q is not None and q.stage == 0
+    s = relevance._staged_slice(str(rules_dir()), "rout.lp", ("current_rout_path",))
+    assert s.text and "captor(0," in s.text and "figured(0," in s.text
     scope = scope_from_text(PAIR, "pair.yaml")
     cs = list(candidates(scope))
     from asl_kb.board import hexgrid

@@ -22,9 +22,8 @@ is "may touch" and the position is run as usual:
   `base` (the staged rout graph: grounded in stages by asl_kb/asp/solve.py)
   -- unless the switch clause is in `#program final` and some of its body
   literals name a stage whose atoms are complete once that stage is grounded
-  (`_staged_query`): then the real program is grounded up to that stage with
-  the position's facts and those literals are looked up among the atoms the
-  grounder made (it makes an atom only where it may hold);
+  (`_staged_slice`): its body cut to those literals is sliced from base and
+  the step and carry clauses as grounded up to that stage;
 * a predicate of the slice is `#external`, a slice clause has a head the
   slice cannot copy (a head aggregate, a theory atom), or dropping a
   condition leaves it unsafe;
@@ -144,17 +143,28 @@ def _conditions(body):
         if atom.ast_type == A.ASTType.SymbolicAtom:
             atoms.append((_function(atom), str(lit), _vars(atom)))
         elif atom.ast_type == A.ASTType.Comparison:
-            binds = []
+            binds = []      # (variables it binds, variables it needs bound)
             if len(atom.guards) == 1 and atom.guards[0].comparison == A.ComparisonOperator.Equal:
                 left, right = atom.term, atom.guards[0].term
                 for one, other in ((left, right), (right, left)):
                     if one.ast_type == A.ASTType.Variable and one.name != "_":
-                        binds.append((one.name, _vars(other, True)))
+                        binds.append(({one.name}, _vars(other, True)))
+                        if _pattern(other):     # N = rout_state(K,L,_,...) with N bound: matched
+                            binds.append((_vars(other), {one.name}))
             comparisons.append((str(lit), _vars(atom, True), binds, None))
         elif atom.ast_type == A.ASTType.BooleanConstant and not atom.value:
             comparisons.append(("#false", set(), [], None))
         # body aggregates, theory atoms: dropped (treated as true)
     return atoms, comparisons
+
+
+def _pattern(term) -> bool:
+    """A term clingo can match a bound value against: a function of
+    variables, constants and such functions (no arithmetic)."""
+    t = term.ast_type
+    if t in (A.ASTType.Variable, A.ASTType.SymbolicTerm):
+        return True
+    return t == A.ASTType.Function and not term.external and all(_pattern(a) for a in term.arguments)
 
 
 def _clauses(rule, switches) -> list[_Clause]:
@@ -261,9 +271,9 @@ def _render(c: _Clause, flagged: set, head: str | None = None, exact: frozenset 
                 pending.remove(comp)
                 grew = True
                 continue
-            for var, needs in binds:
+            for gives, needs in binds:
                 if needs <= bound:
-                    bound.add(var)
+                    bound |= gives
                     body.append(text)
                     pending.remove(comp)
                     grew = True
@@ -500,93 +510,110 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
             if s.text and not any(_holds(s, facts_of(p)) for p in variants):
                 break       # shown untouched with this bound
         else:
-            staged = _staged_query(folder, entry, switches) if entry == "rout.lp" else None
-            if staged is None or any(_staged_holds(staged, p) for p in variants):
+            # a switch clause in the staged rout graph's final part
+            for facts_of, bounded, superset in bounds:
+                s = _staged_slice(folder, entry, switches, bounded, superset)
+                if s.text and not any(_holds(s, facts_of(p)) for p in variants):
+                    break
+            else:
                 return True
     return False
 
 
-@dataclasses.dataclass(frozen=True)
-class StagedQuery:
-    """For switch clauses in `#program final` of the staged rout program:
-    each one's positive body literals whose atoms are all grounded once stage
-    `stage` is (see _staged_query), as the body of a rule deriving
-    switch_clause_body_holds__(N)."""
-    text: str
-    stage: int
+class _AtStage(A.Transformer):
+    """A clause of `#program step(t,p)` / `carry(t)` as grounded at stage k:
+    the parameters t and p replaced by the numbers k and k-1."""
+
+    def __init__(self, values: dict[str, int]):
+        self.values = values
+
+    def visit_SymbolicTerm(self, node):
+        sym = node.symbol
+        if sym.type == clingo.SymbolType.Function and not sym.arguments and sym.name in self.values:
+            return node.update(symbol=clingo.Number(self.values[sym.name]))
+        return node
 
 
 @functools.lru_cache(maxsize=64)
-def _staged_query(folder: str, entry: str, switches: tuple[str, ...]) -> StagedQuery | None:
-    """The staged program is grounded one stage at a time (asl_kb/asp/solve.py):
-    base, then step(t,p) and carry(t) for t = 0, 1, ..., then final. A
-    switch clause in `final` cannot change an atom grounded before it, so
-    its body literal p(k,...) (k a number) is complete -- every atom that can
-    hold is already grounded -- once stage k is, when every clause deriving p
-    is in `#program step(t,p)` with head p(t,...); a literal over a
-    predicate only facts or `base` clauses derive is complete after base.
-    The other literals (negated, aggregates, later stages) are dropped: the
-    query over-approximates the body. None when a switch clause is elsewhere,
-    or keeps no literal."""
+def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
+                  superset: bool = False) -> Slice:
+    """The slice for switch clauses in `#program final` of the staged rout
+    program (asl_kb/asp/solve.py grounds base, then step(t,p) and carry(t)
+    for t = 0, 1, ..., then final). A clause in `final` cannot change an atom
+    grounded before it, and its body literal p(k,...) (k a number) is
+    complete -- every atom of it that can hold is grounded -- once stage k
+    is, when every clause deriving p is in `#program step(t,p)` with head
+    p(t,...); a literal over a predicate only facts or `base` clauses derive
+    is complete after base. Each switch clause's body cut to those literals
+    (an over-approximation: a literal dropped is read as true) is judged
+    against base and the step and carry clauses as grounded at stages 0..k
+    (t, p replaced by numbers), sliced as for a switch clause in base.
+    Slice(None): no switch clause; Slice(""): cannot tell."""
     statements: list = []
     A.parse_files([str(Path(folder) / entry)], statements.append)
-    part, rules = "base", []
-    for st in statements:
-        if st.ast_type == A.ASTType.Program:
-            part = st.name
-        elif st.ast_type == A.ASTType.Rule:
-            rules.append((part, st))
-    # predicate -> the stage its atoms are complete after: -1 (base), "t"
-    # (step, head p(t,...): complete stage by stage), None (otherwise)
-    complete: dict[tuple, object] = {}
+    part, rules, consts, externals = "base", [], [], set()
     try:
-        for part, r in rules:
-            for c in _clauses(r, ()):
-                first = c.head.split("(", 1)[1].split(",", 1)[0].rstrip(")") if "(" in c.head else ""
-                kind = -1 if part == "base" else ("t" if part == "step" and first == "t" else None)
-                complete[c.sig] = kind if complete.get(c.sig, kind) == kind else None
+        for st in statements:
+            if st.ast_type == A.ASTType.Program:
+                part = st.name
+            elif st.ast_type == A.ASTType.Rule:
+                rules.append((part, st))
+            elif st.ast_type == A.ASTType.Definition:
+                consts.append(str(st))
+            elif st.ast_type == A.ASTType.External:
+                externals.add(_function(st.atom))
         switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
+        if not switch_rules:
+            return Slice(None)
+        if any(p != "final" for p, _ in switch_rules):
+            return Slice("")
+        # predicate -> -1 (complete after base), "t" (step, head p(t,...)), None
+        complete: dict[tuple, object] = {}
+        for part, r in rules:
+            try:
+                heads = [(c.sig, c.head) for c in _clauses(r, ())]
+            except _Bail:       # a head the slice cannot copy: its predicates are never complete
+                heads = [((n, a), "") for n in re.findall(r"[a-z_][A-Za-z0-9_']*", str(r.head)) for a in range(9)]
+            for sig, head in heads:
+                kind = -1 if part == "base" else ("t" if part == "step" and _STAGE_FIRST.match(head) else None)
+                complete[sig] = kind if complete.get(sig, kind) == kind else None
+        cut, last = [], -1
+        for _, r in switch_rules:
+            body = []
+            for lit in r.body:
+                if _switch_of(lit) in switches or lit.ast_type != A.ASTType.Literal \
+                        or lit.atom.ast_type != A.ASTType.SymbolicAtom:
+                    body.append(lit)        # the switch literal; comparisons, aggregates: _conditions reads them
+                    continue
+                kind, stage = complete.get(_function(lit.atom), -1), _first_number(str(lit.atom))
+                if _positive(lit) and (kind == -1 or (kind == "t" and stage is not None)):
+                    body.append(lit)
+                    last = max(last, stage if kind == "t" else -1)
+                elif not _positive(lit) and kind == -1:
+                    body.append(lit)        # `not p` of a fact predicate: kept where exact (_render)
+            if not any(_positive(l) and l.atom.ast_type == A.ASTType.SymbolicAtom and _switch_of(l) is None
+                       for l in body):
+                return Slice("")
+            cut.append(("base", r.update(body=body)))
+        grounded = [(p, r) for p, r in rules if p == "base"]
+        for k in range(last + 1):
+            step, carry = _AtStage({"t": k, "p": k - 1}), _AtStage({"t": k})
+            grounded += [("base", step(r)) for p, r in rules if p == "step"]
+            if k < last:
+                grounded += [("base", carry(r)) for p, r in rules if p == "carry"]
+        return _build(grounded, cut, consts, externals, switches, bounded, superset)
     except _Bail:
-        return None
-    lines, last = [], -1
-    for n, (part, r) in enumerate(switch_rules):
-        if part != "final":
-            return None
-        atoms, comparisons = _conditions([l for l in r.body if _switch_of(l) not in switches])
-        kept = []
-        for sig, text, vs in atoms:
-            kind = complete.get(sig, -1)        # not derived by any clause: a fact
-            arg = _first_number(text)
-            if kind == -1:
-                kept.append((sig, text, vs))
-            elif kind == "t" and arg is not None:
-                kept.append((sig, text, vs))
-                last = max(last, arg)
-        if not kept:
-            return None
-        rendered, _ = _render(_Clause("", ("", 0), set(), kept, comparisons), set(), head=f"{_TOUCH}({n})")
-        lines.append(rendered)
-    return StagedQuery("\n".join(lines) + "\n", last) if lines else None
+        return Slice("")
+
+
+#: a head p(t,...) of #program step(t,p): the stage first
+_STAGE_FIRST = re.compile(r"[a-z_][A-Za-z0-9_']*\(t[,)]")
 
 
 def _first_number(literal: str) -> int | None:
-    """k of a literal written p(k,...) with k a number."""
+    """k of an atom written p(k,...) with k a number."""
     m = re.match(r"[a-z_][A-Za-z0-9_']*\((-?\d+)[,)]", literal)
     return int(m.group(1)) if m else None
-
-
-def _staged_holds(q: StagedQuery, position) -> bool:
-    """Whether the rout program, grounded with the position's facts up to
-    stage q.stage, has an instance of a switch clause's query body (the
-    grounder makes an atom only where it may hold)."""
-    from asl_kb.asp.control import new_control
-    from asl_kb.asp.facts import position_facts
-    from asl_kb.asp.solve import ground_stages
-    ctl = new_control("rout.lp", position_facts(position))
-    ground_stages(ctl, sum(1 for u in position.units if "concealed" in u.status), last=q.stage)
-    ctl.add("relevance_query", [], q.text)
-    ctl.ground([("relevance_query", [])])
-    return any(True for _ in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
 
 
 def has_switch_clause(entry: str, switches: tuple[str, ...]) -> bool:
