@@ -118,11 +118,9 @@ def _fact(line: str) -> clingo.Symbol | None:
     return sym if sym.type == clingo.SymbolType.Function and sym.name else None
 
 
-def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, deadline: float | None = None,
-                  last: int | None = None) -> None:
+def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, deadline: float | None = None) -> None:
     """Ground #program base, the stages step/carry until one leaves nothing
-    to go on from, then #program final (with `last`: only base and the
-    stages up to `last`)."""
+    to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
@@ -134,8 +132,6 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
         ctl.ground([("carry", [clingo.Number(stage)])])
         stats.ground_seconds += time.perf_counter() - t0
         stats.stages = stage + 1
-        if stage == last:
-            return
         if not _grew(ctl, stage):
             break
     _check(deadline, "grounding the rout graphs, before the final part")
