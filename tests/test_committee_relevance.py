@@ -102,6 +102,8 @@ def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
     apart = next(c for c in pairs if hexgrid.distance(c.units[0][0], c.units[1][0]) == 2)
     touched = {c.index: relevance.may_touch(CURRENT.apply(_position(scope, c)), ("current_rout_path",))
                for c in (cs[0], beside, apart)}
+    # two hexes apart, the German is adjacent to hexes the unit may rout
+    # into, not to where it begins: only stage 0 is read
     assert touched == {cs[0].index: False, beside.index: True, apart.index: False}
     # a skipped position really answers alike under both readings
     for c in (cs[0], apart):

@@ -78,11 +78,14 @@ def solve_each(variants: list[str], concealed: int = 0, entry: str = "rout.lp",
     """The shown atoms of the program's answer set for each of several fact
     texts that differ in a few facts (a switch, the rule version), grounded
     once: the facts not common to all are `#external` atoms, set true or
-    false for each variant before it is solved. A stratified program with
-    its externals assigned has the answer set it has with those facts alone
-    (the grounding with externals left open holds every variant's); the
-    atoms of every answer set, as prisoners.answer() reads them. None when a
-    differing line is not a plain fact (solve each on its own)."""
+    false for each variant before it is solved: an external assigned true
+    is a fact, assigned false it is absent, so each solve answers as the
+    program with that variant's facts alone (the grounding with externals
+    left open holds every variant's). Returns the atoms of every answer set,
+    as prisoners.answer() reads them; None when a differing line is not a
+    plain fact (solve each on its own). Left open, facts a staged program's
+    steps read keep its stages from grounding to facts: see
+    outcomes.answers_each."""
     lines = [v.splitlines() for v in variants]
     common = set(lines[0]).intersection(*lines[1:])
     differing = sorted(set().union(*lines) - common)

@@ -85,10 +85,7 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     causes: dict[tuple, list[dict]] = {}
     differing: list[str] = []
     if (appeared or vanished) and attribute:
-        with a.active():
-            sa = switches_in_force(pa)
-        with b.active():
-            sb = switches_in_force(pb)
+        sa, sb = _switches(pa, a, pb, b)
         differing = sorted(set(sa) ^ set(sb))
         rule_of = {**sa, **sb}
         trials = [({"switch": n, "rule": rule_of.get(n, "")}, with_switch(pa, n, n in sb), a) for n in differing]
@@ -139,7 +136,10 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
     free): its answers are not compared, so the shortcut is taken only when
     that program cannot tell a from b (same folder, no switch clause there
     of the switches they differ in)."""
-    differing = _differing(pa, a, pb, b) if a.folder == b.folder else None
+    differing = None
+    if a.folder == b.folder:
+        sa, sb = _switches(pa, a, pb, b)
+        differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
             first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing))
@@ -156,13 +156,12 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
         return differing is not None and not has_switch_clause("phase.lp", differing)
 
 
-def _differing(pa, a: RuleSet, pb, b: RuleSet) -> tuple[str, ...]:
-    """The switches in force on one side only."""
+def _switches(pa, a: RuleSet, pb, b: RuleSet) -> tuple[dict, dict]:
+    """{switch: rule id} of the switches in force under a and under b."""
     with a.active():
         sa = switches_in_force(pa)
     with b.active():
-        sb = switches_in_force(pb)
-    return tuple(sorted(set(sa) ^ set(sb)))
+        return sa, switches_in_force(pb)
 
 
 def _applied(position, rs: RuleSet):

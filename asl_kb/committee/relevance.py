@@ -192,25 +192,41 @@ def _clauses(rule, switches) -> list[_Clause]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class _Program:
+    """An entry program as parsed: its rules with the `#program` part each
+    is in, its #const definitions, the signatures it declares #external."""
+    rules: tuple
+    consts: tuple
+    externals: frozenset
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(folder: str, entry: str) -> _Program:
+    """The entry program of a rules folder, parsed once (_Bail: an #external
+    the slice cannot read)."""
+    statements: list = []
+    A.parse_files([str(Path(folder) / entry)], statements.append)
+    part, rules, consts, externals = "base", [], [], set()
+    for st in statements:
+        t = st.ast_type
+        if t == A.ASTType.Program:
+            part = st.name
+        elif t == A.ASTType.Rule:
+            rules.append((part, st))
+        elif t == A.ASTType.Definition:
+            consts.append(str(st))
+        elif t == A.ASTType.External:
+            externals.add(_function(st.atom))
+    return _Program(tuple(rules), tuple(consts), frozenset(externals))
+
+
 @functools.lru_cache(maxsize=64)
 def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
            superset: bool = False) -> Slice:
-    statements: list = []
-    A.parse_files([str(Path(folder) / entry)], statements.append)
-    part = "base"
-    rules = []
-    consts, externals = [], set()
     try:
-        for st in statements:
-            t = st.ast_type
-            if t == A.ASTType.Program:
-                part = st.name
-            elif t == A.ASTType.Rule:
-                rules.append((part, st))
-            elif t == A.ASTType.Definition:
-                consts.append(str(st))
-            elif t == A.ASTType.External:
-                externals.add(_function(st.atom))
+        program = _parsed(folder, entry)
+        rules, consts, externals = list(program.rules), list(program.consts), set(program.externals)
         switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
         if not switch_rules:
             return Slice(None)
@@ -549,19 +565,9 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
     against base and the step and carry clauses as grounded at stages 0..k
     (t, p replaced by numbers), sliced as for a switch clause in base.
     Slice(None): no switch clause; Slice(""): cannot tell."""
-    statements: list = []
-    A.parse_files([str(Path(folder) / entry)], statements.append)
-    part, rules, consts, externals = "base", [], [], set()
     try:
-        for st in statements:
-            if st.ast_type == A.ASTType.Program:
-                part = st.name
-            elif st.ast_type == A.ASTType.Rule:
-                rules.append((part, st))
-            elif st.ast_type == A.ASTType.Definition:
-                consts.append(str(st))
-            elif st.ast_type == A.ASTType.External:
-                externals.add(_function(st.atom))
+        program = _parsed(folder, entry)
+        rules, consts, externals = list(program.rules), list(program.consts), set(program.externals)
         switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
         if not switch_rules:
             return Slice(None)
@@ -569,11 +575,13 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
             return Slice("")
         # predicate -> -1 (complete after base), "t" (step, head p(t,...)), None
         complete: dict[tuple, object] = {}
+        unreadable: set[str] = set()      # names in a head the slice cannot copy: never complete
         for part, r in rules:
             try:
                 heads = [(c.sig, c.head) for c in _clauses(r, ())]
-            except _Bail:       # a head the slice cannot copy: its predicates are never complete
-                heads = [((n, a), "") for n in re.findall(r"[a-z_][A-Za-z0-9_']*", str(r.head)) for a in range(9)]
+            except _Bail:
+                unreadable |= _atom_names(r.head)
+                continue
             for sig, head in heads:
                 kind = -1 if part == "base" else ("t" if part == "step" and _STAGE_FIRST.match(head) else None)
                 complete[sig] = kind if complete.get(sig, kind) == kind else None
@@ -585,7 +593,9 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
                         or lit.atom.ast_type != A.ASTType.SymbolicAtom:
                     body.append(lit)        # the switch literal; comparisons, aggregates: _conditions reads them
                     continue
-                kind, stage = complete.get(_function(lit.atom), -1), _first_number(str(lit.atom))
+                sig = _function(lit.atom)
+                kind = None if sig[0] in unreadable else complete.get(sig, -1)
+                stage = _first_number(str(lit.atom))
                 if _positive(lit) and (kind == -1 or (kind == "t" and stage is not None)):
                     body.append(lit)
                     last = max(last, stage if kind == "t" else -1)
@@ -627,18 +637,10 @@ def has_switch_clause(entry: str, switches: tuple[str, ...]) -> bool:
 def _switch_parts(folder: str, entry: str, switches: tuple[str, ...]) -> frozenset | None:
     """The `#program` parts of the entry program holding a switch clause of
     `switches` (None: cannot tell)."""
-    statements: list = []
-    A.parse_files([str(Path(folder) / entry)], statements.append)
-    part, parts = "base", set()
     try:
-        for st in statements:
-            if st.ast_type == A.ASTType.Program:
-                part = st.name
-            elif st.ast_type == A.ASTType.Rule and _is_switch_clause(st, switches):
-                parts.add(part)
+        return frozenset(p for p, r in _parsed(folder, entry).rules if _is_switch_clause(r, switches))
     except _Bail:
         return None
-    return frozenset(parts)
 
 
 def acts_only_in_final(entry: str, switches: tuple[str, ...]) -> bool:
