@@ -52,10 +52,15 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Because:
+    """One line of explanation: the rule, the reason's kind (the name of the
+    reason term of because/3: what tools and cases compare) and its words."""
     rule: str
     says: str
+    reason: str = ""
 
     def to_json(self) -> dict:
+        if self.reason:
+            return {"rule": self.rule, "reason": self.reason, "says": self.says}
         return {"rule": self.rule, "says": self.says}
 
 
@@ -239,7 +244,8 @@ def _given(obj, *names: str) -> dict:
 
 def _lines(because: list[Because]) -> list[dict]:
     """Because lines as JSON (thousands of fates have a few each: no call per line)."""
-    return [{"rule": b.rule, "says": b.says} for b in because]
+    return [{"rule": b.rule, "reason": b.reason, "says": b.says} if b.reason else {"rule": b.rule, "says": b.says}
+            for b in because]
 
 
 @dataclass(frozen=True, slots=True)

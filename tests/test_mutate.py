@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import clingo
+import pytest
 
 from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
 from asl_kb.mutate.pool import Pool
@@ -88,3 +89,63 @@ def test_pool_runs_cases_against_each_mutant(tmp_path):
     assert by[(NEGATE, "not c(X)")] == "fail"            # c/1 never holds: no b/1
     assert by[(NEGATE, "a(X)")] == "error"               # X unsafe: no longer grounds
     assert by[(NEGATE, "not b(3)")] == "fail"
+
+
+R2 = (b'#program base.\n'
+      b'a(1). a(2).\n'
+      b'b(X) :- a(X), not c(X).\n'
+      b'd(X) :- e(X), a(X).\n'
+      b'f :- a(X), X > 1, e(Y), Y = X.\n'
+      b'#show b/1. #show d/1. #show f/0.\n')
+
+
+def test_probes_say_which_mutants_can_change_a_run(tmp_path):
+    """A mutant whose clause (or the body its negation leaves) has no ground
+    instance in a run cannot change it (asl_kb/mutate/reach.py); e/1 never
+    holds here, so neither d/1's clause nor f's has an instance."""
+    from asl_kb.asp.control import keeping_controls, new_control, using_rules
+    from asl_kb.mutate.reach import grounded, write_probes
+    rules = tmp_path / "rules"
+    (rules / "ch").mkdir(parents=True)
+    (rules / "main.lp").write_text('#include "ch/r.lp".\n')
+    (rules / "ch" / "r.lp").write_bytes(R2)
+    probes = write_probes(rules, ["ch/r.lp"], tmp_path / "probed")
+
+    def run(folder):
+        with using_rules(folder), keeping_controls() as controls:
+            ctl = new_control("main.lp")
+            ctl.ground([("base", [])])
+            shown = []
+            ctl.solve(on_model=lambda m: shown.extend(sorted(str(s) for s in m.symbols(shown=True))))
+        return shown, grounded(controls)
+
+    plain, _ = run(rules)
+    shown, fired = run(tmp_path / "probed")
+    assert shown == plain == ["b(1)", "b(2)"]        # the probes change no answer
+    ms = file_mutants(rules, "ch/r.lp")
+    may = {(m.kind, m.literal or m.clause): probes.may_change(m.id, fired) for m in ms
+           if not (m.literal == "a(X)" and not m.clause.startswith("d"))}
+    assert may[(DELETE, "a(1).")] and may[(DELETE, "b(X) :- a(X), not c(X).")]
+    assert may[(NEGATE, "not c(X)")]
+    assert not may[(DELETE, "d(X) :- e(X), a(X).")]
+    assert may[(NEGATE, "e(X)")]                       # `not e(X), a(X)` has instances
+    assert not may[(NEGATE, "a(X)")] and not may[(DELETE, "f :- a(X), X > 1, e(Y), Y = X.")]
+    assert may[(NEGATE, "e(Y)")] and not may[(NEGATE, "X > 1")]
+    assert probes.may_change(ms[0].id, None)           # no record: may change
+
+
+def test_equivalent_marks(tmp_path):
+    rules = tmp_path / "rules"
+    (rules / "ch").mkdir(parents=True)
+    marked = R2.replace(b"d(X) :-", b"% why d/1\n% equivalent: delete -- e/1 is never\n%   derived\n"
+                                     b"% equivalent: a(X) -- the same\nd(X) :-")
+    (rules / "ch" / "r.lp").write_bytes(marked)
+    ms = {(m.kind, m.clause, m.literal): m for m in file_mutants(rules, "ch/r.lp")}
+    d = "d(X) :- e(X), a(X)."
+    assert ms[(DELETE, d, "")].equivalent == "e/1 is never derived"
+    assert ms[(NEGATE, d, "a(X)")].equivalent == "the same"
+    assert not ms[(NEGATE, d, "e(X)")].equivalent and not ms[(DELETE, "a(1).", "")].equivalent
+    assert not ms[(NEGATE, "b(X) :- a(X), not c(X).", "a(X)")].equivalent
+    (rules / "ch" / "r.lp").write_bytes(marked.replace(b"equivalent: a(X)", b"equivalent: g(X)"))
+    with pytest.raises(SystemExit, match=r"rules/ch/r.lp:7: equivalent: .*'g\(X\)'"):
+        file_mutants(rules, "ch/r.lp")

@@ -366,3 +366,30 @@ def test_a_thousand_fates_stay_one_line_per_destination(capsys):
     assert len(groups) == dests and not any("open" in a for a in groups)
     with capsys.disabled():
         print(f"\n{n} fates: rendered in {took:.2f} s, {len(text) // 1024} KiB, {dests} destination lines")
+
+
+def test_phase_outcomes_draw_turns_only_no_quarter_gives():
+    """A unit that routs only once another's rejected surrender invokes No
+    Quarter (A20.3) has no such fate in its own list (there it surrenders):
+    the whole-phase outcome still draws each of its turns, ending in the
+    turn's hex, for the unit that takes it."""
+    path = cases_dir() / "rout" / "A20.21-stack-and-leader.yaml"
+    position, r, text = page(path, phase=True)
+    svg = svg_of(text)
+    overlays = {g.get("id"): g for g in by_class(svg, "g", "overlay")}
+    outs = Elements(text).with_class("li", "phase-outcome")
+    assert len(outs) == len(r["phase"]["outcomes"])
+    only_nq = 0
+    for a, o in zip(outs, r["phase"]["outcomes"]):
+        ids = a["data-overlays"].split()
+        assert len(ids) == len(o["turns"])
+        for oid, t in zip(ids, o["turns"]):
+            g = overlays[oid]
+            assert g.get("data-unit") == t["unit"]
+            (end,) = by_class(g, "polygon", "end")
+            corners = points(end.get("points"))
+            centre = (sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners))
+            assert close(centre, hexgrid.hex_shape(t["at"], report.SIZE).centre)
+            unit = next(u for u in r["units"] if u["id"] == t["unit"])
+            only_nq += not any(f["fate"] == t["fate"] and f.get("at") == t["at"] for f in unit["fates"])
+    assert only_nq        # the position has such turns (the stack's rout after G469's rejection)

@@ -22,6 +22,8 @@ _ACTIVE: contextvars.ContextVar[Path | None] = contextvars.ContextVar("asl_kb_ru
 WARNINGS: list[tuple[str, str]] = []
 #: when set (see `tracing_entries`), the entry programs loaded inside the block
 _TRACE: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("asl_kb_trace", default=None)
+#: when set (see `keeping_controls`), every Control built inside the block
+_KEEP: contextvars.ContextVar[list | None] = contextvars.ContextVar("asl_kb_keep", default=None)
 
 
 def active_rules() -> Path:
@@ -50,6 +52,18 @@ def tracing_entries():
         _TRACE.reset(token)
 
 
+@contextlib.contextmanager
+def keeping_controls():
+    """Collect every Control built inside the block into the yielded list, to
+    read what they grounded afterwards (`make mutate`'s probes)."""
+    kept: list = []
+    token = _KEEP.set(kept)
+    try:
+        yield kept
+    finally:
+        _KEEP.reset(token)
+
+
 def _log(code, message: str) -> None:
     WARNINGS.append((str(code).rsplit(".", 1)[-1], message.strip()))
 
@@ -61,6 +75,9 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)
+    keep = _KEEP.get()
+    if keep is not None:
+        keep.append(ctl)
     ctl.load(str(active_rules() / entry))
     if facts:
         ctl.add("base", [], facts)

@@ -58,6 +58,13 @@ def rule_order(rule: str):
     return (tuple(int(x) if x.isdigit() else 0 for x in parts), rule)
 
 
+def reason_kind(reason) -> str:
+    """The kind of a reason term (its name; a string or number as written)."""
+    if reason.type == clingo.SymbolType.Function and reason.name:
+        return reason.name
+    return text(reason)
+
+
 class Answer:
     """One answer set, read through the contract."""
 
@@ -104,9 +111,14 @@ class Answer:
     def explain(self, pairs, by_rule_number: bool = True) -> list[Because]:
         """(rule, reason) pairs as sorted, distinct lines of explanation: in
         rulebook order, or (by_rule_number False) by the rule id's letters."""
-        items = {(rule, self.say(reason)) for rule, reason in pairs}
+        items: dict[tuple[str, str], str] = {}
+        for rule, reason in pairs:
+            k = (rule, self.say(reason))
+            kind = reason_kind(reason)
+            if k not in items or kind < items[k]:      # one line per wording, as before
+                items[k] = kind
         key = (lambda x: (rule_order(x[0]), x[1])) if by_rule_number else None
-        return [Because(r, s) for r, s in sorted(items, key=key)]
+        return [Because(r, s, items[r, s]) for r, s in sorted(items, key=key)]
 
     def explain_subject(self, subject, by_rule_number: bool = True) -> list[Because]:
         return self.explain(self.because.get(subject, ()), by_rule_number)

@@ -20,7 +20,7 @@ import time
 import clingo
 
 from asl_kb.asp.facts import loc, q, switch_facts
-from asl_kb.asp.reader import Answer
+from asl_kb.asp.reader import Answer, reason_kind
 from asl_kb.engines.graph import FateInfo
 from asl_kb.asp.control import new_control
 from asl_kb.model import Because, Fate, PhaseOutcome, Turn, UnitFates
@@ -159,7 +159,7 @@ class Phase:
             for rule, reason in pairs:
                 if reason.name == "freed":
                     reasons.setdefault((subject.string, reason.arguments[0].string), []).append(
-                        Because(rule, ans.say(reason)))
+                        Because(rule, ans.say(reason), reason_kind(reason)))
         out = {}
         for u in {s.arguments[0].string for s in ans.atoms["freed"]}:
             for c in picks.get(u, ()):
@@ -230,7 +230,7 @@ class Phase:
         order = {uid: i for i, uid in enumerate(self.entries)}
         for uid in sorted(fate_of, key=lambda u: (self.rank.get(u, 9), m["slot"].get(u, 0), order[u])):
             f = self.fates[uid][fate_of[uid]]
-            because = [Because(r, m["answer"].say(reason))
+            because = [Because(r, m["answer"].say(reason), reason_kind(reason))
                        for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
             routs = f.kind == "rout"
             turns.append(Turn(uid, "freed" if uid in m["freed"] else f.kind, f.at, because,

@@ -8,15 +8,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
 from asl_kb.mutate.pool import Pool
+from asl_kb.mutate.reach import write_probes
 from asl_kb.resources import rules_dir
 
 KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED = "killed", "error", "timeout", "survived", "unreached"
+#: a mutant the rules file marks equivalent (`% equivalent: ... -- why`): not run unless asked
+EQUIVALENT = "equivalent"
 
 
 def _parser():
@@ -42,6 +47,12 @@ def _parser():
     ap.add_argument("--out", default="mutation-witnesses", metavar="DIR",
                     help="with --search: where the witnesses go, one folder per mutant (default mutation-witnesses)")
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="with --search: per mutant (default: none)")
+    ap.add_argument("--no-probes", action="store_true",
+                    help="run each mutant against every case loading its file, not only those where its clause "
+                         "has a ground instance (slower; a check of the probes)")
+    ap.add_argument("--run-equivalent", action="store_true",
+                    help="also run the mutants the rules files mark equivalent (`%% equivalent:`), to check the "
+                         "marks: one killed is a stale mark")
     ap.add_argument("--fail-under", type=float, default=0.0, metavar="PERCENT",
                     help="exit 1 when fewer than PERCENT of the mutants are killed")
     return ap
@@ -50,7 +61,7 @@ def _parser():
 class Progress:
     def __init__(self, total: int):
         self.total, self.done, self.t0 = total, 0, time.monotonic()
-        self.counts = {KILLED: 0, ERROR: 0, TIMEOUT: 0, SURVIVED: 0, UNREACHED: 0}
+        self.counts = {KILLED: 0, ERROR: 0, TIMEOUT: 0, SURVIVED: 0, UNREACHED: 0, EQUIVALENT: 0}
         self.tty = sys.stderr.isatty()
 
     def step(self, status: str, where: str):
@@ -120,14 +131,22 @@ def main(argv=None) -> int:
             print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
             return 2
     t_start = time.monotonic()
+    tmp = tempfile.TemporaryDirectory(prefix="asl-kb-probes-")
+    probes = None if args.no_probes else write_probes(rules, files, Path(tmp.name) / "rules")
     pool = Pool(args.jobs, args.suite if ":" in args.suite else suite.name, rules)
     try:
-        # the baseline: every case on the shipped rules; what it loads, how long it takes
+        # the baseline: every case once, on the rules with the probes (asl_kb/mutate/reach.py):
+        # what it loads, how long it takes, which clauses have an instance there
         print(f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
               f"{args.jobs} workers", file=sys.stderr)
         info: dict[str, dict] = {}
-        for _, res, crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in cases):
+        probe_dir = None if probes is None else str(Path(tmp.name) / "rules")
+        for _, res, crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
             for r in res:
+                info[r["case"]] = r
+        again = [c for c in cases if info.get(c, {}).get("status") != "pass"] if probes else []
+        for _, res, crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
+            for r in res:                        # fails with the probes, not without: no record
                 info[r["case"]] = r
         broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")
         for c in broken:
@@ -143,6 +162,8 @@ def main(argv=None) -> int:
                 loads |= trees[entry]
             info[c]["loads"] = loads
             info[c]["kills"] = 0
+            g = info[c].get("grounded")
+            info[c]["grounded"] = None if g is None else {tuple(x) for x in g}
         base_seconds = time.monotonic() - t_start
         print(f"mutate: baseline {base_seconds:.1f} s", file=sys.stderr)
 
@@ -150,21 +171,42 @@ def main(argv=None) -> int:
         results: dict[str, dict] = {}
         by_key = {m.id: m for m in mutants}
         texts = {f: (rules / f).read_bytes() for f in files}
+        reach: dict[str, int] = {}
+        kills: dict[tuple, int] = {}       # (file, clause, case) and (file, case) -> mutants killed
+        affinity = Affinity(good)
 
         def tasks():
             for m in mutants:
+                if m.equivalent and not args.run_equivalent:
+                    continue
                 rel = [c for c in good if m.file in info[c]["loads"]]
-                rel.sort(key=lambda c: (-(info[c]["kills"] + 0.5) / max(info[c]["seconds"], 0.05), c))
-                allowed = 20.0 + 5.0 * sum(info[c]["seconds"] for c in rel)
+                if probes is not None:
+                    # only where the clause has an instance; none: the fastest case still runs
+                    # (a mutant may no longer ground at all)
+                    fire = [c for c in rel if probes.may_change(m.id, info[c]["grounded"])]
+                    reach[m.id] = len(fire)
+                    rel = fire or sorted(rel, key=lambda c: info[c]["seconds"])[:1]
+                rel.sort(key=lambda c: _order(m, c, info, kills, affinity))
+                # per case: its baseline (with the probes, some 3x the plain run) x 3, + 10 s
+                allowed = [10.0 + 3.0 * info[c]["seconds"] for c in rel]
                 yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed)
 
+        for m in mutants:
+            if m.equivalent and not args.run_equivalent:
+                results[m.id] = {**m.as_dict(), "status": EQUIVALENT, "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
+                progress.step(EQUIVALENT, f"{m.file}:{m.line}")
         try:
             for key, res, crash in pool.run(tasks()):
                 m = by_key[key]
                 status, extra = _status(res, crash)
+                if m.equivalent and status == SURVIVED:
+                    status = EQUIVALENT
                 if status in (KILLED, ERROR) and extra.get("by") in info:
                     info[extra["by"]]["kills"] += 1
+                    for k in ((m.file, m.clause, extra["by"]), (m.file, extra["by"])):
+                        kills[k] = kills.get(k, 0) + 1
                 results[key] = {**m.as_dict(), "status": status, **extra,
+                                **({"cases_grounding": reach[key]} if key in reach else {}),
                                 "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3),
                                 "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3)}
                 progress.step(status, f"{m.file}:{m.line}")
@@ -175,10 +217,48 @@ def main(argv=None) -> int:
             print("\nmutate: interrupted; the report covers the mutants done", file=sys.stderr)
     finally:
         pool.close()
+        tmp.cleanup()
     seconds = time.monotonic() - t_start
     done = [m for m in mutants if m.id in results]
     return _report(args, suite, files, done, results, info, good, broken, seconds,
                    complete=len(done) == len(mutants))
+
+
+_RULE_ID = re.compile(r"^([A-Z]\d+)_(\d+)")
+_WORD = re.compile(r"[A-Z]\d+(?:\.\d+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+
+
+class Affinity:
+    """How much a clause and a case have in common in words: the clause's
+    constants and predicate names (and its file's rule id) that the case's
+    YAML also uses, each weighted by how few cases use it (a rarely used word
+    such as `only_infantry_escape` or `A20.55` says more than `unit`)."""
+
+    def __init__(self, cases: list[str]):
+        self.words = {c: set(_WORD.findall(Path(c).read_text(errors="replace") + " " + Path(c).stem))
+                      for c in cases}
+        import math
+        df: dict[str, int] = {}
+        for ws in self.words.values():
+            for w in ws:
+                df[w] = df.get(w, 0) + 1
+        self.weight = {w: math.log(len(cases) / n) for w, n in df.items()}
+
+    def __call__(self, m, case: str) -> float:
+        clause = set(_WORD.findall(m.clause)) | set(re.split(r"[_\W]+", m.clause))
+        rule = _RULE_ID.match(Path(m.file).name)
+        if rule:
+            clause.add(f"{rule[1]}.{rule[2]}")
+        return sum(self.weight.get(w, 0.0) for w in clause & self.words[case])
+
+
+def _order(m, case: str, info: dict, kills: dict, affinity: Affinity) -> tuple:
+    """The order a mutant's cases run in, likeliest killer first: the cases
+    that killed other mutants of the same clause, then of the same file, then
+    those with the most words in common with the clause (its rule id, its
+    constants), then the most kills per second so far."""
+    return (-kills.get((m.file, m.clause, case), 0), -kills.get((m.file, case), 0),
+            -round(affinity(m, case), 1), -(info[case]["kills"] + 0.5) / max(info[case]["seconds"], 0.05), case)
 
 
 def _search(args, rules: Path, mutants) -> int:
@@ -250,12 +330,17 @@ def _search(args, rules: Path, mutants) -> int:
 
 
 def _figures(rows, seconds, jobs) -> dict:
-    count = {s: sum(1 for r in rows if r["status"] == s) for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED)}
+    count = {s: sum(1 for r in rows if r["status"] == s)
+             for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED, EQUIVALENT)}
     dead = count[KILLED] + count[ERROR] + count[TIMEOUT]
     pct = 100.0 * dead / len(rows) if rows else 100.0
+    rest = len(rows) - count[EQUIVALENT]
+    score = 100.0 * dead / rest if rest else 100.0
     return {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
             "survived": count[SURVIVED], "unreached": count[UNREACHED], "killed_total": dead,
-            "killed_percent": round(pct, 2), "seconds": round(seconds, 1), "jobs": jobs,
+            "killed_percent": round(pct, 2), "equivalent": count[EQUIVALENT],
+            # the mutation score: killed of the mutants not marked equivalent
+            "killed_percent_not_equivalent": round(score, 2), "seconds": round(seconds, 1), "jobs": jobs,
             # CPU seconds the workers spent on the mutants: the wall time on
             # `jobs` otherwise idle cores is about cpu_seconds / jobs
             "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in rows), 1)}
@@ -283,16 +368,26 @@ def _report(args, suite, files, mutants, results, info, good, broken, seconds, c
     if survivors:
         print(f"\nSurvivors ({len(survivors)}):")
         for r in survivors:
-            tag = "" if r["status"] == SURVIVED else "  [no case loads this file]"
+            tag = ("  [no case loads this file]" if r["status"] == UNREACHED
+                   else "  [no case grounds this clause]" if r.get("cases_grounding") == 0 else "")
             print(f"  rules/{r['file']}:{r['line']}: {r['mutation']}{tag}\n      {r['clause']}")
+    stale = [r for r in rows if r.get("equivalent") and r["status"] in (KILLED, ERROR, TIMEOUT)]
+    if stale:
+        print(f"\nMarked equivalent, but killed ({len(stale)}): remove the `% equivalent:` mark")
+        for r in stale:
+            print(f"  rules/{r['file']}:{r['line']}: {r['mutation']} (by {r.get('by', '?')})")
     errs = [r for r in rows if r["status"] in (ERROR, TIMEOUT)]
+    equivalent = figures["equivalent"]
     print(f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
           f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
-          f"{len(survivors)} survived. {seconds:.0f} s on {args.jobs} workers "
+          f"{len(survivors)} survived; {equivalent} marked equivalent"
+          + (" (not run)" if not args.run_equivalent else "")
+          + f" -- {figures['killed_percent_not_equivalent']:.1f}% of the others killed. "
+          f"{seconds:.0f} s on {args.jobs} workers "
           f"({figures['cpu_seconds']:.0f} CPU s on mutants). Report: {args.report}"
           + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
           + ("" if complete else " [INCOMPLETE: interrupted]"))
-    return 1 if pct < args.fail_under else 0
+    return 1 if figures["killed_percent_not_equivalent"] < args.fail_under or stale else 0
 
 
 if __name__ == "__main__":

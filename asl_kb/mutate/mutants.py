@@ -18,6 +18,9 @@ import clingo.ast as A
 #: the kinds of mutation
 DELETE, NEGATE = "delete", "negate"
 _NOT = re.compile(rb"not\s+")
+#: `% equivalent: delete -- why` or `% equivalent: LITERAL -- why` in the comment
+#: block right above a clause: that mutant changes no answer (docs/mutation.md)
+_EQUIVALENT = re.compile(r"^%\s*equivalent:\s*(.+?)\s+--\s+(.*)$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,6 +33,7 @@ class Mutant:
     start: int = 0         # byte span of the file replaced by `replacement`
     end: int = 0
     replacement: bytes = b""
+    equivalent: str = ""   # the reason, when the rules file marks this mutant equivalent
 
     @property
     def id(self) -> str:
@@ -57,7 +61,8 @@ class Mutant:
 
     def as_dict(self) -> dict:
         return {"id": self.id, "file": self.file, "line": self.line, "kind": self.kind,
-                "clause": self.clause, "mutation": self.mutation}
+                "clause": self.clause, "mutation": self.mutation,
+                **({"equivalent": self.equivalent} if self.equivalent else {})}
 
 
 def _offsets(text: bytes) -> list[int]:
@@ -83,29 +88,46 @@ def _collapse(b: bytes) -> str:
     return " ".join(b.decode().split())
 
 
-def file_mutants(rules: Path, rel: str) -> list[Mutant]:
-    """Every mutant of one rules file, in file order."""
+@dataclasses.dataclass(frozen=True)
+class Clause:
+    """One mutable clause of a rules file: its AST statement, the parameters of
+    the `#program` part it is in, where it ends in the file's bytes, and its
+    mutants (the deletion first, then one negation per body literal, in order)."""
+    statement: object
+    part: tuple[str, ...]
+    end: int
+    mutants: tuple[Mutant, ...]
+
+
+def file_clauses(rules: Path, rel: str) -> list[Clause]:
+    """Every mutable clause of one rules file, in file order."""
     path = rules / rel
     text = path.read_bytes()
     starts = _offsets(text)
     target = str(path.resolve())
     stmts = []
+    part: list[tuple[str, ...]] = [()]
 
     def take(st):
+        if st.ast_type == A.ASTType.Program:
+            part[0] = tuple(p.name for p in st.parameters)
+            return
         if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
             return
         if str(Path(st.location.begin.filename).resolve()) != target:
             return                      # a statement of an #include'd file
         if st.ast_type == A.ASTType.Rule and _is_wording(st):
             return
-        stmts.append(st)
+        stmts.append((st, part[0]))
 
     A.parse_files([str(path)], take)
+    lines = text.decode().split("\n")
     out = []
-    for st in stmts:
+    for st, params in stmts:
         a, b = _span(starts, st.location)
         clause = _collapse(text[a:b])
-        out.append(Mutant(rel, st.location.begin.line, DELETE, clause, start=a, end=b))
+        marks = _equivalent_marks(lines, st.location.begin.line, rel)
+        mutants = [Mutant(rel, st.location.begin.line, DELETE, clause, start=a, end=b)]
         body = st.body if st.ast_type == A.ASTType.Rule else ()
         for lit in body:
             if lit.ast_type != A.ASTType.Literal:
@@ -114,9 +136,53 @@ def file_mutants(rules: Path, rel: str) -> list[Mutant]:
             written = text[la:lb]
             m = _NOT.match(written)
             flipped = written[m.end():] if m else b"not " + written
-            out.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written),
-                              la, lb, flipped))
+            mutants.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written),
+                                  la, lb, flipped))
+        for target, (line, reason) in marks.items():
+            hit = [i for i, m in enumerate(mutants)
+                   if (m.kind == DELETE and target == "delete") or (m.kind == NEGATE and m.literal == target)]
+            if not hit:
+                raise SystemExit(f"rules/{rel}:{line}: equivalent: the clause below has no mutant {target!r} "
+                                 f"(`delete` or one of its body literals as written)")
+            for i in hit:
+                mutants[i] = dataclasses.replace(mutants[i], equivalent=reason)
+        out.append(Clause(st, params, b, tuple(mutants)))
     return out
+
+
+def _equivalent_marks(lines: list[str], first: int, rel: str) -> dict[str, tuple[int, str]]:
+    """The `% equivalent:` marks in the comment block right above line `first`
+    (1-based): target -> (line, reason); a reason goes on over the comment
+    lines after it."""
+    block = []
+    n = first - 1
+    while n >= 1 and lines[n - 1].lstrip().startswith("%"):
+        block.append(n)
+        n -= 1
+    marks: dict[str, tuple[int, str]] = {}
+    current = None
+    for n in reversed(block):
+        line = lines[n - 1].strip()
+        m = _EQUIVALENT.match(line)
+        if m:
+            current = _collapse(m[1].encode())
+            marks[current] = (n, m[2].strip())
+        elif current is not None:
+            more = line.lstrip("%").strip()
+            if not more:
+                current = None
+            else:
+                ln, why = marks[current]
+                marks[current] = (ln, f"{why} {more}")
+    for target, (ln, why) in marks.items():
+        if not why:
+            raise SystemExit(f"rules/{rel}:{ln}: equivalent: {target}: give the reason after `--`")
+    return marks
+
+
+def file_mutants(rules: Path, rel: str) -> list[Mutant]:
+    """Every mutant of one rules file, in file order."""
+    return [m for c in file_clauses(rules, rel) for m in c.mutants]
 
 
 def rule_files(rules: Path, only: list[str] | None = None) -> list[str]:

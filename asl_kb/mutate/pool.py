@@ -17,14 +17,20 @@ import traceback
 from pathlib import Path
 
 
-def _run_cases(suite, cases, stop_first: bool) -> list[dict]:
+def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None) -> list[dict]:
+    """Run `cases` in order (until one fails, with `stop_first`). With `probes`
+    (the rules in force carry the probes of asl_kb.mutate.reach) each result
+    also says which probe parts the case's programs grounded."""
+    import contextlib
     from asl_kb.asp import control
+    from asl_kb.mutate.reach import grounded
     out = []
     for case in cases:
         before = len(control.WARNINGS)
         t0, c0 = time.perf_counter(), time.process_time()
         status, detail = "pass", ""
-        with control.tracing_entries() as entries:
+        keep = control.keeping_controls() if probes else contextlib.nullcontext([])
+        with control.tracing_entries() as entries, keep as controls:
             try:
                 failures = suite.run_case(case)
             except BaseException as e:       # a mutant may break anything
@@ -41,8 +47,13 @@ def _run_cases(suite, cases, stop_first: bool) -> list[dict]:
         out.append({"case": str(case), "status": status, "detail": detail,
                     "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
                     "entries": sorted(entries)})
+        if probes:
+            out[-1]["grounded"] = sorted(grounded(controls))
+            del controls[:]
         if stop_first and status != "pass":
             break
+        if done is not None:
+            done(len(out))
     return out
 
 
@@ -60,14 +71,18 @@ def _worker(conn, suite_name: str, rules: str):
                 break
             key, rel, text, cases = task
             try:
-                if rel is None:                      # the baseline: shipped rules, every case
+                if rel is None and text:             # the baseline, on the rules with probes
+                    with using_rules(text):
+                        res = _run_cases(suite, cases, stop_first=False, probes=True)
+                elif rel is None:                    # the baseline: shipped rules, every case
                     res = _run_cases(suite, cases, stop_first=False)
                 else:
                     original = (overlay / rel).read_bytes()
                     (overlay / rel).write_bytes(text)
                     try:
                         with using_rules(overlay):
-                            res = _run_cases(suite, cases, stop_first=True)
+                            res = _run_cases(suite, cases, stop_first=True,
+                                             done=lambda n: conn.send(("progress", key, n)))
                     finally:
                         (overlay / rel).write_bytes(original)
                 conn.send((key, res, None))
@@ -79,7 +94,10 @@ def _worker(conn, suite_name: str, rules: str):
 
 class Pool:
     """`jobs` worker processes; `run(tasks)` yields (key, results, crash) as
-    tasks finish. A task is (key, rel, text, cases, seconds allowed)."""
+    tasks finish. A task is (key, rel, text, cases, seconds allowed): one
+    figure for the whole task, or one per case (the clock restarts as each
+    case ends, so a mutant whose grounding explodes is stopped soon whatever
+    the cases after it)."""
 
     def __init__(self, jobs: int, suite_name: str, rules: Path):
         self._ctx = mp.get_context("fork" if hasattr(mp, "get_context") else None)
@@ -110,6 +128,17 @@ class Pool:
             w["proc"].join(10)
             self._stop(w)
 
+    @staticmethod
+    def _allowed(task, case: int) -> float | None:
+        """Seconds allowed from now for case number `case` of a task (None:
+        the task's one deadline stands)."""
+        allowed = task[4]
+        if isinstance(allowed, (int, float)):
+            return float(allowed) if case == 0 else None
+        if not allowed:                      # no case to run: the answer is at once
+            return 20.0
+        return float(allowed[min(case, len(allowed) - 1)])
+
     def run(self, tasks):
         """`tasks`: an iterable, read only when a worker is free (so a task
         may be built from what the earlier ones found)."""
@@ -125,7 +154,8 @@ class Pool:
                         more = False
                         break
                     w["task"] = t
-                    w["deadline"] = time.monotonic() + t[4]
+                    w["deadline"] = time.monotonic() + self._allowed(t, 0)
+                    w["started"], w["at"] = time.monotonic(), 0
                     w["conn"].send(t[:4])
                     busy += 1
             if not busy:
@@ -139,7 +169,14 @@ class Pool:
                 key = w["task"][0]
                 if w["conn"] in ready:
                     try:
-                        k, res, crash = w["conn"].recv()
+                        msg = w["conn"].recv()
+                        if msg[0] == "progress" and len(msg) == 3:
+                            extra = self._allowed(w["task"], msg[2])
+                            if extra is not None:
+                                w["deadline"] = time.monotonic() + extra
+                            w["at"] = msg[2]
+                            continue
+                        k, res, crash = msg
                     except (EOFError, OSError):
                         k, res, crash = key, [], "the worker died"
                         self._stop(w)
@@ -148,10 +185,14 @@ class Pool:
                     busy -= 1
                     yield k, res, crash
                 elif time.monotonic() >= w["deadline"]:
-                    allowed = w["task"][4]
+                    allowed = time.monotonic() - w["started"] if isinstance(w["task"][4], (int, float)) \
+                        else self._allowed(w["task"], w["at"])
+                    spent = time.monotonic() - w["started"]
+                    cases = w["task"][3]
+                    case = str(cases[w["at"]]) if w["at"] < len(cases) else ""
                     self._stop(w)
                     self._workers[i] = self._start()
                     busy -= 1
-                    yield key, [{"case": "", "status": "timeout",
-                                 "detail": f"no answer within {allowed:.0f} s", "seconds": allowed,
-                                 "cpu": allowed, "entries": []}], None
+                    yield key, [{"case": case, "status": "timeout",
+                                 "detail": f"no answer within {allowed:.0f} s", "seconds": spent,
+                                 "cpu": spent, "entries": []}], None

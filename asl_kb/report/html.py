@@ -361,6 +361,7 @@ class _View:
         if not ph:
             return None
         lists = {e["u"]["id"]: e for e in self.fate_lists}
+        own: dict[tuple, str] = {}
         outcomes = []
         for o in ph["outcomes"]:
             ids = []
@@ -372,10 +373,26 @@ class _View:
                         for x in g["fates"]:
                             if match is None and _same_fate(x["f"], t):
                                 match = x["overlay"]
+                if match is None and e:
+                    match = self._turn_overlay(e["u"], t, own)
                 if match:
                     ids.append(match)
             outcomes.append({"o": o, "overlays": " ".join(ids)})
         return {"ph": ph, "outcomes": outcomes}
+
+    def _turn_overlay(self, u: dict, t: dict, own: dict) -> str:
+        """The overlay of a turn no fate of the unit's list is (a unit that
+        routs only once No Quarter is invoked, A20.3): drawn from the turn,
+        which names the end, not the path (a Low Crawl's is its one step)."""
+        key = (t["unit"], t["fate"], t.get("at"), t.get("captor"), t.get("cause"), bool(t.get("low_crawl")),
+               tuple(sorted(t.get("interdiction", ()))))
+        if key not in own:
+            f = {k: v for k, v in t.items() if k not in ("unit", "interdiction")}
+            f["interdiction"] = [{"at": h, "by": []} for h in sorted(t.get("interdiction", ()))]
+            if t.get("low_crawl") and t.get("at"):
+                f["path"] = [u["at"], t["at"]]
+            own[key] = self._overlay(u, f, f"ov-phase-{len(own)}")["id"]
+        return own[key]
 
     # ---- prisoners
     def _prisoners(self, p):
