@@ -227,7 +227,25 @@ def prisoner_facts(position) -> str:
     return "\n".join(fb.lines) + "\n"
 
 
+#: when a dict (`remember_facts()`), the facts of each position built so far:
+#: `make mutate`'s workers run the same cases under thousands of rule sets,
+#: and a position's facts (its geometry: reach, LOS) do not depend on the rules
+_REMEMBERED: dict | None = None
+
+
+def remember_facts() -> None:
+    """Build the facts of each position once in this process from now on."""
+    global _REMEMBERED
+    _REMEMBERED = {}
+
+
 def position_facts(position, voluntary_break: bool = False) -> str:
     """The ASP facts of a position (with voluntary_break, also of the unbroken
     units that might break voluntarily, A10.41)."""
-    return FactBuilder(position, voluntary_break).build()
+    if _REMEMBERED is None:
+        return FactBuilder(position, voluntary_break).build()
+    key = (repr(position), voluntary_break)     # the whole position, every field
+    text = _REMEMBERED.get(key)
+    if text is None:
+        text = _REMEMBERED[key] = FactBuilder(position, voluntary_break).build()
+    return text

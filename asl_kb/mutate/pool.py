@@ -59,7 +59,9 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None) 
 
 def _worker(conn, suite_name: str, rules: str):
     from asl_kb.asp.control import using_rules
+    from asl_kb.asp.facts import remember_facts
     from asl_kb.mutate.suites import make_suite
+    remember_facts()         # a position's facts are the same under every mutant
     suite = make_suite(suite_name)
     tmp = Path(tempfile.mkdtemp(prefix="asl-kb-mutant-"))
     overlay = tmp / "rules"
