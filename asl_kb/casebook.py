@@ -509,13 +509,17 @@ def _merge_units(base, patch, path, ex):
 
 # ------------------------------------------------------------------ running a case
 
-def run_case(path) -> list[Failure]:
+def run_case(path, first_failure: bool = False) -> list[Failure]:
     """Run every run of a case in-process; the failures (empty if it holds).
-    Bad input (the position or `expect:`) raises PositionError."""
+    With first_failure, stop at the first run that fails (`make mutate` asks
+    only whether a case fails). Bad input (the position or `expect:`) raises
+    PositionError."""
     case = load_case(path)
     failures = []
     for r in case.runs:
         failures += _run(case, r)
+        if failures and first_failure:
+            break
     return failures
 
 

@@ -28,7 +28,8 @@ class CasebookSuite:
         return [Path(p) for p in self._book.case_files() if self._book.has_expect(p)]
 
     def run_case(self, path) -> list:
-        return list(self._book.run_case(Path(path)))
+        # a mutant is killed by the first failing run: the case's later runs are not needed
+        return list(self._book.run_case(Path(path), first_failure=True))
 
 
 class GoldenSuite:
