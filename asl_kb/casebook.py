@@ -84,7 +84,10 @@ OPTION_KEYS = ("phase", "voluntary_break", "all_paths", "limit")
 OVERRIDE_KEYS = ("rules", "errata", "readings", "attacker", "no_quarter", "mopping_up", "elr",
                  "massacred", "close_combat", "fire_effects", "map", "los", "units")
 RUN_KEYS = ("label", "run", "units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
-            "disrupted", "phase", "prisoners", "check", "complete")
+            "disrupted", "phase", "prisoners", "check", "complete", "why_not")
+#: a proposed fate answered by `asl-kb why-not` (asl_kb/engines/why_not.py): the
+#: proposal (unit, fate and its Location or captor, the FATE key names) and the answer
+WHY_NOT_KEYS = ("unit", "fate", "at", "captor", "legal", "because", "not_because", "only")
 UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "because",
              "not_because", "fates", "only", "absent", "every", "count", "kinds",
              "voluntary_rout", "final_dr")
@@ -210,6 +213,9 @@ class _Expect:
                                   if _given(c.get("broken_clauses")) else None,
                 "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome") if _given(c.get("no_legal_outcome")) else None,
             })
+        if _given(node.get("why_not")):
+            expect["why_not"] = [self.why_not(x, f"{path}.why_not[{i}]")
+                                 for i, x in enumerate(self.seq(node["why_not"], f"{path}.why_not"))]
         if _given(node.get("complete")):
             expect["complete"] = _Checked(node["complete"].line, self.flag(node["complete"], f"{path}.complete"))
         if "voluntary_break_refused" in node:
@@ -218,6 +224,27 @@ class _Expect:
                 getattr(v, "line", node.line),
                 self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else [])
         return label, options, overrides, expect
+
+    def why_not(self, node, path):
+        """A proposal and its answer: legal, or the objections (rule ids or
+        RULE:REASON) among / not among / the only ones."""
+        node = self.mapping(node, path, WHY_NOT_KEYS, required=("unit", "fate", "legal"))
+        out = {"path": path}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k in ("legal", "only"):
+                out[k] = self.flag(v, p)
+            elif k in ("because", "not_because"):
+                out[k] = self.strings(v, p)
+            else:
+                out[k] = self.string(v, p)
+        if out["legal"]:
+            for k in ("because", "not_because", "only"):
+                if k in out:
+                    self.fail(node, f"{path}.{k}", "a legal proposal has no objections: give it with `legal: off`")
+        if out.get("only") and not out.get("because"):
+            self.fail(node, f"{path}.only", "`only: on` needs `because:` (the objections allowed)")
+        return _Checked(node.line, out, node.key_lines)
 
     def broken_clause(self, node, path):
         b = self.mapping(node, path, BROKEN_CLAUSE_KEYS, ("rule", "clause"))
@@ -439,6 +466,8 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
             for uid in expect.get(sec, {}):
                 if uid not in ids:
                     ex.fail(expect[sec + "@"], f"{path_}.{sec}.{uid}", f"no unit {uid!r} in the position")
+        for w in expect.get("why_not", ()):
+            w["proposal"] = _proposal(position, w, ex)
         case.runs.append(Run(label=label, line=getattr(node, "line", None), options=options,
                              tree=run_tree, expect=expect))
     labels = [r.label for r in case.runs]
@@ -446,6 +475,27 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
         if labels.count(r.label) > 1:
             ex.fail(run_nodes[i][0], f"{run_nodes[i][1]}.label", f"two runs labelled {r.label!r}: label each run")
     return case
+
+
+def _proposal(position, w, ex) -> dict:
+    """The why-not proposal of an expectation, checked against the position
+    by the engine's own parser (a bad unit, fate, Location or captor is bad input)."""
+    from asl_kb.engines.why_not import FATES, ProposalError, parse_proposal
+    words = [w["fate"]] + [w[k] for k in ("at", "captor") if k in w]
+    key = {"rout": "at", "surrender": "captor"}.get(w["fate"])
+    for k in ("at", "captor"):
+        if k in w and k != key:
+            raise PositionError(ex.file, w.at(k), f"{w['path']}.{k}",
+                                f"a {w['fate']} proposal takes no {k}" if w["fate"] in FATES
+                                else f"unknown fate {w['fate']!r}; allowed: {', '.join(FATES)}")
+    if key and key not in w:
+        raise PositionError(ex.file, w.line, f"{w['path']}.{key}", f"a {w['fate']} proposal needs `{key}:`")
+    try:
+        return parse_proposal(position, w["unit"], words)
+    except ProposalError as e:
+        what, _, msg = str(e).partition(": ")
+        k = {"UNIT": "unit", "FATE": "fate", "LOCATION": "at", "CAPTOR": "captor"}.get(what, "fate")
+        raise PositionError(ex.file, w.at(k), f"{w['path']}.{k}", msg) from None
 
 
 def _override(tree, overrides, ex):
@@ -562,7 +612,32 @@ def _run(case, r) -> list[Failure]:
     if "check" in r.expect:
         from asl_kb.engines.check import check
         _compare_check(r.expect["check"], check(position), fail)
+    for w in r.expect.get("why_not", ()):
+        from asl_kb.engines.why_not import why_not
+        _compare_why_not(w, why_not(position, w["proposal"]), fail)
     return out
+
+
+def _compare_why_not(ex, answer, fail):
+    """One why-not answer against its expectation: legal, and the objections
+    by rule id / RULE:REASON (never the wording)."""
+    p = ex["proposal"]
+    what = "why-not " + " ".join([p["fate"]] + [p[k] for k in ("at", "captor") if k in p])
+    got = _rules(answer["because"])
+    found = f"legal: {answer['legal']}" + ("" if answer["legal"] else f", because {sorted(got)}")
+    if answer["legal"] != ex["legal"]:
+        fail(ex.at("legal"), p["unit"], f"{what}: legal: {ex['legal']}", found)
+        return
+    if "because" in ex and not set(ex["because"]) <= got:
+        fail(ex.at("because"), p["unit"], f"{what}: because includes {sorted(ex['because'])}", found)
+    if "not_because" in ex and set(ex["not_because"]) & got:
+        fail(ex.at("not_because"), p["unit"], f"{what}: because without {sorted(ex['not_because'])}", found)
+    if ex.get("only"):
+        allowed = set(ex["because"])
+        extra = sorted(f"{b['rule']}:{b['reason']}" for b in answer["because"]
+                       if b["rule"] not in allowed and f"{b['rule']}:{b['reason']}" not in allowed)
+        if extra:
+            fail(ex.at("only"), p["unit"], f"{what}: only the objections {sorted(allowed)}", f"also {extra}")
 
 
 def _rules(items) -> set:

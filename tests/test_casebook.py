@@ -115,3 +115,40 @@ expect:
         failures = run_case(f)
         assert (failures == []) == holds, clause
         assert all(x.expected.startswith("broken clauses") for x in failures)
+
+
+def test_why_not_is_compared_by_rule_and_reason_and_reported_at_its_line(tmp_path):
+    """A10.5 EX: L3 is forbidden by A10.5 (ends ADJACENT to G3), M4 is legal;
+    a wrong expectation fails at its own line, the right ones hold."""
+    f = case(tmp_path, """expect:
+  source: A10.5 EX
+  why_not:
+    - {unit: R1, fate: rout, at: L3, legal: off, because: ["A10.5:ends_adjacent"], only: on}
+    - {unit: R1, fate: rout, at: M4, legal: on}
+    - {unit: R1, fate: rout, at: L3, legal: off, because: ["A10.5:ends_with"]}
+    - {unit: R1, fate: rout, at: L3, legal: off, because: [A10.53], only: on}
+    - {unit: R1, fate: rout, at: L3, legal: off, not_because: [A10.5]}
+    - {unit: R1, fate: rout, at: M4, legal: off}
+""")
+    failures = run_case(f)
+    assert [(x.line, x.unit) for x in failures] == [(15, "R1"), (16, "R1"), (16, "R1"), (17, "R1"), (18, "R1")]
+    assert str(failures[0]).startswith(f"{f}:15: run 'as written': unit R1: expected why-not rout L3")
+
+
+@pytest.mark.parametrize("item, where", [
+    ("{unit: R1, fate: rout, at: L3}", ":13: expect.why_not[0].legal: required key missing"),
+    ("{unit: R9, fate: stay, legal: off}", ":13: expect.why_not[0].unit: no unit 'R9'"),
+    ("{unit: R1, fate: fly, legal: off}", ":13: expect.why_not[0].fate: expected one of rout"),
+    ("{unit: R1, fate: stay, at: L3, legal: off}", ":13: expect.why_not[0].at: a stay proposal takes no at"),
+    ("{unit: R1, fate: rout, legal: off}", ":13: expect.why_not[0].at: a rout proposal needs `at:`"),
+    ("{unit: R1, fate: rout, at: ZZ99, legal: off}", ":13: expect.why_not[0].at:"),
+    ("{unit: R1, fate: surrender, captor: X9, legal: off}", ":13: expect.why_not[0].captor: no unit 'X9'"),
+    ("{unit: R1, fate: stay, legal: on, because: [A10.5]}", ":13: expect.why_not[0].because: a legal proposal"),
+    ("{unit: R1, fate: stay, legal: off, only: on}", ":13: expect.why_not[0].only:"),
+    ("{unit: R1, fate: stay, legal: off, why: x}", ":13: expect.why_not[0].why: unknown key"),
+])
+def test_bad_why_not_is_file_line_key(tmp_path, item, where):
+    f = case(tmp_path, f"expect:\n  source: x\n  why_not:\n    - {item}\n")
+    with pytest.raises(PositionError) as e:
+        load_case(f)
+    assert where in str(e.value)
