@@ -27,7 +27,7 @@ def test_json_is_byte_identical_across_runs():
         assert unit["because"]
         for f in unit["fates"]:
             assert f["because"], f  # every fate is explained
-            assert all(set(b) == {"rule", "says"} for b in f["because"])
+            assert all(set(b) == {"rule", "reason", "says"} for b in f["because"])
 
 
 def test_default_position_runs():
