@@ -221,13 +221,20 @@ def _parsed(folder: str, entry: str) -> _Program:
     return _Program(tuple(rules), tuple(consts), frozenset(externals))
 
 
+def _with_switch_clauses(folder: str, entry: str, switches: tuple[str, ...]):
+    """An entry program's clauses, constants and externals (fresh lists, for a
+    slice to extend), and those of its clauses that read one of `switches`."""
+    program = _parsed(folder, entry)
+    rules = list(program.rules)
+    return (rules, list(program.consts), set(program.externals),
+            [(p, r) for p, r in rules if _is_switch_clause(r, switches)])
+
+
 @functools.lru_cache(maxsize=64)
 def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
            superset: bool = False) -> Slice:
     try:
-        program = _parsed(folder, entry)
-        rules, consts, externals = list(program.rules), list(program.consts), set(program.externals)
-        switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
+        rules, consts, externals, switch_rules = _with_switch_clauses(folder, entry, switches)
         if not switch_rules:
             return Slice(None)
         return _build(rules, switch_rules, consts, externals, switches, bounded, superset)
@@ -566,9 +573,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
     (t, p replaced by numbers), sliced as for a switch clause in base.
     Slice(None): no switch clause; Slice(""): cannot tell."""
     try:
-        program = _parsed(folder, entry)
-        rules, consts, externals = list(program.rules), list(program.consts), set(program.externals)
-        switch_rules = [(p, r) for p, r in rules if _is_switch_clause(r, switches)]
+        rules, consts, externals, switch_rules = _with_switch_clauses(folder, entry, switches)
         if not switch_rules:
             return Slice(None)
         if any(p != "final" for p, _ in switch_rules):

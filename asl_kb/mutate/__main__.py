@@ -53,6 +53,8 @@ def _parser():
     ap.add_argument("--run-equivalent", action="store_true",
                     help="also run the mutants the rules files mark equivalent (`%% equivalent:`), to check the "
                          "marks: one killed is a stale mark")
+    ap.add_argument("--only-equivalent", action="store_true",
+                    help="run only the mutants marked equivalent (a check of the marks; implies --run-equivalent)")
     ap.add_argument("--fail-under", type=float, default=0.0, metavar="PERCENT",
                     help="exit 1 when fewer than PERCENT of the mutants are killed")
     return ap
@@ -101,6 +103,9 @@ def main(argv=None) -> int:
     files = rule_files(rules, [f for arg in args.files for f in arg.split()])
     mutants = [m for f in files for m in file_mutants(rules, f)
                if args.kind == "all" or m.kind == args.kind]
+    if args.only_equivalent:
+        mutants = [m for m in mutants if m.equivalent]
+        args.run_equivalent = True
     if args.sample > 1:
         mutants = mutants[::args.sample]
     if args.overlay:

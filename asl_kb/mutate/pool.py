@@ -187,8 +187,8 @@ class Pool:
                     busy -= 1
                     yield k, res, crash
                 elif time.monotonic() >= w["deadline"]:
-                    allowed = time.monotonic() - w["started"] if isinstance(w["task"][4], (int, float)) \
-                        else self._allowed(w["task"], w["at"])
+                    limit = w["task"][4]      # one figure for the task, or one per case
+                    allowed = float(limit) if isinstance(limit, (int, float)) else self._allowed(w["task"], w["at"])
                     spent = time.monotonic() - w["started"]
                     cases = w["task"][3]
                     case = str(cases[w["at"]]) if w["at"] < len(cases) else ""
