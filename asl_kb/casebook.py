@@ -612,9 +612,12 @@ def _run(case, r) -> list[Failure]:
     if "check" in r.expect:
         from asl_kb.engines.check import check
         _compare_check(r.expect["check"], check(position), fail)
-    for w in r.expect.get("why_not", ()):
-        from asl_kb.engines.why_not import why_not
-        _compare_why_not(w, why_not(position, w["proposal"]), fail)
+    if r.expect.get("why_not"):
+        from asl_kb.engines.why_not import why_not_each
+        # one grounding answers every proposal of the run
+        asked = r.expect["why_not"]
+        for w, answer in zip(asked, why_not_each(position, [w["proposal"] for w in asked])):
+            _compare_why_not(w, answer, fail)
     return out
 
 

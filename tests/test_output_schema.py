@@ -2,6 +2,7 @@
 described in docs/output-format.md): every bundled position's output (with
 --phase, and --voluntary-break where it is quick) and why-not's answers
 validate against it."""
+import functools
 import json
 from pathlib import Path
 
@@ -18,7 +19,10 @@ from conftest import FACTS, ROOT, full_outcomes
 SCHEMA = json.loads((ROOT / "docs" / "output.schema.json").read_text())
 
 
+@functools.cache
 def validator(ref=None):
+    """The schema's validator (of one of its $defs): built, and the schema
+    checked against the metaschema, once (a check takes a fifth of a second)."""
     schema = SCHEMA if ref is None else {"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"],
                                          "$ref": f"#/$defs/{ref}"}
     jsonschema.Draft202012Validator.check_schema(SCHEMA)

@@ -14,7 +14,7 @@ from asl_kb.report.render import to_json, to_text
 from conftest import FACTS, SLOW_VB, full_outcomes
 
 POSITIONS = sorted(FACTS.glob("*/*.yaml"))
-# (SLOW_VB: four positions are compared without --voluntary-break; that
+# (SLOW_VB: a few positions are compared without --voluntary-break; that
 # listing is built by the same code as the units', from the same canonical
 # order.)
 

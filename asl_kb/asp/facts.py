@@ -4,6 +4,8 @@ units of the other side (the design principle "ground locally").
 """
 from __future__ import annotations
 
+import collections
+
 from asl_kb.board import geometry
 from asl_kb.board import hexgrid
 from asl_kb.board import terrain
@@ -227,16 +229,18 @@ def prisoner_facts(position) -> str:
     return "\n".join(fb.lines) + "\n"
 
 
-#: when a dict (`remember_facts()`), the facts of each position built so far:
+#: when a dict (`remember_facts()`), the facts of the positions built lately:
 #: `make mutate`'s workers run the same cases under thousands of rule sets,
 #: and a position's facts (its geometry: reach, LOS) do not depend on the rules
-_REMEMBERED: dict | None = None
+_REMEMBERED: collections.OrderedDict | None = None
+_REMEMBER_AT_MOST = 0
 
 
-def remember_facts() -> None:
-    """Build the facts of each position once in this process from now on."""
-    global _REMEMBERED
-    _REMEMBERED = {}
+def remember_facts(at_most: int = 512) -> None:
+    """Build the facts of each position once in this process from now on
+    (the `at_most` positions used last are kept)."""
+    global _REMEMBERED, _REMEMBER_AT_MOST
+    _REMEMBERED, _REMEMBER_AT_MOST = collections.OrderedDict(), at_most
 
 
 def position_facts(position, voluntary_break: bool = False) -> str:
@@ -248,4 +252,8 @@ def position_facts(position, voluntary_break: bool = False) -> str:
     text = _REMEMBERED.get(key)
     if text is None:
         text = _REMEMBERED[key] = FactBuilder(position, voluntary_break).build()
+        if len(_REMEMBERED) > _REMEMBER_AT_MOST:
+            _REMEMBERED.popitem(last=False)
+    else:
+        _REMEMBERED.move_to_end(key)
     return text

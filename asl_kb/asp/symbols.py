@@ -102,3 +102,20 @@ def any_named(reps, name: str) -> bool:
             if _ffi.string(p_char[0]) == want:
                 return True
     return False
+
+
+def named(symbols, names) -> list:
+    """The symbols that are functions named one of `names`, chosen through
+    the C API before any is read (an answer may hold thousands of rout states
+    a reader does not look at)."""
+    p_char = _ffi.new("char**")
+    want = {n.encode() for n in names}
+    fn = _lib.clingo_symbol_type_function
+    out = []
+    for s in symbols:
+        rep = s._rep
+        if _lib.clingo_symbol_type(rep) == fn:
+            _ok(_lib.clingo_symbol_name(rep, p_char))
+            if _ffi.string(p_char[0]) in want:
+                out.append(s)
+    return out

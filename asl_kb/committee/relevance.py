@@ -167,8 +167,35 @@ def _pattern(term) -> bool:
     return t == A.ASTType.Function and not term.external and all(_pattern(a) for a in term.arguments)
 
 
+def _per_rule(fn):
+    """`fn(rule, switches)` read once per rule and switch set (slices of one
+    program share them). Rules come from the cached _parsed(); each entry
+    keeps its rule, so the id stays its own. A _Bail is kept and raised again."""
+    memo: dict[tuple, tuple] = {}
+
+    @functools.wraps(fn)
+    def once(rule, switches):
+        key = (id(rule), switches)
+        got = memo.get(key)
+        if got is None or got[0] is not rule:
+            try:
+                got = (rule, fn(rule, switches), None)
+            except _Bail as e:
+                got = (rule, None, e)
+            memo[key] = got
+        if got[2] is not None:
+            raise got[2]
+        return got[1]
+    return once
+
+
+@_per_rule
 def _clauses(rule, switches) -> list[_Clause]:
     """The slice's clauses for one rule: one per atom its head may derive."""
+    return _rule_clauses(rule, switches)
+
+
+def _rule_clauses(rule, switches) -> list[_Clause]:
     body = [l for l in rule.body if _switch_of(l) not in switches]
     atoms, comparisons = _conditions(body)
     head = rule.head
@@ -245,6 +272,7 @@ def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozense
 _IN_FORCE = re.compile(r"\bin_force\(([^()]*)\)")
 
 
+@_per_rule
 def _is_switch_clause(rule, switches) -> bool:
     """Whether in_force(X) of a switch X is in the rule's body, as a literal
     of the body itself (else _Bail: a use the slice does not follow, e.g.
@@ -400,7 +428,7 @@ def _subsumed(rx, rules, switch_rules, switches, exact) -> list:
         e = extra[0]
         if e.ast_type != A.ASTType.Literal or e.atom.ast_type != A.ASTType.SymbolicAtom:
             continue
-        if _atom_names(r.body) & touched:
+        if _rule_names(r)[1] & touched:
             continue
         sig = _function(e.atom)
         if not exact(sig):
@@ -426,15 +454,27 @@ def _atom_names(node) -> set[str]:
     return set().union(set(), *(_atom_names(getattr(node, k)) for k in node.child_keys))
 
 
+#: id(rule) -> (rule, names in its head, names in its body), as _CLAUSES
+_NAMES: dict[int, tuple] = {}
+
+
+def _rule_names(rule) -> tuple[frozenset, frozenset]:
+    """The predicate names of a rule's head and of its body, read once."""
+    got = _NAMES.get(id(rule))
+    if got is None or got[0] is not rule:
+        got = _NAMES[id(rule)] = (rule, frozenset(_atom_names(rule.head)), frozenset(_atom_names(rule.body)))
+    return got[1], got[2]
+
+
 def _downstream(rules, switch_rules) -> set[str]:
     """Names of the predicates a switch clause's head may change."""
-    names = set().union(*(_atom_names(r.head) for _, r in switch_rules))
+    names = set().union(*(_rule_names(r)[0] for _, r in switch_rules))
     grew = True
     while grew:
         grew = False
         for _, r in rules:
-            if _atom_names(r.body) & names:
-                heads = _atom_names(r.head)
+            heads, body = _rule_names(r)
+            if body & names:
                 if not heads <= names:
                     names |= heads
                     grew = True
@@ -585,7 +625,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
             try:
                 heads = [(c.sig, c.head) for c in _clauses(r, ())]
             except _Bail:
-                unreadable |= _atom_names(r.head)
+                unreadable |= _rule_names(r)[0]
                 continue
             for sig, head in heads:
                 kind = -1 if part == "base" else ("t" if part == "step" and _STAGE_FIRST.match(head) else None)

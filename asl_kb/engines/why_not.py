@@ -10,7 +10,9 @@ names its number in the unit's listing (`asl-kb outcomes --all`).
 from __future__ import annotations
 
 from asl_kb.asp.facts import loc, position_facts, q
-from asl_kb.asp.solve import solve
+from asl_kb.asp.control import new_control
+from asl_kb.asp.solve import ground_stages
+from asl_kb.asp.symbols import named
 from asl_kb.board import hexgrid
 import clingo
 
@@ -79,27 +81,52 @@ def _matches(p: dict, f: Fate) -> bool:
 
 
 def why_not(position, proposal: dict) -> dict:
+    return why_not_each(position, [proposal])[0]
+
+
+#: what an answer to a proposal is read from (the rest is the rout graph)
+_READ = ("legal", "because", "says")
+
+
+def why_not_each(position, proposals: list[dict]) -> list[dict]:
+    """The answer to each proposal about one position, as why_not() gives it.
+    The rules are grounded once: each proposal is an `#external` fact, set
+    true alone for its solve, so each answer is the program's with that one
+    proposal (the why-not clauses read proposed/2 only in #program final,
+    after the rout stages, so the stages still ground to facts)."""
     from asl_kb.engines.outcomes import canonical
     position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
-    symbols, _ = solve(position_facts(position) + _fact(proposal) + "\n", concealed, entry="why_not.lp")
-    ans = Answer(symbols)
-    legal = bool(ans.atoms["legal"])
-    out = {"position": position.name, "rules": position.rules,
-           "proposal": proposal, "legal": legal}
-    if legal:
-        from asl_kb.engines.outcomes import outcomes
-        unit = next(u for u in outcomes(position).units if u.id == proposal["unit"])
-        out["fates"] = [n for n, f in enumerate(unit.fates, 1) if _matches(proposal, f)]
-        out["because"] = []
-    else:
-        pairs = [p for subject, ps in ans.because.items()
-                 if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
-        # each objection: the rule, the clause's reason (its kind, for tools
-        # and tests) and the rules' words for it
-        items = {(rule, reason.name, _say(ans, reason)) for rule, reason in pairs}
-        out["because"] = [{"rule": r, "reason": k, "says": w}
-                          for r, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
+    atoms = [_fact(p)[:-1] for p in proposals]
+    distinct = sorted(set(atoms))
+    ctl = new_control("why_not.lp", position_facts(position) + "".join(f"#external {a}.\n" for a in distinct))
+    ground_stages(ctl, concealed)
+    listing = None
+    out = []
+    for proposal, atom in zip(proposals, atoms):
+        for a in distinct:
+            ctl.assign_external(clingo.parse_term(a), a == atom)
+        shown: list = []
+        ctl.solve(on_model=lambda m: shown.extend(named(m.symbols(shown=True), _READ)))
+        ans = Answer(shown)
+        r = {"position": position.name, "rules": position.rules, "proposal": proposal,
+             "legal": bool(ans.atoms["legal"])}
+        if r["legal"]:
+            if listing is None:
+                from asl_kb.engines.outcomes import outcomes
+                listing = outcomes(position)
+            unit = next(u for u in listing.units if u.id == proposal["unit"])
+            r["fates"] = [n for n, f in enumerate(unit.fates, 1) if _matches(proposal, f)]
+            r["because"] = []
+        else:
+            pairs = [p for subject, ps in ans.because.items()
+                     if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
+            # each objection: the rule, the clause's reason (its kind, for tools
+            # and tests) and the rules' words for it
+            items = {(rule, reason.name, _say(ans, reason)) for rule, reason in pairs}
+            r["because"] = [{"rule": r_, "reason": k, "says": w}
+                            for r_, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
+        out.append(r)
     return out
 
 
