@@ -126,6 +126,38 @@ def _open_and_click(p: Page, li):
     li.click()
 
 
+#: what a clicked fate shows, read in one call into the page (a round trip
+#: per question made the test take seconds per position): the overlays shown,
+#: the one the entry names, and in it the route, its end and Interdiction
+#: polygons, whether each is drawn, and the entry's because lines
+DRAWN = """li => {
+    const visible = e => {
+        if (!e) return false;
+        const r = e.getBoundingClientRect(), st = getComputedStyle(e);
+        return r.width * r.height > 0 && st.visibility === 'visible' && st.display !== 'none';
+    };
+    const shown = [...document.querySelectorAll('g.overlay.shown')].map(g => g.id);
+    const overlay = document.getElementById(li.dataset.overlays);
+    const route = overlay ? overlay.querySelector('polyline.route') : null;
+    const box = route ? route.getBoundingClientRect() : null;
+    const why = li.querySelector('.why');
+    return {
+        shown, named: li.dataset.overlays, overlay: visible(overlay),
+        route: route && {
+            hexes: route.dataset.hexes, points: route.getAttribute('points'),
+            size: box.width + box.height,
+            // drawn: neither it nor its group is hidden (a straight line has an
+            // empty geometric box, so a box test does not apply)
+            drawn: [route, route.parentNode].every(x => getComputedStyle(x).display !== 'none'
+                                                    && getComputedStyle(x).visibility === 'visible')},
+        end: visible(overlay && overlay.querySelector('polygon.end')),
+        interdiction: overlay ? overlay.querySelectorAll('polygon.interdiction').length : -1,
+        rule_links: li.querySelectorAll('.why a.rule').length,
+        why: visible(why),
+    };
+}"""
+
+
 @pytest.mark.parametrize("path", [A10_531, cases_dir() / "rout" / "A10.533-EX2.yaml",
                                   cases_dir() / "immediate" / "article-Ex8.yaml"],
                          ids=lambda p: p.stem)
@@ -137,31 +169,24 @@ def test_clicking_a_fate_draws_exactly_its_json_path(browser, tmp_path, path):
             for i, f in enumerate(u["fates"]):
                 li = p.page.locator(f'li.fate[data-section="rout"][data-unit="{u["id"]}"][data-index="{i}"]')
                 _open_and_click(p, li)
-                shown = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.id)")
-                assert shown == [li.get_attribute("data-overlays")]
-                overlay = p.page.locator(f"#{shown[0]}")
-                assert overlay.is_visible()
-                route = overlay.locator("polyline.route")
+                d = li.evaluate(DRAWN)
+                assert d["shown"] == [d["named"]]
+                assert d["overlay"]
                 if len(f["path"]) > 1:
-                    assert route.get_attribute("data-hexes").split() == f["path"]
-                    drawn = [tuple(map(float, q.split(","))) for q in route.get_attribute("points").split()]
+                    assert d["route"]["hexes"].split() == f["path"]
+                    drawn = [tuple(map(float, q.split(","))) for q in d["route"]["points"].split()]
                     centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in f["path"]]
                     assert len(drawn) == len(centres)
-                    assert all(abs(a - c) < 0.06 and abs(b - d) < 0.06 for (a, b), (c, d) in zip(drawn, centres))
-                    box = route.bounding_box()
-                    assert box and box["width"] + box["height"] > 10
-                    # drawn: neither it nor its group is hidden (a straight line has an empty
-                    # geometric box, so Playwright's is_visible() does not apply)
-                    assert route.evaluate("e => [e, e.parentNode].every(x => getComputedStyle(x).display !== 'none'"
-                                          " && getComputedStyle(x).visibility === 'visible')")
+                    assert all(abs(x - cx) < 0.06 and abs(y - cy) < 0.06 for (x, y), (cx, cy) in zip(drawn, centres))
+                    assert d["route"]["size"] > 10
+                    assert d["route"]["drawn"]
                 else:
-                    assert route.count() == 0
-                assert overlay.locator("polygon.end").is_visible()
-                assert p.page.locator(f"#{shown[0]} polygon.interdiction").count() == len(f["interdiction"]) + len(
-                    f["optional_interdiction"])
+                    assert d["route"] is None
+                assert d["end"]
+                assert d["interdiction"] == len(f["interdiction"]) + len(f["optional_interdiction"])
                 # its because lines show beside it, each rule id a link into the catalogue
-                assert li.locator(".why a.rule").count() == len(f["because"])
-                assert li.locator(".why").is_visible()
+                assert d["rule_links"] == len(f["because"])
+                assert d["why"]
         assert p.errors == []
     finally:
         p.close()
