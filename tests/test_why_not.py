@@ -136,6 +136,33 @@ def test_legal_answers_agree_with_the_outcomes():
         assert ask(p, "R1", "rout", h)["legal"] == (h in ends), h
 
 
+def test_proposals_answered_together_are_each_answered_alone():
+    """why_not_each grounds once and sets one proposal's `#external` at a
+    time: each answer must be the one the program gives with that proposal as
+    its only fact (legal, and the objections by rule and reason). A10.531 EX:
+    four broken units, legal and illegal fates of each kind."""
+    from asl_kb.asp.facts import position_facts
+    from asl_kb.asp.reader import Answer
+    from asl_kb.asp.solve import solve
+    from asl_kb.engines.outcomes import canonical
+    from asl_kb.engines.why_not import _fact, why_not_each
+    p = load_position(FACTS / "rout/A10.531-EX.yaml")
+    asked = [("RI5", "rout", "I4"), ("RI5", "surrender", "GJ4"), ("RI4", "rout", "I3"), ("RJ2", "stay"),
+             ("RJ2", "rout", "K2"), ("RG2", "rout", "E1"), ("RI4", "eliminated"), ("RI5", "stay")]
+    proposals = [parse_proposal(p, u, list(f)) for u, *f in asked]
+    together = why_not_each(p, proposals)
+    facts = position_facts(canonical(p))
+    concealed = sum(1 for u in p.units if "concealed" in u.status)
+    for proposal, got in zip(proposals, together):
+        ans = Answer(solve(facts + _fact(proposal) + "\n", concealed, entry="why_not.lp")[0])
+        alone = {(rule, reason.name) for subject, pairs in ans.because.items()
+                 if subject.type == clingo.SymbolType.Function and subject.name == "proposal"
+                 for rule, reason in pairs}
+        assert got["legal"] == bool(ans.atoms["legal"]), proposal
+        assert {(b["rule"], b["reason"]) for b in got["because"]} == (set() if got["legal"] else alone), proposal
+    assert {r["legal"] for r in together} == {True, False}
+
+
 def test_a_bad_proposal_is_bad_input():
     p = load_position(FACTS / "rout/A10.5-EX.yaml")
     for unit, words in (("R9", ["stay"]), ("R1", ["fly"]), ("R1", ["rout"]), ("R1", ["stay", "now"]),

@@ -167,6 +167,11 @@ def _pattern(term) -> bool:
     return t == A.ASTType.Function and not term.external and all(_pattern(a) for a in term.arguments)
 
 
+#: entries a per-rule memo keeps before it starts again (a program has ~1,000
+#: rules; a long search may parse many rule folders, each with its own rules)
+_MEMO_AT_MOST = 50_000
+
+
 def _per_rule(fn):
     """`fn(rule, switches)` read once per rule and switch set (slices of one
     program share them). Rules come from the cached _parsed(); each entry
@@ -178,6 +183,8 @@ def _per_rule(fn):
         key = (id(rule), switches)
         got = memo.get(key)
         if got is None or got[0] is not rule:
+            if len(memo) >= _MEMO_AT_MOST:
+                memo.clear()
             try:
                 got = (rule, fn(rule, switches), None)
             except _Bail as e:
@@ -454,16 +461,14 @@ def _atom_names(node) -> set[str]:
     return set().union(set(), *(_atom_names(getattr(node, k)) for k in node.child_keys))
 
 
-#: id(rule) -> (rule, names in its head, names in its body), as _CLAUSES
-_NAMES: dict[int, tuple] = {}
+@_per_rule
+def _names(rule, _switches) -> tuple[frozenset, frozenset]:
+    return frozenset(_atom_names(rule.head)), frozenset(_atom_names(rule.body))
 
 
 def _rule_names(rule) -> tuple[frozenset, frozenset]:
     """The predicate names of a rule's head and of its body, read once."""
-    got = _NAMES.get(id(rule))
-    if got is None or got[0] is not rule:
-        got = _NAMES[id(rule)] = (rule, frozenset(_atom_names(rule.head)), frozenset(_atom_names(rule.body)))
-    return got[1], got[2]
+    return _names(rule, ())
 
 
 def _downstream(rules, switch_rules) -> set[str]:

@@ -94,18 +94,20 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
     true alone for its solve, so each answer is the program's with that one
     proposal (the why-not clauses read proposed/2 only in #program final,
     after the rout stages, so the stages still ground to facts)."""
+    if not proposals:
+        return []
     from asl_kb.engines.outcomes import canonical
     position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     atoms = [_fact(p)[:-1] for p in proposals]
-    distinct = sorted(set(atoms))
+    distinct = {a: clingo.parse_term(a) for a in sorted(set(atoms))}
     ctl = new_control("why_not.lp", position_facts(position) + "".join(f"#external {a}.\n" for a in distinct))
     ground_stages(ctl, concealed)
     listing = None
     out = []
     for proposal, atom in zip(proposals, atoms):
-        for a in distinct:
-            ctl.assign_external(clingo.parse_term(a), a == atom)
+        for a, sym in distinct.items():
+            ctl.assign_external(sym, a == atom)
         shown: list = []
         ctl.solve(on_model=lambda m: shown.extend(named(m.symbols(shown=True), _READ)))
         ans = Answer(shown)
