@@ -9,7 +9,8 @@ answer is computed once per test session and handed out again:
   (every field of the loaded file, its name included), every option (the
   engine's defaults filled in), and the rules folder in force — only the
   shipped rules are shared (a test's own rules folder is always run, and
-  so is a run with a --timeout or inside control.tracing_entries());
+  so is a run with a --timeout or inside control.tracing_entries() or
+  control.diagnosing());
 * every caller gets its own copy (unpickled), so a test that changes a
   result changes nobody else's;
 * the clingo warnings a run produced are kept with its answer and logged
@@ -65,8 +66,10 @@ def _shared(kind: str, position, options: dict):
     if unknown:
         raise TypeError(f"{kind}() got unexpected options {sorted(unknown)}")
     if (control.active_rules() != rules_dir() or options.get("timeout") is not None
-            or control._TRACE.get() is not None):
-        return fn(position, **options)      # a test's own rules, a timed run, a traced run: always run
+            or control._TRACE.get() is not None or control._DIAGNOSING.get()):
+        # a test's own rules, a timed run, a traced run, a run loading its
+        # programs as text (control.diagnosing()): always run
+        return fn(position, **options)
     key = _key(kind, position, {**defaults, **options})
     blob = _MEMO.get(key)
     if blob is None and DIR is not None:

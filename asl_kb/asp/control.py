@@ -5,14 +5,26 @@ active rule set: the shipped `rules/` folder, or a folder overlaying it (a
 proposed erratum, a mutant) set with `using_rules()`. Warnings stay on: the
 input predicates are declared in `rules/core/defined.lp`, so a warning means a
 real mistake; they are collected in `WARNINGS` (a test fails on any).
+
+Two ways in, one program. A run parses each entry program once per process
+(its statements are kept while no rule file changes) and hands a position's
+plain facts to the grounder as ground atoms; text parsing cost a small
+position about a sixth of its run. clingo checks that every body atom and
+every #show signature is defined only while it parses program text, and
+misreports both on this path, so it drops those (AtomUndefined) messages;
+`diagnosing()` loads rules and facts as text, so that clingo sees the whole
+program and every warning counts (tests/test_no_warnings.py runs every
+program that way). Both ways give the same answers (tests/test_digests.py).
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 from pathlib import Path
 
 import clingo
+import clingo.ast
 
 from asl_kb.resources import rules_dir
 
@@ -24,6 +36,8 @@ WARNINGS: list[tuple[str, str]] = []
 _TRACE: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("asl_kb_trace", default=None)
 #: when set (see `keeping_controls`), every Control built inside the block
 _KEEP: contextvars.ContextVar[list | None] = contextvars.ContextVar("asl_kb_keep", default=None)
+#: when true (see `diagnosing`), rules and facts are loaded as program text
+_DIAGNOSING: contextvars.ContextVar[bool] = contextvars.ContextVar("asl_kb_diagnosing", default=False)
 
 
 def active_rules() -> Path:
@@ -64,21 +78,123 @@ def keeping_controls():
         _KEEP.reset(token)
 
 
+@contextlib.contextmanager
+def diagnosing():
+    """Inside the block, every Control loads its rules and facts as program
+    text: slower, and every clingo warning is a real one."""
+    token = _DIAGNOSING.set(True)
+    try:
+        yield
+    finally:
+        _DIAGNOSING.reset(token)
+
+
 def _log(code, message: str) -> None:
     WARNINGS.append((str(code).rsplit(".", 1)[-1], message.strip()))
+
+
+def _log_parsed(code, message: str) -> None:
+    # rules added as parsed statements, facts as atoms: clingo's undefined
+    # atom checks misfire (see the module's docstring); the rest stands
+    if code != clingo.MessageCode.AtomUndefined:
+        _log(code, message)
+
+
+#: (rules folder, entry) -> (the files read, with their text; the entry's
+#: statements): a parsed entry program, reused while none of its files changed
+_PARSED: collections.OrderedDict = collections.OrderedDict()
+_PARSED_AT_MOST = 32
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _statements(path: Path) -> list:
+    """The statements of the entry program at `path` and the files it
+    includes, parsed once per process while no file changes (parsing is about
+    half the cost of a small position's run; a mutant or an edited rule file
+    changes the text, so it is parsed again)."""
+    key = str(path)
+    hit = _PARSED.get(key)
+    if hit is not None and all(_read(name) == text for name, text in hit[0]):
+        _PARSED.move_to_end(key)
+        return hit[1]
+    parsed: list = []
+    clingo.ast.parse_files([key], parsed.append, logger=_log, message_limit=100)
+    names = {key} | {s.location.begin.filename for s in parsed}
+    statements = [s for s in parsed if s.ast_type != clingo.ast.ASTType.Comment]
+    _PARSED[key] = (tuple((n, _read(n)) for n in sorted(names)), statements)
+    if len(_PARSED) > _PARSED_AT_MOST:
+        _PARSED.popitem(last=False)
+    return statements
 
 
 def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clingo.Control:
     """A Control with the entry program `entry` (e.g. "rout.lp") of the active
     rule set loaded and `facts` added to #program base (not yet grounded)."""
-    ctl = clingo.Control(list(args), logger=_log, message_limit=100)
+    text = _DIAGNOSING.get()
+    ctl = clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)
     keep = _KEEP.get()
     if keep is not None:
         keep.append(ctl)
-    ctl.load(str(active_rules() / entry))
+    if text:
+        ctl.load(str(active_rules() / entry))
+        if facts:
+            ctl.add("base", [], facts)
+        return ctl
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in _statements(active_rules() / entry):
+            builder.add(statement)
     if facts:
-        ctl.add("base", [], facts)
+        atoms, rest = _facts(facts)
+        if atoms:
+            # facts to the grounder all the same (tests/test_digests.py), and
+            # none is a statement for it to prepare
+            with ctl.backend() as backend:
+                for atom in atoms:
+                    backend.add_rule([backend.add_atom(atom)])
+        if rest:
+            ctl.add("base", [], rest)
     return ctl
+
+
+#: a facts text -> (its plain facts as symbols, the other lines as text)
+_SPLIT: collections.OrderedDict = collections.OrderedDict()
+
+
+def _facts(text: str) -> tuple[list, str]:
+    """The plain facts of `text` (lines "p(a,1)." as asl_kb/asp/facts.py
+    writes them) as symbols, and the other lines (#external, rules) as text.
+    The same text comes back often (a case's runs, a mutant's cases): kept."""
+    hit = _SPLIT.get(text)
+    if hit is not None:
+        _SPLIT.move_to_end(text)
+        return hit
+    plain, rest = [], []
+    for line in text.splitlines():
+        # an atom: a name first (not a tuple, number, string, -p or #directive)
+        if line[:1].islower() and line.endswith(".") and ":-" not in line and "%" not in line:
+            plain.append(line[:-1])
+        else:
+            rest.append(line)
+    try:                       # one call for them all (a third of the time)
+        atoms = list(clingo.parse_term("(" + ",".join(plain) + ",)").arguments) if plain else []
+    except RuntimeError:
+        atoms = []
+        for line in plain:
+            try:
+                atoms.append(clingo.parse_term(line))
+            except RuntimeError:
+                rest.append(line + ".")
+    hit = _SPLIT[text] = (atoms, "\n".join(rest) + "\n" if any(x.strip() for x in rest) else "")
+    if len(_SPLIT) > 1024:
+        _SPLIT.popitem(last=False)
+    return hit
