@@ -559,14 +559,17 @@ def _merge_units(base, patch, path, ex):
 
 # ------------------------------------------------------------------ running a case
 
-def run_case(path, first_failure: bool = False) -> list[Failure]:
+def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
     """Run every run of a case in-process; the failures (empty if it holds).
     With first_failure, stop at the first run that fails (`make mutate` asks
-    only whether a case fails). Bad input (the position or `expect:`) raises
-    PositionError."""
+    only whether a case fails, and puts the runs labelled in `prefer` first:
+    those that failed most for mutants like this one). Bad input (the
+    position or `expect:`) raises PositionError."""
     case = load_case(path)
     failures = []
-    for r in case.runs:
+    rank = {label: i for i, label in enumerate(prefer)}
+    runs = sorted(case.runs, key=lambda r: rank.get(r.label, len(rank))) if rank else case.runs
+    for r in runs:
         failures += _run(case, r)
         if failures and first_failure:
             break

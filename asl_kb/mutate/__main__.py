@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
+from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files, unsafe_mutants
 from asl_kb.mutate.pool import Pool
 from asl_kb.mutate.reach import write_probes
 from asl_kb.resources import rules_dir
@@ -89,7 +89,7 @@ def _status(res: list[dict], crash: str | None) -> tuple[str, dict]:
     if not res:
         return UNREACHED, {}
     last = res[-1]
-    info = {"by": last["case"], "detail": last["detail"]}
+    info = {"by": last["case"], "detail": last["detail"], **({"run": last["run"]} if last.get("run") else {})}
     if last["status"] == "fail":
         return KILLED, info
     if last["status"] in (ERROR, TIMEOUT):
@@ -178,11 +178,28 @@ def main(argv=None) -> int:
         texts = {f: (rules / f).read_bytes() for f in files}
         reach: dict[str, int] = {}
         kills: dict[tuple, int] = {}       # (file, clause, case) and (file, case) -> mutants killed
+        # (file, clause, case) and (file, case) -> {the label of the run that failed: mutants killed}
+        run_kills: dict[tuple, dict] = {}
+
+        def prefer(m, cases) -> dict:
+            """Per case, its runs that killed mutants of the same clause, then of
+            the same file, most first: a mutant is killed by the first run that
+            fails, so the likeliest go first."""
+            out = {}
+            for c in cases:
+                a, b = run_kills.get((m.file, m.clause, c), {}), run_kills.get((m.file, c), {})
+                if a or b:
+                    out[c] = sorted(set(a) | set(b), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r))
+            return out
         affinity = Affinity(good)
+
+        # a negation that leaves a variable unsafe no longer grounds: told from
+        # the clause alone, in its #program part, without running a case
+        unsafe = {k: v for f in files for k, v in unsafe_mutants(rules, f).items()}
 
         def tasks():
             for m in mutants:
-                if m.equivalent and not args.run_equivalent:
+                if (m.equivalent and not args.run_equivalent) or m.id in unsafe:
                     continue
                 rel = [c for c in good if m.file in info[c]["loads"]]
                 if probes is not None:
@@ -195,12 +212,16 @@ def main(argv=None) -> int:
                 # per case: 4 s + 1.5 x its baseline, which ran with the probes (some 3x
                 # the plain run): PIT's timeout (4 s + 1.25 x the plain run), more lenient
                 allowed = [4.0 + 1.5 * info[c]["seconds"] for c in rel]
-                yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed)
+                yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed, prefer(m, rel))
 
         for m in mutants:
             if m.equivalent and not args.run_equivalent:
                 results[m.id] = {**m.as_dict(), "status": EQUIVALENT, "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
                 progress.step(EQUIVALENT, f"{m.file}:{m.line}")
+            elif m.id in unsafe:
+                results[m.id] = {**m.as_dict(), "status": ERROR, "detail": unsafe[m.id],
+                                 "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
+                progress.step(ERROR, f"{m.file}:{m.line}")
         try:
             for key, res, crash in pool.run(tasks()):
                 m = by_key[key]
@@ -211,6 +232,9 @@ def main(argv=None) -> int:
                     info[extra["by"]]["kills"] += 1
                     for k in ((m.file, m.clause, extra["by"]), (m.file, extra["by"])):
                         kills[k] = kills.get(k, 0) + 1
+                        if extra.get("run"):
+                            runs = run_kills.setdefault(k, {})
+                            runs[extra["run"]] = runs.get(extra["run"], 0) + 1
                 results[key] = {**m.as_dict(), "status": status, **extra,
                                 **({"cases_grounding": reach[key]} if key in reach else {}),
                                 "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3),

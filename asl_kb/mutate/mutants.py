@@ -180,6 +180,32 @@ def _equivalent_marks(lines: list[str], first: int, rel: str) -> dict[str, tuple
     return marks
 
 
+def unsafe_mutants(rules: Path, rel: str) -> dict[str, str]:
+    """The negations of one rules file that leave a variable unsafe (the
+    negated literal was its only binder), by mutant id, with clingo's message:
+    such a mutant no longer grounds at all, which is told from the clause
+    alone, in its #program part, before any case is run."""
+    import clingo
+    text = (rules / rel).read_bytes()
+    starts = _offsets(text)
+    out: dict[str, str] = {}
+    for c in file_clauses(rules, rel):
+        a, _ = _span(starts, c.statement.location)
+        for m in c.mutants:
+            if m.kind != NEGATE:
+                continue
+            clause = (text[a:m.start] + m.replacement + text[m.end:c.end]).decode()
+            said: list[str] = []
+            ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: said.append(msg), message_limit=5)
+            try:
+                ctl.add("clause", list(c.part), clause)
+                ctl.ground([])
+            except RuntimeError:
+                first = next((x for x in said if "error" in x), "error")
+                out[m.id] = f"rules/{rel}:{m.line}: " + first.split("\n")[0].split(": ", 1)[-1]
+    return out
+
+
 def file_mutants(rules: Path, rel: str) -> list[Mutant]:
     """Every mutant of one rules file, in file order."""
     return [m for c in file_clauses(rules, rel) for m in c.mutants]

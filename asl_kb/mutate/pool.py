@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 
-def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None) -> list[dict]:
+def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, prefer=None) -> list[dict]:
     """Run `cases` in order (until one fails, with `stop_first`). With `probes`
     (the rules in force carry the probes of asl_kb.mutate.reach) each result
     also says which probe parts the case's programs grounded."""
@@ -32,7 +32,8 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None) 
         keep = control.keeping_controls() if probes else contextlib.nullcontext([])
         with control.tracing_entries() as entries, keep as controls:
             try:
-                failures = suite.run_case(case)
+                failures = suite.run_case(case, prefer=prefer[case]) if prefer and prefer.get(case) \
+                    else suite.run_case(case)
             except BaseException as e:       # a mutant may break anything
                 if isinstance(e, KeyboardInterrupt):
                     raise
@@ -44,7 +45,8 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None) 
             status, detail = "error", errors[0].splitlines()[0]
         elif status == "pass" and failures:
             status, detail = "fail", str(failures[0])
-        out.append({"case": str(case), "status": status, "detail": detail,
+        run = getattr(failures[0], "run", None) if status == "fail" else None
+        out.append({"case": str(case), "status": status, "detail": detail, "run": run,
                     "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
                     "entries": sorted(entries)})
         if probes:
@@ -71,7 +73,7 @@ def _worker(conn, suite_name: str, rules: str):
             task = conn.recv()
             if task is None:
                 break
-            key, rel, text, cases = task
+            key, rel, text, cases, prefer = task
             try:
                 if rel is None and text:             # the baseline, on the rules with probes
                     with using_rules(text):
@@ -83,7 +85,7 @@ def _worker(conn, suite_name: str, rules: str):
                     (overlay / rel).write_bytes(text)
                     try:
                         with using_rules(overlay):
-                            res = _run_cases(suite, cases, stop_first=True,
+                            res = _run_cases(suite, cases, stop_first=True, prefer=prefer,
                                              done=lambda n: conn.send(("progress", key, n)))
                     finally:
                         (overlay / rel).write_bytes(original)
@@ -96,10 +98,10 @@ def _worker(conn, suite_name: str, rules: str):
 
 class Pool:
     """`jobs` worker processes; `run(tasks)` yields (key, results, crash) as
-    tasks finish. A task is (key, rel, text, cases, seconds allowed): one
-    figure for the whole task, or one per case (the clock restarts as each
-    case ends, so a mutant whose grounding explodes is stopped soon whatever
-    the cases after it)."""
+    tasks finish. A task is (key, rel, text, cases, seconds allowed[, {case:
+    the run labels to try first}]). Seconds allowed: one figure for the whole
+    task, or one per case (the clock restarts as each case ends, so a mutant
+    whose grounding explodes is stopped soon whatever the cases after it)."""
 
     def __init__(self, jobs: int, suite_name: str, rules: Path):
         self._ctx = mp.get_context("fork" if hasattr(mp, "get_context") else None)
@@ -158,7 +160,7 @@ class Pool:
                     w["task"] = t
                     w["deadline"] = time.monotonic() + self._allowed(t, 0)
                     w["started"], w["at"] = time.monotonic(), 0
-                    w["conn"].send(t[:4])
+                    w["conn"].send((*t[:4], t[5] if len(t) > 5 else None))
                     busy += 1
             if not busy:
                 continue

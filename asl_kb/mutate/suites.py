@@ -27,9 +27,10 @@ class CasebookSuite:
         # a position without `expect:` (not yet a case) pins nothing
         return [Path(p) for p in self._book.case_files() if self._book.has_expect(p)]
 
-    def run_case(self, path) -> list:
-        # a mutant is killed by the first failing run: the case's later runs are not needed
-        return list(self._book.run_case(Path(path), first_failure=True))
+    def run_case(self, path, prefer=()) -> list:
+        # a mutant is killed by the first failing run: the case's later runs are not
+        # needed, and the runs that killed mutants like it go first (`prefer`)
+        return list(self._book.run_case(Path(path), first_failure=True, prefer=prefer))
 
 
 class GoldenSuite:
