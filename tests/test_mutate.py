@@ -149,3 +149,24 @@ def test_equivalent_marks(tmp_path):
     (rules / "ch" / "r.lp").write_bytes(marked.replace(b"equivalent: a(X)", b"equivalent: g(X)"))
     with pytest.raises(SystemExit, match=r"rules/ch/r.lp:7: equivalent: .*'g\(X\)'"):
         file_mutants(rules, "ch/r.lp")
+
+
+def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_path):
+    """mutate-history.json: the case and run that killed a mutant, by a key
+    that survives line shifts; a mutant that is not killed loses its entry."""
+    from types import SimpleNamespace
+    from asl_kb.mutate import history
+    from asl_kb.resources import cases_dir
+    a = SimpleNamespace(id="f.lp:3:delete:10", file="rout/f.lp", kind="delete", clause="p :- q.", literal="")
+    b = SimpleNamespace(id="f.lp:4:negate:20@q", file="rout/f.lp", kind="negate", clause="p :- q.", literal="q")
+    moved = SimpleNamespace(id="f.lp:9:delete:99", file="rout/f.lp", kind="delete", clause="p :- q.", literal="")
+    case = str(cases_dir() / "rout" / "A10.5-EX.yaml")
+    path = tmp_path / "h.json"
+    history.update(str(path), [a, b], {a.id: {"status": "killed", "by": case, "run": "as written"},
+                                       b.id: {"status": "survived"}})
+    got = history.load(str(path))
+    assert got[history.key(moved)] == {"case": case, "run": "as written"}   # same clause, other line
+    assert history.key(b) not in got
+    assert '"rout/A10.5-EX.yaml"' in path.read_text()                    # stored relative to cases/
+    history.update(str(path), [a], {a.id: {"status": "survived"}})
+    assert history.load(str(path)) == {}

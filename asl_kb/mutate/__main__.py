@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from asl_kb.mutate import history
 from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files, unsafe_mutants
 from asl_kb.mutate.pool import Pool
 from asl_kb.mutate.reach import write_probes
@@ -33,6 +34,9 @@ def _parser():
     ap.add_argument("--cases", nargs="+", metavar="CASE",
                     help="run only these case files (paths or globs), e.g. the case written for a survivor")
     ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
+    ap.add_argument("--history", default="mutate-history.json", metavar="FILE",
+                    help="the case that killed each mutant last time, tried first; updated after a complete "
+                         "run of every file (default mutate-history.json; '' for none)")
     ap.add_argument("--sample", type=int, default=1, metavar="N",
                     help="only every Nth mutant (a quick estimate of the figures; default 1: all)")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
@@ -181,15 +185,20 @@ def main(argv=None) -> int:
         # (file, clause, case) and (file, case) -> {the label of the run that failed: mutants killed}
         run_kills: dict[tuple, dict] = {}
 
+        last = history.load(args.history)
+
         def prefer(m, cases) -> dict:
-            """Per case, its runs that killed mutants of the same clause, then of
-            the same file, most first: a mutant is killed by the first run that
-            fails, so the likeliest go first."""
+            """Per case, the run that killed this mutant last time, then its
+            runs that killed mutants of the same clause, then of the same file,
+            most first: a mutant is killed by the first run that fails, so the
+            likeliest go first."""
             out = {}
+            before = last.get(history.key(m), {})
             for c in cases:
                 a, b = run_kills.get((m.file, m.clause, c), {}), run_kills.get((m.file, c), {})
-                if a or b:
-                    out[c] = sorted(set(a) | set(b), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r))
+                first = [before["run"]] if before.get("case") == c and before.get("run") else []
+                if a or b or first:
+                    out[c] = first + sorted((set(a) | set(b)) - set(first), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r))
             return out
         affinity = Affinity(good)
 
@@ -208,7 +217,8 @@ def main(argv=None) -> int:
                     fire = [c for c in rel if probes.may_change(m.id, info[c]["grounded"])]
                     reach[m.id] = len(fire)
                     rel = fire or sorted(rel, key=lambda c: info[c]["seconds"])[:1]
-                rel.sort(key=lambda c: _order(m, c, info, kills, affinity))
+                killer = last.get(history.key(m), {}).get("case")
+                rel.sort(key=lambda c: (c != killer, _order(m, c, info, kills, affinity)))
                 # per case: 4 s + 1.5 x its baseline, which ran with the probes (some 3x
                 # the plain run): PIT's timeout (4 s + 1.25 x the plain run), more lenient
                 allowed = [4.0 + 1.5 * info[c]["seconds"] for c in rel]
@@ -250,6 +260,8 @@ def main(argv=None) -> int:
         tmp.cleanup()
     seconds = time.monotonic() - t_start
     done = [m for m in mutants if m.id in results]
+    if len(done) == len(mutants) and not args.cases and args.sample == 1:   # every case ran
+        history.update(args.history, mutants, results)
     return _report(args, suite, files, done, results, info, good, broken, seconds,
                    complete=len(done) == len(mutants))
 
