@@ -109,7 +109,11 @@ def _shared_engine_runs(monkeypatch):
 
 def pytest_configure(config):
     """The folder of the session's shared engine runs: made by the controller
-    (or the single process), handed to each xdist worker."""
+    (or the single process), handed to each xdist worker. A position's facts
+    (its geometry: reach, LOS) are built once per process, as in `make
+    mutate`'s workers: many tests ask about the same position."""
+    from asl_kb.asp.facts import remember_facts
+    remember_facts()
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         _runs.DIR = Path(workerinput["asl_kb_runs"])
