@@ -170,3 +170,51 @@ def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_p
     assert '"rout/A10.5-EX.yaml"' in path.read_text()                    # stored relative to cases/
     history.update(str(path), [a], {a.id: {"status": "survived"}})
     assert history.load(str(path)) == {}
+
+
+def test_unsafe_mutants_are_exactly_the_negations_whose_program_no_longer_grounds(tmp_path):
+    """`make mutate` counts a negation that leaves a variable unsafe as an
+    error without running a case: told from the clause alone, it must agree
+    with grounding the whole program with that mutant in place."""
+    import shutil
+    from asl_kb.asp import control
+    from asl_kb.mutate.mutants import NEGATE, file_mutants, unsafe_mutants
+    from asl_kb.resources import rules_dir
+    rules = rules_dir()
+    unsafe = unsafe_mutants(rules, "check.lp")
+    assert unsafe and all(": error: unsafe variables" in m for m in unsafe.values())
+    folder = tmp_path / "rules"
+    shutil.copytree(rules, folder)
+    original = (rules / "check.lp").read_bytes()
+    for m in file_mutants(rules, "check.lp"):
+        if m.kind != NEGATE:
+            continue
+        (folder / "check.lp").write_bytes(m.apply(original))
+        with control.using_rules(folder):
+            try:
+                control.new_control("check.lp").ground([("base", [])])
+                grounds = True
+            except RuntimeError:
+                grounds = False
+        assert grounds == (m.id not in unsafe), m.id
+
+
+def test_a_case_runs_the_preferred_runs_first_and_stops_at_the_first_failure(monkeypatch):
+    """`make mutate` hands a case the labels of the runs that killed mutants
+    like this one: those run first, and the case stops at its first failure."""
+    from asl_kb import casebook
+    from asl_kb.resources import cases_dir
+    path = cases_dir() / "rout" / "A20.21-surrender.yaml"
+    labels = [r.label for r in casebook.load_case(path).runs]
+    assert len(labels) > 3
+    ran = []
+
+    def fake_run(case, r):
+        ran.append(r.label)
+        return [r.label] if r.label in (labels[1], labels[3]) else []
+    monkeypatch.setattr(casebook, "_run", fake_run)
+    assert casebook.run_case(path, first_failure=True, prefer=[labels[3], "no such run"]) == [labels[3]]
+    assert ran == [labels[3]]
+    ran.clear()
+    assert casebook.run_case(path, first_failure=True) == [labels[1]]
+    assert ran == labels[:2]

@@ -218,7 +218,7 @@ def main(argv=None) -> int:
                     reach[m.id] = len(fire)
                     rel = fire or sorted(rel, key=lambda c: info[c]["seconds"])[:1]
                 killer = last.get(history.key(m), {}).get("case")
-                rel.sort(key=lambda c: (c != killer, _order(m, c, info, kills, affinity)))
+                rel.sort(key=lambda c: _order(m, c, info, kills, affinity, killer))
                 # per case: 4 s + 1.5 x its baseline, which ran with the probes (some 3x
                 # the plain run): PIT's timeout (4 s + 1.25 x the plain run), more lenient
                 allowed = [4.0 + 1.5 * info[c]["seconds"] for c in rel]
@@ -260,7 +260,8 @@ def main(argv=None) -> int:
         tmp.cleanup()
     seconds = time.monotonic() - t_start
     done = [m for m in mutants if m.id in results]
-    if len(done) == len(mutants) and not args.cases and args.sample == 1:   # every case ran
+    # the history is the casebook's killers: kept from a run where every case ran
+    if len(done) == len(mutants) and not args.cases and args.sample == 1 and suite.name == "casebook":
         history.update(args.history, mutants, results)
     return _report(args, suite, files, done, results, info, good, broken, seconds,
                    complete=len(done) == len(mutants))
@@ -294,12 +295,14 @@ class Affinity:
         return sum(self.weight.get(w, 0.0) for w in clause & self.words[case])
 
 
-def _order(m, case: str, info: dict, kills: dict, affinity: Affinity) -> tuple:
-    """The order a mutant's cases run in, likeliest killer first: the cases
-    that killed other mutants of the same clause, then of the same file, then
-    those with the most words in common with the clause (its rule id, its
-    constants), then the most kills per second so far."""
-    return (-kills.get((m.file, m.clause, case), 0), -kills.get((m.file, case), 0),
+def _order(m, case: str, info: dict, kills: dict, affinity: Affinity, killer: str | None = None) -> tuple:
+    """The order a mutant's cases run in, likeliest killer first: the case
+    that killed this mutant in the last complete run (`killer`, from
+    mutate-history.json), then the cases that killed other mutants of the
+    same clause, then of the same file, then those with the most words in
+    common with the clause (its rule id, its constants), then the most kills
+    per second so far."""
+    return (case != killer, -kills.get((m.file, m.clause, case), 0), -kills.get((m.file, case), 0),
             -round(affinity(m, case), 1), -(info[case]["kills"] + 0.5) / max(info[case]["seconds"], 0.05), case)
 
 
