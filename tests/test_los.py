@@ -205,3 +205,26 @@ def test_many_queries_are_fast():
     for a, b in pairs:
         m.los(a, 0, b, 0)
     assert time.perf_counter() - t0 < 20  # generous; typically well under 2 s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viewshed_answers_as_the_line_walk(seed):
+    """los_from scans outward and walks a line only to the units no nearby
+    obstacle shadows (board/viewshed.py): it gives the line walk's answer
+    for every target, on maps with obstacles, hills, levels, hexsides and
+    overrides, and it leaves most blocked targets to the shadows."""
+    rng = random.Random(seed)
+    board = [h for h in hg.Area.whole_board().hexes() if hg.hex_coords(h)[0] < 24]
+    kinds = ["open"] * 5 + ["woods", "grain", "stone_building", "orchard", "woods"] + ["woods"] * seed
+    terrain = {h: Hex(rng.choice(kinds), (), rng.choice([0, 0, 0, 0, 1, 2])) for h in board}
+    levels = {h: rng.choice([0, 1, 2]) for h, t in terrain.items() if t.terrain == "stone_building"}
+    overrides = dict(blocked=[tuple(rng.sample(board, 2))], clear=[tuple(rng.sample(board, 2))])
+    m = make(terrain, levels, **overrides)
+    walked = 0
+    for a in rng.sample(board, 60) + [h for pair in overrides.values() for h in pair[0]]:
+        la = rng.choice([0, 0, 1]) if a in levels else 0
+        targets = [(b, rng.choice([0, 1]) if b in levels else 0) for b in board]
+        got = m.los_from(a, la, targets)
+        walked += len(m.seen_from(a, la, m.watch(targets)))
+        assert got == {(b, lb): m.los(a, la, b, lb) for b, lb in targets}
+    assert walked < 0.5 * 62 * len(board)

@@ -190,23 +190,37 @@ class FactBuilder:
                 if ft.fortification:
                     self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})")
         self.arcs(hexes)
-        self.sight(locs)
+        self.sight(reach)
 
-    def sight(self, locs):
-        """LOS from every Location in rout reach to every unit of another
-        side than some routing unit (who may be Known, or Interdict)."""
+    def sight(self, reach):
+        """LOS from every Location in reach of a unit to every unit of
+        another side than it (who may be Known to it there, or Interdict)."""
         p = self.p
-        sides = {u.side for u in self.routing} | {u.side for u in p.units if u.heat_of_battle is not None}
+        side_of = {u.id: u.side for u in p.units}
+        sides_at: dict = {}
+        for uid, ls in reach.items():
+            for l in ls:
+                sides_at.setdefault(l, set()).add(side_of[uid])
         vehicles = [u.hex for u in p.units if u.type == "vehicle"]
         lm = LosMap(p.terrain_of, p.levels, p.smoke, vehicles,
                     p.los_blocked, p.los_clear, p.los_hindrance)
+        sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
+        seen, watched = {}, {}
+        for (h, lv), at in sides_at.items():
+            at = frozenset(at)
+            w = watched.get(at)
+            if w is None:
+                w = watched[at] = lm.watch({(u.hex, u.level) for u in watchers
+                                            if any(u.side != s for s in at)})
+            seen[(h, lv)] = lm.seen_from(h, lv, w)
+        locs = sorted(sides_at, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         for u in watchers:
-            U = q(u.id)
-            for h, lv in locs:
-                ok, hind = lm.los(h, lv, u.hex, u.level)
-                if ok:
-                    self.add(f"los({loc(h, lv)},{U},{hind})")
+            U, t = q(u.id), (u.hex, u.level)
+            for l in locs:
+                r = seen[l].get(t)
+                if r is not None and r[0]:
+                    self.add(f"los({loc(*l)},{U},{r[1]})")
 
     def build(self) -> str:
         self.header()

@@ -45,6 +45,7 @@ from asl_kb.board.terrain import (
     VEHICLE_HINDRANCE,
     HexTerrainLike,
 )
+from asl_kb.board.viewshed import Watched, scan
 
 __all__ = ["LosMap", "parse_location"]
 
@@ -108,6 +109,7 @@ class LosMap:
                 self._overrides[(a, b)] = result
                 self._overrides[(b, a)] = result
 
+        self._override_hexes = frozenset(h for (a, b) in self._overrides for h in (a[0], b[0]))
         self._info_cube: dict = {}
         # Precompute the on-board hexes so that most queries only do dict look-ups.
         try:
@@ -201,13 +203,43 @@ class LosMap:
     def los_from(self, a_hex: str, a_level: int, targets: Iterable) -> dict:
         """LOS from one Location to many.  ``targets`` holds (hex, level)
         pairs or plain hexes (level 0); the result maps each target as given
-        to its (has LOS, hindrance) answer."""
+        to its (has LOS, hindrance) answer, the same as :meth:`los`."""
+        given = {t: ((t, 0) if isinstance(t, str) else tuple(t)) for t in targets}
+        seen = self.seen_from(a_hex, a_level, self.watch(given.values()))
+        return {t: seen.get(loc, _BLOCKED) for t, loc in given.items()}
+
+    def watch(self, targets: Iterable[tuple[str, int]]) -> Watched:
+        """File (hex, level) targets for :meth:`seen_from`."""
+        return Watched(targets, hexgrid.cube)
+
+    def seen_from(self, a_hex: str, a_level: int, watched: Watched) -> dict:
+        """{target: (has LOS, hindrance)} for the targets of ``watched``
+        that the Location (a_hex, a_level) may see: those no obstacle near
+        it shadows (board/viewshed.py), each then asked of :meth:`los`.
+        A target left out has no LOS."""
         out = {}
-        for t in targets:
-            if isinstance(t, str):
-                out[t] = self.los(a_hex, a_level, t, 0)
-            else:
-                out[t] = self.los(a_hex, a_level, t[0], t[1])
+
+        def visit(t):
+            out[t] = self.los(a_hex, a_level, t[0], t[1])
+
+        if a_hex in self._override_hexes:
+            for ts in watched.at.values():
+                for t in ts:
+                    visit(t)
+            return out
+        info, slow = self._info_cube, self._cube_info
+
+        def obstacle_top(key):
+            item = info.get(key) or slow(key)
+            return None if item is None else item[1]
+
+        ax, _ay, az = hexgrid.cube(a_hex)
+        scan(ax, az, self._hex_info(a_hex)[0] + a_level, watched, obstacle_top, visit)
+        for h in self._override_hexes:       # the position's answers, always asked
+            x, _y, z = hexgrid.cube(h)
+            for t in watched.at.get((x, z), ()):
+                if t[0] == h and t not in out:
+                    visit(t)
         return out
 
     def _compute(self, a: str, la: int, b: str, lb: int) -> tuple[bool, int]:
