@@ -154,7 +154,7 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         for statement in _statements(active_rules() / entry):
             builder.add(statement)
     if facts:
-        atoms, rest = _facts(facts)
+        atoms, rest = split_facts(facts)
         if atoms:
             # facts to the grounder all the same (tests/test_digests.py), and
             # none is a statement for it to prepare
@@ -170,7 +170,7 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
 _SPLIT: collections.OrderedDict = collections.OrderedDict()
 
 
-def _facts(text: str) -> tuple[list, str]:
+def split_facts(text: str) -> tuple[list, str]:
     """The plain facts of `text` (lines "p(a,1)." as asl_kb/asp/facts.py
     writes them) as symbols, and the other lines (#external, rules) as text.
     The same text comes back often (a case's runs, a mutant's cases): kept."""

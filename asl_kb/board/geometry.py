@@ -41,6 +41,14 @@ def half_mf(value) -> int:
     return int(value * 2)
 
 
+@lru_cache(maxsize=4096)
+def _half_cost(here, level: int, there, other: int, same_hex: bool):
+    """terrain.enter_cost in half MF (None: not traversable); a map has few
+    kinds of hex, and exact fractions are slow to figure for every move."""
+    cost = terrain.enter_cost(here, level, there, other, same_hex)
+    return None if cost is None else half_mf(cost)
+
+
 def moves(position, area: hexgrid.Area, loc: tuple[str, int]):
     """(ADJACENT Location, cost in half MF or None) for each Location next to loc."""
     h, level = loc
@@ -48,13 +56,11 @@ def moves(position, area: hexgrid.Area, loc: tuple[str, int]):
     out = []
     for other in (level - 1, level + 1):
         if 0 <= other <= position.levels_of(h):
-            cost = terrain.enter_cost(here, level, here, other, True)
-            out.append(((h, other), None if cost is None else half_mf(cost)))
+            out.append(((h, other), _half_cost(here, level, here, other, True)))
     for n in hexgrid.neighbors(h):
         if not area.contains(n) or level > position.levels_of(n):
             continue
-        cost = terrain.enter_cost(here, level, position.terrain_of(n), level, False)
-        out.append(((n, level), None if cost is None else half_mf(cost)))
+        out.append(((n, level), _half_cost(here, level, position.terrain_of(n), level, False)))
     return out
 
 

@@ -68,6 +68,8 @@ def parse_location(text: str, board: Optional[str] = None) -> tuple[str, Optiona
 
 _BLOCKED = (False, 0)
 _CLEAR = (True, 0)
+#: as few targets as this: a line to each is quicker than a scan
+_FEW = 4
 
 
 class LosMap:
@@ -111,6 +113,7 @@ class LosMap:
 
         self._override_hexes = frozenset(h for (a, b) in self._overrides for h in (a[0], b[0]))
         self._info_cube: dict = {}
+        self._tops: dict = {}       # cube key -> obstacle top or None (viewshed scans)
         # Precompute the on-board hexes so that most queries only do dict look-ups.
         try:
             for h in hexgrid.Area.whole_board().hexes():
@@ -222,19 +225,20 @@ class LosMap:
         def visit(t):
             out[t] = self.los(a_hex, a_level, t[0], t[1])
 
-        if a_hex in self._override_hexes:
+        if a_hex in self._override_hexes or watched.count <= _FEW:
             for ts in watched.at.values():
                 for t in ts:
                     visit(t)
             return out
-        info, slow = self._info_cube, self._cube_info
+        tops = self._tops
 
-        def obstacle_top(key):
-            item = info.get(key) or slow(key)
-            return None if item is None else item[1]
+        def fill(key):
+            item = self._info_cube.get(key) or self._cube_info(key)
+            top = tops[key] = None if item is None else item[1]
+            return top
 
         ax, _ay, az = hexgrid.cube(a_hex)
-        scan(ax, az, self._hex_info(a_hex)[0] + a_level, watched, obstacle_top, visit)
+        scan(ax, az, self._hex_info(a_hex)[0] + a_level, watched, tops, fill, visit)
         for h in self._override_hexes:       # the position's answers, always asked
             x, _y, z = hexgrid.cube(h)
             for t in watched.at.get((x, z), ()):

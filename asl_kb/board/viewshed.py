@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from math import atan2, pi, sqrt
+from operator import itemgetter
 
 __all__ = ["Watched", "scan"]
 
@@ -52,6 +53,7 @@ def _distance(x: int, z: int) -> int:
 
 
 _ARCS: dict = {}
+_first = itemgetter(0)
 
 
 def _arcs(ox: int, oz: int) -> tuple:
@@ -106,7 +108,9 @@ class Watched:
 
     def __init__(self, targets, cube):
         self.at: dict = {}
+        self.count = 0
         for t in targets:
+            self.count += 1
             x, _y, z = cube(t[0])
             self.at.setdefault((x, z), []).append(t)
         keys = list(self.at)
@@ -116,19 +120,20 @@ class Watched:
                        if keys else None)
 
 
-def _union(arcs: list) -> list:
-    """The union of open arcs, sorted; two arcs that meet at the same corner
-    point join (the hexside between them blocks)."""
-    arcs.sort(key=lambda a: a[0])
-    out = []
-    for lo, hi, vlo, vhi in arcs:
-        if out:
-            last = out[-1]
-            if lo < last[1] or (vlo is not None and vlo == last[3]):
-                if hi > last[1]:
-                    out[-1] = (last[0], hi, last[2], vhi)
-                continue
-        out.append((lo, hi, vlo, vhi))
+def _union(arcs: list, new: list) -> list:
+    """The union of the open arcs ``arcs`` (sorted, disjoint) and ``new``,
+    sorted; two arcs that meet at the same corner point join (the hexside
+    between them blocks)."""
+    merged = sorted(arcs + new, key=_first)
+    out = [merged[0]]
+    for arc in merged[1:]:
+        lo, hi, vlo, vhi = arc
+        last = out[-1]
+        if lo < last[1] or (vlo is not None and vlo == last[3]):
+            if hi > last[1]:
+                out[-1] = (last[0], hi, last[2], vhi)
+        else:
+            out.append(arc)
     return out
 
 
@@ -145,11 +150,15 @@ def _gaps(union: list) -> list:
     return out
 
 
-def scan(ax: int, az: int, height: int, watched: Watched, obstacle_top, visit) -> None:
+_MISSING = object()
+
+
+def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visit) -> None:
     """Scan outward from the viewer at cube (ax, az), of the given height.
-    ``obstacle_top(key)`` gives the top of the obstacle in the hex at cube
-    key (x, z), or None; ``visit(target)`` is called for every unit of
-    ``watched`` that no shadow covers (those not visited have no LOS)."""
+    ``tops`` maps a cube key (x, z) to the top of the obstacle in that hex,
+    or None; ``fill(key)`` adds a key it lacks and returns its value.
+    ``visit(target)`` is called for every unit of ``watched`` that no shadow
+    covers (those not visited have no LOS)."""
     if watched.bounds is None:
         return
     # The units and the viewer lie in a box (x, z and x+z ranges), and a line
@@ -159,20 +168,23 @@ def scan(ax: int, az: int, height: int, watched: Watched, obstacle_top, visit) -
     x0, x1, z0, z1 = min(x0, ax) - 1, max(x1, ax) + 1, min(z0, az) - 1, max(z1, az) + 1
     s0, s1 = min(s0, ax + az) - 1, max(s1, ax + az) + 1
     farthest = max(ax - x0, x1 - ax, az - z0, z1 - az, ax + az - s0, s1 - ax - az)
-    at = watched.at
-    for t in at.get((ax, az), ()):
+    if len(_RINGS) <= farthest:
+        _ring(farthest)
+    at = watched.at.get
+    for t in at((ax, az), ()):
         visit(t)
     arcs: list = []
     pending: dict = {}
     windows = [(-pi, pi)]
+    top_of = tops.get
     for d in range(1, farthest + 1):
         new = pending.pop(d, None)
         if new:
-            arcs = _union(arcs + new)
+            arcs = _union(arcs, new)
             windows = _gaps(arcs)
             if not windows:
                 return
-        angles, cells = _ring(d)
+        angles, cells = _RINGS[d]
         for lo, hi in windows:
             for j in range(bisect_left(angles, lo), bisect_right(angles, hi)):
                 ox, oz = cells[j]
@@ -182,11 +194,13 @@ def scan(ax: int, az: int, height: int, watched: Watched, obstacle_top, visit) -
                     pending.setdefault(first, []).extend(shade)
                     continue
                 key = (x, z)
-                top = obstacle_top(key)
+                top = top_of(key, _MISSING)
+                if top is _MISSING:
+                    top = fill(key)
                 if top is not None and top > height:
                     shade, first = _arcs(ox, oz)
                     pending.setdefault(first, []).extend(shade)
-                ts = at.get(key)
+                ts = at(key)
                 if ts:
                     for t in ts:
                         visit(t)

@@ -46,7 +46,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as A
 
-from asl_kb.asp.control import active_rules
+from asl_kb.asp.control import active_rules, split_facts
 
 PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches.lp")
 
@@ -495,9 +495,26 @@ def _holds(s: Slice, facts: str) -> bool:
     keep = "\n".join(line for line in facts.splitlines()
                      if (m := _FACT.match(line)) and m.group(1) in s.inputs)
     ctl = clingo.Control(["--warn=none"], logger=_quiet)
-    ctl.add("base", [], s.text + keep + "\n")
+    with A.ProgramBuilder(ctl) as builder:
+        for statement in _slice_statements(s.text):
+            builder.add(statement)
+    atoms, rest = split_facts(keep + "\n")
+    with ctl.backend() as backend:     # plain facts as atoms: nothing to parse
+        for atom in atoms:
+            backend.add_rule([backend.add_atom(atom)])
+    if rest:
+        ctl.add("base", [], rest)
     ctl.ground([("base", [])])
     return any(a.symbol.name == _TOUCH for a in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _slice_statements(text: str) -> tuple:
+    """A slice's statements, parsed once (a slice is asked of every position
+    of a scope)."""
+    out: list = []
+    A.parse_string(text, out.append, logger=_quiet)
+    return tuple(out)
 
 
 _ADDED = re.compile(r"""\bf?["']([a-z_][A-Za-z0-9_]*)\(""")
