@@ -43,13 +43,16 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
 
         def make(judge):
             def evaluate(jobs):
+                # submitted at once (scan.py asks for the next batch before
+                # it takes this one: the workers never wait between batches)
                 jobs = list(jobs)
-                if not jobs:
-                    return
                 chunks = [jobs[i:i + PER_TASK] for i in range(0, len(jobs), PER_TASK)]
-                futures = client.map(_judge_jobs, [judge] * len(chunks), chunks, pure=False)
-                for future in as_completed(futures):
-                    yield from future.result()
+                futures = client.map(_judge_jobs, [judge] * len(chunks), chunks, pure=False) if chunks else []
+
+                def results():
+                    for future in as_completed(futures):
+                        yield from future.result()
+                return results()
             evaluate.batch = BATCH
             return evaluate
         yield make

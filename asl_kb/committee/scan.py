@@ -84,25 +84,33 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     stopped = None
     pending = iter(candidates(scope))
     batch_size = getattr(evaluate, "batch", BATCH)
+    planned, limit_hit = 0, False
+
+    def submit():
+        """The next batch: its candidates, the verdicts the stream already
+        holds, and the evaluator's results for the rest (a cluster starts on
+        them at once, so it works on one batch while this one is taken)."""
+        nonlocal planned, limit_hit
+        batch = []
+        for c in ([] if limit_hit else pending):
+            if max_positions is not None and planned >= max_positions:
+                limit_hit = True
+                break
+            batch.append(c)
+            planned += 1
+            if len(batch) == batch_size:
+                break
+        verdicts = {c.index: done[c.index] for c in batch if c.index in done}
+        jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c))
+                for c in batch if c.index not in done]
+        return batch, verdicts, evaluate(jobs) if jobs else iter(())
+
     try:
         with _ctrl_c() as ctrl_c:
-            while stopped is None:
-                batch = []
-                for c in pending:
-                    if max_positions is not None and tried + len(batch) >= max_positions:
-                        stopped = f"--max-positions {max_positions} reached"
-                        break
-                    batch.append(c)
-                    if len(batch) == batch_size:
-                        break
-                if not batch:
-                    stopped = stopped or "scope exhausted"
-                    break
-                by_index = {c.index: c for c in batch}
-                verdicts = {i: done[i] for i in by_index if i in done}
-                jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c))
-                        for c in batch if c.index not in done]
-                for index, verdict in evaluate(jobs):
+            batch, verdicts, results = submit()
+            while batch:
+                ahead = submit()
+                for index, verdict in results:
                     verdicts[index] = verdict
                     if out is not None:
                         out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
@@ -123,6 +131,11 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
                     stopped = "interrupted"
                 if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
                     stopped = f"--timeout {timeout:g} s reached"
+                if stopped is not None:
+                    break
+                batch, verdicts, results = ahead
+            if stopped is None:
+                stopped = f"--max-positions {max_positions} reached" if limit_hit else "scope exhausted"
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
