@@ -14,6 +14,7 @@ describes the format.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import os
 import re
@@ -133,6 +134,13 @@ class HexTerrain:
     building: str | None = None
 
 
+@functools.lru_cache(maxsize=64)
+def _default_hex(terrain: str) -> HexTerrain:
+    """The terrain of a hex the file does not list (one object per kind:
+    asked for every move figured)."""
+    return HexTerrain(terrain)
+
+
 @dataclass(frozen=True)
 class Weapon:
     kind: str
@@ -238,7 +246,7 @@ class Position:
     def terrain_of(self, hex_id: str) -> HexTerrain:
         """Terrain of a hex, the map default for hexes the file does not list;
         a hex in `map.smoke` holds the SMOKE feature (A24: +1 MF, Hindrance)."""
-        t = self.terrain.get(hex_id) or HexTerrain(self.default_terrain)
+        t = self.terrain.get(hex_id) or _default_hex(self.default_terrain)
         if hex_id in self.smoke and "smoke" not in t.features:
             t = dataclasses.replace(t, features=t.features + ("smoke",))
         return t
