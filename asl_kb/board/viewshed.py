@@ -168,8 +168,6 @@ def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visi
     x0, x1, z0, z1 = min(x0, ax) - 1, max(x1, ax) + 1, min(z0, az) - 1, max(z1, az) + 1
     s0, s1 = min(s0, ax + az) - 1, max(s1, ax + az) + 1
     farthest = max(ax - x0, x1 - ax, az - z0, z1 - az, ax + az - s0, s1 - ax - az)
-    if len(_RINGS) <= farthest:
-        _ring(farthest)
     at = watched.at.get
     for t in at((ax, az), ()):
         visit(t)
@@ -184,7 +182,7 @@ def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visi
             windows = _gaps(arcs)
             if not windows:
                 return
-        angles, cells = _RINGS[d]
+        angles, cells = _RINGS[d] if d < len(_RINGS) else _ring(d)
         for lo, hi in windows:
             for j in range(bisect_left(angles, lo), bisect_right(angles, hi)):
                 ox, oz = cells[j]
