@@ -52,6 +52,7 @@ def location(sym) -> str:
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def rule_order(rule: str):
     """Rule ids in rulebook order (A10.5 < A10.51 < A20.3)."""
     parts = rule.lstrip("ABCDEFG").split(".")
@@ -70,6 +71,7 @@ class Answer:
 
     def __init__(self, symbols):
         self.says: dict[str, str] = {}
+        self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
         self.kind_says: dict[str, str] = {}
         self.arguments: dict[str, tuple[str, ...]] = {}
         self.because: dict = defaultdict(list)
@@ -112,9 +114,12 @@ class Answer:
         """(rule, reason) pairs as sorted, distinct lines of explanation: in
         rulebook order, or (by_rule_number False) by the rule id's letters."""
         items: dict[tuple[str, str], str] = {}
-        for rule, reason in pairs:
-            k = (rule, self.say(reason))
-            kind = reason_kind(reason)
+        lines = self._lines
+        for pair in pairs:
+            line = lines.get(pair)
+            if line is None:     # a fate's path repeats its states' reasons
+                line = lines[pair] = ((pair[0], self.say(pair[1])), reason_kind(pair[1]))
+            k, kind = line
             if k not in items or kind < items[k]:      # one line per wording, as before
                 items[k] = kind
         key = (lambda x: (rule_order(x[0]), x[1])) if by_rule_number else None
