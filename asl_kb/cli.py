@@ -95,6 +95,10 @@ def _report(position, args) -> int:
 
 #: seconds `outcomes` may take before it answers with what it has (--timeout)
 DEFAULT_TIMEOUT = 600.0
+#: MiB of memory (the process's data: heap and clingo's) `outcomes` may use
+#: before it answers with what it has (--max-memory); the largest benchmark
+#: position (160 broken units on 16 boards) peaks near 250 MiB
+DEFAULT_MAX_MEMORY = 4096
 
 
 def _seconds(text: str) -> float:
@@ -105,6 +109,33 @@ def _seconds(text: str) -> float:
     if not n > 0 or n == float("inf"):
         raise argparse.ArgumentTypeError(f"not a number of seconds > 0: {text!r}")
     return n
+
+
+def _mib(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 64:
+        raise argparse.ArgumentTypeError(f"not a whole number of MiB >= 64: {text!r}")
+    return n
+
+
+def _cap_memory(mib: int) -> None:
+    """Cap the process's data (RLIMIT_DATA: the heap and anonymous memory,
+    where clingo grounds) at `mib` MiB, below any cap already set. Past it an
+    allocation fails with MemoryError, which outcomes() answers as a cut run.
+    (Where the resource module or the limit is missing: no cap.)"""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        want = mib * 2 ** 20
+        if hard != resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft == resource.RLIM_INFINITY or want < soft:
+            resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
 
 
 def _count(text: str) -> int:
@@ -176,6 +207,9 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="past SECONDS, answer with complete: false and what was cut, exit 3 "
                         f"(default: {DEFAULT_TIMEOUT:g})")
+    o.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
+                   help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
+                        f"(default: {DEFAULT_MAX_MEMORY})")
     committee_cli.add_parsers(sub, common)   # diff, search: asl_kb/committee/cli.py
     c = sub.add_parser("check", parents=[common],
                        help="does the position leave a unit or the phase without a legal outcome, "
@@ -233,9 +267,17 @@ def _run(args) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import to_json, to_text
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
+    _cap_memory(args.max_memory)
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
-                      phase=args.phase, limit=limit, timeout=args.timeout)
-    out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
+                      phase=args.phase, limit=limit, timeout=args.timeout, max_memory=args.max_memory)
+    try:
+        out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
+    except MemoryError:
+        out = None
+    if out is None:
+        sys.stderr.write(f"asl-kb: the memory cap (--max-memory {args.max_memory} MiB) was reached "
+                         "while writing the answer\n")
+        return EXIT_INCOMPLETE
     sys.stdout.write(out)
     return EXIT_OK if result.complete else EXIT_INCOMPLETE
 

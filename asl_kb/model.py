@@ -526,14 +526,18 @@ class WholePhase:
 
 @dataclass
 class Cut:
-    """What a run stopped by --timeout left out: `during` what, and the units
-    whose fates are not listed."""
+    """What a run stopped by --timeout (or --max-memory) left out: `during`
+    what, and the units whose fates are not listed."""
     timeout: float | None
     during: str
     units: list[str]
+    memory_mib: int | None = None
 
     def to_json(self) -> dict:
-        return {"timeout": self.timeout, "while": self.during, "units": self.units}
+        out = {"timeout": self.timeout, "while": self.during, "units": self.units}
+        if self.memory_mib is not None:
+            out["memory_mib"] = self.memory_mib
+        return out
 
 
 @dataclass

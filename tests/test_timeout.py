@@ -1,7 +1,11 @@
-"""--timeout: a run past it answers with complete: false and what was cut."""
+"""--timeout and --max-memory: a run past them answers with complete: false
+and what was cut."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from asl_kb.cli import main
 from asl_kb.engines.outcomes import outcomes
@@ -31,3 +35,32 @@ def test_cli_timeout_exits_3_with_complete_false(capsys):
     assert main(["outcomes", str(POSITION), "--format", "json", "--timeout", "0.000000001"]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["complete"] is False and "cut" in out
+
+
+def _cli(*argv):
+    return subprocess.run([sys.executable, "-m", "asl_kb.cli", *argv], capture_output=True, text=True)
+
+
+def test_past_the_memory_cap_says_what_was_cut(tmp_path):
+    """A position too big for --max-memory (its own process: the cap holds
+    for the whole process) answers with no fates, what was cut and the cap."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generate import generate_position
+    big = tmp_path / "eight-boards.yaml"
+    big.write_text(generate_position(8, 10, 0, spread=True), encoding="utf-8")
+    r = _cli("outcomes", str(big), "--format", "json", "--max-memory", "100")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    assert out["complete"] is False and out["units"] == []
+    assert out["cut"]["memory_mib"] == 100
+    assert len(out["cut"]["units"]) == 80
+    assert any("--max-memory 100 MiB" in why for why in out["incomplete_because"])
+    # a rulebook position fits the same cap and is answered in full
+    small = _cli("outcomes", str(POSITION), "--format", "json", "--max-memory", "100")
+    assert small.returncode == 0 and json.loads(small.stdout)["complete"] is True
+
+
+def test_a_memory_cap_below_64_mib_is_refused():
+    r = _cli("outcomes", str(POSITION), "--max-memory", "10")
+    assert r.returncode == 2
+    assert "--max-memory" in r.stderr and "Traceback" not in r.stderr

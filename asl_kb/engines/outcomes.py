@@ -111,14 +111,21 @@ def reads_phase(answer: tuple) -> bool:
 
 
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
-             phase: bool = False, limit: int | None = None, timeout: float | None = None) -> Outcomes:
+             phase: bool = False, limit: int | None = None, timeout: float | None = None,
+             max_memory: int | None = None) -> Outcomes:
     """Every outcome of the position. With `timeout` (seconds), a run past it
-    answers with complete: false and says what was cut, instead of going on."""
+    answers with complete: false and says what was cut, instead of going on.
+    A run that runs out of memory answers so too; `max_memory` (MiB) is the
+    cap the caller set on the process (cli.py: --max-memory), to say so."""
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
     except TimedOut as e:
         return _timed_out(position, timeout, str(e))
+    except MemoryError:
+        # the Control that asked for it is gone with the exception: the
+        # little this answer needs is there again
+        return _out_of_memory(position, max_memory)
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
@@ -133,6 +140,19 @@ def _timed_out(position, timeout, where) -> Outcomes:
                     incomplete_because=[f"--timeout {timeout:g} s passed while {where}: "
                                         f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
                     cut=Cut(timeout, where, broken), stats=SolveStats())
+
+
+def _out_of_memory(position, max_memory) -> Outcomes:
+    """The answer of a run that ran out of memory (clingo raises MemoryError
+    when the process's cap is reached): no fates, like a run past --timeout."""
+    from asl_kb.asp.solve import SolveStats
+    broken = sorted(u.id for u in position.units if "broken" in u.status)
+    cap = f"the memory cap (--max-memory {max_memory} MiB)" if max_memory else "the memory available"
+    where = "figuring the outcomes"
+    return Outcomes(position.name, position.rules, complete=False, units=[],
+                    incomplete_because=[f"{cap} was reached while {where}: "
+                                        f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
+                    cut=Cut(None, where, broken, memory_mib=max_memory), stats=SolveStats())
 
 
 def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
