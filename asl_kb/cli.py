@@ -111,14 +111,7 @@ def _seconds(text: str) -> float:
     return n
 
 
-def _mib(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 64:
-        raise argparse.ArgumentTypeError(f"not a whole number of MiB >= 64: {text!r}")
-    return n
+_mib = committee_cli.at_least(64, "MiB")
 
 
 def _cap_memory(mib: int) -> None:
@@ -138,14 +131,7 @@ def _cap_memory(mib: int) -> None:
         pass
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"not a whole number >= 0: {text!r}")
-    return n
+_count = committee_cli.at_least(0)
 
 
 def _common() -> argparse.ArgumentParser:

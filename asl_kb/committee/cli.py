@@ -72,15 +72,21 @@ def _search_args(p) -> None:
                    help="judge positions on an existing Dask cluster (default: none)")
 
 
-def _positive(text: str) -> int:
-    import argparse
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"not a whole number >= 1: {text!r}")
-    return n
+def at_least(least: int, unit: str = ""):
+    """An argparse type: a whole number (of `unit`) >= `least`."""
+    def whole(text: str) -> int:
+        import argparse
+        try:
+            n = int(text)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"not a whole number{' of ' + unit if unit else ''} >= {least}: {text!r}")
+        return n
+    return whole
+
+
+_positive = at_least(1)
 
 
 def _rule_sets(args):
