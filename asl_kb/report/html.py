@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
 from asl_kb.model import Outcomes
+from asl_kb.report.render import template_cache
 from asl_kb.resources import docs_dir
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -109,7 +110,8 @@ def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tu
 @cache
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+                             bytecode_cache=template_cache())
     env.filters["rules"] = _link_rules
     return env
 

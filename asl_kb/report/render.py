@@ -23,8 +23,21 @@ def _template():
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                             undefined=jinja2.StrictUndefined)
+                             undefined=jinja2.StrictUndefined, bytecode_cache=template_cache())
     return env.get_template("outcomes.txt.j2")
+
+
+@cache
+def template_cache():
+    """jinja2's cache of compiled templates (a directory of this user's under
+    the system's temporary directory, keyed by each template's checksum):
+    compiling the text template was a fifth of a CLI run. None when it cannot
+    be made; templates are then compiled as before."""
+    import jinja2
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def to_text(result: Outcomes, all_paths: bool = False, all: bool = False, limit: int | None = None) -> str:
