@@ -352,8 +352,13 @@ def _parse(text: str, file: str):
         return _TreeBuilder(file).build(_events(parser))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark else None
+        if "maximum nesting depth" in (e.problem or ""):
+            # libyaml (PyYAML >= 6.0.4) stops at 1000 levels while scanning
+            # ahead, before the tree builder's own check sees the events
+            raise PositionError(file, line, None, f"nested more than {MAX_DEPTH} levels deep") from None
         what = "; ".join(p for p in (e.context, e.problem) if p)
-        raise PositionError(file, mark.line + 1 if mark else None, None, f"malformed YAML: {what}") from None
+        raise PositionError(file, line, None, f"malformed YAML: {what}") from None
     except yaml.reader.ReaderError as e:
         raise PositionError(file, _offset_line(text, e.position), None,
                             f"malformed YAML: {e.reason} (character {e.character!r})") from None
