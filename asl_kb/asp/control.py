@@ -154,23 +154,28 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         for statement in _statements(active_rules() / entry):
             builder.add(statement)
     if facts:
-        atoms, rest = split_facts(facts)
-        if atoms:
-            # facts to the grounder all the same (tests/test_digests.py), and
-            # none is a statement for it to prepare
-            with ctl.backend() as backend:
-                for atom in atoms:
-                    backend.add_rule([backend.add_atom(atom)])
-        if rest:
-            ctl.add("base", [], rest)
+        add_facts(ctl, facts)
     return ctl
+
+
+def add_facts(ctl: clingo.Control, facts: str) -> None:
+    """Add a facts text to #program base: its plain facts as ground atoms
+    (facts to the grounder all the same, tests/test_digests.py, and none is a
+    statement for it to parse or prepare), any other line as text."""
+    atoms, rest = _split_facts(facts)
+    if atoms:
+        with ctl.backend() as backend:
+            for atom in atoms:
+                backend.add_rule([backend.add_atom(atom)])
+    if rest:
+        ctl.add("base", [], rest)
 
 
 #: a facts text -> (its plain facts as symbols, the other lines as text)
 _SPLIT: collections.OrderedDict = collections.OrderedDict()
 
 
-def split_facts(text: str) -> tuple[list, str]:
+def _split_facts(text: str) -> tuple[list, str]:
     """The plain facts of `text` (lines "p(a,1)." as asl_kb/asp/facts.py
     writes them) as symbols, and the other lines (#external, rules) as text.
     The same text comes back often (a case's runs, a mutant's cases): kept."""

@@ -46,7 +46,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as A
 
-from asl_kb.asp.control import active_rules, split_facts
+from asl_kb.asp.control import active_rules, add_facts
 
 PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches.lp")
 
@@ -498,12 +498,7 @@ def _holds(s: Slice, facts: str) -> bool:
     with A.ProgramBuilder(ctl) as builder:
         for statement in _slice_statements(s.text):
             builder.add(statement)
-    atoms, rest = split_facts(keep + "\n")
-    with ctl.backend() as backend:     # plain facts as atoms: nothing to parse
-        for atom in atoms:
-            backend.add_rule([backend.add_atom(atom)])
-    if rest:
-        ctl.add("base", [], rest)
+    add_facts(ctl, keep + "\n")
     ctl.ground([("base", [])])
     return any(a.symbol.name == _TOUCH for a in ctl.symbolic_atoms.by_signature(_TOUCH, 1))
 

@@ -134,25 +134,26 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
 def _timed_out(position, timeout, where) -> Outcomes:
     """The answer of a run cut by --timeout: no fates (a partial rout graph
     could list fates the whole one would not), what was cut, and where."""
-    from asl_kb.asp.solve import SolveStats
-    broken = sorted(u.id for u in position.units if "broken" in u.status)
-    return Outcomes(position.name, position.rules, complete=False, units=[],
-                    incomplete_because=[f"--timeout {timeout:g} s passed while {where}: "
-                                        f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
-                    cut=Cut(timeout, where, broken), stats=SolveStats())
+    return _cut_short(position, f"--timeout {timeout:g} s passed while {where}", Cut(timeout, where, []))
 
 
 def _out_of_memory(position, max_memory) -> Outcomes:
     """The answer of a run that ran out of memory (clingo raises MemoryError
-    when the process's cap is reached): no fates, like a run past --timeout."""
-    from asl_kb.asp.solve import SolveStats
-    broken = sorted(u.id for u in position.units if "broken" in u.status)
-    cap = f"the memory cap (--max-memory {max_memory} MiB)" if max_memory else "the memory available"
+    when the process's cap is reached): the same, with the cap."""
     where = "figuring the outcomes"
+    cap = f"the memory cap (--max-memory {max_memory} MiB)" if max_memory else "the memory available"
+    return _cut_short(position, f"{cap} was reached while {where}", Cut(None, where, [], memory_mib=max_memory))
+
+
+def _cut_short(position, why: str, cut: Cut) -> Outcomes:
+    """A run stopped before its end: no fates, and the broken units left
+    without, in listing order (R1, R2, ..., R10)."""
+    from asl_kb.asp.solve import SolveStats
+    cut.units = sorted((u.id for u in position.units if "broken" in u.status), key=unit_key)
     return Outcomes(position.name, position.rules, complete=False, units=[],
-                    incomplete_because=[f"{cap} was reached while {where}: "
-                                        f"no fates are listed for the broken units {', '.join(broken) or '(none)'}"],
-                    cut=Cut(None, where, broken, memory_mib=max_memory), stats=SolveStats())
+                    incomplete_because=[f"{why}: no fates are listed for the broken units "
+                                        f"{', '.join(cut.units) or '(none)'}"],
+                    cut=cut, stats=SolveStats())
 
 
 def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
