@@ -160,3 +160,29 @@ def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):
     case = load_position(told["file_out"])
     assert len({u.hex for u in case.units}) == 1
     assert any("surrender" in e["outcome"] for e in told["vanished"])
+
+
+def test_a_staged_slice_keeps_only_clauses_that_may_fire():
+    # at stage 0 no carry of a stage -1 is grounded: the step, the backward
+    # reach and the A10.51 step bars they read cannot fire, and a predicate
+    # read only under `not` (still_valid/2: dropped, read as true) is not
+    # derived in the slice either
+    s = relevance._staged_slice(str(rules_dir()), "rout.lp", ("current_rout_path",))
+    heads = {line.split("(")[0] for line in s.text.splitlines() if ":-" in line}
+    assert {"captor", "figured", "probe_node", "adj_unit"} <= heads
+    assert not heads & {"step", "back", "toward", "bars_step", "closer", "plan_forbidden", "still_valid"}
+    assert "still_valid" in s.inputs        # read (under `not`), never derived
+
+
+def test_the_fact_names_cover_every_fact_a_case_writes():
+    # _may_fire reads a predicate no clause derives and no fact may give as
+    # empty: every fact a position gets must be of a name it knows
+    from asl_kb.asp.facts import position_facts, prisoner_facts
+    names = relevance._fact_names(str(rules_dir()))
+    cases = sorted((ROOT / "cases").rglob("*.yaml"))
+    assert len(cases) > 50
+    for case in cases:
+        p = load_position(case)
+        for text in (position_facts(p, voluntary_break=True), prisoner_facts(p)):
+            written = {line.split("(")[0].rstrip(".") for line in text.splitlines() if line}
+            assert written <= names, (case, written - names)

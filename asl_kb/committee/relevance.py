@@ -367,33 +367,39 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
         more_atoms, more_comparisons = _subsumed(r, rules, switch_rules, switches, exact)
         atoms, comparisons = atoms + more_atoms, comparisons + more_comparisons
         touch.append(_Clause("", ("", 0), set(), atoms, comparisons))
-    # the predicates the switch clauses' bodies depend on
+    # the predicates the switch clauses' bodies depend on: `seen` all they
+    # read, `derived` those read positively, whose clauses the slice copies.
+    # A `not p` stays only where p is exact (no clause derives it, _render):
+    # else it is dropped, and how p is derived cannot matter.
     seen: set[tuple] = set()
-    need = [sig for c in touch for sig, _, _ in c.atoms] + [x[3] for c in touch for x in c.comparisons if x[3]]
+    derived: set[tuple] = set()
+    need = [(sig, True) for c in touch for sig, _, _ in c.atoms] \
+        + [(x[3], False) for c in touch for x in c.comparisons if x[3]]
     while need:
-        sig = need.pop()
-        if sig in seen:
-            continue
+        sig, positive = need.pop()
         seen.add(sig)
+        if not positive or sig in derived:
+            continue
+        derived.add(sig)
         if sig in externals or sig[0] in unreadable:
             raise _Bail(f"{sig[0]}/{sig[1]}: #external, or a head the slice cannot copy")
         for part, c in by_head.get(sig, ()):
             if part != "base":
                 raise _Bail(f"{sig[0]}/{sig[1]} in #program {part}")
-            need += [s for s, _, _ in c.atoms] + [x[3] for x in c.comparisons if x[3]]
+            need += [(s, True) for s, _, _ in c.atoms] + [(x[3], False) for x in c.comparisons if x[3]]
     exacts = frozenset(sig for sig in seen if exact(sig))
     # facts the program may get but the bound does not give: may hold anything
-    unknown = {sig for sig in seen if sig not in by_head and bounded is not None and sig[0] not in bounded}
+    unknown = {sig for sig in derived if sig not in by_head and bounded is not None and sig[0] not in bounded}
     # weaken to safety: a predicate some clause cannot derive with its
     # arguments bound is flagged, and read as "may hold" where it is used
     flagged: set[tuple] = set(unknown)
     while True:
-        more = {c.sig for sig in seen for _, c in by_head.get(sig, ()) if not _render(c, flagged, exact=exacts)[1]}
+        more = {c.sig for sig in derived for _, c in by_head.get(sig, ()) if not _render(c, flagged, exact=exacts)[1]}
         if more <= flagged:
             break
         flagged |= more
     lines = list(consts)
-    for sig in sorted(seen):
+    for sig in sorted(derived):
         for _, c in by_head.get(sig, ()):
             lines.append(_render(c, flagged, exact=exacts)[0])
     for sig in sorted(flagged):     # facts of a flagged predicate raise its flag too
@@ -673,9 +679,50 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
             grounded += [("base", step(r)) for p, r in rules if p == "step"]
             if k < last:
                 grounded += [("base", carry(r)) for p, r in rules if p == "carry"]
-        return _build(grounded, cut, consts, externals, switches, bounded, superset)
+        return _build(_may_fire(grounded, folder), cut, consts, externals, switches, bounded, superset)
     except _Bail:
         return Slice("")
+
+
+def _may_fire(rules, folder: str) -> list:
+    """The clauses that may fire: those whose positive body atoms are all of
+    predicates the position's facts may give (_fact_names) or a clause that
+    may fire derives (least fixpoint). At stage 0 this drops every clause
+    reading the carry of a stage -1 (was_movable(-1,...): no such stage is
+    grounded), and so what only they would need (the A10.51 step bars)."""
+    derivable, live, rest = set(_fact_names(folder)), [], list(rules)
+    grew = True
+    while grew:
+        grew, waiting = False, []
+        for part, r in rest:
+            if {sig[0] for sig, _, _ in _conditions(r.body)[0]} <= derivable:
+                live.append((part, r))
+                heads = _rule_names(r)[0]
+                if not heads <= derivable:
+                    derivable |= heads
+                    grew = True
+            else:
+                waiting.append((part, r))
+        rest = waiting
+    kept = {id(r) for _, r in live}
+    return [(p, r) for p, r in rules if id(r) in kept]
+
+
+_DEFINED = re.compile(r"^\s*#defined\s+([a-z_][A-Za-z0-9_']*)\s*/", re.M)
+_WRITTEN = re.compile(r"""["']([a-z_][A-Za-z0-9_]*)\(""")
+
+
+@functools.lru_cache(maxsize=16)
+def _fact_names(folder: str) -> frozenset:
+    """The predicate names a position's facts may hold: the inputs the rules
+    folder declares (core/defined.lp) and every name asl_kb/asp/facts.py
+    writes (tests/test_committee_relevance.py checks the bundled cases'
+    facts against it)."""
+    import inspect
+    from asl_kb.asp import facts
+    defined = Path(folder) / "core" / "defined.lp"
+    names = set(_DEFINED.findall(defined.read_text(encoding="utf-8"))) if defined.is_file() else set()
+    return frozenset(names | set(_WRITTEN.findall(inspect.getsource(facts))))
 
 
 #: a head p(t,...) of #program step(t,p): the stage first
