@@ -229,3 +229,38 @@ def test_viewshed_answers_as_the_line_walk(seed):
         walked += len(m.seen_from(a, la, m.watch(targets)))
         assert got == {(b, lb): m.los(a, la, b, lb) for b, lb in targets}
     assert walked < 0.5 * len(viewers) * len(board)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_facts_scan_from_either_end_alike(seed):
+    """The facts' LOS (asp/facts.py _seen) scans from each Location in reach
+    to the watchers, or from each watcher's spot to the Locations, whichever
+    has fewer places: both give the line walk's answer for every pair of a
+    Location and a spot holding a unit of another side than one reaching it
+    (LOS is symmetric), and nothing for a pair of one side only."""
+    from asl_kb.asp.facts import _seen
+    rng = random.Random(seed)
+    board = [h for h in hg.Area.whole_board().hexes() if hg.hex_coords(h)[0] < 16]
+    kinds = ["open"] * 5 + ["woods", "grain", "stone_building", "orchard"] + ["woods"] * seed
+    terrain = {h: Hex(rng.choice(kinds), (), rng.choice([0, 0, 0, 1])) for h in board}
+    levels = {h: rng.choice([0, 1, 2]) for h, t in terrain.items() if t.terrain == "stone_building"}
+    m = make(terrain, levels, blocked=[tuple(rng.sample(board, 2))], clear=[tuple(rng.sample(board, 2))])
+    Unit = namedtuple("Unit", "hex level side")
+    spot = lambda h: (h, rng.choice([0, 1]) if h in levels else 0)
+    watchers = [Unit(*spot(h), rng.choice(["german", "russian"])) for h in rng.sample(board, 30)]
+    sides_at = {spot(h): frozenset(rng.sample(["german", "russian"], rng.choice([1, 1, 2])))
+                for h in rng.sample(board, 120)}
+    def visible(seen):      # a pair walked and found blocked is no fact
+        return {l: {t: r for t, r in d.items() if r[0]} for l, d in seen.items()}
+    one, other = visible(_seen(m, sides_at, watchers, False)), visible(_seen(m, sides_at, watchers, True))
+    assert one == other
+    asked = 0
+    for l, at in sides_at.items():
+        for u in watchers:
+            if any(u.side != s for s in at):
+                asked += 1
+                r = m.los(l[0], l[1], u.hex, u.level)
+                assert one[l].get((u.hex, u.level)) == (r if r[0] else None)
+            elif not any(w.side != s for w in watchers if (w.hex, w.level) == (u.hex, u.level) for s in at):
+                assert (u.hex, u.level) not in one[l]
+    assert asked > 1000

@@ -206,14 +206,7 @@ class FactBuilder:
                     p.los_blocked, p.los_clear, p.los_hindrance)
         sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
-        seen, watched = {}, {}
-        for (h, lv), at in sides_at.items():
-            at = frozenset(at)
-            w = watched.get(at)
-            if w is None:
-                w = watched[at] = lm.watch({(u.hex, u.level) for u in watchers
-                                            if any(u.side != s for s in at)})
-            seen[(h, lv)] = lm.seen_from(h, lv, w)
+        seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items()}, watchers)
         locs = sorted(sides_at, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         for u in watchers:
             U, t = q(u.id), (u.hex, u.level)
@@ -227,6 +220,42 @@ class FactBuilder:
         self.units()
         self.board()
         return "\n".join(self.lines) + "\n"
+
+
+def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> dict:
+    """{Location: {watcher's (hex, level): (has LOS, hindrance)}} for every
+    Location in reach and every watcher's spot holding a unit of another
+    side than one reaching it (absent: no LOS). LOS is symmetric
+    (LosMap.los), so the viewshed scans go out from whichever end has fewer
+    places: from each Location to the watchers, or from each watcher's spot
+    to the Locations (a spread of many units: thousands of Locations, a few
+    hundred spots). `from_watchers` forces one way (tests)."""
+    spots: dict = {}
+    for u in watchers:
+        spots.setdefault((u.hex, u.level), set()).add(u.side)
+    seen: dict = {l: {} for l in sides_at}
+
+    def looks(mine: frozenset, theirs: frozenset) -> bool:
+        """A unit of one side and one of another, one at each end."""
+        return any(a != b for a in mine for b in theirs)
+
+    if from_watchers if from_watchers is not None else len(spots) < len(sides_at):
+        watched = {}
+        for spot, mine in spots.items():
+            mine = frozenset(mine)
+            w = watched.get(mine)
+            if w is None:
+                w = watched[mine] = lm.watch(l for l, at in sides_at.items() if looks(mine, at))
+            for l, r in lm.seen_from(spot[0], spot[1], w).items():
+                seen[l][spot] = r
+        return seen
+    watched = {}
+    for l, at in sides_at.items():
+        w = watched.get(at)
+        if w is None:
+            w = watched[at] = lm.watch(s for s, mine in spots.items() if looks(frozenset(mine), at))
+        seen[l] = lm.seen_from(l[0], l[1], w)
+    return seen
 
 
 def prisoner_facts(position) -> str:
