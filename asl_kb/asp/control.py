@@ -7,7 +7,8 @@ input predicates are declared in `rules/core/defined.lp`, so a warning means a
 real mistake; they are collected in `WARNINGS` (a test fails on any).
 
 Two ways in, one program. A run parses each entry program once per process
-(its statements are kept while no rule file changes) and hands a position's
+(its statements are kept while no rule file changes; the first Control of
+an entry lets clingo read the files itself) and hands a position's
 plain facts to the grounder as ground atoms; text parsing cost a small
 position about a sixth of its run. clingo checks that every body atom and
 every #show signature is defined only while it parses program text, and
@@ -100,6 +101,9 @@ def _log_parsed(code, message: str) -> None:
         _log(code, message)
 
 
+#: the entry programs a Control of this process has loaded (the next ones
+#: get their statements parsed once, below)
+_LOADED: set[str] = set()
 #: an entry program's path -> (the files it read, with their text; its
 #: statements): parsed once, reused while none of its files changed
 _PARSED: collections.OrderedDict = collections.OrderedDict()
@@ -150,9 +154,17 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         if facts:
             ctl.add("base", [], facts)
         return ctl
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in _statements(active_rules() / entry):
-            builder.add(statement)
+    path = active_rules() / entry
+    if str(path) not in _LOADED:
+        # the first Control of this entry program in the process: clingo
+        # reads the files itself, twice as fast as parsing them into
+        # statements and adding those (a CLI run builds one or two Controls)
+        _LOADED.add(str(path))
+        ctl.load(str(path))
+    else:
+        with clingo.ast.ProgramBuilder(ctl) as builder:
+            for statement in _statements(path):
+                builder.add(statement)
     if facts:
         add_facts(ctl, facts)
     return ctl
