@@ -11,7 +11,7 @@ from conftest import FACTS
 SURRENDER = "rout/A20_21_surrender.lp"
 # A20.21: "...ADJACENT to Known, Good Order, armed enemy Infantry ... will
 # surrender to that enemy unit": the clause naming the captor in the RtPh
-CAPTOR_CLAUSE = "captor(t,Q,X) :- probe(t,Q), Q = question(K,L,_), knows(t,K,X), adj_unit(L,X), takes_prisoners(X),"
+CAPTOR_CLAUSE = "captor(t,question(K,L,S0),X) :- probe(t,question(K,L,S0)), knows(t,K,X), adj_unit(L,X), takes_prisoners(X),"
 
 
 def without_captor_clause(folder):
