@@ -29,3 +29,21 @@ def test_a_step_cost_is_given_only_between_adjacent_locations():
         costs += len(steps)
         assert set(steps) <= adjacent, p.name
     assert costs > 10_000          # the positions above do give step costs
+
+
+def test_facts_reach_the_grounder_as_facts_however_they_are_written():
+    """asp/control.py hands plain facts to clingo in aspif: a fact written
+    twice, several facts on a line, a string holding periods or a pool's
+    `;`, an interval and a rule beside them all reach the grounder as facts
+    (a symbol output twice in aspif would be an atom of its own, no fact)."""
+    import clingo
+    from asl_kb.asp.control import add_facts
+    ctl = clingo.Control(["--warn=none"])
+    add_facts(ctl, 'status("G",unarmed).\nstatus("G",unarmed).\nversion(current). phase(rout).\n'
+                   'erratum_switch("A20.21",on).\nunit("a;b. c").\nunit("q\\"x.").\nn(1..2).\n'
+                   'derived(X) :- n(X).\n')
+    ctl.ground([("base", [])])
+    atoms = {str(a.symbol): a.is_fact for a in ctl.symbolic_atoms}
+    assert atoms == {a: True for a in ('status("G",unarmed)', "version(current)", "phase(rout)",
+                                       'erratum_switch("A20.21",on)', 'unit("a;b. c")', 'unit("q\\"x.")',
+                                       "n(1)", "n(2)", "derived(1)", "derived(2)")}
