@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import sys
 import traceback
 from pathlib import Path
@@ -219,6 +220,12 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    # one position, one answer: no cyclic garbage collection meanwhile (it
+    # walked every object of the run again and again, and a run leaves no
+    # cyclic garbage: tests/test_facts.py); the committee's long searches keep it
+    paused = args.command not in committee_cli.COMMANDS and gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         return _run(args)
     except (PositionError, AslKbError) as e:
@@ -235,6 +242,9 @@ def main(argv=None) -> int:
             print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)",
                   file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _run(args) -> int:
