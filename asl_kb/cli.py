@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -135,9 +136,34 @@ def _cap_memory(mib: int) -> None:
 _count = committee_cli.at_least(0)
 
 
+def _columns() -> int:
+    """The terminal's width, as shutil.get_terminal_size() gives it: argparse
+    asks shutil for it at every add_argument, and importing shutil (with
+    bz2, lzma, fnmatch) cost a run 3 ms."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help is as wide as the terminal (the
+    subcommands' parsers are of this class too: add_subparsers)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", lambda prog: argparse.HelpFormatter(prog, width=_columns()))
+        super().__init__(*args, **kwargs)
+
+
 def _common() -> argparse.ArgumentParser:
     """The options every subcommand takes."""
-    c = argparse.ArgumentParser(add_help=False)
+    c = _Parser(add_help=False)
     g = c.add_argument_group("common options (every subcommand)")
     g.add_argument("--rules", choices=VERSIONS, metavar="VERSION",
                    help="rule version: current or prior (default: the position's `rules`, else current)")
@@ -167,7 +193,7 @@ def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     common = _common()
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
         epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
     ap.add_argument("--version", action=_VersionAction,
