@@ -216,9 +216,12 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 def _one_atom(line: str) -> bool:
     """Whether a line "p(...)." is one atom and nothing else: outside its
     strings no other period (a second fact, an interval `..`), no pool `;`,
-    no rule, no comment."""
-    bare = line if '"' not in line else _STRING.sub('""', line)
-    return bare.count(".") == 1 and not any(c in bare for c in ";:%")
+    no rule, no comment. (Most lines hold no period, `;`, `:` or `%` in a
+    string either: those are told at once.)"""
+    if line.count(".") == 1 and ";" not in line and ":" not in line and "%" not in line:
+        return True
+    bare = _STRING.sub('""', line)
+    return bare.count(".") == 1 and ";" not in bare and ":" not in bare and "%" not in bare
 
 
 #: a facts text -> (its plain facts as an aspif program, the other lines as text)
@@ -228,8 +231,8 @@ _SPLIT: collections.OrderedDict = collections.OrderedDict()
 def _split_facts(text: str) -> tuple[bytes, str]:
     """The plain facts of `text` (lines "p(a,1)." as asl_kb/asp/facts.py
     writes them) as an aspif program (b"" when there are none), and the
-    other lines (#external, rules, several facts on a line) as text. The same text comes back often (a case's runs, a mutant's
-    cases): kept."""
+    other lines (#external, rules, several facts on a line) as text. The
+    same text comes back often (a case's runs, a mutant's cases): kept."""
     hit = _SPLIT.get(text)
     if hit is not None:
         _SPLIT.move_to_end(text)
@@ -238,14 +241,16 @@ def _split_facts(text: str) -> tuple[bytes, str]:
     # each fact once: clingo takes a symbol output twice in aspif for an atom
     # of its own, no longer a fact (a unit's status written twice by facts.py
     # left the rout graph undecided, growing without bound)
+    # (aspif counts a symbol's length in bytes: an ASCII text's characters)
+    ascii_only = text.isascii()
     for line in dict.fromkeys(text.splitlines()):
         # an atom: a name first (not a tuple, number, string, -p or #directive)
         if line[:1].islower() and line.endswith(".") and _one_atom(line):
-            atom = line[:-1].encode()
-            plain.append(b"4 %d %s 0\n" % (len(atom), atom))
+            n = len(line) - 1 if ascii_only else len(line[:-1].encode())
+            plain.append(f"4 {n} {line[:-1]} 0\n")
         else:
             rest.append(line)
-    aspif = b"asp 1 0 0\n" + b"".join(plain) + b"0\n" if plain else b""
+    aspif = ("asp 1 0 0\n" + "".join(plain) + "0\n").encode() if plain else b""
     hit = _SPLIT[text] = (aspif, "\n".join(rest) + "\n" if any(x.strip() for x in rest) else "")
     if len(_SPLIT) > 1024:
         _SPLIT.popitem(last=False)

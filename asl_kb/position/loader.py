@@ -95,6 +95,14 @@ class FrozenMap(Mapping):
     def __getitem__(self, key):
         return self._d[key]
 
+    # the dict's own (Mapping's get and `in` go through __getitem__ and a
+    # KeyError: a spread of 16 boards asks the terrain 100,000 times)
+    def get(self, key, default=None):
+        return self._d.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        return key in self._d
+
     def __iter__(self) -> Iterator:
         return iter(self._d)
 
