@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import gc
 import os
 import sys
 import traceback
@@ -246,14 +245,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    # one position, one answer: no cyclic garbage collection meanwhile (it
-    # walked every object of the run again and again, and a run leaves no
-    # cyclic garbage: tests/test_facts.py); the committee's long searches keep it
-    paused = args.command not in committee_cli.COMMANDS and gc.isenabled()
-    if paused:
-        gc.disable()
     try:
-        return _run(args)
+        # one position, one answer: the cyclic garbage collector paused
+        # (asl_kb/collector.py); the committee's long searches keep it on
+        if args.command in committee_cli.COMMANDS:
+            return _run(args)
+        from asl_kb import collector
+        with collector.paused():
+            return _run(args)
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -268,9 +267,6 @@ def main(argv=None) -> int:
             print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)",
                   file=sys.stderr)
         return EXIT_INTERNAL
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _run(args) -> int:

@@ -1,4 +1,4 @@
-"""What the engine takes for granted: the facts asp/facts.py writes, and what a run leaves behind."""
+"""What the rules and the engine take for granted about the facts asp/facts.py writes."""
 import re
 import sys
 from pathlib import Path
@@ -34,53 +34,19 @@ def test_a_step_cost_is_given_only_between_adjacent_locations():
 def test_facts_reach_the_grounder_as_facts_however_they_are_written():
     """asp/control.py hands plain facts to clingo in aspif: a fact written
     twice, several facts on a line, a string holding periods or a pool's
-    `;`, an interval and a rule beside them all reach the grounder as facts
-    (a symbol output twice in aspif would be an atom of its own, no fact)."""
+    `;` or a letter outside ASCII (aspif counts bytes), an interval and a
+    rule beside them all reach the grounder as facts (a symbol output twice
+    in aspif would be an atom of its own, no fact)."""
     import clingo
     from asl_kb.asp.control import add_facts
     ctl = clingo.Control(["--warn=none"])
     add_facts(ctl, 'status("G",unarmed).\nstatus("G",unarmed).\nversion(current). phase(rout).\n'
-                   'erratum_switch("A20.21",on).\nunit("a;b. c").\nunit("q\\"x.").\nn(1..2).\n'
+                   'erratum_switch("A20.21",on).\nunit("a;b. c").\nunit("q\\"x.").\nunit("Düren").\nn(1..2).\n'
                    'derived(X) :- n(X).\n')
     ctl.ground([("base", [])])
     atoms = {str(a.symbol): a.is_fact for a in ctl.symbolic_atoms}
     assert atoms == {a: True for a in ('status("G",unarmed)', "version(current)", "phase(rout)",
                                        'erratum_switch("A20.21",on)', 'unit("a;b. c")', 'unit("q\\"x.")',
+                                       'unit("Düren")',
                                        "n(1)", "n(2)", "derived(1)", "derived(2)")}
 
-
-def test_outcomes_leave_no_cyclic_garbage_and_the_collector_as_it_was():
-    """outcomes() runs with Python's cyclic garbage collector off (and the CLI
-    runs so for one position, cli.py): that is safe only while a run leaves
-    no cycles behind for it to collect. And the collector is back as it was."""
-    import gc
-    from asl_kb.engines.outcomes import outcomes
-    positions = [load_position(cases_dir() / "rout" / "A20.21-surrender.yaml"),
-                 load_position_text(generate_position(1, 10, 0, spread=True), "spread")]
-    for p in positions:
-        outcomes(p, phase=True)          # module caches filled
-    gc.collect()
-    was = gc.get_debug()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        for p in positions:
-            result = outcomes(p, phase=True)
-            assert result.units and gc.isenabled()
-            del result
-            gc.collect()
-            assert gc.garbage == [], p.name
-    finally:
-        gc.set_debug(was)
-        gc.garbage.clear()
-    gc.disable()
-    try:
-        outcomes(positions[0])
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    import contextlib
-    import io
-    from asl_kb.cli import main
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main(["outcomes", str(cases_dir() / "rout" / "A20.21-surrender.yaml"), "--format", "json"]) == 0
-    assert gc.isenabled()          # the CLI's pause (one position) ends with it

@@ -8,11 +8,12 @@ real mistake; they are collected in `WARNINGS` (a test fails on any).
 
 Two ways in, one program. A run parses each entry program once per process
 (its statements are kept while no rule file changes; the first Control of
-an entry lets clingo read the files itself) and hands a position's
-plain facts to the grounder as ground atoms, in clingo's intermediate
-format (aspif); text parsing cost a small position about a sixth of its run. clingo checks that every body atom and
-every #show signature is defined only while it parses program text, and
-misreports both on this path, so it drops those (AtomUndefined) messages;
+an entry lets clingo read the files itself) and hands a position's plain
+facts to the grounder as ground atoms, in clingo's intermediate format
+(aspif); text parsing cost a small position about a sixth of its run.
+clingo checks that every body atom and every #show signature is defined
+only while it parses program text, and misreports both on this path, so it
+drops those (AtomUndefined) messages;
 `diagnosing()` loads rules and facts as text, so that clingo sees the whole
 program and every warning counts (tests/test_no_warnings.py runs every
 program that way). Both ways give the same answers (tests/test_digests.py).
@@ -193,15 +194,21 @@ def add_facts(ctl: clingo.Control, facts: str) -> None:
 def _file_holding(data: bytes):
     """A temporary file holding `data`, for clingo to read (it reads files
     by name only; a file in memory, /proc/self/fd/N, it cannot open). Made
-    without the tempfile module: it and what it imports cost a CLI run 5 ms."""
+    in $TMPDIR or /tmp without the tempfile module (it and what it imports
+    cost a CLI run 5 ms); where that folder cannot take it, tempfile finds
+    one that can."""
     folder = os.environ.get("TMPDIR") or "/tmp"
-    while True:
-        path = os.path.join(folder, f"asl-kb-{os.getpid()}-{os.urandom(6).hex()}.aspif")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            break
-        except FileExistsError:
-            continue
+    try:
+        while True:
+            path = os.path.join(folder, f"asl-kb-{os.getpid()}-{os.urandom(6).hex()}.aspif")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:
+                continue
+    except OSError:
+        import tempfile
+        fd, path = tempfile.mkstemp(prefix="asl-kb-", suffix=".aspif")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -216,12 +223,11 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 def _one_atom(line: str) -> bool:
     """Whether a line "p(...)." is one atom and nothing else: outside its
     strings no other period (a second fact, an interval `..`), no pool `;`,
-    no rule, no comment. (Most lines hold no period, `;`, `:` or `%` in a
-    string either: those are told at once.)"""
-    if line.count(".") == 1 and ";" not in line and ":" not in line and "%" not in line:
-        return True
-    bare = _STRING.sub('""', line)
-    return bare.count(".") == 1 and ";" not in bare and ":" not in bare and "%" not in bare
+    no rule, no comment. (Most lines hold none of these in a string either:
+    those are told without looking into their strings.)"""
+    def plain(text: str) -> bool:
+        return text.count(".") == 1 and ";" not in text and ":" not in text and "%" not in text
+    return plain(line) or ('"' in line and plain(_STRING.sub('""', line)))
 
 
 #: a facts text -> (its plain facts as an aspif program, the other lines as text)

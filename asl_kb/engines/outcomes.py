@@ -6,13 +6,11 @@ their results together in the result model (model.Outcomes).
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import re
-import threading
 import time
 
+from asl_kb import collector
 from asl_kb.engines import prisoners
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import position_facts, prisoner_facts
@@ -113,32 +111,6 @@ def reads_phase(answer: tuple) -> bool:
     return any_named(answer[1], "phase_reads")
 
 
-#: outcomes() calls under way in this process (threads), and whether the
-#: cyclic garbage collector was on when the first of them began
-_PAUSES = [0, False]
-_PAUSES_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while the outcomes are figured:
-    a rout graph is read into ~10^5 objects, none left in a cycle
-    (tests/test_facts.py), and the collector walked them again and again (an open board: 4 full collections,
-    0.13 s of 0.7). Back on, as it was, when the last call under way ends."""
-    with _PAUSES_LOCK:
-        if _PAUSES[0] == 0:
-            _PAUSES[1] = gc.isenabled()
-            gc.disable()
-        _PAUSES[0] += 1
-    try:
-        yield
-    finally:
-        with _PAUSES_LOCK:
-            _PAUSES[0] -= 1
-            if _PAUSES[0] == 0 and _PAUSES[1]:
-                gc.enable()
-
-
 def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
              phase: bool = False, limit: int | None = None, timeout: float | None = None,
              max_memory: int | None = None) -> Outcomes:
@@ -148,7 +120,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     cap the caller set on the process (cli.py: --max-memory), to say so."""
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        with _collector_paused():
+        with collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
     except TimedOut as e:
         return _timed_out(position, timeout, str(e))
