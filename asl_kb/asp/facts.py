@@ -154,9 +154,10 @@ class FactBuilder:
         for u in self.asked:
             self.add(f"vb_scope({q(u.id)})")
 
+        moves = geometry.Moves(p, self.area)
         for l in locs:
             L = term[l]
-            for other, cost in geometry.moves(p, self.area, l):
+            for other, cost in moves(l):
                 O = term.get(other)
                 if O is not None:
                     self.add(f"adjacent({L},{O})")

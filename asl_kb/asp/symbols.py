@@ -46,7 +46,8 @@ def read_symbols(symbols, memo: dict | None = None) -> list[ReadSymbol]:
     (rep -> ReadSymbol) may be shared between calls."""
     memo = {} if memo is None else memo
     reader = _Reader(memo)
-    return [reader.read(s._rep) for s in symbols]
+    read = reader.read
+    return [read(s._rep) for s in symbols]
 
 
 class _Reader:
@@ -59,11 +60,15 @@ class _Reader:
         self.p_size = _ffi.new("size_t*")
         self.p_char = _ffi.new("char**")
         self.p_int = _ffi.new("int*")
+        #: names by their C string: clingo keeps one copy of each name, so
+        #: a name is decoded once, not once per symbol
+        self.names: dict = {}
 
     def read(self, rep: int) -> ReadSymbol:
         out = self.memo.get(rep)
-        if out is not None:
-            return out
+        return out if out is not None else self._new(rep)
+
+    def _new(self, rep: int) -> ReadSymbol:
         out = ReadSymbol.__new__(ReadSymbol)
         out._rep = rep
         out._hash = _lib.clingo_symbol_hash(rep)
@@ -71,11 +76,20 @@ class _Reader:
         out.type = kind
         if kind is _FUNCTION:
             _ok(_lib.clingo_symbol_name(rep, self.p_char))
-            out.name = _ffi.string(self.p_char[0]).decode()
+            c = self.p_char[0]
+            name = self.names.get(c)
+            if name is None:
+                name = self.names[c] = _ffi.string(c).decode()
+            out.name = name
             _ok(_lib.clingo_symbol_arguments(rep, self.p_args, self.p_size))
-            args, size = self.p_args[0], self.p_size[0]
-            reps = [args[i] for i in range(size)]
-            out.arguments = [self.read(r) for r in reps]
+            size = self.p_size[0]
+            if size:
+                get = self.memo.get
+                # the arguments met before are most of them: looked up here,
+                # not in a call each
+                out.arguments = [get(r) or self._new(r) for r in self.p_args[0][0:size]]
+            else:
+                out.arguments = []
         elif kind is _NUMBER:
             _ok(_lib.clingo_symbol_number(rep, self.p_int))
             out.number = self.p_int[0]
@@ -119,3 +133,4 @@ def named(symbols, names) -> list:
             if _ffi.string(p_char[0]) in want:
                 out.append(s)
     return out
+

@@ -43,25 +43,54 @@ def half_mf(value) -> int:
 
 @lru_cache(maxsize=4096)
 def _half_cost(here, level: int, there, other: int, same_hex: bool):
-    """terrain.enter_cost in half MF (None: not traversable); a map has few
-    kinds of hex, and exact fractions are slow to figure for every move."""
+    """terrain.enter_cost in half MF (None: not traversable), kept from
+    position to position (the committee's searches run thousands)."""
     cost = terrain.enter_cost(here, level, there, other, same_hex)
     return None if cost is None else half_mf(cost)
 
 
-def moves(position, area: hexgrid.Area, loc: tuple[str, int]):
-    """(ADJACENT Location, cost in half MF or None) for each Location next to loc."""
-    h, level = loc
-    here = position.terrain_of(h)
-    out = []
-    for other in (level - 1, level + 1):
-        if 0 <= other <= position.levels_of(h):
-            out.append(((h, other), _half_cost(here, level, here, other, True)))
-    for n in hexgrid.neighbors(h):
-        if not area.contains(n) or level > position.levels_of(n):
-            continue
-        out.append(((n, level), _half_cost(here, level, position.terrain_of(n), level, False)))
-    return out
+class Moves:
+    """The ADJACENT Locations of Locations of one position and what entering
+    each costs. Each hex's terrain, levels and place in the area are read
+    once, and a cost once per kind of move (a map has few kinds of hex, and
+    exact fractions are slow to figure for each of thousands of moves)."""
+
+    def __init__(self, position, area: hexgrid.Area):
+        self.position, self.area = position, area
+        self._hexes: dict = {}
+        self._kinds: dict = {}
+        self._costs: dict = {}
+
+    def _hex(self, h: str) -> tuple:
+        """(terrain, its kind number, building levels, in the area) of hex h."""
+        found = self._hexes.get(h)
+        if found is None:
+            t = self.position.terrain_of(h)
+            kind = self._kinds.setdefault(t, len(self._kinds))
+            found = self._hexes[h] = (t, kind, self.position.levels_of(h), self.area.contains(h))
+        return found
+
+    def _cost(self, here, here_kind, level, there, there_kind, other, same_hex):
+        key = (here_kind, level, there_kind, other, same_hex)
+        cost = self._costs.get(key, self)
+        if cost is self:
+            cost = self._costs[key] = _half_cost(here, level, there, other, same_hex)
+        return cost
+
+    def __call__(self, loc: tuple[str, int]):
+        """(ADJACENT Location, cost in half MF or None) for each Location next to loc."""
+        h, level = loc
+        here, here_kind, levels, _ = self._hex(h)
+        out = []
+        for other in (level - 1, level + 1):
+            if 0 <= other <= levels:
+                out.append(((h, other), self._cost(here, here_kind, level, here, here_kind, other, True)))
+        for n in hexgrid.neighbors(h):
+            there, there_kind, n_levels, inside = self._hex(n)
+            if not inside or level > n_levels:
+                continue
+            out.append(((n, level), self._cost(here, here_kind, level, there, there_kind, level, False)))
+        return out
 
 
 def buildings(position, hexes) -> dict[str, str]:

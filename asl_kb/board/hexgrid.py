@@ -251,7 +251,9 @@ def neighbors(h: str) -> tuple[str, ...]:
     Not filtered by any area; only neighbours that cannot be named (negative
     row or column, e.g. west of column A) are left out.
     """
-    return tuple(n for n in (neighbor(h, d) for d in range(1, 7)) if n is not None)
+    col, row = hex_coords(h)
+    return tuple(hex_id(c, r) for c, r in _neighbor_coords(col, row)
+                 if 0 <= c <= MAX_COL and r >= 0)
 
 
 @lru_cache(maxsize=None)

@@ -92,6 +92,7 @@ class Graph:
         self._exposure_number: dict[frozenset, int] = {frozenset(): 0}
         self._unions: dict[tuple[int, int], int] = {}
         self._interdiction_lists: dict[frozenset, tuple] = {}
+        self._heads: dict = {}
         nodes = set()
         for s in at["link"]:
             a = s.arguments
@@ -158,7 +159,8 @@ class Graph:
         """The graph with integer states (hashing a clingo symbol is a C call;
         the walk below hashes states many times)."""
         if getattr(self, "_syms", None) is None:
-            syms = sorted(set(self.children) | {c for kids in self.children.values() for c in kids} | self.leaves)
+            # (numbered in any order: the walk goes by the children's order)
+            syms = list(set(self.children).union(*self.children.values(), self.leaves))
             ids = {sym: i for i, sym in enumerate(syms)}
             self._syms, self._ids = syms, ids
             self._kids = [[ids[c] for c in self.children.get(sym, ())] for sym in syms]
@@ -193,13 +195,17 @@ class Graph:
         out = {}
         unit = _unit_of(root)
         for (leaf, ints, opts), path in found.items():
-            f = self._fate(leaf, ints, opts, path)
-            fk = f.key
+            # the fate's key (Fate.key) from the leaf and the exposures: a Fate
+            # is built for the first path of each listed fate only
+            kind, captor, cause, at, low_crawl = self._head(leaf)
+            (_, ikey), (_, okey) = self._interdictions(ints), self._interdictions(opts)
+            fk = (kind, captor, cause, at, low_crawl, ikey, okey)
             old = self.info.get((unit, fk))
             self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
                                              frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
-            key = _group_key(f)
+            key = _group_key(fk)
             if key not in out:
+                f = self._fate(leaf, ints, opts, path)
                 if all_paths:
                     f.paths = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
                 out[key] = f
@@ -239,29 +245,46 @@ class Graph:
             n = self._unions[(a, b)] = self._number(self._exposures[a] | self._exposures[b])
         return n
 
-    def _interdictions(self, pairs: frozenset) -> list[Interdiction]:
-        """_by_location(pairs), figured once per exposure (they recur from
-        fate to fate)."""
+    def _interdictions(self, pairs: frozenset) -> tuple:
+        """_by_location(pairs) and its part of Fate.key, figured once per
+        exposure (they recur from fate to fate)."""
         found = self._interdiction_lists.get(pairs)
         if found is None:
-            found = self._interdiction_lists[pairs] = tuple(_by_location(pairs))
-        return list(found)
+            listed = tuple(_by_location(pairs))
+            found = self._interdiction_lists[pairs] = (listed, tuple((i.at, i.by) for i in listed))
+        return found
+
+    def _head(self, leaf) -> tuple:
+        """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf."""
+        head = self._heads.get(leaf)
+        if head is None:
+            kind = self.fate[leaf]
+            captor = cause = ""
+            if kind.name == "surrender":
+                captor = text(kind.arguments[0])
+            elif kind.name == "eliminated":
+                cause = kind.arguments[0].name
+                if leaf in self.invokes:
+                    captor = text(leaf.arguments[0])
+            head = self._heads[leaf] = (kind.name, captor, cause, _location(_leaf_location(leaf)),
+                                        leaf.name == "rout_state" and leaf.arguments[-1].name == "lc")
+        return head
 
     def _fate(self, leaf, ints, opts, path) -> Fate:
         kind = self.fate[leaf]
-        at = _location(_leaf_location(leaf))
-        f = Fate(kind.name, at, low_crawl=leaf.name == "rout_state" and leaf.arguments[-1].name == "lc",
-                 path=self._locations(path), interdiction=self._interdictions(ints),
-                 optional_interdiction=self._interdictions(opts),
+        name, captor, cause, at, low_crawl = self._head(leaf)
+        f = Fate(name, at, low_crawl=low_crawl,
+                 path=self._locations(path), interdiction=list(self._interdictions(ints)[0]),
+                 optional_interdiction=list(self._interdictions(opts)[0]),
                  because=self.because(w for n in path for w in self.why.get(n, ())))
-        if kind.name == "surrender":
-            f.captor = text(kind.arguments[0])
+        if name == "surrender":
+            f.captor = captor
             f.guard = self.guard_after[leaf]
             f.abandons = [AbandonedSW(sw, at) for sw in sorted(self.leaves_sw.get(leaf, ()))]
-        elif kind.name == "eliminated":
-            f.cause = kind.arguments[0].name
+        elif name == "eliminated":
+            f.cause = cause
             if leaf in self.invokes:
-                f.captor = text(leaf.arguments[0])
+                f.captor = captor
                 f.invokes_no_quarter = self.invokes[leaf]
             if leaf in self.llmc:
                 f.llmc = sorted(self.llmc[leaf])
@@ -292,8 +315,9 @@ def _by_location(pairs) -> list[Interdiction]:
                   key=lambda i: hexgrid.hex_coords(i.at))
 
 
-def _group_key(f: Fate):
-    """A fate's place in its unit's listing: by kind (FATE_ORDER), captor,
-    cause, destination in hex order, Low Crawl, Interdiction."""
-    kind, captor, cause, at, low_crawl, ints, opts = f.key
+def _group_key(key: tuple):
+    """A fate's place in its unit's listing (from its Fate.key): by kind
+    (FATE_ORDER), captor, cause, destination in hex order, Low Crawl,
+    Interdiction."""
+    kind, captor, cause, at, low_crawl, ints, opts = key
     return (FATE_ORDER.get(kind, 9), captor, cause, hexgrid.hex_coords(at.split("@")[0]), at, low_crawl, ints, opts)
