@@ -4,31 +4,70 @@ import sys
 from pathlib import Path
 
 from asl_kb.asp.facts import position_facts
+from asl_kb.board import hexgrid
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import cases_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from generate import generate_open, generate_position  # noqa: E402
 
-_COST = re.compile(r"^cost\((loc\(.*?\)),(loc\(.*?\)),\d+\)\.$", re.M)
-_ADJACENT = re.compile(r"^adjacent\((loc\(.*?\)),(loc\(.*?\))\)\.$", re.M)
+_LOC = r'loc\("([^"]+)",(\d+)\)'
+_COST = re.compile(rf"^cost\({_LOC},{_LOC},\d+\)\.$", re.M)
+_ADJACENT = re.compile(rf"^adjacent\({_LOC},{_LOC}\)\.$", re.M)
+_AREA = re.compile(rf'^area\("[^"]+",{_LOC}\)\.$', re.M)
 
 
-def test_a_step_cost_is_given_only_between_adjacent_locations():
+def _pairs(found) -> set:
+    return {((a, int(la)), (b, int(lb))) for a, la, b, lb in found}
+
+
+def _adjacent_locations(l1, l2) -> bool:
+    """ADJACENT (glossary): the same level of adjacent hexes, or consecutive
+    levels of one hex."""
+    (h1, v1), (h2, v2) = l1, l2
+    if h1 == h2:
+        return abs(v1 - v2) == 1
+    return v1 == v2 and hexgrid.adjacent(h1, h2)
+
+
+def test_adjacent_locations_are_given_once_as_a_cost_or_as_adjacent():
     """rules/rout/doc.lp: cost/3 is given only for ADJACENT Locations, so the
     step clauses (step/4, reachable/4, back/5, Low Crawl, free_reach/4) read
-    it without adjacent/2 beside it."""
+    it without adjacent/2 beside it; and it stands for adjacent/2 too
+    (rules/core/base.lp derives it), which the facts give only for ADJACENT
+    Locations a rout may not enter: every two ADJACENT Locations in reach
+    are one or the other, never both."""
     positions = [load_position(f) for f in sorted(cases_dir().rglob("*.yaml"))]
     positions += [load_position_text(generate_position(2, 10, 0, spread=True), "spread"),
                   load_position_text(generate_open(0), "open")]
-    costs = 0
+    costs = blocked = 0
     for p in positions:
         facts = position_facts(p)
-        adjacent = set(_ADJACENT.findall(facts))
-        steps = _COST.findall(facts)
-        costs += len(steps)
-        assert set(steps) <= adjacent, p.name
-    assert costs > 10_000          # the positions above do give step costs
+        steps, others = _pairs(_COST.findall(facts)), _pairs(_ADJACENT.findall(facts))
+        costs, blocked = costs + len(steps), blocked + len(others)
+        assert not steps & others, p.name
+        given = steps | others
+        assert all(_adjacent_locations(a, b) for a, b in given), p.name
+        reach = {(h, int(v)) for h, v in _AREA.findall(facts)}
+        for a in reach:
+            h, v = a
+            for b in [(h, v - 1), (h, v + 1)] + [(n, v) for n in hexgrid.neighbors(h)]:
+                if b in reach:
+                    assert (a, b) in given, (p.name, a, b)
+    assert costs > 10_000 and blocked > 0     # the positions above give both
+
+
+def test_the_rules_read_a_cost_as_adjacent_too():
+    from asl_kb.asp.control import new_control
+    position = load_position_text(generate_position(1, 4, 0), "small")
+    facts = position_facts(position)
+    ctl = new_control("rout.lp", facts)
+    ctl.ground([("base", [])])
+    derived = {(str(a.symbol.arguments[0]), str(a.symbol.arguments[1]))
+               for a in ctl.symbolic_atoms.by_signature("adjacent", 2)}
+    written = {(f'loc("{a}",{la})', f'loc("{b}",{lb})')
+               for a, la, b, lb in _COST.findall(facts) + _ADJACENT.findall(facts)}
+    assert derived == written and len(written) > 100
 
 
 def test_facts_reach_the_grounder_as_facts_however_they_are_written():

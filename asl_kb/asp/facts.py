@@ -159,10 +159,14 @@ class FactBuilder:
             L = term[l]
             for other, cost in moves(l):
                 O = term.get(other)
-                if O is not None:
+                if O is None:
+                    continue
+                # a cost stands for ADJACENT too (rules/core/base.lp): a
+                # spread of 16 boards has 30,000 such pairs
+                if cost is not None:
+                    self.add(f"cost({L},{O},{cost})")
+                else:
                     self.add(f"adjacent({L},{O})")
-                    if cost is not None:
-                        self.add(f"cost({L},{O},{cost})")
 
         for h in sorted(set(hexes) | unit_hexes, key=hexgrid.hex_coords):
             x, y, z = geometry.cube(h)
