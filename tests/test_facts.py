@@ -89,3 +89,28 @@ def test_facts_reach_the_grounder_as_facts_however_they_are_written():
                                        'unit("Düren")',
                                        "n(1)", "n(2)", "derived(1)", "derived(2)")}
 
+
+
+def test_plain_facts_told_at_once_are_those_told_line_by_line(monkeypatch):
+    """asp/control.py tells a text of plain facts from the whole text at
+    once; it must hand clingo what reading it line by line does."""
+    from asl_kb.asp import control
+    texts = [position_facts(load_position(f)) for f in sorted(cases_dir().rglob("*.yaml"))]
+    texts.append(position_facts(load_position_text(generate_position(2, 10, 0, spread=True), "spread")))
+    positions = len(texts)
+    texts += ['p("a.b").\n', "p(1).\nq(2). r(3).\n", "p(1).\n#external q.\n", "p(1..2).\n", "p(1).\np(1).\n",
+              "p(1;2).\n", "p(1).\n\nq(2).\n", "P(1).\n", "p(1)", "p(1).\nq(2):-p(1).\n", "p(1). % c\n"]
+    told_at_once = []
+    for text in texts:
+        control._SPLIT.clear()
+        fast = control._split_facts(text)
+        told_at_once.append(control._all_plain(text, len(text.splitlines())))
+        control._SPLIT.clear()
+        with monkeypatch.context() as m:
+            m.setattr(control, "_all_plain", lambda text, lines: False)
+            slow = control._split_facts(text)
+        assert fast == slow, text[:200]
+    # the positions' facts are all told at once; of the odd texts, only the
+    # one of plain facts, one written twice
+    assert all(told_at_once[:positions])
+    assert [t for t, at_once in zip(texts[positions:], told_at_once[positions:]) if at_once] == ["p(1).\np(1).\n"]
