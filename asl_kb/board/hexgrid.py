@@ -417,13 +417,26 @@ def _mirror(c):
     return x, z, y
 
 
+def _permutation(turn):
+    """A symmetry `turn` (a function of a cube) as the signed permutation of
+    the coordinates it is: c -> (s * c[i], s * c[j], s * c[k]), read off
+    its image of (1, 2, 3) (a scan asks thousands of lines of them)."""
+    image = turn((1, 2, 3))
+    sign = 1 if image[0] > 0 else -1
+    i, j, k = (abs(v) - 1 for v in image)
+    if sign > 0:
+        return lambda c: (c[i], c[j], c[k])
+    return lambda c: (-c[i], -c[j], -c[k])
+
+
 def _symmetries():
     """The 12 symmetries of the hex grid about the origin, as (apply, undo)."""
     out = []
     for k in range(6):
-        out.append((lambda c, k=k: _rotate(c, k), lambda c, k=k: _rotate(c, -k)))
+        out.append((_permutation(lambda c, k=k: _rotate(c, k)), _permutation(lambda c, k=k: _rotate(c, -k))))
         # rotate-after-mirror is its own inverse
-        out.append((lambda c, k=k: _rotate(_mirror(c), k), lambda c, k=k: _rotate(_mirror(c), k)))
+        mirrored = _permutation(lambda c, k=k: _rotate(_mirror(c), k))
+        out.append((mirrored, mirrored))
     return tuple(out)
 
 
