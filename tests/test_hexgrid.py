@@ -279,3 +279,18 @@ def test_hex_line_only_named_hexes():
         for element in hg.hex_line(a, b):
             for h in element:
                 hg.hex_coords(h)
+
+
+def test_the_symmetries_are_the_rotations_and_mirrors():
+    """hexgrid._SYMMETRIES (signed permutations, for speed) are the six
+    rotations and the six rotated mirrors, each with its inverse."""
+    import itertools
+
+    from asl_kb.board import hexgrid as H
+    cubes = [c for c in itertools.product(range(-3, 4), repeat=3) if sum(c) == 0]
+    for k in range(6):
+        (apply, undo), (mirrored, mirrored_undo) = H._SYMMETRIES[2 * k], H._SYMMETRIES[2 * k + 1]
+        for c in cubes:
+            assert apply(c) == H._rotate(c, k) and undo(apply(c)) == c
+            assert mirrored(c) == H._rotate(H._mirror(c), k) and mirrored_undo(mirrored(c)) == c
+    assert len({tuple(s[0](c) for c in cubes) for s in H._SYMMETRIES}) == 12
