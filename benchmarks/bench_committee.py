@@ -17,8 +17,8 @@ scopes, start-up included.
 """
 from __future__ import annotations
 
+import argparse
 import functools
-import sys
 import time
 
 from asl_kb.committee.enumerate import candidates, to_yaml
@@ -28,8 +28,13 @@ from asl_kb.committee.search import judge_diff
 
 
 def main() -> None:
-    scope = load_scope(sys.argv[1] if len(sys.argv) > 1 else "small")
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    ap = argparse.ArgumentParser(description="Positions judged per second per core by `asl-kb search diff` "
+                                             "(prints figures, asserts nothing).")
+    ap.add_argument("scope", nargs="?", default="small", help="a shipped scope or a scope file (default: small)")
+    ap.add_argument("n", nargs="?", type=int, default=20, help="positions judged (default: 20)")
+    args = ap.parse_args()
+    scope = load_scope(args.scope)
+    n = args.n
     cs = list(candidates(scope))
     step = max(1, len(cs) // n)
     jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in cs[::step][:n]]
