@@ -302,9 +302,19 @@ class Fate:
     @property
     def key(self) -> tuple:
         """What makes two fates the same outcome (not the example path)."""
-        return (self.kind, self.captor or "", self.cause or "", self.at, self.low_crawl,
-                tuple((i.at, i.by) for i in self.interdiction),
-                tuple((i.at, i.by) for i in self.optional_interdiction))
+        return Fate.key_of(self.kind, self.captor, self.cause, self.at, self.low_crawl,
+                           Fate.exposure_key(self.interdiction), Fate.exposure_key(self.optional_interdiction))
+
+    @staticmethod
+    def key_of(kind, captor, cause, at, low_crawl, interdiction: tuple, optional: tuple) -> tuple:
+        """Fate.key from its parts (the fate walk figures it before building a
+        Fate); `interdiction`, `optional`: exposure_key of each list."""
+        return (kind, captor or "", cause or "", at, low_crawl, interdiction, optional)
+
+    @staticmethod
+    def exposure_key(interdictions) -> tuple:
+        """An Interdiction list's part of Fate.key."""
+        return tuple((i.at, i.by) for i in interdictions)
 
     def to_json(self) -> dict:
         out: dict = {"fate": self.kind, **_given(self, "cause", "captor", "guard", "invokes_no_quarter")}

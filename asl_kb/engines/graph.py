@@ -197,9 +197,8 @@ class Graph:
         for (leaf, ints, opts), path in found.items():
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
-            kind, captor, cause, at, low_crawl = self._head(leaf)
             (_, ikey), (_, okey) = self._interdictions(ints), self._interdictions(opts)
-            fk = (kind, captor, cause, at, low_crawl, ikey, okey)
+            fk = Fate.key_of(*self._head(leaf), ikey, okey)
             old = self.info.get((unit, fk))
             self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
                                              frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
@@ -251,7 +250,7 @@ class Graph:
         found = self._interdiction_lists.get(pairs)
         if found is None:
             listed = tuple(_by_location(pairs))
-            found = self._interdiction_lists[pairs] = (listed, tuple((i.at, i.by) for i in listed))
+            found = self._interdiction_lists[pairs] = (listed, Fate.exposure_key(listed))
         return found
 
     def _head(self, leaf) -> tuple:
