@@ -19,7 +19,6 @@ from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
 from asl_kb.model import Outcomes
-from asl_kb.report.render import template_cache
 from asl_kb.resources import docs_dir
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -105,6 +104,18 @@ def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tu
     elif select_first:
         selected = view.overlays[0]["id"] if view.overlays else None
     return _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected)
+
+
+@cache
+def template_cache():
+    """jinja2's cache of compiled templates (a directory of this user's under
+    the system's temporary directory, keyed by each template's checksum):
+    compiling a template costs more than rendering it. None when it cannot
+    be made; templates are then compiled as before."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 @cache
