@@ -1,5 +1,3 @@
-import sys
+from asl_kb.cli import run
 
-from asl_kb.cli import main
-
-sys.exit(main())
+run()

@@ -190,16 +190,7 @@ def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
         p.add_argument("position", metavar="POSITION", help="position YAML file")
 
 
-def _parser() -> argparse.ArgumentParser:
-    common = _common()
-    ap = _Parser(
-        prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
-        epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
-    ap.add_argument("--version", action=_VersionAction,
-                    help="print the program's version and exit")
-    ap.add_argument("--debug", action="store_true",
-                    help="on an internal error, print the traceback (default: one line, exit 70)")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def _outcomes_parser(sub, common) -> None:
     o = sub.add_parser("outcomes", parents=[common], help="every legal outcome of a position's Rout Phase",
                        description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
                                    "(summarised per destination; --all lists every one), Heat of Battle, "
@@ -222,13 +213,18 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
                    help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
                         f"(default: {DEFAULT_MAX_MEMORY})")
-    committee_cli.add_parsers(sub, common)   # diff, search: asl_kb/committee/cli.py
+
+
+def _check_parser(sub, common) -> None:
     c = sub.add_parser("check", parents=[common],
                        help="does the position leave a unit or the phase without a legal outcome, "
                             "or break a rule? (exit 1 if so)",
                        description="Find the units or whole phase the rules leave without a legal outcome, "
                                    "and the rules the position breaks, with the clauses in conflict.")
     _position_arg(c)
+
+
+def _why_not_parser(sub, common) -> None:
     w = sub.add_parser("why-not", parents=[common],
                        help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
                        description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
@@ -239,12 +235,72 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("unit", metavar="UNIT", help="the id of the unit the fate is proposed for")
     w.add_argument("fate", nargs="+", metavar="FATE",
                    help="rout LOCATION | surrender CAPTOR | stay | eliminated")
-    _report_parser(sub, common)
+
+
+#: the subcommands in the order `--help` lists them, each with what adds its
+#: parser (diff and search: asl_kb/committee/cli.py)
+SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": None, "search": None, "check": _check_parser,
+               "why-not": _why_not_parser, "report": _report_parser}
+
+
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. When `argv` names a subcommand, only that
+    subcommand's parser is built (building all of them is a tenth of the
+    time `--help` takes); for anything else (no subcommand, a misspelt one,
+    `--help`) every one is, so that the usage and errors list them all."""
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    only = words[0] if words and words[0] in SUBCOMMANDS else None
+    common = _common()
+    ap = _Parser(
+        prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
+        epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
+    ap.add_argument("--version", action=_VersionAction,
+                    help="print the program's version and exit")
+    ap.add_argument("--debug", action="store_true",
+                    help="on an internal error, print the traceback (default: one line, exit 70)")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    committee_added = False
+    for name, add in SUBCOMMANDS.items():
+        if only is not None and name != only:
+            continue
+        if add is not None:
+            add(sub, common)
+        elif not committee_added:
+            committee_cli.add_parsers(sub, common)   # diff, search
+            committee_added = True
     return ap
 
 
+#: the subcommands that answer for one position and are done: run() ends
+#: their process without Python's teardown
+ONE_SHOT = ("outcomes", "check", "why-not")
+
+
+def run() -> None:
+    """The `asl-kb` command (and `python -m asl_kb`): main(), then exit.
+    After a one-position command (ONE_SHOT) the process ends without Python's
+    teardown: freeing the rout graph's objects, the clingo Control and every
+    module cost a rulebook position ~20 ms, a tenth of its run, and nothing is
+    left to do -- its answer is written and flushed, and it starts no thread,
+    child process or exit handler. The committee's commands (worker pools,
+    Dask clusters) and `report` (a browser) exit the usual way."""
+    args = _parser().parse_args()
+    code = _main(args)
+    if args.command in ONE_SHOT:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:  # e.g. the reader closed the pipe: Python's own exit reports it
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    return _main(_parser(argv).parse_args(argv))
+
+
+def _main(args) -> int:
     try:
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/collector.py); the committee's long searches keep it on
@@ -343,4 +399,4 @@ def _check(position, args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
