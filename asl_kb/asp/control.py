@@ -28,7 +28,6 @@ import re
 from pathlib import Path
 
 import clingo
-import clingo.ast
 
 from asl_kb.resources import rules_dir
 
@@ -131,10 +130,12 @@ def _statements(path: Path) -> list:
     if hit is not None and all(_read(name) == text for name, text in hit[0]):
         _PARSED.move_to_end(key)
         return hit[1]
+    # (clingo.ast only here: a process's first Control reads its files itself, new_control)
+    from clingo.ast import ASTType, parse_files
     parsed: list = []
-    clingo.ast.parse_files([key], parsed.append, logger=_log, message_limit=100)
+    parse_files([key], parsed.append, logger=_log, message_limit=100)
     names = {key} | {s.location.begin.filename for s in parsed}
-    statements = [s for s in parsed if s.ast_type != clingo.ast.ASTType.Comment]
+    statements = [s for s in parsed if s.ast_type != ASTType.Comment]
     _PARSED[key] = (tuple((n, _read(n)) for n in sorted(names)), statements)
     if len(_PARSED) > _PARSED_AT_MOST:
         _PARSED.popitem(last=False)
@@ -165,7 +166,8 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         _LOADED.add(str(path))
         ctl.load(str(path))
     else:
-        with clingo.ast.ProgramBuilder(ctl) as builder:
+        from clingo.ast import ProgramBuilder
+        with ProgramBuilder(ctl) as builder:
             for statement in _statements(path):
                 builder.add(statement)
     if facts:

@@ -16,7 +16,7 @@ Every program speaks through the same output predicates:
   option/1, required/1, state/2, roll/4, effect/2, joint_roll/5 (prisoners).
 
 `Answer(symbols)` sorts a shown answer set into these; the engines build
-the result model (asl_kb/model.py) from it. No engine tells programs or
+the result model (asl_kb/model/) from it. No engine tells programs or
 results apart by the letters of a predicate name.
 """
 from __future__ import annotations

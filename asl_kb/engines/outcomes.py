@@ -11,18 +11,15 @@ import re
 import time
 
 from asl_kb import collector
-from asl_kb.engines import prisoners
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import position_facts, prisoner_facts
 import clingo
 
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
-from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
 from asl_kb.asp.solve import TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named
-from asl_kb.model import (Cut, ImmediateFate, ImmediateSurrender, IndependentUnit, Outcomes, UnitFates,
-                          VoluntaryRout, WholePhase)
+from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.summary import add_summaries
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
@@ -93,8 +90,9 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
     # clingo keeps one copy of each symbol in the process: equal symbols have
     # equal representations, whichever Control made them
     out = [("rout", frozenset(s._rep for s in symbols)) for symbols in rout]
-    asked = [prisoners.relevant(p) for p in positions]
+    asked = [p.involves_prisoners() for p in positions]
     if any(asked):
+        from asl_kb.engines import prisoners
         told = None
         if all(asked) and len(positions) > 1:
             told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
@@ -183,6 +181,9 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
     if surrenders or phase:
+        # (imported here: a position without surrenders needs neither)
+        from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
+        from asl_kb.model.phase import IndependentUnit, VoluntaryRout, WholePhase
         ph = Phase(position, units, world1, g.accompany, g.rank, info)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
@@ -213,7 +214,8 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         result.heat_of_battle = _immediate(position, g, "heat_of_battle")
     if g.events.get("disrupted"):
         result.disrupted = _immediate(position, g, "disrupted")
-    if prisoners.relevant(position):
+    if position.involves_prisoners():
+        from asl_kb.engines import prisoners
         result.prisoners = prisoners.solve_prisoners(position)
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
@@ -236,6 +238,7 @@ _EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted":
 
 
 def _immediate(position, g, event) -> list[ImmediateSurrender]:
+    from asl_kb.model.immediate import ImmediateFate, ImmediateSurrender
     """The outcomes of an immediate surrender (immediate/3): a unit's Final
     Heat of Battle DR (event heat_of_battle: A15.5, A20.21) or a Disrupted
     unit entered by the enemy outside the RtPh (event disrupted: A19.12)."""

@@ -23,7 +23,8 @@ from asl_kb.asp.facts import loc, q, switch_facts
 from asl_kb.asp.reader import Answer, reason_kind
 from asl_kb.engines.graph import FateInfo
 from asl_kb.asp.control import new_control
-from asl_kb.model import Because, Fate, PhaseOutcome, Turn, UnitFates
+from asl_kb.model import Because, Fate, UnitFates
+from asl_kb.model.phase import PhaseOutcome, Turn
 
 #: whole-phase outcomes enumerated at most; past it the result says incomplete
 MAX_OUTCOMES = 20000

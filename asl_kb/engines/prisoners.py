@@ -8,7 +8,7 @@ each Original roll (roll/4), other effects (effect/2) and explanations
 bands and their chances added up (k in 36 for 2d6, k in 6 for 1d6). Whose
 choice a result is (chosen/5) and which term's dice decide an option
 (roll_for/2) are the rules'; every term is read as a kind with named
-arguments (arguments/2) into the result model (asl_kb/model.py).
+arguments (arguments/2) into the result model (asl_kb/model/prisoners.py).
 """
 from __future__ import annotations
 
@@ -20,17 +20,11 @@ import clingo
 from asl_kb.asp.control import new_control
 from asl_kb.asp.facts import prisoner_facts
 from asl_kb.asp.reader import Answer, text
-from asl_kb.model import Band, Choice, Event, Joint, JointResult, Option, Prisoners
+from asl_kb.model.prisoners import Band, Choice, Event, Joint, JointResult, Option, Prisoners
 
 #: ways to roll each total (2d6) or face (1d6)
 _WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
          "dr1": ({d: 1 for d in range(1, 7)}, 6)}
-
-
-def relevant(position) -> bool:
-    """Whether the position has anything for the prisoners program."""
-    return bool(position.close_combat or position.fire_effects
-                or any(u.guard or u.unarmed for u in position.units))
 
 
 def answer(position) -> list:

@@ -267,6 +267,13 @@ class Position:
         """Whether the erratum for `rule` is switched on."""
         return dict(self.errata).get(rule, default)
 
+    def involves_prisoners(self) -> bool:
+        """Whether the position has anything for the prisoners program
+        (rules/prisoners.lp): Close Combat, fire effects, a Guard or an
+        Unarmed unit."""
+        return bool(self.close_combat or self.fire_effects
+                    or any(u.guard or u.unarmed for u in self.units))
+
 
 # ---------------------------------------------------------------- entry points
 

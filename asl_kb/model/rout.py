@@ -1,0 +1,171 @@
+"""The rout program's result (asl_kb/engines/graph.py, outcomes.py): each
+broken unit's fates and their summary."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asl_kb.model.common import Because, set_fields, because_lines
+
+
+@dataclass(frozen=True, slots=True)
+class Interdiction:
+    """An Open Ground Location on the way where an Interdiction NMC applies
+    (A10.53), and the units that may enforce it (the DEFENDER picks one)."""
+    at: str
+    by: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "by": list(self.by)}
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonedSW:
+    """A SW a surrendering unit leaves behind in its Location (A20.24)."""
+    sw: str
+    at: str
+
+    def to_json(self) -> dict:
+        return {"sw": self.sw, "at": self.at}
+
+
+@dataclass(slots=True)
+class Fate:
+    """One legal fate of a broken unit: how it ends the Rout Phase.
+
+    `kind` is rout, stay, surrender, freed (a surrender some whole-phase
+    outcome frees as Unarmed for lack of Guard capacity, A20.51) or
+    eliminated; `at` the Location it ends in; `path` the shortest example
+    path (`paths`: every path, with --all-paths); `interdiction` the Open
+    Ground Locations where an Interdiction NMC applies, `optional_interdiction`
+    those where concealed units may drop concealment to Interdict (A10.533).
+    A surrender names its `captor`, the `guard` that results and the SW it
+    `abandons`; an elimination its `cause` (failure_to_rout, no_quarter), for
+    a rejected surrender the captor and the side that `invokes_no_quarter`,
+    and the units whose LLMC a leader's elimination calls for (`llmc`).
+    """
+    kind: str
+    at: str
+    low_crawl: bool
+    path: list[str]
+    interdiction: list[Interdiction]
+    optional_interdiction: list[Interdiction]
+    because: list[Because]
+    captor: str | None = None
+    guard: str | None = None
+    abandons: list[AbandonedSW] | None = None
+    cause: str | None = None
+    invokes_no_quarter: str | None = None
+    llmc: list[str] | None = None
+    paths: list[list[str]] | None = None
+
+    @property
+    def key(self) -> tuple:
+        """What makes two fates the same outcome (not the example path)."""
+        return Fate.key_of(self.kind, self.captor, self.cause, self.at, self.low_crawl,
+                           Fate.exposure_key(self.interdiction), Fate.exposure_key(self.optional_interdiction))
+
+    @staticmethod
+    def key_of(kind, captor, cause, at, low_crawl, interdiction: tuple, optional: tuple) -> tuple:
+        """Fate.key from its parts (the fate walk figures it before building a
+        Fate); `interdiction`, `optional`: exposure_key of each list."""
+        return (kind, captor or "", cause or "", at, low_crawl, interdiction, optional)
+
+    @staticmethod
+    def exposure_key(interdictions) -> tuple:
+        """An Interdiction list's part of Fate.key."""
+        return tuple((i.at, i.by) for i in interdictions)
+
+    def to_json(self) -> dict:
+        out: dict = {"fate": self.kind, **set_fields(self, "cause", "captor", "guard", "invokes_no_quarter")}
+        if self.abandons is not None:
+            out["abandons"] = [a.to_json() for a in self.abandons]
+        out.update(set_fields(self, "llmc"))
+        out["at"] = self.at
+        out["low_crawl"] = self.low_crawl
+        out["path"] = self.path
+        out["interdiction"] = [i.to_json() for i in self.interdiction]
+        out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
+        out["because"] = because_lines(self.because)
+        out.update(set_fields(self, "paths"))
+        return out
+
+
+@dataclass(slots=True)
+class UnbeatenRoute:
+    """Routes to one destination whose Interdiction Locations (and optional
+    Interdiction) no other route there beats, with the numbers of the fates
+    that take them (1-based, as `--all` numbers them)."""
+    interdiction: list[str]
+    optional_interdiction: list[str]
+    fates: list[int]
+
+    def to_json(self) -> dict:
+        return {"interdiction": self.interdiction, "optional_interdiction": self.optional_interdiction,
+                "fates": self.fates}
+
+
+@dataclass(slots=True)
+class Destination:
+    """The rout fates ending in one Location: how many (`fates`), the numbers
+    of the Low Crawl ones, the unbeaten routes (fewest Interdiction Locations
+    first; `least_interdiction` the fewest, None when only Low Crawl gets
+    there) and how many routes are `beaten`."""
+    at: str
+    fates: int
+    low_crawl: list[int]
+    least_interdiction: int | None
+    unbeaten: list[UnbeatenRoute]
+    beaten: int
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "fates": self.fates, "low_crawl": self.low_crawl,
+                "least_interdiction": self.least_interdiction,
+                "unbeaten": [r.to_json() for r in self.unbeaten], "beaten": self.beaten}
+
+
+@dataclass(slots=True)
+class FateSummary:
+    """What a player weighs of a unit's fates (asl_kb/report/summary.py):
+    counts, the rout fates per destination, the numbers of the other fates."""
+    fates: int
+    rout_fates: int
+    beaten_rout_fates: int
+    destinations: list[Destination]
+    other_fates: list[int]
+
+    def to_json(self) -> dict:
+        return {"fates": self.fates, "rout_fates": self.rout_fates, "beaten_rout_fates": self.beaten_rout_fates,
+                "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates}
+
+
+@dataclass(slots=True)
+class UnitFates:
+    """A broken unit (or, with --voluntary-break, an unbroken unit that might
+    break, A10.41): whether it must or may rout and why, the leaders that may
+    rout with it (A10.711), and every legal fate. A unit without a legal fate
+    is `inconsistent` (a question for the rules committee)."""
+    id: str
+    side: str
+    at: str
+    must_rout: bool
+    may_rout: bool
+    because: list[Because]
+    fates: list[Fate]
+    voluntary_rout: list[str] | None = None
+    may_break: bool | None = None
+    summary: FateSummary | None = None
+
+    @property
+    def inconsistent(self) -> bool:
+        return not self.fates
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "side": self.side, "at": self.at, "must_rout": self.must_rout,
+                     "may_rout": self.may_rout, "because": because_lines(self.because),
+                     "fates": [f.to_json() for f in self.fates], **set_fields(self, "voluntary_rout")}
+        if self.inconsistent:
+            out["inconsistent"] = True
+        out.update(set_fields(self, "may_break"))
+        if self.summary is not None:
+            out["summary"] = self.summary.to_json()
+        return out
