@@ -14,11 +14,11 @@ complete by construction.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import clingo
 
 from asl_kb.asp.control import new_control
+from asl_kb.record import Record, record
 
 
 #: six moves at most (A10.5: six MF, no Location cheaper than one MF), plus a
@@ -35,8 +35,9 @@ def _check(deadline: float | None, where: str) -> None:
         raise TimedOut(where)
 
 
-@dataclass
-class SolveStats:
+@record
+class SolveStats(Record):
+    """Timing figures of a run: grounding and solving seconds, ground atoms, stages."""
     ground_seconds: float = 0.0
     solve_seconds: float = 0.0
     atoms: int = 0

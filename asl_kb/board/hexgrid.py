@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
+
+from asl_kb.record import FrozenRecord, record
 
 __all__ = [
     "MAX_COL",
@@ -285,8 +286,8 @@ def distance(a: str, b: str) -> int:
 # areas
 # --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Area:
+@record(frozen=True)
+class Area(FrozenRecord):
     """A rectangle of hexes by column index and row, inclusive.
 
     Row 0 of an even-index column (A0, C0, ...) never exists: on a geomorphic

@@ -13,9 +13,10 @@ e.g. :class:`asl_kb.position.HexTerrain`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Optional, Protocol
+
+from asl_kb.record import FrozenRecord, record
 
 __all__ = [
     "TerrainType",
@@ -41,8 +42,8 @@ LOS_CLASSES = ("clear", "hinder", "block")
 ROUT_COVER = ("building", "woods")
 
 
-@dataclass(frozen=True)
-class TerrainType:
+@record(frozen=True)
+class TerrainType(FrozenRecord):
     """One kind of hex terrain.
 
     mf            MF for Infantry to enter (None: "ALL" MF / no fixed cost).
@@ -75,8 +76,8 @@ class TerrainType:
             raise ValueError(f"{self.name}: rout_cover must be one of {ROUT_COVER} or None")
 
 
-@dataclass(frozen=True)
-class FeatureType:
+@record(frozen=True)
+class FeatureType(FrozenRecord):
     """A counter/feature in a hex (fortification, SMOKE, wreck, ...).
 
     extra_mf      Extra MF.  For fortifications it is the optional cost of

@@ -9,16 +9,16 @@ the example and that path's explanations.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from dataclasses import dataclass
 
 import clingo
 
 from asl_kb.asp.reader import Answer, text
 from asl_kb.board import hexgrid
 from asl_kb.model import AbandonedSW, Because, Fate, Interdiction
+from asl_kb.record import FrozenRecord, record
 
-@dataclass(frozen=True)
-class FateInfo:
+@record(frozen=True)
+class FateInfo(FrozenRecord):
     """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
     phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
     began_there: bool

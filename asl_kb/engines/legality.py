@@ -8,16 +8,17 @@ PositionRuleError (the CLI: exit 2, like any bad input).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from asl_kb.asp.control import new_control
 from asl_kb.asp.reader import text
 from asl_kb.asp.facts import FactBuilder
 from asl_kb.errors import PositionError
+from asl_kb.record import FrozenRecord, record
 
 
-@dataclass(frozen=True)
-class Violation:
+@record(frozen=True)
+class Violation(FrozenRecord):
+    """A rule the position breaks, with where in the file (rules/position.lp)."""
     rule: str           # the rule number, e.g. "A20.5"
     clause: str         # the clause broken, e.g. "prisoner_away_from_guard(R1, G1)"
     says: str           # the clause in words

@@ -3,12 +3,13 @@
 clause the position breaks); the JSON helpers of the result classes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from asl_kb.record import FrozenRecord, record
 
-@dataclass(frozen=True)
-class Because:
+
+@record(frozen=True)
+class Because(FrozenRecord):
     """One line of explanation: the rule, the reason's kind (the name of the
     reason term of because/3: what tools and cases compare) and its words."""
     rule: str
@@ -21,8 +22,8 @@ class Because:
         return {"rule": self.rule, "says": self.says}
 
 
-@dataclass(frozen=True)
-class Term:
+@record(frozen=True)
+class Term(FrozenRecord):
     """kind plus named arguments; an argument is a str (unit id, hex,
     Location "H" or "H@level", side, class), an int, a Term or a list."""
     kind: str
@@ -53,8 +54,9 @@ def _json(value):
     return value
 
 
-@dataclass(frozen=True)
-class Violation:
+@record(frozen=True)
+class Violation(FrozenRecord):
+    """A clause the position breaks (violated/2): its rule and the clause."""
     rule: str
     clause: Term
     #: the clause as the program names it (check's listing)

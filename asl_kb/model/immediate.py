@@ -1,13 +1,13 @@
 """Immediate surrenders: Heat of Battle (A15.5), Disrupted (A19.12)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from asl_kb.model.common import Because, set_fields, because_lines
+from asl_kb.record import Record, record
 
 
-@dataclass(slots=True)
-class ImmediateFate:
+@record(slots=True)
+class ImmediateFate(Record):
     """One outcome of an immediate surrender: `kind` surrender (to `captor`,
     `guard` its Guard), eliminated (the captor rejects it: `cause`
     no_quarter, the side that `invokes_no_quarter`), berserk,
@@ -24,8 +24,8 @@ class ImmediateFate:
                 "because": because_lines(self.because)}
 
 
-@dataclass(slots=True)
-class ImmediateSurrender:
+@record(slots=True)
+class ImmediateSurrender(Record):
     """A unit an immediate surrender may take, its Final Heat of Battle DR
     (`final_dr`, Heat of Battle only) and its fates."""
     id: str

@@ -1,15 +1,16 @@
 """Every outcome of a position (asl-kb outcomes)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.model.rout import UnitFates
+from asl_kb.record import Record, record
 
 
-@dataclass
-class Cut:
+@record
+class Cut(Record):
     """What a run stopped by --timeout (or --max-memory) left out: `during`
     what, and the units whose fates are not listed."""
     timeout: float | None
@@ -24,8 +25,8 @@ class Cut:
         return out
 
 
-@dataclass
-class Outcomes:
+@record
+class Outcomes(Record):
     """Every outcome of a position: each broken unit's fates (in rout
     order), and where they apply the whole phase, the immediate surrenders,
     the prisoners' options and the Voluntary Break (A10.41; with

@@ -1,13 +1,13 @@
 """The whole Rout Phase (--phase, asl_kb/engines/phase.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from asl_kb.model.common import Because, set_fields, because_lines
+from asl_kb.record import FrozenRecord, Record, record
 
 
-@dataclass(slots=True)
-class Turn:
+@record(slots=True)
+class Turn(Record):
     """One unit's turn in a whole-phase outcome: its fate given the earlier
     units' (`fate` as a Fate's kind; a rout's `low_crawl` and Interdiction
     Locations; the `guard` of a surrender; the leader it is `accompanied_by`,
@@ -31,8 +31,8 @@ class Turn:
                 "because": because_lines(self.because)}
 
 
-@dataclass(slots=True)
-class PhaseOutcome:
+@record(slots=True)
+class PhaseOutcome(Record):
     """One whole-phase outcome: the sides whose rejections invoked No Quarter
     (A20.3) and every coupled unit's turn, in rout order."""
     no_quarter_invoked: list[str]
@@ -42,8 +42,8 @@ class PhaseOutcome:
         return {"no_quarter_invoked": self.no_quarter_invoked, "turns": [t.to_json() for t in self.turns]}
 
 
-@dataclass(frozen=True, slots=True)
-class IndependentUnit:
+@record(frozen=True, slots=True)
+class IndependentUnit(FrozenRecord):
     """A unit no constraint ties to the others: any of its `fates` (counted)
     goes with every whole-phase outcome."""
     unit: str
@@ -53,8 +53,8 @@ class IndependentUnit:
         return {"unit": self.unit, "fates": self.fates}
 
 
-@dataclass(frozen=True, slots=True)
-class VoluntaryRout:
+@record(frozen=True, slots=True)
+class VoluntaryRout(FrozenRecord):
     """A leader that stays, or routs with one of these broken units (A10.711)."""
     leader: str
     with_one_of: list[str]
@@ -63,8 +63,8 @@ class VoluntaryRout:
         return {"leader": self.leader, "with_one_of": self.with_one_of}
 
 
-@dataclass
-class WholePhase:
+@record
+class WholePhase(Record):
     """The whole Rout Phase: every legal whole-phase outcome counted (`count`,
     None when the enumeration was cut): `combinations` of the coupled units'
     fates times the fates of each independent unit; the first `outcomes`

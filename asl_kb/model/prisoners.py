@@ -2,13 +2,16 @@
 requirements with their dice bands, choices, events and joint CC results."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from asl_kb.model.common import Because, Term, Violation
+from asl_kb.record import Record, record
 
 
-@dataclass
-class Choice:
+@record
+class Choice(Record):
+    """A result the rules leave to one party (chosen/5): `count` of the effects
+    `of`, chosen `by` the defender, the attacker or Random Selection."""
     by: str
     count: int
     of: list[Term]
@@ -19,8 +22,10 @@ class Choice:
                 "of": [t.to_json() for t in self.of]}
 
 
-@dataclass
-class Band:
+@record
+class Band(Record):
+    """Original rolls (or a Random Selection) with the same effects, and their
+    chance."""
     roll: str                 # dr2 (2d6), dr1 (1d6) or random_selection
     ways: int
     chance: str
@@ -42,8 +47,10 @@ class Band:
         return out
 
 
-@dataclass
-class Option:
+@record
+class Option(Record):
+    """A choice or a requirement of the prisoners program, with its dice bands,
+    other effects and why."""
     term: Term
     required: bool
     because: list[Because]
@@ -67,8 +74,10 @@ class Option:
         return out
 
 
-@dataclass
-class Event:
+@record
+class Event(Record):
+    """A result that is nobody's choice (an effect of fire, a joint result of two CC
+    attacks)."""
     term: Term
     effects: list[Term]
     because: list[Because]
@@ -79,8 +88,8 @@ class Event:
                 "because": [b.to_json() for b in self.because]}
 
 
-@dataclass
-class JointResult:
+@record
+class JointResult(Record):
     """One joint result of two opposed CC attacks (A20.221): a Term of kind
     both_cleared, first_cleared, second_cleared or neither_cleared."""
     result: Term
@@ -91,8 +100,8 @@ class JointResult:
         return {**self.result.to_json(), "says": self.result.says, "chance": self.chance, "percent": self.percent}
 
 
-@dataclass
-class Joint:
+@record
+class Joint(Record):
     """Two opposed CC attacks (joint(I,J)) and the chance of each joint result."""
     term: Term
     results: list[JointResult]
@@ -105,8 +114,10 @@ class Joint:
         return {**self.term.to_json(), "says": self.term.says, "results": [r.to_json() for r in self.results]}
 
 
-@dataclass
-class Prisoners:
+@record
+class Prisoners(Record):
+    """The whole prisoners result: each unit's states, what the rules require and
+    allow, events, joint CC results, broken clauses."""
     phase: str
     states: dict[str, list[Term]]
     required: list[Option]

@@ -2,13 +2,13 @@
 broken unit's fates and their summary."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from asl_kb.model.common import Because, set_fields, because_lines
+from asl_kb.record import FrozenRecord, Record, record
 
 
-@dataclass(frozen=True, slots=True)
-class Interdiction:
+@record(frozen=True, slots=True)
+class Interdiction(FrozenRecord):
     """An Open Ground Location on the way where an Interdiction NMC applies
     (A10.53), and the units that may enforce it (the DEFENDER picks one)."""
     at: str
@@ -18,8 +18,8 @@ class Interdiction:
         return {"at": self.at, "by": list(self.by)}
 
 
-@dataclass(frozen=True, slots=True)
-class AbandonedSW:
+@record(frozen=True, slots=True)
+class AbandonedSW(FrozenRecord):
     """A SW a surrendering unit leaves behind in its Location (A20.24)."""
     sw: str
     at: str
@@ -28,8 +28,8 @@ class AbandonedSW:
         return {"sw": self.sw, "at": self.at}
 
 
-@dataclass(slots=True)
-class Fate:
+@record(slots=True)
+class Fate(Record):
     """One legal fate of a broken unit: how it ends the Rout Phase.
 
     `kind` is rout, stay, surrender, freed (a surrender some whole-phase
@@ -90,8 +90,8 @@ class Fate:
         return out
 
 
-@dataclass(slots=True)
-class UnbeatenRoute:
+@record(slots=True)
+class UnbeatenRoute(Record):
     """Routes to one destination whose Interdiction Locations (and optional
     Interdiction) no other route there beats, with the numbers of the fates
     that take them (1-based, as `--all` numbers them)."""
@@ -104,8 +104,8 @@ class UnbeatenRoute:
                 "fates": self.fates}
 
 
-@dataclass(slots=True)
-class Destination:
+@record(slots=True)
+class Destination(Record):
     """The rout fates ending in one Location: how many (`fates`), the numbers
     of the Low Crawl ones, the unbeaten routes (fewest Interdiction Locations
     first; `least_interdiction` the fewest, None when only Low Crawl gets
@@ -123,8 +123,8 @@ class Destination:
                 "unbeaten": [r.to_json() for r in self.unbeaten], "beaten": self.beaten}
 
 
-@dataclass(slots=True)
-class FateSummary:
+@record(slots=True)
+class FateSummary(Record):
     """What a player weighs of a unit's fates (asl_kb/report/summary.py):
     counts, the rout fates per destination, the numbers of the other fates."""
     fates: int
@@ -138,8 +138,8 @@ class FateSummary:
                 "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates}
 
 
-@dataclass(slots=True)
-class UnitFates:
+@record(slots=True)
+class UnitFates(Record):
     """A broken unit (or, with --voluntary-break, an unbroken unit that might
     break, A10.41): whether it must or may rout and why, the leaders that may
     rout with it (A10.711), and every legal fate. A unit without a legal fate

@@ -13,22 +13,25 @@ underlined range for Spraying Fire, ELR/class colours) are not encoded.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from asl_kb.record import FrozenRecord, record
 
 _INFANTRY = re.compile(r"(\()?(\d{1,2})(?(1)\))-(\d{1,2})-(\d{1,2})")
 _LEADER = re.compile(r"(\d{1,2})([-+])(\d)")
 
 
-@dataclass(frozen=True)
-class InfantryCounter:
+@record(frozen=True)
+class InfantryCounter(FrozenRecord):
+    """A squad's, HS's or crew's counter values ("4-6-7")."""
     fp: int
     normal_range: int
     morale: int
     unarmed: bool = False
 
 
-@dataclass(frozen=True)
-class LeaderCounter:
+@record(frozen=True)
+class LeaderCounter(FrozenRecord):
+    """A leader's counter values ("8-1")."""
     morale: int
     leadership: int
 

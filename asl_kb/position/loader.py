@@ -20,7 +20,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import yaml
@@ -28,6 +28,7 @@ import yaml
 from asl_kb.position import counters
 from asl_kb.board import hexgrid
 from asl_kb.errors import PositionError
+from asl_kb.record import FrozenRecord, record
 
 MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
 MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
@@ -134,8 +135,9 @@ def switch_rules() -> frozenset[str]:
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
 
-@dataclass(frozen=True)
-class HexTerrain:
+@record(frozen=True)
+class HexTerrain(FrozenRecord):
+    """A hex's terrain as the file gives it (or the map's default)."""
     terrain: str
     features: tuple[str, ...] = ()
     elevation: int = 0
@@ -149,15 +151,18 @@ def _default_hex(terrain: str) -> HexTerrain:
     return HexTerrain(terrain)
 
 
-@dataclass(frozen=True)
-class Weapon:
+@record(frozen=True)
+class Weapon(FrozenRecord):
+    """A unit's weapon: a SW or a vehicle's armament, with its FP and range."""
     kind: str
     fp: int
     normal_range: int
 
 
-@dataclass(frozen=True)
-class Unit:
+@record(frozen=True)
+class Unit(FrozenRecord):
+    """One unit (or SMC, vehicle, Gun) as the file gives it, numbers parsed from its
+    counter."""
     id: str
     side: str
     type: str
@@ -194,8 +199,8 @@ class Unit:
         return self.hex if self.level == 0 else f"{self.hex}@{self.level}"
 
 
-@dataclass(frozen=True)
-class CloseCombat:
+@record(frozen=True)
+class CloseCombat(FrozenRecord):
     """One declared CC attack (A11; A20.22 capture attempt; J2.31 Hand-to-Hand)."""
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
@@ -205,8 +210,8 @@ class CloseCombat:
     ambush: bool = False    # A11.4: the attackers ambushed
 
 
-@dataclass(frozen=True)
-class FireEffects:
+@record(frozen=True)
+class FireEffects(FrozenRecord):
     """What an attack has just done (A20.54): units eliminated, units that
     failed a MC, and the side that attacked."""
     by: str
@@ -218,8 +223,10 @@ class FireEffects:
     random_selection: tuple[str, str] | None = None
 
 
-@dataclass(frozen=True)
-class Position:
+@record(frozen=True)
+class Position(FrozenRecord):
+    """A whole position file: the rules, phase, sides, map and units (docs/position-
+    format.md)."""
     file: str
     name: str
     rules: str
