@@ -2,9 +2,10 @@
 
 The rules derive each broken unit's rout graph one stage at a time: the
 static part (#program base) is grounded first, then #program step(t,p) for
-t = 0, 1, ... (p = t-1), each followed by #program carry(t), which copies what
-the next stage needs (the states the rout may go on from, what each epoch
-knows) under other names (was_*/2,3). The grounder tells predicates apart by
+t = 0, 1, ... (p = t-1) -- with #program plan(t,p), the destinations figured,
+in the same call at the stages the rules name (plans/1) -- each followed by
+#program carry(t), which copies what the next stage needs (the states the
+rout may go on from, what each epoch knows) under other names (was_*/2,3). The grounder tells predicates apart by
 name, not by the stage number in their first argument, so reading the previous
 stage under another name, grounded in an earlier call, keeps every stage
 stratified: each stage grounds to facts. The program has one answer set, which
@@ -47,6 +48,15 @@ class SolveStats(Record):
 def _grew(ctl, stage: int) -> bool:
     """Whether this stage left a state the rout may go on from (grew/1)."""
     return ctl.symbolic_atoms[clingo.Function("grew", [clingo.Number(stage)])] is not None
+
+
+def _stage_parts(ctl, stage: int) -> list:
+    """The parts grounded for a stage: step(t,p), and plan(t,p) in the same
+    call when the rules say the stage may figure a destination (plans/1)."""
+    args = [clingo.Number(stage), clingo.Number(stage - 1)]
+    if ctl.symbolic_atoms[clingo.Function("plans", [clingo.Number(stage)])] is not None:
+        return [("step", args), ("plan", args)]
+    return [("step", args)]
 
 
 def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
@@ -132,7 +142,7 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     for stage in range(MAX_MOVES + concealed + 1):
         _check(deadline, f"grounding the rout graphs, before stage {stage}")
         t0 = time.perf_counter()
-        ctl.ground([("step", [clingo.Number(stage), clingo.Number(stage - 1)])])
+        ctl.ground(_stage_parts(ctl, stage))
         ctl.ground([("carry", [clingo.Number(stage)])])
         stats.ground_seconds += time.perf_counter() - t0
         stats.stages = stage + 1

@@ -23,7 +23,7 @@ is "may touch" and the position is run as usual:
   -- unless the switch clause is in `#program final` and some of its body
   literals name a stage whose atoms are complete once that stage is grounded
   (`_staged_slice`): its body cut to those literals is sliced from base and
-  the step and carry clauses as grounded up to that stage;
+  the step, plan and carry clauses as grounded up to that stage;
 * a predicate of the slice is `#external`, a slice clause has a head the
   slice cannot copy (a head aggregate, a theory atom), or dropping a
   condition leaves it unsafe;
@@ -607,7 +607,7 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
 
 
 class _AtStage(A.Transformer):
-    """A clause of `#program step(t,p)` / `carry(t)` as grounded at stage k:
+    """A clause of `#program step(t,p)`, `plan(t,p)` or `carry(t)` as grounded at stage k:
     the parameters t and p replaced by the numbers k and k-1."""
 
     def __init__(self, values: dict[str, int]):
@@ -624,15 +624,15 @@ class _AtStage(A.Transformer):
 def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
                   superset: bool = False) -> Slice:
     """The slice for switch clauses in `#program final` of the staged rout
-    program (asl_kb/asp/solve.py grounds base, then step(t,p) and carry(t)
-    for t = 0, 1, ..., then final). A clause in `final` cannot change an atom
-    grounded before it, and its body literal p(k,...) (k a number) is
-    complete -- every atom of it that can hold is grounded -- once stage k
-    is, when every clause deriving p is in `#program step(t,p)` with head
-    p(t,...); a literal over a predicate only facts or `base` clauses derive
+    program (asl_kb/asp/solve.py grounds base, then step(t,p) (with plan(t,p)
+    where plans/1 says) and carry(t) for t = 0, 1, ..., then final). A clause
+    in `final` cannot change an atom grounded before it, and its body literal
+    p(k,...) (k a number) is complete -- every atom of it that can hold is
+    grounded -- once stage k is, when every clause deriving p is in `#program
+    step(t,p)` or `plan(t,p)` with head p(t,...); a literal over a predicate only facts or `base` clauses derive
     is complete after base. Each switch clause's body cut to those literals
     (an over-approximation: a literal dropped is read as true) is judged
-    against base and the step and carry clauses as grounded at stages 0..k
+    against base and the step, plan and carry clauses as grounded at stages 0..k
     (t, p replaced by numbers), sliced as for a switch clause in base.
     Slice(None): no switch clause; Slice(""): cannot tell."""
     try:
@@ -651,7 +651,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
                 unreadable |= _rule_names(r)[0]
                 continue
             for sig, head in heads:
-                kind = -1 if part == "base" else ("t" if part == "step" and _STAGE_FIRST.match(head) else None)
+                kind = -1 if part == "base" else ("t" if part in STAGE_PARTS and _STAGE_FIRST.match(head) else None)
                 complete[sig] = kind if complete.get(sig, kind) == kind else None
         cut, last = [], -1
         for _, r in switch_rules:
@@ -676,7 +676,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
         grounded = [(p, r) for p, r in rules if p == "base"]
         for k in range(last + 1):
             step, carry = _AtStage({"t": k, "p": k - 1}), _AtStage({"t": k})
-            grounded += [("base", step(r)) for p, r in rules if p == "step"]
+            grounded += [("base", step(r)) for p, r in rules if p in STAGE_PARTS]
             if k < last:
                 grounded += [("base", carry(r)) for p, r in rules if p == "carry"]
         return _build(_may_fire(grounded, folder), cut, consts, externals, switches, bounded, superset)
@@ -725,7 +725,11 @@ def _fact_names(folder: str) -> frozenset:
     return frozenset(names | set(_WRITTEN.findall(inspect.getsource(facts))))
 
 
-#: a head p(t,...) of #program step(t,p): the stage first
+#: the parts a stage of the rout graph grounds (asl_kb/asp/solve.py): step(t,p),
+#: and plan(t,p) where the rules say so -- the slice takes plan at every stage
+#: (more clauses: more atoms, never fewer)
+STAGE_PARTS = ("step", "plan")
+#: a head p(t,...) of #program step(t,p) or plan(t,p): the stage first
 _STAGE_FIRST = re.compile(r"[a-z_][A-Za-z0-9_']*\(t[,)]")
 
 
