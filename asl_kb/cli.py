@@ -244,11 +244,11 @@ SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": None, "search": None, "chec
 
 
 def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The command line's parser. When `argv` names a subcommand, only that
-    subcommand's parser is built (building all of them is a tenth of the
-    time `--help` takes); for anything else (no subcommand, a misspelt one,
-    `--help`) every one is, so that the usage and errors list them all."""
-    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    """The command line's parser: for the arguments `argv`, when they name
+    a subcommand, only that subcommand's parser (all of them cost a run ~2
+    ms); else (no argv, no subcommand, a misspelt one, `--help`) every one,
+    so that the usage and errors list them all."""
+    words = [a for a in argv or () if not a.startswith("-")]
     only = words[0] if words and words[0] in SUBCOMMANDS else None
     common = _common()
     ap = _Parser(
@@ -280,11 +280,12 @@ def run() -> None:
     """The `asl-kb` command (and `python -m asl_kb`): main(), then exit.
     After a one-position command (ONE_SHOT) the process ends without Python's
     teardown: freeing the rout graph's objects, the clingo Control and every
-    module cost a rulebook position ~20 ms, a tenth of its run, and nothing is
+    module cost a rulebook position ~10 ms, a fifteenth of its run, and nothing is
     left to do -- its answer is written and flushed, and it starts no thread,
     child process or exit handler. The committee's commands (worker pools,
     Dask clusters) and `report` (a browser) exit the usual way."""
-    args = _parser().parse_args()
+    argv = sys.argv[1:]
+    args = _parser(argv).parse_args(argv)
     code = _main(args)
     if args.command in ONE_SHOT:
         try:
@@ -297,6 +298,7 @@ def run() -> None:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     return _main(_parser(argv).parse_args(argv))
 
 

@@ -113,3 +113,20 @@ def test_exit_code_table_is_documented():
     doc = (ROOT / "docs" / "output-format.md").read_text()
     section = doc[doc.index("## Exit codes"):doc.index("## `asl-kb outcomes`")]
     assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", section, flags=re.M)) == sorted(cli.EXIT_CODES)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_subcommand_parsed_alone_reads_as_among_all(command, capsys):
+    # main() builds only the named subcommand's parser: its help and its
+    # parse of the same arguments are those of the parser with every one
+    argv = [command, "--help"]
+    with pytest.raises(SystemExit):
+        cli._parser().parse_args(argv)
+    full = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli._parser(argv).parse_args(argv)
+    alone = capsys.readouterr().out
+    assert alone == full and command in alone
+    if command in ("outcomes", "check", "report"):
+        args = [command, "x.yaml", "--format", "json", "--limit", "3"]
+        assert vars(cli._parser(args).parse_args(args)) == vars(cli._parser().parse_args(args))
