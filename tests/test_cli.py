@@ -62,14 +62,22 @@ def test_no_limit_note_when_everything_is_listed(capsys):
     assert "listed: --limit" not in capsys.readouterr().out
 
 
-def test_phase_count_says_what_it_counts(capsys):
-    ex = str(FACTS / "phase/article-Ex13.yaml")
+@pytest.mark.parametrize("name", ["phase/article-Ex13.yaml", "rout/A10.5-EX.yaml"])
+def test_phase_count_says_what_it_counts(name, capsys):
+    # (A10.5 EX: one unit, no unit depends on another, combinations 0)
+    ex = str(FACTS / name)
     assert cli.main(["outcomes", ex, "--phase", "--format", "json", "--limit", "3"]) == 0
     ph = json.loads(capsys.readouterr().out)["phase"]
     free = 1
     for i in ph["independent"]:
         free *= i["fates"]
-    assert ph["count"] == ph["combinations"] * free and len(ph["outcomes"]) == min(3, ph["combinations"])
+    assert ph["count"] == max(ph["combinations"], 1) * free and len(ph["outcomes"]) == min(3, ph["combinations"])
+    assert (ph["combinations"] == 0) == (name == "rout/A10.5-EX.yaml")
+    assert cli.main(["outcomes", ex, "--phase", "--limit", "3"]) == 0
+    head = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Whole Rout Phase"))
+    # the text names combinations only where some units depend on each other
+    # and others are independent (else the count says it all)
+    assert ("combination" in head) == (ph["combinations"] > 0 and bool(ph["independent"]))
 
 
 def test_check_takes_rules(capsys):

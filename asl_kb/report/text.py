@@ -203,7 +203,9 @@ def _phase(out: list[str], ph) -> None:
         line += "count unknown (incomplete)"
     else:
         line += _plural(ph.count, "outcome")
-        if ph.independent:
+        # (combinations 0: no unit depends on another; the count is the
+        # independent units' fates multiplied, as the next line lists them)
+        if ph.independent and ph.combinations:
             line += (f": {_plural(ph.combinations, 'combination')} of the units that depend on each other, "
                      "each with any fate of the independent units")
     out.append(line)
