@@ -238,8 +238,9 @@ def _why_not_parser(sub, common) -> None:
 
 
 #: the subcommands in the order `--help` lists them, each with what adds its
-#: parser (diff and search: asl_kb/committee/cli.py)
-SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": None, "search": None, "check": _check_parser,
+#: parser (diff and search together: asl_kb/committee/cli.py)
+SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": committee_cli.add_parsers,
+               "search": committee_cli.add_parsers, "check": _check_parser,
                "why-not": _why_not_parser, "report": _report_parser}
 
 
@@ -259,15 +260,11 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     ap.add_argument("--debug", action="store_true",
                     help="on an internal error, print the traceback (default: one line, exit 70)")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    committee_added = False
+    added = []
     for name, add in SUBCOMMANDS.items():
-        if only is not None and name != only:
-            continue
-        if add is not None:
+        if (only is None or name == only) and add not in added:
             add(sub, common)
-        elif not committee_added:
-            committee_cli.add_parsers(sub, common)   # diff, search
-            committee_added = True
+            added.append(add)
     return ap
 
 

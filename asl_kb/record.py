@@ -12,7 +12,8 @@ generated, as one function for every class:
   ``compare``) are equal, else NotImplemented;
 * ``repr``: ``Name(field=value, ...)`` over the fields shown (``repr``);
 * ``hash`` (frozen classes only; the others are unhashable, as with
-  dataclass): the hash of the compared fields' tuple.
+  dataclass): the hash of the tuple of the fields hashed (a field's
+  ``hash``, else its ``compare``).
 
 tests/test_record.py compares each with what dataclass generates.
 """
@@ -22,7 +23,8 @@ import dataclasses
 import reprlib
 from operator import attrgetter
 
-#: a class -> (the getter of its compared fields as a tuple, of its shown fields, their names)
+#: a class -> the getters of its compared, shown and hashed fields as
+#: tuples, and the names of the shown ones (figured at first use)
 _FIELDS: dict[type, tuple] = {}
 
 
@@ -32,7 +34,8 @@ def _fields(cls: type) -> tuple:
         fields = dataclasses.fields(cls)
         compared = [f.name for f in fields if f.compare]
         shown = tuple(f.name for f in fields if f.repr)
-        hit = _FIELDS[cls] = (_tuple_getter(compared), _tuple_getter(shown), shown)
+        hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]
+        hit = _FIELDS[cls] = (_tuple_getter(compared), _tuple_getter(shown), shown, _tuple_getter(hashed))
     return hit
 
 
@@ -63,7 +66,7 @@ class Record:
 
     @reprlib.recursive_repr()
     def __repr__(self) -> str:
-        _, shown, names = _fields(self.__class__)
+        _, shown, names, _ = _fields(self.__class__)
         values = ", ".join(f"{n}={v!r}" for n, v in zip(names, shown(self)))
         return f"{self.__class__.__qualname__}({values})"
 
@@ -73,7 +76,7 @@ class FrozenRecord(Record):
     __slots__ = ()
 
     def __hash__(self) -> int:
-        return hash(_fields(self.__class__)[0](self))
+        return hash(_fields(self.__class__)[3](self))
 
 
 def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
@@ -81,8 +84,9 @@ def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
     frozen): the same __init__, fields and frozen guards; equality, repr and
     hash from the base."""
     def wrap(c):
-        want = FrozenRecord if frozen else Record
-        if not issubclass(c, want):
-            raise TypeError(f"{c.__qualname__}: a {'frozen ' if frozen else ''}record derives from {want.__name__}")
+        # frozen exactly when hashable: a FrozenRecord's hash must not change
+        if not issubclass(c, Record) or issubclass(c, FrozenRecord) != frozen:
+            want = "FrozenRecord" if frozen else "Record (not FrozenRecord)"
+            raise TypeError(f"{c.__qualname__}: a {'frozen ' if frozen else ''}record derives from {want}")
         return dataclasses.dataclass(c, frozen=frozen, slots=slots, eq=False, repr=False)
     return wrap if cls is None else wrap(cls)

@@ -80,3 +80,23 @@ def test_equality_repr_and_hash_agree_with_dataclass(records):
             assert (a != b) == (twin(a) != twin(b)), cls
         a = sample[0]
         assert a == dataclasses.replace(a)
+
+
+def test_frozen_exactly_when_hashable():
+    # a mutable record on the hashable base (or the reverse) is refused:
+    # its hash would change as its fields do
+    from asl_kb.record import record
+    with pytest.raises(TypeError):
+        @record
+        class Mutable(FrozenRecord):
+            a: int
+    with pytest.raises(TypeError):
+        @record(frozen=True)
+        class Frozen(Record):
+            a: int
+
+    @record(frozen=True)
+    class Point(FrozenRecord):
+        x: int
+        y: int = dataclasses.field(default=0, hash=False)
+    assert hash(Point(1, 2)) == hash(Point(1, 3)) and Point(1, 2) != Point(1, 3)

@@ -5,10 +5,11 @@ static part (#program base) is grounded first, then #program step(t,p) for
 t = 0, 1, ... (p = t-1) -- with #program plan(t,p), the destinations figured,
 in the same call at the stages the rules name (plans/1) -- each followed by
 #program carry(t), which copies what the next stage needs (the states the
-rout may go on from, what each epoch knows) under other names (was_*/2,3). The grounder tells predicates apart by
-name, not by the stage number in their first argument, so reading the previous
-stage under another name, grounded in an earlier call, keeps every stage
-stratified: each stage grounds to facts. The program has one answer set, which
+rout may go on from, what each epoch knows) under other names (was_*/2,3).
+The grounder tells predicates apart by name, not by the stage number in
+their first argument, so reading the previous stage under another name,
+grounded in an earlier call, keeps every stage stratified: each stage
+grounds to facts. The program has one answer set, which
 holds every legal outcome: there is no search to cut short, and the result is
 complete by construction.
 """

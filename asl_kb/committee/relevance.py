@@ -607,8 +607,8 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
 
 
 class _AtStage(A.Transformer):
-    """A clause of `#program step(t,p)`, `plan(t,p)` or `carry(t)` as grounded at stage k:
-    the parameters t and p replaced by the numbers k and k-1."""
+    """A clause of `#program step(t,p)`, `plan(t,p)` or `carry(t)` as
+    grounded at stage k: the parameters t and p replaced by k and k-1."""
 
     def __init__(self, values: dict[str, int]):
         self.values = values
@@ -629,10 +629,11 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
     in `final` cannot change an atom grounded before it, and its body literal
     p(k,...) (k a number) is complete -- every atom of it that can hold is
     grounded -- once stage k is, when every clause deriving p is in `#program
-    step(t,p)` or `plan(t,p)` with head p(t,...); a literal over a predicate only facts or `base` clauses derive
-    is complete after base. Each switch clause's body cut to those literals
-    (an over-approximation: a literal dropped is read as true) is judged
-    against base and the step, plan and carry clauses as grounded at stages 0..k
+    step(t,p)` or `plan(t,p)` with head p(t,...); a literal over a predicate
+    only facts or `base` clauses derive is complete after base. Each switch
+    clause's body cut to those literals (an over-approximation: a literal
+    dropped is read as true) is judged against base and the step, plan and
+    carry clauses as grounded at stages 0..k
     (t, p replaced by numbers), sliced as for a switch clause in base.
     Slice(None): no switch clause; Slice(""): cannot tell."""
     try:

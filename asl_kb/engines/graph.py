@@ -17,6 +17,7 @@ from asl_kb.board import hexgrid
 from asl_kb.model import AbandonedSW, Because, Fate, Interdiction
 from asl_kb.record import FrozenRecord, record
 
+
 @record(frozen=True)
 class FateInfo(FrozenRecord):
     """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
@@ -270,7 +271,6 @@ class Graph:
         return head
 
     def _fate(self, leaf, ints, opts, path) -> Fate:
-        kind = self.fate[leaf]
         name, captor, cause, at, low_crawl = self._head(leaf)
         f = Fate(name, at, low_crawl=low_crawl,
                  path=self._locations(path), interdiction=list(self._interdictions(ints)[0]),

@@ -8,7 +8,6 @@ PositionRuleError (the CLI: exit 2, like any bad input).
 """
 from __future__ import annotations
 
-
 from asl_kb.asp.control import new_control
 from asl_kb.asp.reader import text
 from asl_kb.asp.facts import FactBuilder

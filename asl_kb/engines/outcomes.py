@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+from typing import TYPE_CHECKING
 
 from asl_kb import collector
 from asl_kb.engines.legality import require_legal
@@ -21,6 +22,9 @@ from asl_kb.asp.solve import TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.summary import add_summaries
+
+if TYPE_CHECKING:   # (imported where a run needs them: outcomes() below)
+    from asl_kb.model.immediate import ImmediateSurrender
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
 DEFAULT_PHASE_LISTING = 100
@@ -238,10 +242,10 @@ _EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted":
 
 
 def _immediate(position, g, event) -> list[ImmediateSurrender]:
-    from asl_kb.model.immediate import ImmediateFate, ImmediateSurrender
     """The outcomes of an immediate surrender (immediate/3): a unit's Final
     Heat of Battle DR (event heat_of_battle: A15.5, A20.21) or a Disrupted
     unit entered by the enemy outside the RtPh (event disrupted: A19.12)."""
+    from asl_kb.model.immediate import ImmediateFate, ImmediateSurrender
     out = []
     for u in position.units:
         if u.id not in g.events[event]:

@@ -1,7 +1,6 @@
 """Immediate surrenders: Heat of Battle (A15.5), Disrupted (A19.12)."""
 from __future__ import annotations
 
-
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.record import Record, record
 

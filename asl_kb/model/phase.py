@@ -1,7 +1,6 @@
 """The whole Rout Phase (--phase, asl_kb/engines/phase.py)."""
 from __future__ import annotations
 
-
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.record import FrozenRecord, Record, record
 

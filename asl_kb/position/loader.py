@@ -161,8 +161,8 @@ class Weapon(FrozenRecord):
 
 @record(frozen=True)
 class Unit(FrozenRecord):
-    """One unit (or SMC, vehicle, Gun) as the file gives it, numbers parsed from its
-    counter."""
+    """One unit (or SMC, vehicle, Gun) as the file gives it, numbers parsed
+    from its counter."""
     id: str
     side: str
     type: str
@@ -225,8 +225,8 @@ class FireEffects(FrozenRecord):
 
 @record(frozen=True)
 class Position(FrozenRecord):
-    """A whole position file: the rules, phase, sides, map and units (docs/position-
-    format.md)."""
+    """A whole position file: the rules, phase, sides, map and units
+    (docs/position-format.md)."""
     file: str
     name: str
     rules: str
