@@ -32,7 +32,7 @@ bench: install
 
 # Every rule clause pinned by a case (docs/mutation.md). FILES=rules/rout/A10_52_low_crawl.lp
 # (paths or globs, space-separated) mutates only those; MUTATE_ARGS passes options
-# (e.g. MUTATE_ARGS="--kind delete --jobs 1 --cases cases/rout/A10.52-low-crawl.yaml").
+# (e.g. MUTATE_ARGS="--kind delete --jobs 1 --cases facts/rout/A10.52-low-crawl.yaml").
 mutate: install-test
 	$(BIN)/python -m asl_kb.mutate $(FILES) $(MUTATE_ARGS)
 

@@ -1,6 +1,6 @@
 """Cases as data: a position file whose `expect:` says what the rules must give.
 
-A case is a position (docs/position-format.md) under cases/<chapter>/NAME.yaml
+A case is a position (docs/position-format.md) under facts/<chapter>/NAME.yaml
 with an `expect:` key (docs/cases.md). The runner here reads the case, applies
 each run's options and position overrides, runs the engines in-process and
 compares the result structurally — rule ids, fate kinds, Locations, unit ids,

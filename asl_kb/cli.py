@@ -185,7 +185,7 @@ def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
     if optional:
         p.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), metavar="POSITION",
                        help="position YAML file (default: the bundled A10.531 EX, "
-                            "cases/rout/A10.531-EX.yaml)")
+                            "facts/rout/A10.531-EX.yaml)")
     else:
         p.add_argument("position", metavar="POSITION", help="position YAML file")
 

@@ -1,7 +1,7 @@
 """Where the shipped rules and bundled cases are.
 
 Installed (a wheel), they are package data beside this module (`asl_kb/rules`,
-`asl_kb/cases`, mapped from the top-level `rules/` and `cases/` folders by
+`asl_kb/facts`, mapped from the top-level `rules/` and `facts/` folders by
 pyproject.toml; a loader that does not unpack the package is asked through
 importlib.resources). In a source checkout or an editable install, the folders
 beside the package are used.
@@ -41,7 +41,7 @@ def rules_dir() -> Path:
 
 def cases_dir() -> Path:
     """The bundled cases: positions (with their `expect:`), one folder per chapter."""
-    return _folder("cases")
+    return _folder("facts")
 
 
 def docs_dir() -> Path:

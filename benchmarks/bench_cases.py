@@ -42,7 +42,7 @@ if str(HERE) not in sys.path:
 
 from generate import generate_open, generate_position, generate_stack  # noqa: E402
 
-RULEBOOK = ROOT / "cases" / "rout" / "A10.5-EX.yaml"
+RULEBOOK = ROOT / "facts" / "rout" / "A10.5-EX.yaml"
 FLOOR = [sys.executable, "-c", "import clingo, yaml, jinja2"]
 
 

@@ -10,7 +10,7 @@ import _runs
 from asl_kb.position.loader import load_position, load_position_text
 
 ROOT = Path(__file__).resolve().parent.parent
-FACTS = ROOT / "cases"
+FACTS = ROOT / "facts"
 
 
 class Result:

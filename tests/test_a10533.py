@@ -1,4 +1,4 @@
-"""A10.533 CONCEALMENT: what the cases (cases/rout/A10.533-EX1.yaml and
+"""A10.533 CONCEALMENT: what the cases (facts/rout/A10.533-EX1.yaml and
 A10.533-EX2.yaml) cannot say yet. Where a concealed unit drops concealment,
 which unit repulses a rout and which destination a fate designated are, in
 the result model, only in the explanation's wording (an A10.533 or A10.51
@@ -21,7 +21,7 @@ from asl_kb.board import hexgrid
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position
 
-RULEBOOK = Path(__file__).resolve().parent.parent / "cases" / "rout"
+RULEBOOK = Path(__file__).resolve().parent.parent / "facts" / "rout"
 EX1 = RULEBOOK / "A10.533-EX1.yaml"
 EX2 = RULEBOOK / "A10.533-EX2.yaml"
 

@@ -1,6 +1,6 @@
 """What of the article's Examples 2-6 the case files cannot say (the
-examples themselves are cases: cases/rout/article-Ex2.yaml ... Ex4.yaml,
-cases/phase/article-Ex6.yaml):
+examples themselves are cases: facts/rout/article-Ex2.yaml ... Ex4.yaml,
+facts/phase/article-Ex6.yaml):
 
 * board geometry the Ex2 reconstruction stands on (Python computes it);
 * Ex6's two destination options where the unit begins: `dest_option/3` is an

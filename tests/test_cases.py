@@ -1,6 +1,6 @@
-"""Every case file under cases/ holds: its `expect:` is what the rules give.
+"""Every case file under facts/ holds: its `expect:` is what the rules give.
 
-One test per case file (its id is the file's path under cases/); a failure
+One test per case file (its id is the file's path under facts/); a failure
 lists every expectation not met, FILE:LINE first. A position file without
 `expect:` is an error: every bundled position is a case."""
 import pytest

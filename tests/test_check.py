@@ -1,7 +1,7 @@
 """asl-kb check: positions the rules leave without a legal outcome or that
 break a rule, with the clauses named. (Consistency of the bundled positions
 and the broken rule of the over-capacity Guard are cases: `check:` in
-cases/*/*.yaml, cases/prisoners/A20.51-over-capacity.yaml; here the clause
+facts/*/*.yaml, facts/prisoners/A20.51-over-capacity.yaml; here the clause
 term, the exit code and the soft program.)"""
 import subprocess
 import sys

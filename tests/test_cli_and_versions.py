@@ -1,6 +1,6 @@
 """The command line and byte-identical JSON. (Rule versions and errata as
 switches are cases: `run: {rules: prior}` / `run: {errata: ...}`, e.g.
-cases/rout/A20.21-unconcealed-interdictor.yaml.)"""
+facts/rout/A20.21-unconcealed-interdictor.yaml.)"""
 import json
 import subprocess
 import sys
@@ -59,7 +59,7 @@ def test_unknown_rule_version_is_a_clear_error():
 
 def test_prisoners_json_is_byte_identical_across_runs():
     import subprocess, sys
-    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "cases" / "prisoners/article-Ex18.yaml"), "--format", "json"]
+    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "facts" / "prisoners/article-Ex18.yaml"), "--format", "json"]
     a = subprocess.run(cmd, capture_output=True, text=True)
     b = subprocess.run(cmd, capture_output=True, text=True)
     assert a.returncode == 0 and a.stdout == b.stdout and '"prisoners"' in a.stdout

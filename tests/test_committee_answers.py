@@ -16,7 +16,7 @@ CURRENT = parse_ruleset("current")
 
 
 def _pair(case, switch):
-    p = load_position(ROOT / "cases" / case)
+    p = load_position(ROOT / "facts" / case)
     flipped = CURRENT.flipped(switch)
     return CURRENT.apply(p), flipped, flipped.apply(p)
 
@@ -31,7 +31,7 @@ def test_one_grounding_answers_as_two_runs():
 
 def test_the_prisoners_program_is_grounded_once_too():
     # article Ex. 18: the A20.52 Guard restriction, current vs prior
-    p = load_position(ROOT / "cases/prisoners/article-Ex18.yaml")
+    p = load_position(ROOT / "facts/prisoners/article-Ex18.yaml")
     prior = parse_ruleset("prior")
     pa, pb = CURRENT.apply(p), prior.apply(p)
     with CURRENT.active():
@@ -63,5 +63,5 @@ def test_equal_rout_answers_are_trusted_only_where_the_whole_phase_cannot_tell()
     # current_rout_path has no clause there
     pa, flipped, pb = _pair("rout/A20.21-stack-and-leader.yaml", "current_rout_path")
     assert _same_answers(pa, CURRENT, pb, flipped)
-    d = compare(load_position(ROOT / "cases/rout/A20.21-stack-and-leader.yaml"), CURRENT, flipped)
+    d = compare(load_position(ROOT / "facts/rout/A20.21-stack-and-leader.yaml"), CURRENT, flipped)
     assert d["appeared"] == d["vanished"] == []

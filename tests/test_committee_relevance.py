@@ -57,10 +57,10 @@ def _position(scope, c):
 
 
 @pytest.mark.parametrize("case, switch", [
-    ("cases/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
-    ("cases/immediate/A19.12-entered.yaml", "disrupted_rejection"),
-    ("cases/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
-    ("cases/phase/article-Ex6.yaml", "current_rout_path"),
+    ("facts/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
+    ("facts/immediate/A19.12-entered.yaml", "disrupted_rejection"),
+    ("facts/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
+    ("facts/phase/article-Ex6.yaml", "current_rout_path"),
 ])
 def test_a_position_the_switch_changes_is_never_skipped(case, switch):
     p = load_position(ROOT / case)
@@ -112,8 +112,8 @@ def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
 
 
 def test_outcomes_loads_only_the_programs_the_shortcut_knows():
-    for case in ("cases/rout/A10.531-EX.yaml", "cases/prisoners/A20.5-insufficient-guard.yaml",
-                 "cases/immediate/A19.12-entered.yaml"):
+    for case in ("facts/rout/A10.531-EX.yaml", "facts/prisoners/A20.5-insufficient-guard.yaml",
+                 "facts/immediate/A19.12-entered.yaml"):
         with tracing_entries() as seen:
             outcomes(load_position(ROOT / case), phase=True)
         assert seen and seen <= set(relevance.PROGRAM_NAMES), case
@@ -179,7 +179,7 @@ def test_the_fact_names_cover_every_fact_a_case_writes():
     # empty: every fact a position gets must be of a name it knows
     from asl_kb.asp.facts import position_facts, prisoner_facts
     names = relevance._fact_names(str(rules_dir()))
-    cases = sorted((ROOT / "cases").rglob("*.yaml"))
+    cases = sorted((ROOT / "facts").rglob("*.yaml"))
     assert len(cases) > 50
     for case in cases:
         p = load_position(case)

@@ -22,7 +22,7 @@ from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir, default_position
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "cases", "docs")
+SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "facts", "docs")
 
 
 def _run(cmd, cwd, **kw) -> subprocess.CompletedProcess:
@@ -110,7 +110,7 @@ def test_every_folder_ships():
     wheel (pyproject.toml lists them: the rules and cases are mapped folders)."""
     import tomllib
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    for top, name in (("asl_kb", "asl_kb"), ("rules", "asl_kb.rules"), ("cases", "asl_kb.cases")):
+    for top, name in (("asl_kb", "asl_kb"), ("rules", "asl_kb.rules"), ("facts", "asl_kb.facts")):
         for d in (ROOT / top).iterdir():
             if d.is_dir() and d.name != "__pycache__" and not d.name.startswith("."):
                 assert f"{name}.{d.name}" in listed, d

@@ -152,7 +152,7 @@ def test_equivalent_marks(tmp_path):
 
 
 def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_path):
-    """mutate-history.json: the case and run that killed a mutant, by a key
+    """asl_kb/mutate/history.json: the case and run that killed a mutant, by a key
     that survives line shifts; a mutant that is not killed loses its entry."""
     from types import SimpleNamespace
     from asl_kb.mutate import history
@@ -167,7 +167,7 @@ def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_p
     got = history.load(str(path))
     assert got[history.key(moved)] == {"case": case, "run": "as written"}   # same clause, other line
     assert history.key(b) not in got
-    assert '"rout/A10.5-EX.yaml"' in path.read_text()                    # stored relative to cases/
+    assert '"rout/A10.5-EX.yaml"' in path.read_text()                    # stored relative to facts/
     history.update(str(path), [a], {a.id: {"status": "survived"}})
     assert history.load(str(path)) == {}
 

@@ -1,5 +1,5 @@
-"""The whole Rout Phase (--phase) is tested by cases (cases/rout/article-Ex4.yaml
-and cases/phase/article-Ex13.yaml: stacks, mid-phase rejections, Guard
+"""The whole Rout Phase (--phase) is tested by cases (facts/rout/article-Ex4.yaml
+and facts/phase/article-Ex13.yaml: stacks, mid-phase rejections, Guard
 capacity, counts, the listing limit). Here only the command line's --limit."""
 import json
 import subprocess

@@ -1,5 +1,5 @@
 """Prisoners after capture: what the cases cannot say yet. The article's
-examples, the EX paragraphs and the Q&As are cases (cases/prisoners/*.yaml:
+examples, the EX paragraphs and the Q&As are cases (facts/prisoners/*.yaml:
 options, requirements, states, events and roll bands by kind and named
 arguments; a Kill Number and its DRMs show in which Original rolls a band
 holds). What stays here is said only in an explanation's wording (odds of a

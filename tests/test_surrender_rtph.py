@@ -1,8 +1,8 @@
 """A20.21/A20.3 points the result model says only in an explanation's wording
 (both reasons sit under a rule id, A20.3 / A20.21, that other reasons of the
 same fate share, so a case cannot tell them apart by rule id). Everything else
-of the RtPh surrender is a case: cases/rout/A20.21-surrender.yaml,
-A19.12-disrupted.yaml, A20.3-rejected-leader.yaml, cases/immediate/A19.12-entered.yaml.
+of the RtPh surrender is a case: facts/rout/A20.21-surrender.yaml,
+A19.12-disrupted.yaml, A20.3-rejected-leader.yaml, facts/immediate/A19.12-entered.yaml.
 Move these into the case when explanations carry structured reasons."""
 
 BASE = """

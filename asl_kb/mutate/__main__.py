@@ -34,9 +34,9 @@ def _parser():
     ap.add_argument("--cases", nargs="+", metavar="CASE",
                     help="run only these case files (paths or globs), e.g. the case written for a survivor")
     ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
-    ap.add_argument("--history", default="mutate-history.json", metavar="FILE",
+    ap.add_argument("--history", default=str(history.DEFAULT), metavar="FILE",
                     help="the case that killed each mutant last time, tried first; updated after a complete "
-                         "run of every file (default mutate-history.json; '' for none)")
+                         "run of every file (default asl_kb/mutate/history.json; '' for none)")
     ap.add_argument("--sample", type=int, default=1, metavar="N",
                     help="only every Nth mutant (a quick estimate of the figures; default 1: all)")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
@@ -298,7 +298,7 @@ class Affinity:
 def _order(m, case: str, info: dict, kills: dict, affinity: Affinity, killer: str | None = None) -> tuple:
     """The order a mutant's cases run in, likeliest killer first: the case
     that killed this mutant in the last complete run (`killer`, from
-    mutate-history.json), then the cases that killed other mutants of the
+    asl_kb/mutate/history.json), then the cases that killed other mutants of the
     same clause, then of the same file, then those with the most words in
     common with the clause (its rule id, its constants), then the most kills
     per second so far."""

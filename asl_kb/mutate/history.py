@@ -4,7 +4,7 @@ A mutant is killed by the first failing case, so the order the cases run in
 is most of what a killed mutant costs; half of a complete run's CPU on
 killed mutants went to the 100 whose one killing case came after 10 to 47
 others. PIT keeps such a history between runs; so does this:
-`mutate-history.json` (in the project, committed) maps each mutant -- by a
+`history.json` beside this module (committed) maps each mutant -- by a
 hash of its file, kind, clause and literal as written, which survive edits
 elsewhere in the file -- to the case and run that killed it. It orders, never decides: a
 verdict is the cases' whatever the order, and a stale entry costs one case.
@@ -15,6 +15,9 @@ import json
 from pathlib import Path
 
 from asl_kb.resources import cases_dir
+
+#: the committed history, generated data of this tool
+DEFAULT = Path(__file__).with_name("history.json")
 
 
 def key(m) -> str:

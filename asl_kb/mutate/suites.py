@@ -3,7 +3,7 @@
 A suite has a name, `case_files()` (the cases, as paths) and
 `run_case(path) -> list` (the case's failures; empty: it passes).
 
-- `casebook`: the project's cases (cases/<chapter>/*.yaml with `expect:`),
+- `casebook`: the project's cases (facts/<chapter>/*.yaml with `expect:`),
   run by asl_kb.casebook — the suite `make mutate` uses.
 - `golden`: a stand-in, and a differential check: a case fails when the
   outcomes (plain and --phase) of the bundled position differ from what the
