@@ -8,8 +8,8 @@ compares. A sample output is marked by a comment before its block:
     <!-- asl-kb: position-error F --> the ```yaml block, loaded as file F, fails
                                      with the message in the next block
     <!-- asl-kb: shell -->           commands: each `make T` names a Makefile
-                                     target, each path into a folder of the
-                                     checkout exists
+                                     target, each `asl-kb ...` parses, each
+                                     path into a folder of the checkout exists
     <!-- asl-kb: expect-format -->   the grammar of a case's `expect:`: every
                                      key it shows is one the casebook accepts,
                                      and every run key is shown
@@ -23,6 +23,7 @@ A block that is none of these fails the test: drift cannot hide."""
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +34,8 @@ from asl_kb.position.loader import load_position_text
 from conftest import ROOT
 
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+#: the docs whose fenced blocks are checked: the README's sample output and commands too
+BLOCK_DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *DOCS]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
 DIRECTIVE = re.compile(r"<!-- asl-kb: (.*?) -->\s*$")
 
@@ -49,7 +52,7 @@ def blocks(path):
 
 
 def all_blocks():
-    for doc in DOCS:
+    for doc in BLOCK_DOCS:
         bs = blocks(doc)
         skip = set()
         for i, (lang, body, directive, line) in enumerate(bs):
@@ -146,6 +149,11 @@ def _check_commands(body, where):
         if words[:1] == ["make"]:
             for target in (w for w in words[1:] if "=" not in w):
                 assert target in targets, f"{where}: no Makefile target {target!r}"
+        if words and words[0].endswith("asl-kb"):
+            try:
+                cli._parser(words[1:]).parse_args(words[1:])
+            except SystemExit as e:
+                pytest.fail(f"{where}: `{command}` does not parse (exit {e.code})")
         for path in A_PATH.findall(command):
             if (ROOT / path.split("/")[0]).is_dir() and not path.startswith(".venv/"):  # not a folder the block makes
                 assert (ROOT / path).exists(), f"{where}: no file {path}"
@@ -173,3 +181,97 @@ def _check_expect_run(case_file, body, where, tmp_path):
     path.write_text(doc)
     case = casebook.load_case(path)
     assert [r.label for r in case.runs] == ["docs"], where
+
+
+# ---------------------------------------------------------------- named paths
+
+NAMED_PATH = re.compile(r"(?<![\w./<>*$~{-])((?:[\w.-]+/)+[\w.-]+\.(?:py|lp|md|json|yaml|png|j2|toml))(?![\w*/])")
+BARE_FILE = re.compile(r"(?<![\w./<>*$~{-])([\w-]+\.(?:lp|md|py)|Makefile|pyproject\.toml)(?![\w*/-]|\.\w)")
+#: paths a doc names that are not files of the checkout: what a command writes, the sources outside it
+NOT_IN_CHECKOUT = ("mutation-report.json", "report.html", "shared/sources/", "mutation-witnesses/")
+
+
+def _tracked() -> list[str]:
+    import subprocess
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode:
+        pytest.skip("not a git checkout")
+    return [p for p in out.stdout.splitlines() if (ROOT / p).exists()]
+
+
+def _named_texts():
+    """(file, line number, text) of every doc line and every comment of the
+    rules and of the package's Python."""
+    import ast
+    import io
+    import tokenize
+    for doc in (*BLOCK_DOCS, ROOT / "CHANGES.md"):
+        if doc.exists():
+            for n, line in enumerate(doc.read_text().splitlines(), 1):
+                yield doc, n, line
+    for lp in sorted((ROOT / "rules").rglob("*.lp")):
+        for n, line in enumerate(lp.read_text().splitlines(), 1):
+            yield lp, n, line  # comments and #include names alike
+    for py in sorted((ROOT / "asl_kb").rglob("*.py")):
+        text = py.read_text()
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                yield py, tok.start[0], tok.string
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+                first = node.body[0]
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                    for i, line in enumerate(first.value.value.splitlines()):
+                        yield py, first.lineno + i, line
+
+
+def _exists(name: str, where: Path, tracked: set[str], basenames: set[str]) -> bool:
+    if any(x in name for x in NOT_IN_CHECKOUT) or name.startswith((".venv/", "/", "../")) or "..." in name:
+        return True
+    if "/" not in name:
+        return name in basenames
+    bases = (ROOT, where.parent, ROOT / "rules", ROOT / "facts", ROOT / "asl_kb", ROOT / "docs")
+    top = name.split("/")[0]
+    if not any((base / top).is_dir() for base in bases):
+        return True  # a folder the text makes (a witness folder, an erratum folder), not the checkout's
+    return any((base / name).exists() for base in bases)
+
+
+def test_every_named_path_exists():
+    """Every path (`dir/file.ext`) and rule or doc file (`x.lp`, `x.md`) a doc,
+    a rule comment or a Python comment or docstring names exists."""
+    tracked = set(_tracked())
+    basenames = {p.rsplit("/", 1)[-1] for p in tracked}
+    missing = []
+    for path, n, line in _named_texts():
+        for name in NAMED_PATH.findall(line) + BARE_FILE.findall(line):
+            if not _exists(name, path, tracked, basenames):
+                missing.append(f"{path.relative_to(ROOT)}:{n}: {name}")
+    assert not missing, "named paths that do not exist:\n" + "\n".join(missing)
+
+
+def test_rules_catalogue_is_current():
+    """docs/rules-catalogue.md is what `python -m asl_kb.catalogue` writes from
+    the rule files' header comments."""
+    from asl_kb import catalogue
+    assert (ROOT / "docs" / "rules-catalogue.md").read_text(encoding="utf-8") == catalogue.render(ROOT / "rules"), \
+        "docs/rules-catalogue.md is not current: run python -m asl_kb.catalogue"
+
+
+#: the project's top level (issue 29): nothing else is committed there
+TOP_LEVEL = {"pyproject.toml", "rules", "asl_kb", "facts", "tests", "docs", "README.md", "Makefile", ".ci",
+             "benchmarks", "CHANGES.md", "CONTRIBUTING.md", ".gitignore"}
+
+
+def test_top_level_holds_only_the_layout():
+    extra = {p.split("/")[0] for p in _tracked()} - TOP_LEVEL
+    assert not extra, f"top-level entries beyond the layout: {sorted(extra)}"
+
+
+def test_readme_is_a_front_door():
+    """At most ~180 lines, and exactly two commands under "Two commands"."""
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 180
+    section = text.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    block = FENCE.search(section).group(2)
+    assert [line.split()[:2] for line in block.splitlines()] == [["make", "run"], ["make", "test"]]

@@ -22,7 +22,7 @@ def loc(h: str, level: int) -> str:
 
 
 def switch_facts(position) -> list[str]:
-    """The rule version and the position's switches (rules/versions.lp reads
+    """The rule version and the position's switches (rules/core/versions.lp reads
     them): shared by every program."""
     out = [f"version({position.rules})."]
     out += [f"erratum_switch({q(rule)},{'on' if on else 'off'})." for rule, on in position.errata]

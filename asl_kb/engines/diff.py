@@ -1,5 +1,5 @@
 """Diff one position under two rule versions: which outcomes appear or
-vanish, and which switches of rules/versions.lp cause each change.
+vanish, and which switches of rules/core/versions.lp cause each change.
 
 The switches in force under a version are read off the rules themselves
 (in_force/1 of versions.lp). For every switch that differs between the two

@@ -123,14 +123,14 @@ _SWITCH_RULE = re.compile(r'^(?:erratum|reading|qa_reading)\(\w+,\s*"([^"]+)"\)'
 
 
 def switch_names() -> frozenset[str]:
-    """The named switches rules/versions.lp declares (read from the rules, so
+    """The named switches rules/core/versions.lp declares (read from the rules, so
     the names live in one place)."""
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text()))
 
 
 def switch_rules() -> frozenset[str]:
-    """The rule ids that have a switch in rules/versions.lp (what `errata:`
+    """The rule ids that have a switch in rules/core/versions.lp (what `errata:`
     may name), read from the rules like the switch names."""
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
@@ -777,7 +777,7 @@ class _Schema:
         return tuple(out)
 
     def readings(self, node) -> tuple[tuple[str, bool], ...]:
-        """Named switches of rules/versions.lp (errata, text readings, Q&A
+        """Named switches of rules/core/versions.lp (errata, text readings, Q&A
         readings), each on or off."""
         if not _given(node):
             return ()
