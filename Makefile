@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench install install-test clean mutate
+.PHONY: run test lint bench install install-test clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -22,8 +22,12 @@ run: install
 # e.g. with PYTEST_ARGS=-s to see the figures the report's browser tests print
 TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
-test: install-test
+test: lint
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# ruff (pyproject.toml [tool.ruff]); make test runs it first
+lint: install-test
+	$(BIN)/ruff check asl_kb tests benchmarks
 
 bench: install
 	$(BIN)/python benchmarks/bench_cases.py --repeat 3 --case-repeat 3

@@ -13,7 +13,6 @@ captors, causes, counts — never the English `says` wording.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import os
 import re
 from dataclasses import dataclass, field

@@ -6,12 +6,11 @@ term, the exit code and the soft program.)"""
 import subprocess
 import sys
 
-import clingo
 
 from asl_kb.engines.check import check
-from asl_kb.position.loader import load_position, load_position_text
+from asl_kb.position.loader import load_position_text
 from asl_kb.asp.control import new_control
-from conftest import FACTS, ROOT
+from conftest import ROOT
 
 OVER = """
 name: over capacity

@@ -58,7 +58,8 @@ def test_unknown_rule_version_is_a_clear_error():
 
 
 def test_prisoners_json_is_byte_identical_across_runs():
-    import subprocess, sys
+    import subprocess
+    import sys
     cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "facts" / "prisoners/article-Ex18.yaml"), "--format", "json"]
     a = subprocess.run(cmd, capture_output=True, text=True)
     b = subprocess.run(cmd, capture_output=True, text=True)

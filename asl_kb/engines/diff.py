@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import clingo
 
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.asp.facts import switch_facts

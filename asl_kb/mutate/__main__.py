@@ -150,11 +150,11 @@ def main(argv=None) -> int:
               f"{args.jobs} workers", file=sys.stderr)
         info: dict[str, dict] = {}
         probe_dir = None if probes is None else str(Path(tmp.name) / "rules")
-        for _, res, crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
+        for _, res, _crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
             for r in res:
                 info[r["case"]] = r
         again = [c for c in cases if info.get(c, {}).get("status") != "pass"] if probes else []
-        for _, res, crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
+        for _, res, _crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
             for r in res:                        # fails with the probes, not without: no record
                 info[r["case"]] = r
         broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")

@@ -151,7 +151,7 @@ class Pool:
         more = True
         busy = 0
         while more or busy:
-            for i, w in enumerate(self._workers):
+            for w in self._workers:
                 if w["task"] is None and more:
                     t = next(tasks, None)
                     if t is None:

@@ -72,7 +72,7 @@ def make_suite(name: str = "auto"):
             return CasebookSuite()
         except ImportError:
             if name == "casebook":
-                raise SystemExit("error: --suite casebook: asl_kb.casebook is not there")
+                raise SystemExit("error: --suite casebook: asl_kb.casebook is not there") from None
     if name in ("auto", "golden"):
         return GoldenSuite()
     raise SystemExit(f"error: --suite: unknown suite {name!r} (auto, casebook, golden)")
