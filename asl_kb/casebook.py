@@ -105,9 +105,6 @@ BROKEN_CLAUSE_KEYS = ("rule", "clause", "key")
 PRISONER_KEYS = ("options", "absent", "only", "events", "absent_events", "violated",
                  "absent_violated", "states", "absent_states", "simultaneous", "count_options",
                  "notes")
-#: keys of an ITEM pattern with a meaning of their own; any other key is a named argument
-ITEM_SPECIAL = ("kind", "because", "not_because", "required", "effects", "has_effects",
-                "lacks_effects", "rolls", "chances", "times", "not", "where")
 ROLL_KEYS = ("original", "dice", "selected", "chance", "effects", "has_effects", "lacks_effects")
 
 
@@ -898,20 +895,20 @@ def _compare_prisoners(ex, pr, fail):
         return
     pr = pr.to_json() if hasattr(pr, "to_json") else pr
     f = lambda line, e, found: fail(line, None, e, found)
-    options = [_item_of(x) for x in list(pr.get("required", [])) + list(pr.get("options", []))]
+    options = list(pr.get("required", [])) + list(pr.get("options", []))
     _compare_items(_Checked(ex.at("options"), {"fates": ex.get("options", []), "absent": ex.get("absent", []),
                                              "only": ex.get("only", False)}),
                    options, _item_matches, _brief_item, f, "option")
     if "count_options" in ex and len(options) != ex["count_options"]:
         fail(ex.at("count_options"), None, f"{ex['count_options']} options and requirements", f"{len(options)}")
     for sec in ("events", "violated"):
-        items = [_item_of(x) for x in pr.get(sec, [])]
+        items = list(pr.get(sec, []))
         _compare_items(_Checked(ex.at(sec), {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, [])}),
                        items, _item_matches, _brief_item, f, sec.rstrip("s"))
     states = pr.get("states", {})
     for key in ("states", "absent_states"):
         for unit, pats in ex.get(key, {}).items():
-            items = [_item_of(x) for x in states.get(unit, [])]
+            items = list(states.get(unit, []))
             sub = {"fates": pats} if key == "states" else {"absent": pats}
             _compare_items(_Checked(ex.at(key), sub), items, _item_matches, _brief_item,
                            lambda line, e, found, u=unit: fail(line, u, e, found), "state")
@@ -925,41 +922,6 @@ def _compare_prisoners(ex, pr, fail):
             fail(p.line, None, f"a simultaneous result {_show(p)}", f"{results}")
 
 
-def _item_of(x):
-    """A prisoners result object as {kind, NAME: value, ...}. The structured
-    form (a mapping with `kind`) is taken as is; the older form (a term string
-    under `option`/`event`, or a bare string) becomes its kind with positional
-    arguments arg1, arg2, ..."""
-    if isinstance(x, str):
-        kind, args = _split_term(x)
-        return {"kind": kind, **args}
-    if "kind" in x:
-        return x
-    for key in ("option", "event", "state", "violated"):
-        if isinstance(x.get(key), str):
-            kind, args = _split_term(x[key])
-            return {**{k: v for k, v in x.items() if k != key}, "kind": kind, **args}
-    return x
-
-
-def _split_term(term: str):
-    m = re.fullmatch(r"([a-z_][A-Za-z0-9_]*)(?:\((.*)\))?", term.strip())
-    if not m:
-        return term, {}
-    args, depth, cur = [], 0, ""
-    for ch in m.group(2) or "":
-        if ch == "," and depth == 0:
-            args.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch in "(["
-        depth -= ch in ")]"
-        cur += ch
-    if cur.strip():
-        args.append(cur.strip())
-    return m.group(1), {f"arg{i + 1}": a for i, a in enumerate(args)}
-
-
 def _value_matches(want, got) -> bool:
     if isinstance(want, list):
         return isinstance(got, (list, tuple)) and sorted(map(str, want)) == sorted(map(str, got))
@@ -971,13 +933,13 @@ def _value_matches(want, got) -> bool:
 
 
 def _effects_exactly(pats, effects) -> bool:
-    effects = [_item_of(e) for e in effects]
+    effects = list(effects)
     return (len(pats) == len(effects) and all(any(_item_matches(p, e) for e in effects) for p in pats)
             and all(any(_item_matches(p, e) for p in pats) for e in effects))
 
 
 def _effect_checks(p, obj) -> bool:
-    effects = [_item_of(e) for e in obj.get("effects", ()) or ()]
+    effects = list(obj.get("effects", ()) or ())
     if "effects" in p and not _effects_exactly(p["effects"], effects):
         return False
     if "has_effects" in p and not all(any(_item_matches(w, e) for e in effects) for w in p["has_effects"]):

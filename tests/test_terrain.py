@@ -105,7 +105,7 @@ def test_enter_cost_unknown_terrain():
 
 def test_helpers():
     assert T.rout_cover(Hex("woods")) == "woods"
-    assert T.rout_cover(Hex("open", ("pillbox",))) == "building"
+    assert T.rout_cover(Hex("open", ("pillbox",))) is None  # the rules make it a building (cover/1)
     assert T.rout_cover(Hex("rubble")) is None
     assert T.is_open_ground(Hex("road")) and not T.is_open_ground(Hex("grain"))
     assert T.hindrance_of(Hex("grain", ("smoke", "wreck"))) == 4

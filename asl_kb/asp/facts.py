@@ -181,7 +181,7 @@ class FactBuilder:
             tt = terrain.terrain_type(t.terrain)
             H = q(h)
             self.add(f"terrain({H},{tt.name})")
-            cover = terrain.rout_cover(t) if tt.rout_cover else None
+            cover = tt.rout_cover
             if cover:
                 self.add(f"cover_terrain({H},{cover})")
             if h in blds:

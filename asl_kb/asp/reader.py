@@ -29,9 +29,6 @@ import clingo
 from asl_kb.asp.symbols import read_symbols
 from asl_kb.model import Because, Term, Violation
 
-#: the contract's own predicates (name, arity)
-CONTRACT = {("because", 3), ("says", 2), ("arguments", 2), ("violated", 2)}
-
 
 def text(sym) -> str:
     """A term as a player reads it: strings bare, numbers as numbers,

@@ -284,15 +284,10 @@ def is_open_ground(hex_terrain: HexTerrainLike) -> bool:
 
 
 def rout_cover(hex_terrain: HexTerrainLike) -> Optional[str]:
-    """A10.51 rout-destination class of a hex: "building" (building or
-    pillbox), "woods", or None."""
-    cover = terrain_type(hex_terrain.terrain).rout_cover
-    if cover is None:
-        for name in _features(hex_terrain):
-            fcover = feature_type(name).rout_cover
-            if fcover is not None:
-                return fcover
-    return cover
+    """A10.51 rout-destination class of a hex's terrain: "building", "woods",
+    or None. A pillbox counting as a building (Surrender Check note 12) is
+    the rules' to say (rules/rout/A10_51_direction.lp, cover/1)."""
+    return terrain_type(hex_terrain.terrain).rout_cover
 
 
 def hindrance_of(hex_terrain: HexTerrainLike) -> int:

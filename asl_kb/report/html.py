@@ -73,10 +73,6 @@ def _hex_of(loc: str) -> str:
     return loc.split("@", 1)[0]
 
 
-def _level_of(loc: str) -> int:
-    return int(loc.split("@", 1)[1]) if "@" in loc else 0
-
-
 def _inset(h: str, k: float) -> str:
     (cx, cy), corners = hexgrid.hex_shape(h, SIZE)
     return _points([(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in corners])
