@@ -1,12 +1,14 @@
 """docs/rules-catalogue.md, generated from the rule files' own comments.
 
 Each rule file begins with a comment saying what it encodes; its first
-paragraph is the file's catalogue entry. The rule ids of a row are those that
-paragraph names, then those its clauses cite (`"A10.51"` in a `because`),
-so that the HTML report finds the file behind every rule id an explanation
-cites. Entry programs only include, and the presentation files (what is
-shown, the words, the predicate catalogues, declarations) quote the rules
-the other files derive: their rows name no rule.
+paragraph is the file's catalogue entry. A row names the rules the entry's
+title names (the words before its first colon: "A10.51 DIRECTION: ..."), and
+any rule the file names or cites (`"A12.153"` in a `because`) that no title
+names, so that the HTML report finds a file for every rule id an explanation
+cites, and the file of the rule's own section first. Entry programs only
+include, and the presentation files (what is shown, the words, the predicate
+catalogues, declarations) quote the rules the other files derive: their rows
+name no rule.
 
     python -m asl_kb.catalogue            # rewrite docs/rules-catalogue.md
     python -m asl_kb.catalogue --check    # exit 1 if it is not current
@@ -60,19 +62,19 @@ def header(text: str) -> str:
     return " ".join(lines)
 
 
-def rule_ids(summary: str, code: str) -> list[str]:
-    """The rule ids (and ranges) the summary names, then those the clauses
-    cite, each once."""
+def _ids(text: str) -> list[str]:
+    """The rule ids and ranges a text names, in order, each once."""
     out: list[str] = []
-    for lo, hi in RULE_ID.findall(summary):
+    for lo, hi in RULE_ID.findall(text):
         item = f"{lo}–{hi}" if hi else lo
         if item not in out:
             out.append(item)
-    named = {x for item in out for x in item.split("–")}
-    for rule in CITED.findall(code):
-        if rule not in named and rule not in out:
-            out.append(rule)
     return out
+
+
+def title(summary: str) -> str:
+    """The entry's title: its words before the first colon."""
+    return summary.split(":", 1)[0]
 
 
 def _cell(text: str) -> str:
@@ -81,16 +83,26 @@ def _cell(text: str) -> str:
 
 def rows(rules: Path) -> list[tuple[str, str, str]]:
     """(rule cell, file cell, what cell) of every rule file."""
-    out = []
+    files = []
     for chapter in CHAPTERS:
         for path in sorted((rules / chapter).glob("*.lp")):
             text = path.read_text(encoding="utf-8")
             code = "\n".join(line.split("%")[0] for line in text.splitlines())
             summary = header(text)
-            entry = chapter == ""
-            ids = [] if entry or path.name in PRESENTATION else rule_ids(summary, code)
-            name = path.relative_to(rules.parent).as_posix()
-            out.append((", ".join(ids) or "—", f"`{name}`" + (" (entry)" if entry else ""), _cell(summary)))
+            named = chapter != "" and path.name not in PRESENTATION
+            files.append((path, chapter == "", summary, named, code))
+    titled = {x for _, _, summary, named, _ in files if named for item in _ids(title(summary))
+              for x in item.split("–")}
+    out = []
+    for path, entry, summary, named, code in files:
+        ids = []
+        if named:
+            ids = _ids(title(summary))
+            for x in _ids(summary) + CITED.findall(code):
+                if x not in titled and x not in ids:
+                    ids.append(x)
+        name = path.relative_to(rules.parent).as_posix()
+        out.append((", ".join(ids) or "—", f"`{name}`" + (" (entry)" if entry else ""), _cell(summary)))
     return out
 
 
