@@ -25,7 +25,15 @@ def error(e: AslKbError) -> dict:
     return {"message": str(e), "file": None, "line": None, "key": None}
 
 
-def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int) -> dict:
+def _load(text: str, filename: str, rules: str | None):
+    """The position, under --rules when the command line names a version."""
+    import dataclasses
+    position = load_position_text(text, filename)
+    return dataclasses.replace(position, rules=rules) if rules else position
+
+
+def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int,
+             rules: str | None = None) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and the report page that draws them."""
     from asl_kb.board import hexgrid
@@ -33,7 +41,7 @@ def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: 
     from asl_kb.report.html import to_html
     from asl_kb.report.render import to_json
     try:
-        position = load_position_text(text, filename)
+        position = _load(text, filename, rules)
         result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
     except AslKbError as e:
         return {"error": error(e)}
@@ -44,12 +52,12 @@ def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: 
             "html": to_html(result, position, whole_area=whole)}
 
 
-def why_not(text: str, filename: str, unit: str, at: str) -> dict:
+def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = None) -> dict:
     """Is a rout of `unit` to `at` legal, and if not, which rules forbid it
     (as `asl-kb why-not --format json POSITION UNIT rout AT`)."""
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not as ask
     try:
-        position = load_position_text(text, filename)
+        position = _load(text, filename, rules)
         r = ask(position, parse_proposal(position, unit, ["rout", at]))
     except AslKbError as e:
         return {"error": error(e)}

@@ -106,9 +106,9 @@ def _position_text(body: dict) -> tuple[str, str]:
 
 
 def create_app(position: str | None = None, timeout: float = 60.0, max_memory: int = 1024,
-               workers: int = 2, grace: float = 5.0) -> Starlette:
+               workers: int = 2, grace: float = 5.0, rules: str | None = None) -> Starlette:
     """The app; `position` is the file named on the command line (read once,
-    here: no request names a file)."""
+    here: no request names a file); `rules` the version --rules names."""
     runner = Runner(timeout, max_memory, workers=workers, grace=grace)
     if position is None:
         start = {"filename": "new-position.yaml", "text": None, "tree": dict(NEW)}
@@ -174,14 +174,15 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         if not isinstance(phase, bool):
             raise BadRequest(400, "phase: expected true or false")
         out = await _answer(request, "outcomes", {"text": text, "filename": filename, "phase": phase,
-                                                   "timeout": timeout, "max_memory": max_memory}, body)
+                                                   "timeout": timeout, "max_memory": max_memory, "rules": rules}, body)
         return JSONResponse({"text": text, "changed": text != body.get("original"), **out})
 
     async def why_not(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
         unit, at = _string(body, "unit"), _string(body, "at")
-        out = await _answer(request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at},
+        out = await _answer(request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at,
+                                                  "rules": rules},
                             body)
         return JSONResponse(out)
 
