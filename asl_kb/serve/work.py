@@ -33,8 +33,7 @@ class Cut(Exception):
 
 def _context():
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["asl_kb.serve.answers", "asl_kb.engines.outcomes", "asl_kb.engines.why_not",
-                                "asl_kb.report.html", "asl_kb.cli"])
+    ctx.set_forkserver_preload(["asl_kb.serve.warm", "asl_kb.cli"])
     return ctx
 
 
