@@ -164,6 +164,7 @@
     }
     showError(null);
     S.text = data.text;
+    S.result = data.result;
     $("#yaml").textContent = data.text;
     showReport(data.html);
     var r0 = data.result;
@@ -553,6 +554,7 @@
       if (b) { S.feature = b.dataset.feature; setTool("feature"); }
     });
     $("#t-type").addEventListener("change", templateCounters);
+    $("#why").addEventListener("click", function () { this.hidden = true; });
     $("#phase-toggle").addEventListener("change", schedule);
     $("#f-name").addEventListener("change", function () { setField(S.tree, "name", this.value); changed(); });
     $("#f-attacker").addEventListener("change", function () { setField(S.tree, "attacker", this.value); changed(); });
@@ -642,6 +644,9 @@
     render();
     schedule();
   }
+
+  // what the page shows, for scripts and tests: the last answer's result
+  window.aslKbServe = {get result() { return S.result; }, get tree() { return S.tree; }};
 
   async function start() {
     setState("starting", "starting…");
