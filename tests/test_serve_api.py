@@ -313,6 +313,24 @@ def test_an_answer_past_the_caps_is_stopped():
     assert multiprocessing.active_children() == []
 
 
+def test_an_answer_past_the_memory_cap_says_so():
+    """A position too big for --max-memory (as tests/test_timeout.py makes
+    it): the answer says it was cut; a small one fits the same cap."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generate import generate_position
+    big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))
+    with TestClient(serve_app.create_app(None, max_memory=64)) as c:
+        r = c.post("/api/answer", json={"tree": big})
+        assert r.status_code in (200, 503), r.text
+        if r.status_code == 200:   # the engine caught it: an answer that says it was cut
+            assert r.json()["complete"] is False
+            assert any("--max-memory 64 MiB" in b for b in r.json()["result"]["incomplete_because"])
+        else:
+            assert "--max-memory 64 MiB" in r.json()["error"]["message"]
+        assert c.post("/api/answer", json={"tree": TREE}).json()["complete"] is True
+    assert multiprocessing.active_children() == []
+
+
 def test_a_newer_edit_supersedes_the_older():
     async def go():
         runner = Runner(timeout=30, max_memory=1024, workers=2)

@@ -193,6 +193,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     app.frame.locator('li.fate[data-unit="RG2"]').nth(1).click()   # G2-F2-F1, Interdicted in F2
     assert app.frame.locator("g.overlay.shown polyline.route").count() == 1
     if not SCREENSHOT.exists() or os.environ.get("ASL_KB_SCREENSHOTS") == "1":
+        app.frame.locator("body").evaluate("b => { b.ownerDocument.scrollingElement.scrollTop = 0; }")
         shot = tmp_path / "serve.png"
         page.screenshot(path=str(shot))
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

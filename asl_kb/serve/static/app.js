@@ -17,7 +17,9 @@
   var TOOLS = [["select", "Select / move"], ["unit", "Unit"], ["terrain", "Terrain"], ["feature", "Feature"],
                ["smoke", "SMOKE"], ["elevation", "Hill level"], ["levels", "Building levels"],
                ["los", "LOS"], ["area", "Area"], ["why-not", "Why not?"]];
-  var UNIT_FIELDS = ["id", "side", "type", "counter", "at", "nationality", "class", "guard"];
+  var UNIT_FIELDS = ["id", "side", "type", "counter", "at", "nationality", "class", "guard", "passenger_of", "rider_of"];
+  // fields naming another unit, with what "none" means
+  var UNIT_REFS = {guard: "— (not a prisoner)", passenger_of: "— (not a Passenger)", rider_of: "— (not a Rider)"};
 
   var S = {
     meta: null, tree: null, original: null, filename: "position.yaml", tool: "select",
@@ -442,9 +444,9 @@
       if (f === "side") { input = el("select"); options(input, sidesKnown(), u.side, "—"); }
       else if (f === "type") { input = el("select"); options(input, S.meta.types, u.type, "—"); }
       else if (f === "class") { input = el("select"); options(input, S.meta.classes, u["class"], "—"); }
-      else if (f === "guard") {
+      else if (f in UNIT_REFS) {
         input = el("select");
-        options(input, units().filter(function (x) { return x && x.id !== u.id; }).map(function (x) { return x.id; }), u.guard, "— (not a prisoner)");
+        options(input, units().filter(function (x) { return x && x.id !== u.id; }).map(function (x) { return x.id; }), u[f], UNIT_REFS[f]);
       } else input = el("input", {value: u[f] || ""});
       input.dataset.field = f;
       l.appendChild(input);
