@@ -4,6 +4,9 @@ template compiled (a cold child spends ~0.4 s on them, more than a small
 position's answer)."""
 from __future__ import annotations
 
+import atexit
+import os
+
 from asl_kb.serve import answers
 
 _TEXT = """name: warm-up
@@ -19,3 +22,14 @@ try:
     answers.why_not(_TEXT, "warm-up.yaml", "R1", "C3")
 except Exception:  # a cold child still answers
     pass
+
+
+def _exit_quietly() -> None:
+    """The fork server ends with the server: end it without Python's
+    teardown, where clingo's cached rules would outlive the library that
+    frees them (an `Exception ignored in AST.__del__` each). Only the fork
+    server imports this module."""
+    os._exit(0)
+
+
+atexit.register(_exit_quietly)
