@@ -31,6 +31,7 @@ from asl_kb.resources import cases_dir  # noqa: E402
 from asl_kb.serve import answers, app as serve_app, yamltext  # noqa: E402
 from asl_kb.serve.work import Cut, Runner  # noqa: E402
 
+LOCAL = "http://127.0.0.1"
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
 TEXT = A10_531.read_text(encoding="utf-8")
 TREE = yamltext.to_tree(TEXT)
@@ -48,7 +49,7 @@ def small(at: str = "E5", name: str = "small") -> dict:
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(serve_app.create_app(str(A10_531), timeout=30, workers=2)) as c:
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(str(A10_531), timeout=30, workers=2)) as c:
         yield c
 
 
@@ -79,6 +80,17 @@ def test_no_other_path_is_served(client, path):
     assert client.get(path).status_code == 404
 
 
+def test_another_host_name_is_refused():
+    with TestClient(serve_app.create_app(None), base_url="http://evil.example") as c:
+        assert c.get("/api/start").status_code == 400
+        assert c.post("/api/open", json={"text": "name: x"}).status_code == 400
+
+
+def test_a_body_that_is_not_json_by_its_type_is_refused(client):
+    r = client.post("/api/open", content=json.dumps({"text": "name: x"}), headers={"Content-Type": "text/plain"})
+    err(r, 415)
+
+
 def test_wrong_method(client):
     assert client.get("/api/answer").status_code == 405
     assert client.post("/api/meta").status_code == 405
@@ -100,7 +112,7 @@ def test_start_is_the_command_line_position(client):
 
 
 def test_start_without_a_position_is_a_new_one():
-    with TestClient(serve_app.create_app(None)) as c:
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None)) as c:
         s = c.get("/api/start").json()
     assert s["text"] is None and s["tree"]["units"] == []
 
@@ -296,7 +308,7 @@ def test_50_concurrent_answers_each_its_own(client):
 
 
 def test_the_engine_timeout_answers_incomplete():
-    with TestClient(serve_app.create_app(None, timeout=0.001, grace=30)) as c:
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.001, grace=30)) as c:
         r = c.post("/api/answer", json={"tree": TREE})
     assert r.status_code == 200
     out = r.json()
@@ -305,7 +317,7 @@ def test_the_engine_timeout_answers_incomplete():
 
 
 def test_an_answer_past_the_caps_is_stopped():
-    with TestClient(serve_app.create_app(None, timeout=0.01, grace=0)) as c:
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.01, grace=0)) as c:
         e = err(c.post("/api/answer", json={"tree": TREE}), 504)
         assert "--timeout" in e["message"]
         # the server is still there
@@ -319,7 +331,7 @@ def test_an_answer_past_the_memory_cap_says_so():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import generate_position
     big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))
-    with TestClient(serve_app.create_app(None, max_memory=64)) as c:
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, max_memory=64)) as c:
         r = c.post("/api/answer", json={"tree": big})
         assert r.status_code in (200, 503), r.text
         if r.status_code == 200:   # the engine caught it: an answer that says it was cut

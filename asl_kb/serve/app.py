@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -41,6 +43,8 @@ NEW = {"name": "new position", "attacker": "german", "units": []}
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
            "/static/app.css": ("app.css", "text/css; charset=utf-8")}
+#: the Host a request to a server bound to this machine may name
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 _FILENAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
@@ -60,6 +64,10 @@ def _filename(value) -> str:
 
 
 async def _json_body(request: Request) -> dict:
+    # JSON only: a page of another site cannot send it without the browser
+    # asking first (CORS), and this server never says yes
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise BadRequest(415, "expected a JSON body (Content-Type: application/json)")
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
         raise BadRequest(413, f"request body too large (the limit is {MAX_BODY} bytes)")
@@ -106,9 +114,12 @@ def _position_text(body: dict) -> tuple[str, str]:
 
 
 def create_app(position: str | None = None, timeout: float = 60.0, max_memory: int = 1024,
-               workers: int = 2, grace: float = 5.0, rules: str | None = None) -> Starlette:
+               workers: int = 2, grace: float = 5.0, rules: str | None = None,
+               hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
     """The app; `position` is the file named on the command line (read once,
-    here: no request names a file); `rules` the version --rules names."""
+    here: no request names a file); `rules` the version --rules names;
+    `hosts` the names a request may give the server (its Host header: a
+    page of another site that has its name point at 127.0.0.1 is refused)."""
     runner = Runner(timeout, max_memory, workers=workers, grace=grace)
     if position is None:
         start = {"filename": "new-position.yaml", "text": None, "tree": dict(NEW)}
@@ -214,6 +225,7 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         yield
 
     app = Starlette(routes=routes, exception_handlers={BadRequest: bad_request, Exception: internal},
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
                     lifespan=lifespan)
     app.state.runner = runner
     return app

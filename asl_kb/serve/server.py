@@ -23,8 +23,11 @@ def serve(args) -> int:
         return 2
     if args.position is not None:
         _readable(args.position)
+    from asl_kb.serve.app import LOCAL_HOSTS
+    # bound to this machine: only its own names; else any (the user chose to open it)
+    hosts = LOCAL_HOSTS if args.host in LOCAL_HOSTS else ("*",)
     app = create_app(args.position, timeout=args.timeout, max_memory=args.max_memory, workers=args.workers,
-                     rules=args.rules)
+                     rules=args.rules, hosts=hosts)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"asl-kb serve: http://{host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
