@@ -33,9 +33,10 @@ def _load(text: str, filename: str, rules: str | None):
 
 
 def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int,
-             rules: str | None = None) -> dict:
+             rules: str | None = None, page: bool = True) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
-    writes it, --phase on request) and the report page that draws them."""
+    writes it, --phase on request) and, with `page`, the report page that
+    draws them."""
     from asl_kb.board import hexgrid
     from asl_kb.engines.outcomes import outcomes as answer
     from asl_kb.report.html import to_html
@@ -46,6 +47,8 @@ def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: 
     except AslKbError as e:
         return {"error": error(e)}
     out = to_json(result)
+    if not page:
+        return {"json": out, "result": json.loads(out), "complete": result.complete}
     a = hexgrid.Area(*position.area)
     whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
     return {"json": out, "result": json.loads(out), "complete": result.complete,

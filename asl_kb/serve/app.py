@@ -4,8 +4,9 @@
     GET  /api/meta         the names the page offers: terrain table, features, statuses, ...
     GET  /api/start        the position named on the command line (or a new one)
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
-    POST /api/answer       {tree, original?, filename?, phase?, tab?, seq?}
-                           -> the YAML, the outcomes JSON and the report page drawing them
+    POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
+                           -> the YAML, the outcomes JSON and (unless page is false)
+                              the report page drawing them
     POST /api/why-not      {tree, original?, filename?, unit, at}  -> why-not's answer
     POST /api/save         {tree, original?, filename?}  -> the YAML file
 
@@ -181,11 +182,12 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
     async def answer(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
-        phase = body.get("phase", False)
-        if not isinstance(phase, bool):
-            raise BadRequest(400, "phase: expected true or false")
+        phase, page_ = body.get("phase", False), body.get("page", True)
+        if not isinstance(phase, bool) or not isinstance(page_, bool):
+            raise BadRequest(400, "phase, page: expected true or false")
         out = await _answer(request, "outcomes", {"text": text, "filename": filename, "phase": phase,
-                                                   "timeout": timeout, "max_memory": max_memory, "rules": rules}, body)
+                                                   "timeout": timeout, "max_memory": max_memory, "rules": rules,
+                                                   "page": page_}, body)
         return JSONResponse({"text": text, "changed": text != body.get("original"), **out})
 
     async def why_not(request: Request) -> JSONResponse:
