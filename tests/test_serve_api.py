@@ -426,3 +426,10 @@ def test_the_cli_does_not_import_the_web_stack():
             "print(sorted(m for m in ('starlette', 'uvicorn', 'asl_kb.serve.app') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
+    from asl_kb import cli
+    monkeypatch.setitem(sys.modules, "uvicorn", None)   # as if not installed
+    assert cli.main(["serve"]) == 2
+    assert "pip install 'asl-kb[serve]'" in capsys.readouterr().err

@@ -57,6 +57,8 @@ class Runner:
         """The child's answer to answers.<name>(**kwargs); Cut if none came."""
         loop = asyncio.get_running_loop()
         superseded = loop.create_future()
+        if self._waiting >= self.queue:
+            raise Cut(503, f"busy: {self._waiting} answers are waiting; try again")
         if tab is not None:
             old = self._latest.get(tab)
             if old is not None and old[0] > seq:
@@ -66,8 +68,6 @@ class Runner:
             self._latest[tab] = (seq, superseded)
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-        if self._waiting >= self.queue:
-            raise Cut(503, f"busy: {self._waiting} answers are waiting; try again")
         self._waiting += 1
         try:
             await self._slots.acquire()
