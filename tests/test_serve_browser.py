@@ -224,6 +224,11 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server):
     assert after != before and not any("GJ4" in f for f in after)
     drawn_after = app.frame.locator('g.overlay[data-unit="RI5"]').evaluate_all("gs => gs.map(g => g.innerHTML)")
     assert drawn_after != drawn_before
+    # the whole phase on request (outcomes --phase)
+    assert app.frame.locator("section#phase").count() == 0
+    page.check("#phase-toggle")
+    n = app.answered(n)
+    assert app.frame.locator("section#phase li.phase-outcome").count() > 0
     # the YAML is the changed position, GJ4 in J8
     assert "at: J8" in page.text_content("#yaml")
     # why not? a rout of RI5 to H4
