@@ -33,7 +33,7 @@ from starlette.routing import Route
 
 from asl_kb.errors import PositionError
 from asl_kb.position import loader
-from asl_kb.serve import answers, yamltext
+from asl_kb.serve import yamltext
 from asl_kb.serve.work import Cut, Runner
 
 #: a request body: the position (at most the loader's 1 MiB), its original
