@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 
 from asl_kb.serve import answers
 
+#: the name of every answering child process
+CHILD_NAME = "asl-kb-serve-answer"
 #: how often a waiting answer asks whether its client is still there (s)
 POLL = 0.25
 
@@ -85,7 +87,8 @@ class Runner:
     async def _child(self, name, kwargs, superseded, gone) -> dict:
         loop = asyncio.get_running_loop()
         receiver, sender = self._ctx.Pipe(duplex=False)
-        proc = self._ctx.Process(target=answers.run, args=(sender, name, kwargs, self.max_memory), daemon=True)
+        proc = self._ctx.Process(target=answers.run, args=(sender, name, kwargs, self.max_memory), daemon=True,
+                                 name=CHILD_NAME)
         ready = loop.create_future()
         try:
             proc.start()
