@@ -237,11 +237,35 @@ def _why_not_parser(sub, common) -> None:
                    help="rout LOCATION | surrender CAPTOR | stay | eliminated")
 
 
+#: seconds each answer of `asl-kb serve` may take (an editor answers every change)
+DEFAULT_SERVE_TIMEOUT = 60.0
+
+
+def _serve_parser(sub, common) -> None:
+    s = sub.add_parser("serve", parents=[common],
+                       help="a local web app: build a position on the hex map, see every legal outcome as you go",
+                       description="A local web app (docs/serve.md): the position's map drawn as `report` draws it, "
+                                   "units, terrain and the header edited with the mouse, every change checked by the "
+                                   "loader and answered by the engine, the position saved as YAML. "
+                                   "Needs the serve extra: pip install 'asl-kb[serve]'.")
+    s.add_argument("position", nargs="?", metavar="POSITION",
+                   help="position YAML file to open (default: a new position)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    s.add_argument("--port", type=committee_cli.at_least(1), default=8000, help="port to listen on (default: 8000)")
+    s.add_argument("--timeout", type=_seconds, default=DEFAULT_SERVE_TIMEOUT, metavar="SECONDS",
+                   help="past SECONDS an answer says it is incomplete, as `outcomes --timeout` "
+                        f"(default: {DEFAULT_SERVE_TIMEOUT:g})")
+    s.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
+                   help=f"each answer's memory cap, as `outcomes --max-memory` (default: {DEFAULT_MAX_MEMORY})")
+    s.add_argument("--workers", type=committee_cli.at_least(1), default=2, metavar="N",
+                   help="answers figured at once, each in its own process (default: 2)")
+
+
 #: the subcommands in the order `--help` lists them, each with what adds its
 #: parser (diff and search together: asl_kb/committee/cli.py)
 SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": committee_cli.add_parsers,
                "search": committee_cli.add_parsers, "check": _check_parser,
-               "why-not": _why_not_parser, "report": _report_parser}
+               "why-not": _why_not_parser, "report": _report_parser, "serve": _serve_parser}
 
 
 def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -328,6 +352,9 @@ def _run(args) -> int:
     from asl_kb.position.loader import load_position
     if args.command in committee_cli.COMMANDS:
         return committee_cli.run(args)
+    if args.command == "serve":
+        from asl_kb.serve.server import serve
+        return serve(args)
     position = load_position(args.position)
     if args.rules:
         position = dataclasses.replace(position, rules=args.rules)

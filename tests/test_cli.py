@@ -9,7 +9,7 @@ import pytest
 from asl_kb import cli
 from conftest import FACTS
 
-COMMANDS = ("outcomes", "diff", "check", "why-not", "search", "report")
+COMMANDS = ("outcomes", "diff", "check", "why-not", "search", "report", "serve")
 
 
 def _subparsers():

@@ -326,6 +326,21 @@ def load_position_text(text: str, filename: str,
     return _Schema(filename, tuple(versions)).position(tree)
 
 
+def read_tree(text: str, filename: str):
+    """The YAML of a position as it is written, the schema not applied:
+    mappings, lists and strings (every scalar exactly as written), None for
+    an empty text. The same parse as load_position_text's (no constructor,
+    no alias, bounded depth and size); PositionError if it is not YAML.
+    `asl-kb serve` edits this tree."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as e:
+        raise PositionError(filename, text.count("\n", 0, e.start) + 1, None, "text is not valid Unicode") from None
+    if size > MAX_BYTES:
+        raise PositionError(filename, None, None, _too_large(size))
+    return _parse(text, filename)
+
+
 def _too_large(size: int) -> str:
     return f"file too large: {size} bytes (the limit is 1 MiB = {MAX_BYTES} bytes)"
 

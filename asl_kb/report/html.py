@@ -83,15 +83,17 @@ def _inset(h: str, k: float) -> str:
 # --------------------------------------------------------------------------
 
 def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
-            select_first: bool = False) -> str:
+            select_first: bool = False, whole_area: bool = False) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
 
     `fate` = (unit id, n) opens the page with that unit's n-th fate drawn
     (numbered from 1 as in the text output; ValueError if there is none);
-    `select_first` draws the first broken unit's first fate instead."""
+    `select_first` draws the first broken unit's first fate instead;
+    `whole_area` draws every hex of the position's area (`asl-kb serve`
+    paints on them), not only those around what the position names."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
-    view = _View(r, position, all_paths)
+    view = _View(r, position, all_paths, whole_area)
     selected = None
     if fate is not None:
         selected = view.overlay_of(*fate)
@@ -126,8 +128,8 @@ def _env() -> jinja2.Environment:
 class _View:
     """What the template draws: map hexes, counters, fate overlays, lists."""
 
-    def __init__(self, r: dict, position, all_paths: bool):
-        self.r, self.position, self.all_paths = r, position, all_paths
+    def __init__(self, r: dict, position, all_paths: bool, whole_area: bool = False):
+        self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
         self.unit_loc = {u.id: (u.hex if not u.level else f"{u.hex}@{u.level}") for u in position.units}
         self.overlays: list[dict] = []
         self.fate_lists = [self._unit_entry(u, "rout", i) for i, u in enumerate(r["units"])]
@@ -173,6 +175,8 @@ class _View:
 
     def _map_hexes(self) -> list[str]:
         area = hexgrid.Area(*self.position.area)
+        if self.whole_area:
+            return list(area.hexes())
         named = [h for h in self._named_hexes() if area.contains(h)] or list(area.hexes())
         cols = [hexgrid.hex_coords(h)[0] for h in named]
         rows = [hexgrid.hex_coords(h)[1] for h in named]

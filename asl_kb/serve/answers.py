@@ -1,0 +1,87 @@
+"""What one answer of `asl-kb serve` does, in its child process: the loader
+reads the position's text, the engine answers it, the report draws it.
+Each function returns a plain dict (sent back through a pipe); a bad
+position is {"error": {...}} with the loader's FILE:LINE: KEY: message.
+Nothing here decides a rules question: it calls what the CLI calls."""
+from __future__ import annotations
+
+import json
+
+from asl_kb.errors import AslKbError, PositionError
+from asl_kb.position.loader import load_position_text
+
+#: whole-phase outcomes listed (the CLI's default --limit for --phase)
+PHASE_LIMIT = 100
+#: the most hexes the editor draws (every hex of the area, to paint on);
+#: past it the map is drawn as the report draws it, around what is named
+MAX_DRAWN_HEXES = 4000
+
+
+def error(e: AslKbError) -> dict:
+    """A loader or engine error as the page shows it: the one line the CLI
+    prints, and its parts (the key names the element it concerns)."""
+    if isinstance(e, PositionError):
+        return {"message": str(e), "file": e.file, "line": e.line, "key": e.key}
+    return {"message": str(e), "file": None, "line": None, "key": None}
+
+
+def _load(text: str, filename: str, rules: str | None):
+    """The position, under --rules when the command line names a version."""
+    import dataclasses
+    position = load_position_text(text, filename)
+    return dataclasses.replace(position, rules=rules) if rules else position
+
+
+def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int,
+             rules: str | None = None, page: bool = True) -> dict:
+    """Every outcome of the position (as `asl-kb outcomes --format json`
+    writes it, --phase on request) and, with `page`, the report page that
+    draws them."""
+    from asl_kb.board import hexgrid
+    from asl_kb.engines.outcomes import outcomes as answer
+    from asl_kb.report.html import to_html
+    from asl_kb.report.render import to_json
+    try:
+        position = _load(text, filename, rules)
+        result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
+    except AslKbError as e:
+        return {"error": error(e)}
+    out = to_json(result)
+    if not page:
+        return {"json": out, "result": json.loads(out), "complete": result.complete}
+    a = hexgrid.Area(*position.area)
+    whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
+    return {"json": out, "result": json.loads(out), "complete": result.complete,
+            "html": to_html(result, position, whole_area=whole)}
+
+
+def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = None) -> dict:
+    """Is a rout of `unit` to `at` legal, and if not, which rules forbid it
+    (as `asl-kb why-not --format json POSITION UNIT rout AT`)."""
+    from asl_kb.engines.why_not import parse_proposal, to_text, why_not as ask
+    try:
+        position = _load(text, filename, rules)
+        r = ask(position, parse_proposal(position, unit, ["rout", at]))
+    except AslKbError as e:
+        return {"error": error(e)}
+    return {"why_not": r, "text": to_text(r)}
+
+
+def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
+    """The child process's body: cap the memory as the CLI does
+    (--max-memory), answer, send the answer back."""
+    from asl_kb import cli, collector
+    cli._cap_memory(max_memory)
+    try:
+        with collector.paused():
+            out = {"outcomes": outcomes, "why_not": why_not}[name](**kwargs)
+    except MemoryError:
+        out = {"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"}
+    except Exception as e:  # a bug: one line, as the CLI's exit 70
+        first = (str(e).strip().splitlines() or [""])[0]
+        out = {"internal": f"internal error: {type(e).__name__}: {first}"}
+    try:
+        conn.send(out)
+    except MemoryError:
+        conn.send({"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"})
+    conn.close()

@@ -1,0 +1,233 @@
+"""The routes of `asl-kb serve` (Starlette).
+
+    GET  /                 the page (static/index.html; its script and style beside it)
+    GET  /api/meta         the names the page offers: terrain table, features, statuses, ...
+    GET  /api/start        the position named on the command line (or a new one)
+    POST /api/open         {text, filename?}             -> its tree (an uploaded file)
+    POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
+                           -> the YAML, the outcomes JSON and (unless page is false)
+                              the report page drawing them
+    POST /api/why-not      {tree, original?, filename?, unit, at}  -> why-not's answer
+    POST /api/save         {tree, original?, filename?}  -> the YAML file
+
+A request names no path of the machine: the position travels in the body,
+`filename` is only the name errors and the download carry. Bodies are
+size-limited; a bad one is a 4xx whose JSON `error` has the loader's
+FILE:LINE: KEY: message and its key; an answer that does not come within
+the caps is a 504 that says so (asl_kb/serve/work.py).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from asl_kb.errors import PositionError
+from asl_kb.position import loader
+from asl_kb.serve import yamltext
+from asl_kb.serve.work import Cut, Runner
+
+#: a request body: the position (at most the loader's 1 MiB), its original
+#: text (as much again) and JSON's quoting
+MAX_BODY = 3 * loader.MAX_BYTES
+#: the name a new position starts with
+NEW = {"name": "new position", "attacker": "german", "units": []}
+_STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
+           "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
+           "/static/app.css": ("app.css", "text/css; charset=utf-8")}
+#: the Host a request to a server bound to this machine may name
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+_FILENAME = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str, key: str | None = None, line: int | None = None,
+                 file: str | None = None):
+        super().__init__(message)
+        self.status = status
+        self.body = {"message": message, "key": key, "line": line, "file": file}
+
+
+def _filename(value) -> str:
+    """The display name of a position (never opened: only errors and the
+    download carry it)."""
+    name = _FILENAME.sub("_", Path(value).name if isinstance(value, str) else "")[:100].strip(" .")
+    return name or "position.yaml"
+
+
+async def _json_body(request: Request) -> dict:
+    # JSON only: a page of another site cannot send it without the browser
+    # asking first (CORS), and this server never says yes
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise BadRequest(415, "expected a JSON body (Content-Type: application/json)")
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise BadRequest(413, f"request body too large (the limit is {MAX_BODY} bytes)")
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > MAX_BODY:
+            raise BadRequest(413, f"request body too large (the limit is {MAX_BODY} bytes)")
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        raise BadRequest(400, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest(400, "the request body is not a JSON object")
+    return body
+
+
+def _string(body: dict, key: str, default: str | None = None) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise BadRequest(400, f"{key}: expected a string")
+    return value
+
+
+def _position_text(body: dict) -> tuple[str, str]:
+    """The YAML text of the body's tree (its original text when unchanged)
+    and the position's display name."""
+    filename = _filename(body.get("filename"))
+    tree = body.get("tree")
+    if not isinstance(tree, dict):
+        raise BadRequest(400, "tree: expected the position as a JSON object")
+    try:
+        yamltext.check_tree(tree)
+    except ValueError as e:
+        raise BadRequest(400, str(e)) from None
+    original = body.get("original")
+    if original is not None and not isinstance(original, str):
+        raise BadRequest(400, "original: expected the text the position was opened from")
+    text = yamltext.to_text(tree, original, filename)
+    if len(text.encode("utf-8")) > loader.MAX_BYTES:
+        raise BadRequest(413, f"{filename}: position too large (the limit is {loader.MAX_BYTES} bytes)")
+    return text, filename
+
+
+def create_app(position: str | None = None, timeout: float = 60.0, max_memory: int = 1024,
+               workers: int = 2, grace: float = 5.0, rules: str | None = None,
+               hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
+    """The app; `position` is the file named on the command line (read once,
+    here: no request names a file); `rules` the version --rules names;
+    `hosts` the names a request may give the server (its Host header: a
+    page of another site that has its name point at 127.0.0.1 is refused)."""
+    runner = Runner(timeout, max_memory, workers=workers, grace=grace)
+    if position is None:
+        start = {"filename": "new-position.yaml", "text": None, "tree": dict(NEW)}
+    else:
+        text = Path(position).read_text(encoding="utf-8")
+        start = {"filename": _filename(position), "text": text,
+                 "tree": yamltext.to_tree(text, position)}
+    static = resources.files("asl_kb.serve") / "static"
+    pages = {path: ((static / name).read_bytes(), kind) for path, (name, kind) in _STATIC.items()}
+
+    async def page(request: Request) -> Response:
+        body, kind = pages[request.url.path]
+        return Response(body, media_type=kind, headers={"Cache-Control": "no-store"})
+
+    async def meta(request: Request) -> JSONResponse:
+        from asl_kb.board import terrain
+        from asl_kb.report.html import SIDE_COLOURS
+        return JSONResponse({
+            "terrains": list(terrain.TERRAIN), "features": list(terrain.FEATURES),
+            "statuses": list(loader.STATUSES), "types": list(loader.UNIT_TYPES),
+            "phases": list(loader.PHASES), "versions": list(loader.DEFAULT_VERSIONS),
+            "errata": sorted(loader.switch_rules()), "readings": sorted(loader.switch_names()),
+            "sides": list(SIDE_COLOURS), "classes": list(loader.UNIT_CLASSES),
+            "limits": {"body": MAX_BODY, "position": loader.MAX_BYTES, "timeout": timeout,
+                       "max_memory": max_memory},
+        })
+
+    async def start_(request: Request) -> JSONResponse:
+        return JSONResponse(start)
+
+    async def open_(request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        text, filename = _string(body, "text"), _filename(body.get("filename"))
+        try:
+            tree = yamltext.to_tree(text, filename)
+        except PositionError as e:
+            raise BadRequest(400, str(e), e.key, e.line, e.file) from None
+        return JSONResponse({"filename": filename, "text": text, "tree": tree})
+
+    async def _answer(request: Request, name: str, kwargs: dict, body: dict) -> dict:
+        tab = body.get("tab")
+        seq = body.get("seq", 0)
+        if tab is not None and (not isinstance(tab, str) or len(tab) > 64):
+            raise BadRequest(400, "tab: expected a string of at most 64 characters")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise BadRequest(400, "seq: expected a whole number")
+        try:
+            out = await runner.run(name, kwargs, tab=tab, seq=seq, gone=request.is_disconnected)
+        except Cut as e:
+            raise BadRequest(e.status, e.message) from None
+        if "error" in out:
+            raise BadRequest(400, **out["error"])
+        if "internal" in out:
+            raise BadRequest(500, out["internal"])
+        if "cut" in out:
+            raise BadRequest(503, out["cut"])
+        return out
+
+    async def answer(request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        text, filename = _position_text(body)
+        phase, page_ = body.get("phase", False), body.get("page", True)
+        if not isinstance(phase, bool) or not isinstance(page_, bool):
+            raise BadRequest(400, "phase, page: expected true or false")
+        out = await _answer(request, "outcomes", {"text": text, "filename": filename, "phase": phase,
+                                                   "timeout": timeout, "max_memory": max_memory, "rules": rules,
+                                                   "page": page_}, body)
+        return JSONResponse({"text": text, "changed": text != body.get("original"), **out})
+
+    async def why_not(request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        text, filename = _position_text(body)
+        unit, at = _string(body, "unit"), _string(body, "at")
+        out = await _answer(request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at,
+                                                  "rules": rules},
+                            body)
+        return JSONResponse(out)
+
+    async def save(request: Request) -> Response:
+        body = await _json_body(request)
+        text, filename = _position_text(body)
+        return Response(text.encode("utf-8"), media_type="application/yaml; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    async def bad_request(request: Request, e: BadRequest) -> JSONResponse:
+        return JSONResponse({"error": e.body}, status_code=e.status)
+
+    async def internal(request: Request, e: Exception) -> JSONResponse:
+        first = (str(e).strip().splitlines() or [""])[0]
+        return JSONResponse({"error": {"message": f"internal error: {type(e).__name__}: {first}", "key": None,
+                                       "line": None, "file": None}}, status_code=500)
+
+    routes = [Route(path, page, methods=["GET"]) for path in _STATIC] + [
+        Route("/api/meta", meta, methods=["GET"]),
+        Route("/api/start", start_, methods=["GET"]),
+        Route("/api/open", open_, methods=["POST"]),
+        Route("/api/answer", answer, methods=["POST"]),
+        Route("/api/why-not", why_not, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        runner.warm()
+        yield
+
+    app = Starlette(routes=routes, exception_handlers={BadRequest: bad_request, Exception: internal},
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+                    lifespan=lifespan)
+    app.state.runner = runner
+    return app

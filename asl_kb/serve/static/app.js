@@ -1,0 +1,661 @@
+// asl-kb serve: the page edits the position's YAML tree (strings, lists and
+// mappings, as the loader reads them); every change is sent to /api/answer,
+// which checks it with the loader and answers it with the engine. The map and
+// the fates are the report's page (asl-kb report), shown in the iframe and
+// swapped in place at each answer. Nothing here decides a rules question.
+(function () {
+  "use strict";
+
+  var COUNTERS = {
+    squad: ["4-4-7", "4-6-7", "4-6-8", "5-4-8", "4-5-8", "6-2-8", "5-2-7", "4-4-7", "7-4-7", "6-6-7", "6-4-8"],
+    half_squad: ["2-4-7", "2-4-8", "2-3-7", "2-3-8", "3-4-7", "1-2-7"],
+    crew: ["2-2-8", "2-2-7"],
+    leader: ["8-0", "8-1", "9-1", "9-2", "10-2", "7-0", "6+1"],
+    hero: ["1-4-9", "2-4-9"],
+    vehicle: [], gun: [], unarmed: []
+  };
+  var TOOLS = [["select", "Select / move"], ["unit", "Unit"], ["terrain", "Terrain"], ["feature", "Feature"],
+               ["smoke", "SMOKE"], ["elevation", "Hill level"], ["levels", "Building levels"],
+               ["los", "LOS"], ["area", "Area"], ["why-not", "Why not?"]];
+  var UNIT_FIELDS = ["id", "side", "type", "counter", "at", "nationality", "class", "guard", "passenger_of", "rider_of"];
+  // fields naming another unit, with what "none" means
+  var UNIT_REFS = {guard: "— (not a prisoner)", passenger_of: "— (not a Passenger)", rider_of: "— (not a Rider)"};
+
+  var S = {
+    meta: null, tree: null, original: null, filename: "position.yaml", tool: "select",
+    selected: null, seq: 0, tab: Math.random().toString(36).slice(2), inflight: null, timer: null,
+    losFirst: null, areaFirst: null, error: null, answers: 0, drag: null,
+    terrain: "woods", feature: "foxhole"
+  };
+
+  function $(sel) { return document.querySelector(sel); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "dataset") Object.assign(e.dataset, attrs[k]);
+      else if (k in e && k !== "list") e[k] = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function options(select, values, current, blank) {
+    select.textContent = "";
+    if (blank !== undefined) select.appendChild(el("option", {value: ""}, blank));
+    values.forEach(function (v) { select.appendChild(el("option", {value: v}, v)); });
+    if (current !== undefined && current !== null && values.indexOf(current) < 0 && current !== "")
+      select.appendChild(el("option", {value: current}, current));
+    select.value = current === undefined || current === null ? "" : current;
+  }
+  function setState(state, text) {
+    document.body.dataset.state = state;
+    $("#status").textContent = text;
+  }
+
+  // ---- the tree
+  function sec(key) {
+    if (!S.tree[key] || typeof S.tree[key] !== "object" || Array.isArray(S.tree[key])) S.tree[key] = {};
+    return S.tree[key];
+  }
+  function mapSec() { return sec("map"); }
+  function prune(obj, key) {
+    var v = obj[key];
+    if (v === undefined) return;
+    if ((Array.isArray(v) && !v.length) || (v && typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length))
+      delete obj[key];
+  }
+  function pruneMap() {
+    var m = S.tree.map;
+    if (!m) return;
+    ["terrain", "levels", "smoke", "area"].forEach(function (k) { prune(m, k); });
+    prune(S.tree, "map");
+    if (S.tree.los) { ["blocked", "clear", "hindrance"].forEach(function (k) { prune(S.tree.los, k); }); prune(S.tree, "los"); }
+  }
+  function units() {
+    if (!Array.isArray(S.tree.units)) S.tree.units = [];
+    return S.tree.units;
+  }
+  function defaultTerrain() { return (S.tree.map && S.tree.map.default_terrain) || "open"; }
+  function hexEntry(h) {
+    var t = S.tree.map && S.tree.map.terrain && S.tree.map.terrain[h];
+    var e = {terrain: defaultTerrain(), features: [], elevation: "0", building: null};
+    if (typeof t === "string") e.terrain = t;
+    else if (Array.isArray(t)) { e.terrain = t[0] || e.terrain; e.features = t.slice(1); }
+    else if (t && typeof t === "object") {
+      e.terrain = t.terrain || e.terrain; e.features = (t.features || []).slice();
+      e.elevation = t.elevation || "0"; e.building = t.building || null;
+    }
+    return e;
+  }
+  function setHexEntry(h, e) {
+    var m = mapSec();
+    if (!m.terrain || typeof m.terrain !== "object" || Array.isArray(m.terrain)) m.terrain = {};
+    var plain = e.elevation === "0" && !e.building;
+    if (plain && !e.features.length && e.terrain === defaultTerrain()) delete m.terrain[h];
+    else if (plain && !e.features.length) m.terrain[h] = e.terrain;
+    else if (plain) m.terrain[h] = [e.terrain].concat(e.features);
+    else {
+      var o = {terrain: e.terrain};
+      if (e.features.length) o.features = e.features;
+      if (e.elevation !== "0") o.elevation = e.elevation;
+      if (e.building) o.building = e.building;
+      m.terrain[h] = o;
+    }
+    var levels = m.levels;
+    if (levels && levels[h] && ["building", "stone_building", "wooden_building"].indexOf(e.terrain) < 0) delete levels[h];
+    pruneMap();
+  }
+  function unitIndex(id) {
+    var us = units();
+    for (var i = 0; i < us.length; i++) if (us[i] && us[i].id === id) return i;
+    return -1;
+  }
+  function newId(side, h) {
+    var base = (side || "u").charAt(0).toUpperCase() + h, id = base, n = 2;
+    while (unitIndex(id) >= 0) id = base + "-" + n++;
+    return id;
+  }
+  function setField(obj, key, value) {
+    if (value === "" || value === null || value === undefined || (Array.isArray(value) && !value.length)) delete obj[key];
+    else obj[key] = value;
+  }
+  function hexOf(at) { return String(at || "").split("@")[0]; }
+
+  // ---- changes
+  function changed() {
+    pruneMap();
+    render();
+    schedule();
+  }
+  function schedule() {
+    clearTimeout(S.timer);
+    S.timer = setTimeout(answer, 120);
+    setState("pending", "answering…");
+  }
+  function post(path, body, signal) {
+    return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                        body: JSON.stringify(body), signal: signal});
+  }
+  function body(extra) {
+    return Object.assign({tree: S.tree, original: S.original, filename: S.filename}, extra || {});
+  }
+  async function answer() {
+    var seq = ++S.seq;
+    if (S.inflight) S.inflight.abort();
+    var ctl = new AbortController();
+    S.inflight = ctl;
+    setState("answering", "answering…");
+    var r, data;
+    try {
+      r = await post("/api/answer", body({phase: $("#phase-toggle").checked, tab: S.tab, seq: seq}), ctl.signal);
+      data = await r.json();
+    } catch (e) {
+      if (e.name === "AbortError") return;
+      if (seq === S.seq) { S.inflight = null; setState("error", "no answer: " + e.message); }
+      return;
+    }
+    if (seq !== S.seq) return;
+    S.inflight = null;
+    if (!r.ok) {
+      if (r.status === 409) return;
+      showError(data.error || {message: "HTTP " + r.status});
+      setState("error", r.status === 400 ? "not answered: the position has an error" : "not answered");
+      S.answers++;
+      document.body.dataset.answers = S.answers;
+      return;
+    }
+    showError(null);
+    S.text = data.text;
+    S.result = data.result;
+    $("#yaml").textContent = data.text;
+    showReport(data.html);
+    var r0 = data.result;
+    setState("answered", r0.complete ? "every legal outcome listed" :
+             "INCOMPLETE: " + (r0.incomplete_because || []).join("; "));
+    S.answers++;
+    document.body.dataset.answers = S.answers;
+  }
+
+  // ---- errors: the loader's message, on the element its key names
+  function showError(err) {
+    S.error = err;
+    var box = $("#error");
+    document.querySelectorAll(".err").forEach(function (x) { x.classList.remove("err"); });
+    document.querySelectorAll(".errmsg").forEach(function (x) { x.remove(); });
+    if (!err) { box.hidden = true; box.textContent = ""; markMap(); return; }
+    box.hidden = false;
+    box.textContent = err.message;
+    var key = err.key || "";
+    var best = null;
+    document.querySelectorAll("[data-key]").forEach(function (x) {
+      var k = x.dataset.key;
+      if ((key === k || key.indexOf(k + ".") === 0 || key.indexOf(k + "[") === 0) && (!best || k.length > best.dataset.key.length)) best = x;
+    });
+    if (best) {
+      best.classList.add("err");
+      best.title = err.message;
+      var msg = el("span", {className: "errmsg"}, err.message);
+      (best.closest("label, li, span, div") || best).appendChild(msg);
+    }
+    markMap();
+  }
+  function errorUnit() {
+    var m = /^units\[(\d+)\]/.exec((S.error && S.error.key) || "");
+    var u = m && units()[+m[1]];
+    return u && u.id;
+  }
+  function errorHex() {
+    var m = /^map\.(?:terrain|levels)\.([A-Za-z0-9]+)/.exec((S.error && S.error.key) || "");
+    return m && m[1];
+  }
+
+  // ---- the report in the iframe
+  function frameDoc() {
+    var f = $("#report");
+    return f.contentDocument;
+  }
+  var INJECTED = ".counter.sel .face { stroke: #0b5ed7; stroke-width: 3.5; }" +
+    ".counter.err .face, polygon.hex.err { stroke: #c0392b; stroke-width: 4; stroke-dasharray: 4 2; }" +
+    "polygon.hex.pick { stroke: #0b5ed7; stroke-width: 3; } polygon.hex:hover { stroke: #0b5ed7; stroke-width: 2; }" +
+    "polygon.hex.outside { fill-opacity: .35; }";
+  function showReport(html) {
+    var f = $("#report"), doc = frameDoc();
+    if (!doc || !doc.getElementById("board")) {
+      f.onload = function () { wireFrame(); markMap(); };
+      f.srcdoc = html;
+      return;
+    }
+    var scroll = ["map", "panel"].map(function (id) {
+      var x = doc.getElementById(id);
+      return x ? [x.scrollLeft, x.scrollTop] : [0, 0];
+    });
+    var top = doc.scrollingElement ? doc.scrollingElement.scrollTop : 0;
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    fresh.querySelectorAll("script").forEach(function (s) { s.remove(); });
+    doc.body.replaceWith(doc.importNode(fresh.body, true));
+    doc.title = fresh.title;
+    ["map", "panel"].forEach(function (id, i) {
+      var x = doc.getElementById(id);
+      if (x) { x.scrollLeft = scroll[i][0]; x.scrollTop = scroll[i][1]; }
+    });
+    if (doc.scrollingElement) doc.scrollingElement.scrollTop = top;
+    wireLosToggle(doc);
+    markMap();
+  }
+  function wireLosToggle(doc) {
+    var t = doc.getElementById("los-toggle");
+    if (t) t.addEventListener("change", function () { doc.getElementById("los").classList.toggle("shown", t.checked); });
+  }
+  function markMap() {
+    var doc = frameDoc();
+    if (!doc || !doc.getElementById("board")) return;
+    doc.querySelectorAll(".sel, .err, .pick").forEach(function (x) { x.classList.remove("sel", "err", "pick"); });
+    var sel = S.selected !== null && units()[S.selected];
+    if (sel) doc.querySelectorAll('g.counter[data-unit="' + CSS.escape(sel.id) + '"]').forEach(function (x) { x.classList.add("sel"); });
+    var eu = errorUnit(), eh = errorHex();
+    if (eu) doc.querySelectorAll('g.counter[data-unit="' + CSS.escape(eu) + '"]').forEach(function (x) { x.classList.add("err"); });
+    if (eh) doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(eh) + '"]').forEach(function (x) { x.classList.add("err"); });
+    var pick = S.losFirst || S.areaFirst;
+    if (pick) doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(pick) + '"]').forEach(function (x) { x.classList.add("pick"); });
+  }
+  function hexAt(doc, x, y) {
+    var hits = doc.elementsFromPoint(x, y);
+    for (var i = 0; i < hits.length; i++)
+      if (hits[i].matches && hits[i].matches("polygon.hex[data-hex]")) return hits[i].getAttribute("data-hex");
+    return null;
+  }
+  function wireFrame() {
+    var doc = frameDoc();
+    var style = doc.createElement("style");
+    style.textContent = INJECTED;
+    doc.head.appendChild(style);
+    wireLosToggle(doc);
+    doc.addEventListener("pointerdown", function (ev) {
+      if (!ev.target.closest || !ev.target.closest("#board")) return;
+      var c = ev.target.closest("g.counter");
+      S.drag = {unit: c ? c.getAttribute("data-unit") : null, x: ev.clientX, y: ev.clientY, moved: false};
+      if (c) ev.preventDefault();
+    });
+    doc.addEventListener("pointermove", function (ev) {
+      var d = S.drag;
+      if (d && d.unit && Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 6) d.moved = true;
+    });
+    doc.addEventListener("pointerup", function (ev) {
+      var d = S.drag;
+      S.drag = null;
+      if (!d) return;
+      var h = hexAt(doc, ev.clientX, ev.clientY);
+      if (d.unit && d.moved) { if (h) moveUnit(d.unit, h); return; }
+      if (d.unit && S.tool === "select") { selectUnit(unitIndex(d.unit)); return; }
+      if (h) hexClick(h);
+    });
+  }
+
+  // ---- the tools
+  function hexClick(h) {
+    var e, m;
+    switch (S.tool) {
+      case "select":
+        selectUnit(null);
+        return;
+      case "unit":
+        var side = $("#t-side").value || "german", type = $("#t-type").value || "squad";
+        var u = {id: newId(side, h), side: side, type: type};
+        if ($("#t-counter").value) u.counter = $("#t-counter").value;
+        u.at = h;
+        var st = Array.prototype.map.call(document.querySelectorAll("#t-status input:checked"), function (x) { return x.value; });
+        if (st.length) u.status = st;
+        units().push(u);
+        S.selected = units().length - 1;
+        break;
+      case "terrain":
+        e = hexEntry(h); e.terrain = S.terrain; setHexEntry(h, e);
+        break;
+      case "feature":
+        e = hexEntry(h);
+        var i = e.features.indexOf(S.feature);
+        if (i >= 0) e.features.splice(i, 1); else e.features.push(S.feature);
+        setHexEntry(h, e);
+        break;
+      case "elevation":
+        e = hexEntry(h); e.elevation = String(parseInt($("#elevation").value, 10) || 0); setHexEntry(h, e);
+        break;
+      case "levels":
+        m = mapSec();
+        if (!m.levels || typeof m.levels !== "object" || Array.isArray(m.levels)) m.levels = {};
+        var n = parseInt($("#levels").value, 10) || 0;
+        if (n > 0) m.levels[h] = String(n); else delete m.levels[h];
+        break;
+      case "smoke":
+        m = mapSec();
+        if (!Array.isArray(m.smoke)) m.smoke = [];
+        var j = m.smoke.indexOf(h);
+        if (j >= 0) m.smoke.splice(j, 1); else m.smoke.push(h);
+        break;
+      case "los":
+        if (!S.losFirst) { S.losFirst = h; $("#los-hint").textContent = "from " + h + ": click the other hex"; markMap(); return; }
+        if (S.losFirst === h) return;
+        var kind = $("#los-kind").value, los = sec("los");
+        if (!Array.isArray(los[kind])) los[kind] = [];
+        los[kind].push(kind === "hindrance" ? [S.losFirst, h, String(parseInt($("#los-drm").value, 10) || 0)] : [S.losFirst, h]);
+        S.losFirst = null;
+        $("#los-hint").textContent = "click one hex, then the other";
+        break;
+      case "area":
+        if (!S.areaFirst) { S.areaFirst = h; $("#area-hint").textContent = "from " + h + ": click the opposite corner"; markMap(); return; }
+        mapSec().area = [S.areaFirst, h];
+        S.areaFirst = null;
+        $("#area-hint").textContent = "click one corner, then the opposite one";
+        break;
+      case "why-not":
+        whyNot(h);
+        return;
+    }
+    changed();
+  }
+  function moveUnit(id, h) {
+    var i = unitIndex(id);
+    if (i < 0 || hexOf(units()[i].at) === h) return;
+    units()[i].at = h;
+    S.selected = i;
+    changed();
+  }
+  function selectUnit(i) {
+    S.selected = i === null || i < 0 ? null : i;
+    render();
+    markMap();
+  }
+  async function whyNot(h) {
+    var box = $("#why");
+    var u = S.selected !== null && units()[S.selected];
+    box.hidden = false;
+    box.className = "";
+    if (!u) { box.textContent = "why not? select a unit first"; return; }
+    box.textContent = "why not: " + u.id + " rout to " + h + " …";
+    var r = await post("/api/why-not", body({unit: u.id, at: h}));
+    var data = await r.json();
+    if (!r.ok) { box.textContent = (data.error && data.error.message) || ("HTTP " + r.status); box.className = "illegal"; return; }
+    box.textContent = data.text;
+    box.className = data.why_not.legal ? "legal" : "illegal";
+    box.dataset.legal = String(data.why_not.legal);
+  }
+
+  // ---- the panels, drawn from the tree
+  function render() {
+    var t = S.tree, m = t.map || {};
+    $("#filename").textContent = S.filename;
+    $("#f-name").value = t.name || "";
+    var sides = sidesKnown();
+    options($("#f-attacker"), sides, t.attacker, "—");
+    options($("#f-phase"), S.meta.phases, t.phase, "(rout)");
+    options($("#f-rules"), S.meta.versions, t.rules, "(current)");
+    options($("#f-default"), S.meta.terrains, m.default_terrain, "(open)");
+    $("#f-board").value = m.board || "";
+    $("#f-area").textContent = Array.isArray(m.area) ? m.area.join("–") : "whole board";
+    var nq = $("#f-no-quarter");
+    nq.textContent = "";
+    var given = Array.isArray(t.no_quarter) ? t.no_quarter : [];
+    sidesInPlay(given).forEach(function (s) {
+      var c = el("input", {type: "checkbox", value: s, checked: given.indexOf(s) >= 0});
+      c.dataset.nq = s;
+      var l = el("label", {}, "");
+      l.appendChild(c); l.appendChild(document.createTextNode(s));
+      nq.appendChild(l);
+    });
+    renderSwitches("errata", S.meta.errata, $("#f-errata"));
+    renderSwitches("readings", S.meta.readings, $("#f-readings"));
+    renderUnitEditor();
+    renderUnitList();
+    renderLos();
+    if (S.error) showError(S.error); else markMap();
+  }
+  function sidesKnown() {
+    var out = S.meta.sides.slice();
+    units().forEach(function (u) { if (u && u.side && out.indexOf(u.side) < 0) out.push(u.side); });
+    if (S.tree.attacker && out.indexOf(S.tree.attacker) < 0) out.push(S.tree.attacker);
+    return out;
+  }
+  function sidesInPlay(extra) {
+    var out = [];
+    units().forEach(function (u) { if (u && u.side && out.indexOf(u.side) < 0) out.push(u.side); });
+    (extra || []).concat([S.tree.attacker]).forEach(function (s) { if (s && out.indexOf(s) < 0) out.push(s); });
+    return out;
+  }
+  function renderSwitches(key, names, box) {
+    box.textContent = "";
+    var given = S.tree[key] && typeof S.tree[key] === "object" ? S.tree[key] : {};
+    names.forEach(function (n) {
+      var l = el("label", {dataset: {key: key + "." + n}}, n + " ");
+      var s = el("select", {}, "");
+      s.dataset.switch = key; s.dataset.name = n;
+      options(s, ["on", "off"], given[n], "default");
+      l.appendChild(s);
+      box.appendChild(l);
+    });
+  }
+  function renderUnitEditor() {
+    var box = $("#unit-editor");
+    box.textContent = "";
+    var i = S.selected, u = i !== null && units()[i];
+    if (!u) { box.appendChild(el("p", {className: "hint"}, "click a counter to edit it; drag it to move it")); return; }
+    UNIT_FIELDS.forEach(function (f) {
+      var l = el("label", {dataset: {key: "units[" + i + "]." + f}}, f + " ");
+      var input;
+      if (f === "side") { input = el("select"); options(input, sidesKnown(), u.side, "—"); }
+      else if (f === "type") { input = el("select"); options(input, S.meta.types, u.type, "—"); }
+      else if (f === "class") { input = el("select"); options(input, S.meta.classes, u["class"], "—"); }
+      else if (f in UNIT_REFS) {
+        input = el("select");
+        options(input, units().filter(function (x) { return x && x.id !== u.id; }).map(function (x) { return x.id; }), u[f], UNIT_REFS[f]);
+      } else input = el("input", {value: u[f] || ""});
+      input.dataset.field = f;
+      l.appendChild(input);
+      box.appendChild(l);
+    });
+    var sw = el("label", {dataset: {key: "units[" + i + "].sw"}}, "SW ");
+    var swi = el("input", {value: (Array.isArray(u.sw) ? u.sw.filter(function (x) { return typeof x === "string"; }) : []).join(", "),
+                           placeholder: "lmg, mmg"});
+    swi.dataset.field = "sw";
+    sw.appendChild(swi);
+    box.appendChild(sw);
+    var gd = el("label", {dataset: {key: "units[" + i + "].guarding"}}, "guarding ");
+    var gdi = el("input", {value: (Array.isArray(u.guarding) ? u.guarding : []).join(", "), placeholder: "prisoners' ids"});
+    gdi.dataset.field = "guarding";
+    gd.appendChild(gdi);
+    box.appendChild(gd);
+    var st = el("div", {className: "checks", dataset: {key: "units[" + i + "].status"}});
+    var have = Array.isArray(u.status) ? u.status : [];
+    S.meta.statuses.forEach(function (s) {
+      var l = el("label", {}, "");
+      var c = el("input", {type: "checkbox", value: s, checked: have.indexOf(s) >= 0});
+      c.dataset.status = s;
+      l.appendChild(c); l.appendChild(document.createTextNode(s));
+      st.appendChild(l);
+    });
+    box.appendChild(st);
+    box.appendChild(el("button", {type: "button", id: "delete-unit"}, "delete " + u.id));
+  }
+  function renderUnitList() {
+    var ol = $("#unit-list");
+    ol.textContent = "";
+    units().forEach(function (u, i) {
+      if (!u || typeof u !== "object") return;
+      var li = el("li", {dataset: {key: "units[" + i + "]", index: String(i)}},
+                  (u.id || "?") + " (" + (u.side || "?") + ") " + (u.at || "?") +
+                  (Array.isArray(u.status) && u.status.length ? " — " + u.status.join(", ") : ""));
+      if (i === S.selected) li.className = "selected";
+      ol.appendChild(li);
+    });
+  }
+  function renderLos() {
+    var ul = $("#los-list");
+    ul.textContent = "";
+    var los = S.tree.los || {};
+    ["blocked", "clear", "hindrance"].forEach(function (k) {
+      (Array.isArray(los[k]) ? los[k] : []).forEach(function (p, i) {
+        var li = el("li", {dataset: {key: "los." + k + "[" + i + "]"}}, k + ": " + (Array.isArray(p) ? p.join(" – ") : p) + " ");
+        li.appendChild(el("button", {type: "button", dataset: {losKind: k, losIndex: String(i)}}, "×"));
+        ul.appendChild(li);
+      });
+    });
+  }
+  function renderTools() {
+    var list = $("#tool-list");
+    TOOLS.forEach(function (t) {
+      var b = el("button", {type: "button", id: "tool-" + t[0]}, t[1]);
+      b.dataset.tool = t[0];
+      list.appendChild(b);
+    });
+    S.meta.terrains.forEach(function (n) {
+      var b = el("button", {type: "button"}, n.replace(/_/g, " "));
+      b.dataset.terrain = n;
+      $("#palette-terrain").appendChild(b);
+    });
+    S.meta.features.forEach(function (n) {
+      var b = el("button", {type: "button"}, n);
+      b.dataset.feature = n;
+      $("#palette-feature").appendChild(b);
+    });
+    options($("#t-side"), S.meta.sides, "german");
+    options($("#t-type"), S.meta.types, "squad");
+    templateCounters();
+    S.meta.statuses.forEach(function (s) {
+      var l = el("label", {}, "");
+      var c = el("input", {type: "checkbox", value: s});
+      l.appendChild(c); l.appendChild(document.createTextNode(s));
+      $("#t-status").appendChild(l);
+    });
+    setTool("select");
+  }
+  function templateCounters() {
+    var list = COUNTERS[$("#t-type").value] || [];
+    options($("#t-counter"), list.filter(function (v, i) { return list.indexOf(v) === i; }), list[0] || "", "(none)");
+  }
+  function setTool(t) {
+    S.tool = t;
+    S.losFirst = S.areaFirst = null;
+    document.querySelectorAll("#tool-list button").forEach(function (b) { b.classList.toggle("on", b.dataset.tool === t); });
+    document.querySelectorAll("#tool-options > div").forEach(function (d) { d.classList.toggle("shown", d.dataset.for === t); });
+    document.querySelectorAll("#palette-terrain button").forEach(function (b) { b.classList.toggle("on", b.dataset.terrain === S.terrain); });
+    document.querySelectorAll("#palette-feature button").forEach(function (b) { b.classList.toggle("on", b.dataset.feature === S.feature); });
+    markMap();
+  }
+
+  // ---- wiring the page
+  function wire() {
+    $("#tool-list").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-tool]");
+      if (b) setTool(b.dataset.tool);
+    });
+    $("#palette-terrain").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-terrain]");
+      if (b) { S.terrain = b.dataset.terrain; setTool("terrain"); }
+    });
+    $("#palette-feature").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-feature]");
+      if (b) { S.feature = b.dataset.feature; setTool("feature"); }
+    });
+    $("#t-type").addEventListener("change", templateCounters);
+    $("#why").addEventListener("click", function () { this.hidden = true; });
+    $("#phase-toggle").addEventListener("change", schedule);
+    $("#f-name").addEventListener("change", function () { setField(S.tree, "name", this.value); changed(); });
+    $("#f-attacker").addEventListener("change", function () { setField(S.tree, "attacker", this.value); changed(); });
+    $("#f-phase").addEventListener("change", function () { setField(S.tree, "phase", this.value); changed(); });
+    $("#f-rules").addEventListener("change", function () { setField(S.tree, "rules", this.value); changed(); });
+    $("#f-board").addEventListener("change", function () { setField(mapSec(), "board", this.value.trim()); changed(); });
+    $("#f-default").addEventListener("change", function () { setField(mapSec(), "default_terrain", this.value); changed(); });
+    $("#whole-board").addEventListener("click", function () { if (S.tree.map) delete S.tree.map.area; changed(); });
+    $("#f-no-quarter").addEventListener("change", function () {
+      var on = Array.prototype.map.call(document.querySelectorAll("#f-no-quarter input:checked"), function (x) { return x.value; });
+      setField(S.tree, "no_quarter", on);
+      changed();
+    });
+    $("#switches").addEventListener("change", function (ev) {
+      var s = ev.target;
+      if (!s.dataset.switch) return;
+      var m = sec(s.dataset.switch);
+      setField(m, s.dataset.name, s.value);
+      prune(S.tree, s.dataset.switch);
+      changed();
+    });
+    $("#unit-editor").addEventListener("change", function (ev) {
+      var x = ev.target, u = units()[S.selected];
+      if (!u) return;
+      if (x.dataset.status) {
+        var st = Array.isArray(u.status) ? u.status.slice() : [];
+        var i = st.indexOf(x.dataset.status);
+        if (x.checked && i < 0) st.push(x.dataset.status);
+        if (!x.checked && i >= 0) st.splice(i, 1);
+        setField(u, "status", st);
+      } else if (x.dataset.field === "sw" || x.dataset.field === "guarding") {
+        setField(u, x.dataset.field, x.value.split(",").map(function (s) { return s.trim(); }).filter(Boolean));
+      } else if (x.dataset.field) {
+        setField(u, x.dataset.field, x.value.trim());
+      }
+      changed();
+    });
+    $("#unit-editor").addEventListener("click", function (ev) {
+      if (ev.target.id !== "delete-unit") return;
+      units().splice(S.selected, 1);
+      S.selected = null;
+      changed();
+    });
+    $("#unit-list").addEventListener("click", function (ev) {
+      var li = ev.target.closest("li[data-index]");
+      if (li) selectUnit(+li.dataset.index);
+    });
+    $("#los-list").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-los-kind]");
+      if (!b) return;
+      S.tree.los[b.dataset.losKind].splice(+b.dataset.losIndex, 1);
+      changed();
+    });
+    $("#new").addEventListener("click", function () {
+      open({filename: "new-position.yaml", text: null, tree: {name: "new position", attacker: "german", units: []}});
+    });
+    $("#open-file").addEventListener("change", function () {
+      var f = this.files[0];
+      if (!f) return;
+      var reader = new FileReader();
+      reader.onload = async function () {
+        var r = await post("/api/open", {text: reader.result, filename: f.name});
+        var data = await r.json();
+        if (!r.ok) { showError(data.error); setState("error", "not opened"); return; }
+        open(data);
+      };
+      reader.readAsText(f);
+      this.value = "";
+    });
+    $("#save").addEventListener("click", async function () {
+      var r = await post("/api/save", body());
+      if (!r.ok) { var d = await r.json(); showError(d.error); return; }
+      var blob = await r.blob();
+      var a = el("a", {href: URL.createObjectURL(blob), download: S.filename});
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    });
+  }
+  function open(data) {
+    S.tree = data.tree;
+    S.original = data.text;
+    S.filename = data.filename;
+    S.selected = null;
+    S.error = null;
+    showError(null);
+    render();
+    schedule();
+  }
+
+  // what the page shows, for scripts and tests: the last answer's result
+  window.aslKbServe = {get result() { return S.result; }, get tree() { return S.tree; }};
+
+  async function start() {
+    setState("starting", "starting…");
+    S.meta = await (await fetch("/api/meta")).json();
+    renderTools();
+    wire();
+    open(await (await fetch("/api/start")).json());
+  }
+  start();
+})();

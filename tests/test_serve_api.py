@@ -1,0 +1,441 @@
+"""`asl-kb serve`'s routes (asl_kb/serve/app.py) through Starlette's
+TestClient, and the server itself under uvicorn on a free 127.0.0.1 port:
+every route with good and bad input, oversized bodies, 50 concurrent
+answers, answers cut by the caps, newer edits superseding older ones."""
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+import _runs  # noqa: E402
+from asl_kb.board import hexgrid, terrain  # noqa: E402
+from asl_kb.position.loader import MAX_BYTES, load_position, load_position_text  # noqa: E402
+from asl_kb.report.render import to_json  # noqa: E402
+from asl_kb.resources import cases_dir  # noqa: E402
+from asl_kb.serve import answers, app as serve_app, yamltext  # noqa: E402
+from asl_kb.serve.work import CHILD_NAME, Cut, Runner  # noqa: E402
+
+LOCAL = "http://127.0.0.1"
+A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
+TEXT = A10_531.read_text(encoding="utf-8")
+TREE = yamltext.to_tree(TEXT)
+
+
+def small(at: str = "E5", name: str = "small") -> dict:
+    """A small, fast position: one broken Russian squad at `at`, a German
+    squad three hexes off, woods around (every hex in a small area)."""
+    return {"name": name, "attacker": "russian",
+            "map": {"area": ["A0", "J10"], "terrain": {"C3": "woods", "G7": "woods", "B8": "building"}},
+            "units": [{"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at,
+                       "status": ["broken"]},
+                      {"id": "G1", "side": "german", "type": "squad", "counter": "4-6-7", "at": "I2"}]}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(str(A10_531), timeout=30, workers=2)) as c:
+        yield c
+
+
+def no_child_left() -> bool:
+    """No answering child is left in this process (other tests of the same
+    worker may have children of their own)."""
+    return not [p for p in multiprocessing.active_children() if p.name == CHILD_NAME]
+
+
+def err(r, status: int) -> dict:
+    assert r.status_code == status, r.text
+    e = r.json()["error"]
+    assert set(e) == {"message", "key", "line", "file"}
+    assert "Traceback" not in e["message"]
+    return e
+
+
+# ------------------------------------------------------------------ the page
+
+def test_page_and_its_files_fetch_nothing_elsewhere(client):
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for path in ("/static/app.js", "/static/app.css"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.text
+        assert "://" not in r.text, path          # no CDN, no other host
+    assert "://" not in page.text.replace("http://www.w3.org/2000/svg", "")
+    assert 'src="/static/app.js"' in page.text
+
+
+@pytest.mark.parametrize("path", ["/static/../pyproject.toml", "/static/index.html", "/static/",
+                                  "/etc/passwd", "/static/%2e%2e/app.py", "/api/nothing"])
+def test_no_other_path_is_served(client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_another_host_name_is_refused():
+    with TestClient(serve_app.create_app(None), base_url="http://evil.example") as c:
+        assert c.get("/api/start").status_code == 400
+        assert c.post("/api/open", json={"text": "name: x"}).status_code == 400
+
+
+def test_a_body_that_is_not_json_by_its_type_is_refused(client):
+    r = client.post("/api/open", content=json.dumps({"text": "name: x"}), headers={"Content-Type": "text/plain"})
+    err(r, 415)
+
+
+def test_wrong_method(client):
+    assert client.get("/api/answer").status_code == 405
+    assert client.post("/api/meta").status_code == 405
+
+
+def test_meta_names_the_terrain_table_and_the_loader_vocabulary(client):
+    m = client.get("/api/meta").json()
+    assert m["terrains"] == list(terrain.TERRAIN)
+    assert m["features"] == list(terrain.FEATURES)
+    assert "broken" in m["statuses"] and "dm" in m["statuses"] and "concealed" in m["statuses"]
+    assert "rout" in m["phases"] and m["versions"] == ["current", "prior"]
+    assert "A20.3" in m["errata"]
+    assert m["limits"]["position"] == MAX_BYTES
+
+
+def test_start_is_the_command_line_position(client):
+    s = client.get("/api/start").json()
+    assert s["text"] == TEXT and s["tree"] == TREE and s["filename"] == "A10.531-EX.yaml"
+
+
+def test_start_without_a_position_is_a_new_one():
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None)) as c:
+        s = c.get("/api/start").json()
+    assert s["text"] is None and s["tree"]["units"] == []
+
+
+# ------------------------------------------------------------------ /api/open
+
+def test_open(client):
+    r = client.post("/api/open", json={"text": TEXT, "filename": "../../etc/A10.yaml"})
+    assert r.status_code == 200
+    assert r.json() == {"filename": "A10.yaml", "text": TEXT, "tree": TREE}
+
+
+@pytest.mark.parametrize("text, line", [("name: [unclosed\n", 2), ("- a list\n", None), ("a: &x 1\nb: *x\n", 1)])
+def test_open_bad_yaml(client, text, line):
+    e = err(client.post("/api/open", json={"text": text, "filename": "bad.yaml"}), 400)
+    assert e["file"] == "bad.yaml" and e["line"] == line
+    assert e["message"].startswith("bad.yaml")
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'{"text": 3}', b"{}", b'{"text": "x", "filename": 5}'])
+def test_open_bad_body(client, body):
+    r = client.post("/api/open", content=body, headers={"Content-Type": "application/json"})
+    if body == b'{"text": "x", "filename": 5}':   # a filename that is not a string: the default name
+        assert r.status_code == 400 and r.json()["error"]["file"] == "position.yaml"
+    else:
+        err(r, 400)
+
+
+# ------------------------------------------------------------------ /api/answer
+
+def test_answer_unchanged_keeps_the_text_and_answers_as_the_cli(client):
+    r = client.post("/api/answer", json={"tree": TREE, "original": TEXT, "filename": "A10.531-EX.yaml"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["text"] == TEXT and out["changed"] is False
+    expected = to_json(_runs.outcomes(load_position(A10_531), limit=answers.PHASE_LIMIT))
+    assert out["json"] == expected
+    assert out["result"] == json.loads(expected) and out["complete"] is True
+    # the page is the report's, drawing every hex of the area
+    assert 'id="board"' in out["html"] and out["html"].count('class="hex ') == len(hexgrid.Area.whole_board().hexes())
+
+
+def test_answer_changed_is_canonical_yaml_the_loader_reads(client):
+    tree = json.loads(json.dumps(TREE))
+    tree["units"][4]["at"] = "C8"     # GG4 far away
+    r = client.post("/api/answer", json={"tree": tree, "original": TEXT})
+    assert r.status_code == 200
+    out = r.json()
+    assert out["changed"] is True and out["text"] != TEXT
+    assert yamltext.to_tree(out["text"]) == tree
+    assert {u["id"]: u["at"] for u in out["result"]["units"]}["RG2"] == "G2"
+    before = client.post("/api/answer", json={"tree": TREE}).json()["result"]
+    fates = lambda res: {u["id"]: [(f["fate"], f.get("at")) for f in u["fates"]] for u in res["units"]}
+    assert fates(out["result"])["RG2"] != fates(before)["RG2"]
+
+
+def test_answer_phase_on_request(client):
+    out = client.post("/api/answer", json={"tree": small(), "phase": True}).json()
+    assert "phase" in out["result"]
+    assert "phase" not in client.post("/api/answer", json={"tree": small()}).json()["result"]
+
+
+def test_answer_bad_position_is_the_loaders_error(client):
+    tree = small()
+    tree["units"][0]["at"] = "Z99"
+    e = err(client.post("/api/answer", json={"tree": tree, "filename": "mine.yaml"}), 400)
+    assert e["key"] == "units[0].at" and e["file"] == "mine.yaml"
+    text = yamltext.to_text(tree)
+    assert "Z99" in text.splitlines()[e["line"] - 1]
+    assert e["message"].startswith(f"mine.yaml:{e['line']}: units[0].at: ")
+
+
+DEEP: list = ["x"]
+for _ in range(40):
+    DEEP = [DEEP]
+
+
+@pytest.mark.parametrize("body, key", [
+    ({"tree": [1]}, None), ({"tree": {"name": 3}}, None), ({}, None),
+    ({"tree": {"a": {"b": DEEP}}}, None),
+    ({"tree": small(), "phase": "yes"}, None), ({"tree": small(), "page": 1}, None), ({"tree": small(), "original": 5}, None),
+    ({"tree": small(), "tab": 5}, None), ({"tree": small(), "seq": "1"}, None),
+    ({"tree": {"name": "x", "attacker": "german", "units": [{"id": "G1"}]}}, "units[0]"),
+])
+def test_answer_bad_request(client, body, key):
+    e = err(client.post("/api/answer", json=body), 400)
+    if key:
+        assert e["key"].startswith(key)
+
+
+def test_answer_breaking_a_rule_is_refused_as_the_cli_refuses_it(client):
+    tree = small()
+    tree["units"].append({"id": "P1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": "A5",
+                          "guard": "G1"})
+    e = err(client.post("/api/answer", json={"tree": tree}), 400)
+    assert e["key"] == "units[2].guard" and "A20.5" in e["message"]
+
+
+# ------------------------------------------------------------------ /api/why-not
+
+def test_why_not(client):
+    r = client.post("/api/why-not", json={"tree": TREE, "unit": "RI5", "at": "H4"})
+    assert r.status_code == 200
+    w = r.json()["why_not"]
+    assert w["legal"] is False and {"A10.5", "A10.51", "A20.21"} <= {b["rule"] for b in w["because"]}
+    ok = client.post("/api/why-not", json={"tree": TREE, "unit": "RJ2", "at": "K2"}).json()["why_not"]
+    assert ok["legal"] is True and ok["fates"]
+
+
+@pytest.mark.parametrize("unit, at", [("NOBODY", "H4"), ("RI5", "nowhere"), (5, "H4"), ("RI5", None)])
+def test_why_not_bad(client, unit, at):
+    err(client.post("/api/why-not", json={"tree": TREE, "unit": unit, "at": at}), 400)
+
+
+# ------------------------------------------------------------------ /api/save
+
+def test_save_unchanged_is_byte_identical(client):
+    r = client.post("/api/save", json={"tree": TREE, "original": TEXT, "filename": "/etc/passwd"})
+    assert r.status_code == 200 and r.content == TEXT.encode("utf-8")
+    assert r.headers["content-disposition"] == 'attachment; filename="passwd"'
+
+
+def test_save_changed_is_canonical(client):
+    tree = json.loads(json.dumps(TREE))
+    tree["map"]["terrain"]["E5"] = "grain"
+    r = client.post("/api/save", json={"tree": tree, "original": TEXT})
+    assert r.status_code == 200
+    assert yamltext.to_tree(r.text) == tree
+    assert load_position_text(r.text, "x").terrain_of("E5").terrain == "grain"
+
+
+def test_every_bundled_position_saved_unchanged_is_byte_identical():
+    for path in sorted(cases_dir().glob("*/*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        tree = yamltext.to_tree(text, path.name)
+        assert yamltext.to_text(tree, text) == text
+        canonical = yamltext.to_text(json.loads(json.dumps(tree)))
+        assert yamltext.to_tree(canonical) == tree, path.name
+
+
+# ------------------------------------------------------------------ sizes
+
+def test_oversized_body_by_its_length(client):
+    e = err(client.post("/api/answer", content=b"x" * (serve_app.MAX_BODY + 1),
+                        headers={"Content-Type": "application/json"}), 413)
+    assert "too large" in e["message"]
+
+
+def test_oversized_body_without_a_length(client):
+    def chunks():
+        for _ in range(serve_app.MAX_BODY // 65536 + 2):
+            yield b"x" * 65536
+    err(client.post("/api/open", content=chunks(), headers={"Content-Type": "application/json"}), 413)
+
+
+def test_oversized_position(client):
+    tree = small()
+    tree["notes"] = "x" * (MAX_BYTES + 10)
+    e = err(client.post("/api/answer", json={"tree": tree}), 413)
+    assert "position too large" in e["message"]
+    e = err(client.post("/api/open", json={"text": "notes: " + "x" * (MAX_BYTES + 10)}), 400)
+    assert "too large" in e["message"]
+
+
+# ------------------------------------------------------------------ concurrency and caps
+
+def calm(at: str, name: str) -> dict:
+    """A broken unit with no enemy in sight: the cheapest answer there is."""
+    return {"name": name, "attacker": "russian", "map": {"area": ["A1", "F10"]},
+            "units": [{"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at,
+                       "status": ["broken"]}]}
+
+
+HEXES = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 10)][:50]
+
+
+def test_50_concurrent_answers_each_its_own(client):
+    def ask(h):
+        r = client.post("/api/answer", json={"tree": calm(h, name=f"at {h}"), "page": False})
+        return h, r.status_code, r.json()
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(50) as pool:
+        got = list(pool.map(ask, HEXES))
+    took = time.monotonic() - t0
+    for h, status, out in got:
+        assert status == 200, out
+        assert out["result"]["position"] == f"at {h}"
+        r1 = {u["id"]: u for u in out["result"]["units"]}["R1"]
+        assert r1["at"] == h and out["complete"] is True
+        assert [(f["fate"], f["at"]) for f in r1["fates"]] == [("stay", h)] and "html" not in out
+    assert took < 60
+    assert no_child_left()
+
+
+def test_the_engine_timeout_answers_incomplete():
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.001, grace=30)) as c:
+        r = c.post("/api/answer", json={"tree": TREE})
+    assert r.status_code == 200
+    out = r.json()
+    assert out["complete"] is False and out["result"]["complete"] is False
+    assert any("--timeout" in b for b in out["result"]["incomplete_because"])
+
+
+def test_an_answer_past_the_caps_is_stopped():
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.01, grace=0)) as c:
+        e = err(c.post("/api/answer", json={"tree": TREE}), 504)
+        assert "--timeout" in e["message"]
+        # the server is still there
+        assert c.get("/api/meta").status_code == 200
+    assert no_child_left()
+
+
+def test_an_answer_past_the_memory_cap_says_so():
+    """A position too big for --max-memory (as tests/test_timeout.py makes
+    it): the answer says it was cut; a small one fits the same cap."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generate import generate_position
+    big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, max_memory=64)) as c:
+        r = c.post("/api/answer", json={"tree": big})
+        assert r.status_code in (200, 503), r.text
+        if r.status_code == 200:   # the engine caught it: an answer that says it was cut
+            assert r.json()["complete"] is False
+            assert any("--max-memory 64 MiB" in b for b in r.json()["result"]["incomplete_because"])
+        else:
+            assert "--max-memory 64 MiB" in r.json()["error"]["message"]
+        assert c.post("/api/answer", json={"tree": TREE}).json()["complete"] is True
+    assert no_child_left()
+
+
+def test_a_newer_edit_supersedes_the_older():
+    async def go():
+        runner = Runner(timeout=30, max_memory=1024, workers=2)
+        kw = lambda tree, **o: {"text": yamltext.to_text(tree), "filename": "a.yaml", "phase": False,
+                                "timeout": 30, "max_memory": 1024, "page": False, **o}
+        first = asyncio.ensure_future(runner.run("outcomes", kw(small(), phase=True), tab="t", seq=1))
+        await asyncio.sleep(0.02)    # the first is being figured (a child answers in 0.1 s at best)
+        second = asyncio.ensure_future(runner.run("outcomes", kw(calm("B2", "second")), tab="t", seq=2))
+        with pytest.raises(Cut) as cut:
+            await first
+        assert cut.value.status == 409
+        assert (await second)["result"]["position"] == "second"
+        # an older edit arriving late is refused at once
+        third = asyncio.ensure_future(runner.run("outcomes", kw(calm("B3", "third")), tab="t", seq=3))
+        await asyncio.sleep(0.02)
+        with pytest.raises(Cut):
+            await runner.run("outcomes", kw(calm("B4", "late")), tab="t", seq=2)
+        assert (await third)["result"]["position"] == "third"
+        # another tab is not superseded
+        a, b = await asyncio.gather(runner.run("outcomes", kw(calm("C2", "x")), tab="x", seq=1),
+                                    runner.run("outcomes", kw(calm("C3", "y")), tab="y", seq=1))
+        assert (a["result"]["position"], b["result"]["position"]) == ("x", "y")
+    asyncio.run(go())
+    assert no_child_left()
+
+
+def test_a_bug_in_the_child_is_one_line():
+    recv, send = multiprocessing.Pipe(duplex=False)
+    answers.run(send, "no_such_answer", {}, 1024)
+    out = recv.recv()
+    assert out == {"internal": "internal error: KeyError: 'no_such_answer'"}
+
+
+# ------------------------------------------------------------------ the server
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_server_starts_and_stops_cleanly():
+    import uvicorn
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(serve_app.create_app(str(A10_531)), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.02)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=10) as r:
+            assert r.status == 200 and json.load(r)["terrains"]
+        body = json.dumps({"tree": small()}).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/answer", data=body,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert json.load(r)["complete"] is True
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert not thread.is_alive()
+    with socket.socket() as s:   # nothing listens on the port any more
+        with pytest.raises(ConnectionRefusedError):
+            s.connect(("127.0.0.1", port))
+    assert no_child_left()
+
+
+def test_cli_serve_bad_arguments():
+    run = lambda *a: subprocess.run([sys.executable, "-m", "asl_kb", "serve", *a], capture_output=True, text=True)
+    r = run("no-such-file.yaml")
+    assert r.returncode == 2 and "no-such-file.yaml: cannot read file" in r.stderr
+    r = run("--port", "70000", str(A10_531))
+    assert r.returncode == 2 and "--port" in r.stderr
+
+
+def test_the_cli_does_not_import_the_web_stack():
+    code = ("import sys; from asl_kb import cli; cli._parser(['outcomes']); cli._parser([]); "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'asl_kb.serve.app') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
+    from asl_kb import cli
+    monkeypatch.setitem(sys.modules, "uvicorn", None)   # as if not installed
+    assert cli.main(["serve"]) == 2
+    assert "pip install 'asl-kb[serve]'" in capsys.readouterr().err
