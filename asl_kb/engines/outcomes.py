@@ -32,8 +32,11 @@ DEFAULT_PHASE_LISTING = 100
 
 def unit_key(uid: str):
     """A unit id's place in every listing: digits compared as numbers
-    (R2 before R10), so that no listing depends on the file's unit order."""
-    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]
+    (R2 before R10), so that no listing depends on the file's unit order.
+    A digit run is compared by its length without leading zeros, then its
+    digits: the order of its number, with no int() of a run of any length."""
+    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x)
+            for x in re.split(r"(\d+)", uid) if x]
 
 
 def canonical(position):
