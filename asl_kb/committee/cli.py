@@ -60,8 +60,6 @@ def _search_args(p) -> None:
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="stop after this long; the report says it is incomplete (default: none)")
     p.add_argument("--stream", metavar="FILE",
                    help="append each judged position to this JSON-lines file as it is done (default: none)")
     p.add_argument("--resume", action="store_true",
@@ -120,6 +118,10 @@ def _diff(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(to_text(report, a.label, b.label, args.limit))
+    for e in report.get("errors", ()):
+        print(f"error: {e['error']}", file=sys.stderr)
+    if report.get("errors"):
+        return 2
     if report["differing"]:
         return 1
     return 0 if report["complete"] else 3
