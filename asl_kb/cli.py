@@ -402,21 +402,15 @@ def _output_problem(args) -> str | None:
     return None
 
 
-class _NoResult:
-    """Where a subcommand runs the prisoners program alone (why-not)."""
-    prisoners = None
-
-
 def _refuse_broken(position, result) -> None:
     """A position that breaks a rule of the prisoners program (a Guard over
     capacity, a Guard that is not armed Personnel, an Unarmed unit attacking
-    an AFV) is refused like one that breaks a rule of rules/core/position_checks.lp
-    (outcomes() refuses those itself): exit 2, FILE:LINE: KEY: the rule's
-    words. `asl-kb check` lists them all (exit 1)."""
-    from asl_kb.engines.legality import PositionRuleError, prisoner_violations
-    found = prisoner_violations(position, result.prisoners)
-    if found:
-        raise PositionRuleError(position.file, found)
+    an AFV) is refused like one that breaks a rule of
+    rules/core/position_checks.lp (outcomes() refuses those itself): exit 2,
+    FILE:LINE: KEY: the rule's words. `asl-kb check` lists them all (exit 1)."""
+    from asl_kb.engines.legality import refuse_broken
+    if result.cut is None:
+        refuse_broken(position, result.prisoners)
 
 
 def _run(args) -> int:
@@ -489,15 +483,10 @@ def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:
 
 def _why_not(position, args) -> int:
     import json
-    from asl_kb.engines.legality import require_legal
+    from asl_kb.engines.legality import refuse_broken
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not
     proposal = parse_proposal(position, args.unit, args.fate)
-    require_legal(position)
-    if position.involves_prisoners():
-        from asl_kb.engines import prisoners
-        told = _NoResult()
-        told.prisoners = prisoners.solve_prisoners(position)
-        _refuse_broken(position, told)
+    refuse_broken(position)
     r = why_not(position, proposal)
     budget.check("writing the answer")
     if args.format == "json":

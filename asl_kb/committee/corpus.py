@@ -9,6 +9,7 @@ from pathlib import Path
 
 from asl_kb.committee.compare import compare
 from asl_kb.committee.rulesets import RuleSet
+from asl_kb.engines.legality import refuse_broken
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position
 
@@ -55,7 +56,9 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
     positions, errors = [], []
     for f in files:
         try:
-            positions.append((f, load_position(f)))
+            pos = load_position(f)
+            refuse_broken(pos)
+            positions.append((f, pos))
         except PositionError as e:
             errors.append({"file": f.as_posix(), "error": str(e)})
     rows, summary, cut = [], [], []

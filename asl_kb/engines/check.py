@@ -15,6 +15,7 @@ committee's job).
 """
 from __future__ import annotations
 
+from asl_kb.budget import TimedOut
 from asl_kb.engines.legality import prisoner_violations, violations
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.phase import Phase
@@ -46,6 +47,11 @@ def check(position) -> dict:
                               "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]}
                              for v in broken]}
     result = outcomes(position)
+    if result.cut is not None:
+        # cut by --timeout / --max-memory: no finding can be trusted
+        if result.cut.memory_mib is not None:
+            raise MemoryError
+        raise TimedOut(result.cut.during)
     findings = []
     for u in result.units:
         if u.inconsistent:

@@ -110,3 +110,17 @@ def require_legal(position) -> None:
     found = violations(position)
     if found:
         raise PositionRuleError(position.file, found)
+
+
+def refuse_broken(position, prisoners=None) -> None:
+    """Raise PositionRuleError if the position breaks a rule of
+    rules/core/position_checks.lp or of the prisoners program (`prisoners`:
+    its result when the caller has it, else it is run here): what every
+    subcommand but `check` does with such a position (docs/output-format.md)."""
+    require_legal(position)
+    if prisoners is None and position.involves_prisoners():
+        from asl_kb.engines import prisoners as program
+        prisoners = program.solve_prisoners(position)
+    found = prisoner_violations(position, prisoners)
+    if found:
+        raise PositionRuleError(position.file, found)
