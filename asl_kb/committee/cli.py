@@ -118,9 +118,11 @@ def _diff(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(to_text(report, a.label, b.label, args.limit))
+    # a file that could not be compared is reported, and the others are:
+    # the exit code is theirs, bad input (2) when there were none
     for e in report.get("errors", ()):
         print(f"error: {e['error']}", file=sys.stderr)
-    if report.get("errors"):
+    if report.get("errors") and not report["per_position"]:
         return 2
     if report["differing"]:
         return 1
