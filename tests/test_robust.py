@@ -134,22 +134,20 @@ def test_an_area_past_the_largest_map_is_a_clear_error(tmp_path):
 
 def test_the_largest_area_runs_every_subcommand_within_the_default_caps(tmp_path):
     """Two units on the largest map the loader accepts: every subcommand
-    answers in full, as fast as on one board (cost follows the units)."""
-    f = write(tmp_path, TWO.replace("GG10", f"GG{MAX_ROW}"))
+    answers in full within the default --timeout and --max-memory, and the
+    work is the same as on one board: the same facts for the solver (they
+    follow the units and the hexes they can reach), the same page."""
+    from asl_kb.asp.facts import position_facts
+    big_text = TWO.replace("GG10", f"GG{MAX_ROW}")
+    f = write(tmp_path, big_text)
+    assert position_facts(load_position_text(big_text, "big")) == position_facts(load_position_text(TWO, "small"))
+    for argv in (["outcomes", f], ["check", f], ["why-not", f, "R1", "rout", "L1"],
+                 ["report", f, "-o", tmp_path / "big.html"], ["diff", f]):
+        code, _, err = run(*argv)
+        assert code in (0, 1), (argv, err)
     small = write(tmp_path, TWO, "small.yaml")
-    runs = [["outcomes", "{f}"], ["check", "{f}"], ["why-not", "{f}", "R1", "rout", "L1"],
-            ["report", "{f}", "-o", str(tmp_path / "r.html")], ["diff", "{f}"]]
-    spent = {}
-    for name, path in (("small", small), ("big", f)):
-        t0 = time.perf_counter()
-        for argv in runs:
-            code, _, err = run(*[a.format(f=path) for a in argv])
-            assert code in (0, 1), (argv, err)
-        spent[name] = time.perf_counter() - t0
-    assert spent["big"] < 3 * spent["small"] + 2, spent
-    # the page draws the hexes around the units, not the whole area
-    page = (tmp_path / "r.html").read_text()
-    assert f"GG{MAX_ROW}" not in page
+    assert run("report", small, "-o", tmp_path / "small.html")[0] == 0
+    assert (tmp_path / "big.html").stat().st_size <= (tmp_path / "small.html").stat().st_size + 1000
 
 
 # ---------------------------------------------------------------- 3. --timeout
@@ -395,7 +393,7 @@ def test_fuzz_finds_no_exit_code_outside_the_table(tmp_path):
         paths = [["report", f, "-o", out_dir / "a.txt"], ["report", f, "--png", out_dir],
                  ["search", "gaps", "--out", f], ["diff", f, "--max-memory", "10"]]
         if loads:
-            if engine_runs >= 12:
+            if engine_runs >= 8:
                 continue
             engine_runs += 1
             argvs = [[["outcomes", f], ["check", f], ["why-not", f, "R1", "rout", "L1"],

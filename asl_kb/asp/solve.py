@@ -74,6 +74,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     solving (cancelled)."""
     stats = SolveStats()
     deadline = _until(deadline)
+    _check(deadline, "grounding the rout graphs (reading the rules and facts)")
     ctl = new_control(entry, facts)
     ground_stages(ctl, concealed, stats, deadline)
     t0 = time.perf_counter()
@@ -143,6 +144,7 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     """Ground #program base, the stages step/carry until one leaves nothing
     to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
+    _check(deadline, "grounding the rout graphs (the static part)")
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0
