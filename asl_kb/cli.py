@@ -1,8 +1,9 @@
 """asl-kb command line: `asl-kb outcomes|diff|check|why-not POSITION ...`.
 
 Every subcommand takes the same options (--rules, --format, --limit,
---debug, --version) and exits with one of the codes in EXIT_CODES
-(documented in docs/output-format.md).
+--timeout, --max-memory, --debug, --version) and exits with one of the
+codes in EXIT_CODES (documented in docs/output-format.md, with what each
+subcommand does with a position that breaks a rule).
 """
 from __future__ import annotations
 

@@ -3,8 +3,9 @@
 `run(args)` runs them and returns the exit code.
 
 Exit codes: 0 nothing differs / nothing found, 1 something differs / a
-witness found, 2 bad input (FILE:LINE: KEY: message), 3 incomplete with
-nothing found.
+witness found, 2 bad input (FILE:LINE: KEY: message; `diff` reports a file
+it cannot compare and compares the others: 2 only when none could be), 3
+incomplete with nothing found.
 """
 from __future__ import annotations
 
