@@ -90,7 +90,7 @@ def finish() -> None:
 
 
 def watchdog(timeout: float, answer) -> threading.Timer:
-    """Arm a timer that fires `slack` before the run's slack runs out (the
+    """Arm a timer that fires half way through the run's slack (the
     run has not ended though its deadline passed: it is inside a call no
     check reaches). It calls `answer(where)` -- which returns the text that
     says the run was cut and what it figured -- writes it to standard output
@@ -107,8 +107,9 @@ def watchdog(timeout: float, answer) -> threading.Timer:
             sys.stderr.flush()
         finally:
             os._exit(3)
-    # fire a little before the slack is used up: writing takes a moment
-    t = threading.Timer(max(0.0, timeout + slack(timeout) - 0.5), fire)
+    # fire half way through the slack: writing the answer (a thousand units
+    # named) and ending the process take a moment
+    t = threading.Timer(max(0.0, timeout + slack(timeout) / 2), fire)
     t.daemon = True
     t.start()
     return t

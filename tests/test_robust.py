@@ -418,3 +418,21 @@ def test_a_cut_answer_is_described_by_the_schema(tmp_path):
     code, out, _ = run("outcomes", f, "--format", "json", "--timeout", "1e-9")
     assert code == 3
     jsonschema.validate(json.loads(out), schema)
+
+
+@pytest.mark.parametrize("argv", [["check", "{f}"], ["why-not", "{f}", "R1", "stay"], ["diff", "{f}"]])
+def test_past_the_memory_cap_every_subcommand_says_it_is_incomplete(tmp_path, monkeypatch, argv):
+    """Where an allocation fails under --max-memory (clingo raises
+    MemoryError), the subcommand answers complete: false, exit 3."""
+    from asl_kb.asp import solve as solve_module
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr(solve_module, "new_control", no_memory)
+    monkeypatch.setattr("asl_kb.engines.why_not.new_control", no_memory)
+    f = write(tmp_path, TWO)
+    code, out, _ = run(*[a.format(f=f) for a in argv], "--format", "json", "--max-memory", "512")
+    assert code == 3
+    answer = json.loads(out)
+    assert answer["complete"] is False
+    assert "--max-memory 512 MiB" in " ".join(answer.get("incomplete_because", []))

@@ -49,7 +49,7 @@ def check(position) -> dict:
     result = outcomes(position)
     if result.cut is not None:
         # cut by --timeout / --max-memory: no finding can be trusted
-        if result.cut.memory_mib is not None:
+        if result.cut.timeout is None:      # (a cut by the clock names its timeout)
             raise MemoryError
         raise TimedOut(result.cut.during)
     findings = []
