@@ -54,14 +54,14 @@ def routing_order(position, graph) -> list:
     return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
 
-def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None):
+def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None, listed=False):
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     facts = position_facts(position, voluntary_break)
     budget.check("figuring the facts (reach, LOS)")
     symbols, stats = solve(facts, concealed, deadline=deadline)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
-    return g, roots, _units(g, roots, routing_order(position, g), all_paths), stats
+    return g, roots, _units(g, roots, routing_order(position, g), all_paths, listed), stats
 
 
 def answers(position) -> tuple:
@@ -177,7 +177,7 @@ def _cut_short(position, why: str, cut: Cut, done: list | None = None) -> Outcom
 def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
     require_legal(position)
     position = canonical(position)
-    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline)
+    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline, listed=True)
     result = Outcomes(position.name, position.rules, complete=not g.paths_cut, units=units)
     incomplete = []
     if g.paths_cut:
@@ -298,13 +298,17 @@ def _annotate_surrenders(units, g, ph, freed):
         u.fates.extend(extra)
 
 
-def _units(g, roots, order, all_paths) -> list[UnitFates]:
+def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
+    """The fates of the units `order`, read from the graph. Past the deadline
+    TimedOut; when these are the units the answer lists (`listed`: not the
+    No Quarter world's or the Voluntary Break's), it carries those done."""
     units = []
     for u in order:
         try:
             budget.check("reading the fates")
         except TimedOut as e:
-            e.done = units
+            if listed:
+                e.done = units
             raise
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
