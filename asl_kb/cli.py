@@ -378,28 +378,13 @@ OUTPUTS = (("--output", "output", (".html", ".htm"), False), ("--png", "png", ("
 
 
 def _output_problem(args) -> str | None:
-    """What is wrong with an output path the arguments name, before any work
-    is done (so a bad path costs nothing and creates nothing): a missing
-    folder, a folder where a file is meant (or the reverse), a file or
-    folder that cannot be written, a suffix the format does not take."""
+    """What is wrong with an output path the arguments name (asl_kb/outputs.py),
+    before any work is done."""
+    from asl_kb import outputs
     for option, dest, suffixes, folder in OUTPUTS:
-        text = getattr(args, dest, None)
-        if text is None:
-            continue
-        path = Path(text)
-        if suffixes is not None and path.suffix.lower() not in suffixes:
-            return (f"{option}: {text}: the file name must end in {' or '.join(suffixes)} "
-                    f"(writes {'a PNG image' if dest == 'png' else 'an HTML page'})")
-        if folder:
-            if path.exists() and not path.is_dir():
-                return f"{option}: {text}: not a folder"
-        elif path.is_dir():
-            return f"{option}: {text}: is a folder, not a file"
-        where = path if path.exists() else path.parent
-        if not where.is_dir() and not path.exists():
-            return f"{option}: {text}: no folder {where}"
-        if not os.access(where, os.W_OK | (os.X_OK if where.is_dir() else 0)):
-            return f"{option}: {text}: cannot write {'there' if where != path else 'it'} (permission denied)"
+        found = outputs.problem(option, getattr(args, dest, None), suffixes, folder)
+        if found:
+            return found
     return None
 
 
