@@ -1,8 +1,9 @@
 """asl-kb command line: `asl-kb outcomes|diff|check|why-not POSITION ...`.
 
 Every subcommand takes the same options (--rules, --format, --limit,
---debug, --version) and exits with one of the codes in EXIT_CODES
-(documented in docs/output-format.md).
+--timeout, --max-memory, --debug, --version) and exits with one of the
+codes in EXIT_CODES (documented in docs/output-format.md, with what each
+subcommand does with a position that breaks a rule).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from asl_kb import budget
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.resources import default_position
 from asl_kb.committee import cli as committee_cli
@@ -28,7 +30,8 @@ EXIT_CODES = {
     EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
                   "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
     EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), an option, a unit or a fate",
-    EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits); the result says why",
+    EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits) or the run was "
+                     "(--timeout, --max-memory); the result says why",
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
 }
 #: whole-phase outcomes listed when --limit is not given
@@ -66,6 +69,10 @@ def _report_parser(sub, common) -> None:
 def _report(position, args) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.html import to_html
+    if args.format != "text":
+        print("error: --format: report writes one HTML page (for JSON: asl-kb outcomes --format json)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     fate = None
     if args.fate:
         unit, _, n = args.fate.rpartition(":")
@@ -74,6 +81,7 @@ def _report(position, args) -> int:
             return 2
         fate = (unit, int(n))
     result = outcomes(position, all_paths=args.all_paths, phase=args.phase, limit=args.limit)
+    _refuse_broken(position, result)
     try:
         page = to_html(result, position, all_paths=args.all_paths, fate=fate)
     except ValueError as e:
@@ -87,10 +95,15 @@ def _report(position, args) -> int:
         except png.BrowserMissing as e:
             print(f"error: --png: {e}", file=sys.stderr)
             return 2
-    if args.output:
-        Path(args.output).write_text(page, encoding="utf-8")
-    elif not args.png:
-        sys.stdout.write(page)
+    with budget.ANSWER_LOCK:
+        if args.output:
+            try:
+                Path(args.output).write_text(page, encoding="utf-8")
+            except OSError as e:
+                print(f"error: --output: {args.output}: cannot write: {e.strerror}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+        elif not args.png:
+            sys.stdout.write(page)
     return 0 if result.complete else 3
 
 
@@ -173,6 +186,12 @@ def _common() -> argparse.ArgumentParser:
                         "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
                         "everything is still counted. JSON lists every fate whatever N (default: "
                         f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
+    g.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="past SECONDS, answer with complete: false and what was cut, exit 3 "
+                        f"(default: {DEFAULT_TIMEOUT:g})")
+    g.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
+                   help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
+                        f"(default: {DEFAULT_MAX_MEMORY})")
     g.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="on an internal error, print the traceback (default: one line, exit 70; "
                         "also accepted before the subcommand)")
@@ -207,12 +226,6 @@ def _outcomes_parser(sub, common) -> None:
     o.add_argument("--phase", action="store_true",
                    help="also list the whole-phase outcomes: the units' fates combined in rout order "
                         "(A10.5, A20.3, A20.21, A20.51) (default: off)")
-    o.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="past SECONDS, answer with complete: false and what was cut, exit 3 "
-                        f"(default: {DEFAULT_TIMEOUT:g})")
-    o.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
-                   help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
-                        f"(default: {DEFAULT_MAX_MEMORY})")
 
 
 def _check_parser(sub, common) -> None:
@@ -305,9 +318,12 @@ def run() -> None:
     left to do -- its answer is written and flushed, and it starts no thread,
     child process or exit handler. The committee's commands (worker pools,
     Dask clusters) and `report` (a browser) exit the usual way."""
+    global _WATCHDOG
+    _WATCHDOG = True
     argv = sys.argv[1:]
     args = _parser(argv).parse_args(argv)
     code = _main(args)
+    budget.finish()
     if args.command in ONE_SHOT:
         try:
             sys.stdout.flush()
@@ -324,17 +340,33 @@ def main(argv=None) -> int:
 
 
 def _main(args) -> int:
+    problem = _output_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
+        _cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/collector.py); the committee's long searches keep it on
-        if args.command in committee_cli.COMMANDS:
+        # (and keep their own --timeout: they answer with what they found)
+        if args.command == "search":
             return _run(args)
         from asl_kb import collector
-        with collector.paused():
-            return _run(args)
+        timer = _arm_watchdog(args) if _WATCHDOG else None
+        try:
+            with budget.deadline_in(args.timeout), collector.paused():
+                return _run(args)
+        finally:
+            if timer is not None:
+                timer.cancel()
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except budget.TimedOut as e:
+        return _cut(args, f"--timeout {args.timeout:g} s passed while {e}", {"timeout": args.timeout, "while": str(e)})
+    except MemoryError:
+        return _cut(args, f"the memory cap (--max-memory {args.max_memory} MiB) was reached",
+                    {"memory_mib": args.max_memory, "while": budget.phase()})
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # a bug: one line, or the traceback with --debug
@@ -348,6 +380,49 @@ def _main(args) -> int:
         return EXIT_INTERNAL
 
 
+def _cut(args, why: str, cut: dict) -> int:
+    """The answer of a subcommand cut by --timeout or --max-memory where it
+    has nothing of its own to say (check, why-not, report, diff): complete:
+    false, why, and where it was; exit 3. (`outcomes` answers with the units
+    done: asl_kb/engines/outcomes.py.)"""
+    with budget.ANSWER_LOCK:
+        if args.format == "json" and args.command != "report":
+            import json
+            sys.stdout.write(json.dumps({"complete": False, "incomplete_because": [why], "cut": cut},
+                                        indent=2, ensure_ascii=False) + "\n")
+        else:
+            print(f"asl-kb {args.command}: INCOMPLETE: {why}", file=sys.stderr)
+    return EXIT_INCOMPLETE
+
+
+#: the options naming a file or folder a subcommand writes: (option, dest,
+#: the suffixes the file may have (None: any), whether it names a folder)
+OUTPUTS = (("--output", "output", (".html", ".htm"), False), ("--png", "png", (".png",), False),
+           ("--stream", "stream", None, False), ("--out", "out", None, True))
+
+
+def _output_problem(args) -> str | None:
+    """What is wrong with an output path the arguments name (asl_kb/outputs.py),
+    before any work is done."""
+    from asl_kb import outputs
+    for option, dest, suffixes, folder in OUTPUTS:
+        found = outputs.problem(option, getattr(args, dest, None), suffixes, folder)
+        if found:
+            return found
+    return None
+
+
+def _refuse_broken(position, result) -> None:
+    """A position that breaks a rule of the prisoners program (a Guard over
+    capacity, a Guard that is not armed Personnel, an Unarmed unit attacking
+    an AFV) is refused like one that breaks a rule of
+    rules/core/position_checks.lp (outcomes() refuses those itself): exit 2,
+    FILE:LINE: KEY: the rule's words. `asl-kb check` lists them all (exit 1)."""
+    from asl_kb.engines.legality import refuse_broken
+    if result.cut is None:
+        refuse_broken(position, result.prisoners)
+
+
 def _run(args) -> int:
     from asl_kb.position.loader import load_position
     if args.command in committee_cli.COMMANDS:
@@ -358,6 +433,8 @@ def _run(args) -> int:
     position = load_position(args.position)
     if args.rules:
         position = dataclasses.replace(position, rules=args.rules)
+    global _POSITION
+    _POSITION = position
     if args.command == "check":
         return _check(position, args)
     if args.command == "report":
@@ -367,9 +444,9 @@ def _run(args) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import to_json, to_text
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
-    _cap_memory(args.max_memory)
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
                       phase=args.phase, limit=limit, timeout=args.timeout, max_memory=args.max_memory)
+    _refuse_broken(position, result)
     try:
         out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
     except MemoryError:
@@ -378,8 +455,36 @@ def _run(args) -> int:
         sys.stderr.write(f"asl-kb: the memory cap (--max-memory {args.max_memory} MiB) was reached "
                          "while writing the answer\n")
         return EXIT_INCOMPLETE
-    sys.stdout.write(out)
+    with budget.ANSWER_LOCK:
+        sys.stdout.write(out)
     return EXIT_OK if result.complete else EXIT_INCOMPLETE
+
+
+#: whether a run arms the watchdog (asl_kb/budget.py): only the `asl-kb`
+#: process itself (run()), as it ends the process
+_WATCHDOG = False
+#: the position of the run, once loaded (the watchdog's answer names its units)
+_POSITION = None
+
+
+def _arm_watchdog(args):
+    """Past --timeout and its slack, inside a call no check reaches (one
+    clingo ground call), answer from another thread with what is known:
+    for `outcomes` the cut answer (units not reached), else the cut line."""
+    def answer(where: str) -> str:
+        why = f"--timeout {args.timeout:g} s passed while {where}"
+        if args.command == "outcomes" and _POSITION is not None:
+            from asl_kb.engines.outcomes import _timed_out
+            from asl_kb.report.render import to_json, to_text
+            r = _timed_out(_POSITION, args.timeout, where)
+            return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
+        if args.format == "json" and args.command != "report":
+            import json
+            return json.dumps({"complete": False, "incomplete_because": [why],
+                               "cut": {"timeout": args.timeout, "while": where}}, indent=2) + "\n"
+        sys.stderr.write(f"asl-kb {args.command}: INCOMPLETE: {why}\n")
+        return ""
+    return budget.watchdog(args.timeout, answer)
 
 
 def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:
@@ -391,8 +496,12 @@ def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:
 
 def _why_not(position, args) -> int:
     import json
+    from asl_kb.engines.legality import refuse_broken
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not
-    r = why_not(position, parse_proposal(position, args.unit, args.fate))
+    proposal = parse_proposal(position, args.unit, args.fate)
+    refuse_broken(position)
+    r = why_not(position, proposal)
+    budget.check("writing the answer")
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -417,9 +526,10 @@ def _check(position, args) -> int:
             else:
                 out.append(f"  {f['kind'].replace('_', ' ')}:")
                 for c in f["clauses"]:
-                    out.append(f"      [{c['rule']}] {c['violated']}")
-                    if "says" in c:
-                        out.append(f"          {c['at']}: {c['says']}")
+                    if "says" in c:     # the rule's words, where in the file
+                        out.append(f"      {c['at']}: [{c['rule']}] {c['says']}")
+                    else:
+                        out.append(f"      [{c['rule']}] {c['violated']}")
         sys.stdout.write("\n".join(out + more) + "\n")
     return EXIT_OK if r["consistent"] else EXIT_DIFFERS
 

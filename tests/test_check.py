@@ -27,15 +27,21 @@ units:
 def test_a_guard_over_capacity_breaks_a20_51():
     r = check(load_position_text(OVER, "<over>"))
     assert not r["consistent"]
-    assert r["findings"] == [{"kind": "position_breaks_rule",
-                              "clauses": [{"rule": "A20.51", "violated": "over_capacity(H)"}]}]
+    [finding] = r["findings"]
+    [clause] = finding["clauses"]
+    assert finding["kind"] == "position_breaks_rule"
+    assert (clause["rule"], clause["violated"]) == ("A20.51", "over_capacity(H)")
+    # the Guard's line in the file, and a sentence naming it (issue 27)
+    h = next(u for u in load_position_text(OVER, "<over>").units if u.id == "H")
+    assert clause["at"].startswith(f"<over>:{h.line}: units[")
+    assert "H" in clause["says"] and clause["says"] != clause["violated"]
 
 
 def test_cli_exit_code_1_when_not_consistent(tmp_path):
     f = tmp_path / "over.yaml"
     f.write_text(OVER)
     out = subprocess.run([sys.executable, "-m", "asl_kb", "check", str(f)], capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode == 1 and "[A20.51] over_capacity" in out.stdout
+    assert out.returncode == 1 and f"{f}:" in out.stdout and "[A20.51]" in out.stdout
 
 
 def test_phase_conflicts_are_named_by_the_soft_program():

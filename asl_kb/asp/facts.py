@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 
+from asl_kb import budget
 from asl_kb.board import geometry
 from asl_kb.board import hexgrid
 from asl_kb.board import terrain
@@ -133,6 +134,7 @@ class FactBuilder:
         p = self.p
         reach: dict[str, list] = {}
         for u in self.routing:
+            budget.check("figuring the facts (each unit's reach)")
             reach[u.id] = geometry.rout_reach(p, self.area, u)
         # a unit with a Heat of Battle DR (A15.5) needs its own Location: who
         # is ADJACENT and Known to it there
@@ -155,7 +157,9 @@ class FactBuilder:
             self.add(f"vb_scope({q(u.id)})")
 
         moves = geometry.Moves(p, self.area)
-        for l in locs:
+        for i, l in enumerate(locs):
+            if not i % 512:
+                budget.check("figuring the facts (moves)")
             L = term[l]
             for other, cost in moves(l):
                 O = term.get(other)
@@ -257,6 +261,7 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
     if from_watchers if from_watchers is not None else len(spots) < len(sides_at):
         watched = {}
         for spot, mine in spots.items():
+            budget.check("figuring the facts (line of sight)")
             mine = frozenset(mine)
             w = watched.get(mine)
             if w is None:
@@ -266,6 +271,7 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
         return seen
     watched = {}
     for l, at in sides_at.items():
+        budget.check("figuring the facts (line of sight)")
         w = watched.get(at)
         if w is None:
             w = watched[at] = lm.watch(s for s, mine in spots.items() if looks(frozenset(mine), at))

@@ -19,7 +19,9 @@ import time
 
 import clingo
 
+from asl_kb import budget
 from asl_kb.asp.control import new_control
+from asl_kb.budget import TimedOut  # noqa: F401 - raised here, caught by the callers
 from asl_kb.record import Record, record
 
 
@@ -28,13 +30,16 @@ from asl_kb.record import Record, record
 MAX_MOVES = 6
 
 
-class TimedOut(Exception):
-    """The deadline passed; the message says where the work was cut."""
-
-
 def _check(deadline: float | None, where: str) -> None:
+    budget.check(where)
     if deadline is not None and time.monotonic() > deadline:
         raise TimedOut(where)
+
+
+def _until(deadline: float | None) -> float | None:
+    """The sooner of `deadline` and the run's (asl_kb/budget.py)."""
+    run = budget.deadline()
+    return run if deadline is None else deadline if run is None else min(run, deadline)
 
 
 @record
@@ -68,6 +73,8 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     ground calls (grounding cannot be interrupted from inside) and while
     solving (cancelled)."""
     stats = SolveStats()
+    deadline = _until(deadline)
+    _check(deadline, "grounding the rout graphs (reading the rules and facts)")
     ctl = new_control(entry, facts)
     ground_stages(ctl, concealed, stats, deadline)
     t0 = time.perf_counter()
@@ -137,6 +144,7 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     """Ground #program base, the stages step/carry until one leaves nothing
     to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
+    _check(deadline, "grounding the rout graphs (the static part)")
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0

@@ -3,8 +3,9 @@
 `run(args)` runs them and returns the exit code.
 
 Exit codes: 0 nothing differs / nothing found, 1 something differs / a
-witness found, 2 bad input (FILE:LINE: KEY: message), 3 incomplete with
-nothing found.
+witness found, 2 bad input (FILE:LINE: KEY: message; `diff` reports a file
+it cannot compare and compares the others: 2 only when none could be), 3
+incomplete with nothing found.
 """
 from __future__ import annotations
 
@@ -60,8 +61,6 @@ def _search_args(p) -> None:
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="stop after this long; the report says it is incomplete (default: none)")
     p.add_argument("--stream", metavar="FILE",
                    help="append each judged position to this JSON-lines file as it is done (default: none)")
     p.add_argument("--resume", action="store_true",
@@ -120,6 +119,12 @@ def _diff(args) -> int:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(to_text(report, a.label, b.label, args.limit))
+    # a file that could not be compared is reported, and the others are:
+    # the exit code is theirs, bad input (2) when there were none
+    for e in report.get("errors", ()):
+        print(f"error: {e['error']}", file=sys.stderr)
+    if report.get("errors") and not report["per_position"]:
+        return 2
     if report["differing"]:
         return 1
     return 0 if report["complete"] else 3

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from asl_kb.committee.compare import compare
 from asl_kb.committee.rulesets import RuleSet
+from asl_kb.engines.legality import refuse_broken
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position
 
@@ -45,13 +46,32 @@ def _under(folder: Path) -> list[Path]:
 
 
 def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -> dict:
-    """Load every position first (a bad one raises PositionError), then
-    compare each; the report as a dict (see docs/committee.md)."""
+    """Load every position first, then compare each; the report as a dict
+    (see docs/committee.md). A file that cannot be loaded, or a position
+    that breaks a rule, is listed under `errors` (FILE:LINE: KEY: message)
+    and the others are compared all the same; past the run's --timeout
+    (asl_kb/budget.py) the positions not reached are listed as cut."""
+    from asl_kb.budget import TimedOut
     files = expand(paths)
-    positions = [(f, load_position(f)) for f in files]
+    positions, errors = [], []
+    for f in files:
+        try:
+            pos = load_position(f)
+            refuse_broken(pos)
+            positions.append((f, pos))
+        except PositionError as e:
+            errors.append({"file": f.as_posix(), "error": str(e)})
     rows, summary, cut = [], [], []
-    for f, pos in positions:
-        d = compare(pos, a, b, phase=phase)
+    for n, (f, pos) in enumerate(positions):
+        try:
+            d = compare(pos, a, b, phase=phase)
+        except TimedOut as e:
+            left = ", ".join(g.as_posix() for g, _ in positions[n:])
+            cut.append(f"--timeout passed while {e}: not compared: {left}")
+            break
+        except PositionError as e:
+            errors.append({"file": f.as_posix(), "error": str(e)})
+            continue
         for change, sign in (("appeared", "+"), ("vanished", "-")):
             for e in d[change]:
                 rows.append({"file": f.as_posix(), "position": pos.name, "unit": e["unit"], "change": sign,
@@ -65,6 +85,8 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
            "rows": rows, "per_position": summary}
     if cut:
         out["incomplete_because"] = cut
+    if errors:
+        out["errors"] = sorted(errors, key=lambda e: e["file"])
     return out
 
 
@@ -82,6 +104,7 @@ def cause_text(c: dict) -> str:
 def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) -> str:
     head = (f"diff {label_a} -> {label_b}: {report['positions']} position(s), {report['differing']} differ"
             + ("" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])))
+    head += "".join(f"\n  NOT COMPARED: {e['error']}" for e in report.get("errors", ()))
     if not report["rows"]:
         return head + "\n  no outcome changes\n"
     rows = report["rows"] if limit is None else report["rows"][:limit]

@@ -15,7 +15,8 @@ committee's job).
 """
 from __future__ import annotations
 
-from asl_kb.engines.legality import violations
+from asl_kb.budget import TimedOut
+from asl_kb.engines.legality import prisoner_violations, violations
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.engines.phase import Phase
 from asl_kb.asp.control import new_control
@@ -39,20 +40,25 @@ def _phase_conflicts(position, result) -> list[dict]:
 
 def check(position) -> dict:
     broken = violations(position)
+    where = lambda v: f"{position.file}:{v.line}: {v.key}" if v.line is not None else position.file  # noqa: E731
     if broken:
-        where = lambda v: f"{position.file}:{v.line}: {v.key}" if v.line is not None else position.file
         return {"position": position.name, "rules": position.rules, "consistent": False,
                 "findings": [{"kind": "position_breaks_rule",
                               "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]}
                              for v in broken]}
     result = outcomes(position)
+    if result.cut is not None:
+        # cut by --timeout / --max-memory: no finding can be trusted
+        if result.cut.timeout is None:      # (a cut by the clock names its timeout)
+            raise MemoryError
+        raise TimedOut(result.cut.during)
     findings = []
     for u in result.units:
         if u.inconsistent:
             findings.append({"kind": "no_legal_outcome", "unit": u.id, "because": [b.to_json() for b in u.because]})
     for c in _phase_conflicts(position, result):
         findings.append({"kind": "no_whole_phase_outcome", **c})
-    pris = result.prisoners
-    for v in (pris.violated if pris is not None else ()):
-        findings.append({"kind": "position_breaks_rule", "clauses": [{"rule": v.rule, "violated": v.text}]})
+    for v in prisoner_violations(position, result.prisoners):
+        findings.append({"kind": "position_breaks_rule",
+                         "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]})
     return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

@@ -82,8 +82,45 @@ def violations(position) -> list[Violation]:
     return sorted(out, key=lambda v: (v.line or 0, v.key or "", v.rule, v.clause))
 
 
+def prisoner_violations(position, prisoners) -> list[Violation]:
+    """The clauses of the prisoners program (rules/prisoners.lp) the position
+    breaks (a Guard over capacity or not armed Personnel, an Unarmed unit
+    attacking an AFV), each with the rule's words and the line of the unit
+    (or Close Combat attack) it names. The rules decide; this only finds
+    the line."""
+    if prisoners is None:
+        return []
+    index = {u.id: i for i, u in enumerate(position.units)}
+    out = []
+    for v in prisoners.violated:
+        line, key = None, None
+        for name, value in v.clause.args:
+            if isinstance(value, str) and value in index:
+                i = index[value]
+                line, key = position.units[i].line, f"units[{i}]"
+                break
+            if name == "attack" and isinstance(value, int) and 0 <= value < len(position.close_combat):
+                line, key = position.close_combat[value].line, f"close_combat[{value}]"
+        out.append(Violation(v.rule, v.text, v.clause.says, line, key))
+    return sorted(out, key=lambda v: (v.line or 0, v.key or "", v.rule, v.clause))
+
+
 def require_legal(position) -> None:
     """Raise PositionRuleError if the position breaks a rule."""
     found = violations(position)
+    if found:
+        raise PositionRuleError(position.file, found)
+
+
+def refuse_broken(position, prisoners=None) -> None:
+    """Raise PositionRuleError if the position breaks a rule of
+    rules/core/position_checks.lp or of the prisoners program (`prisoners`:
+    its result when the caller has it, else it is run here): what every
+    subcommand but `check` does with such a position (docs/output-format.md)."""
+    require_legal(position)
+    if prisoners is None and position.involves_prisoners():
+        from asl_kb.engines import prisoners as program
+        prisoners = program.solve_prisoners(position)
+    found = prisoner_violations(position, prisoners)
     if found:
         raise PositionRuleError(position.file, found)

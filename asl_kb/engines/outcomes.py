@@ -11,7 +11,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from asl_kb import collector
+from asl_kb import budget, collector
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import position_facts, prisoner_facts
 import clingo
@@ -32,8 +32,11 @@ DEFAULT_PHASE_LISTING = 100
 
 def unit_key(uid: str):
     """A unit id's place in every listing: digits compared as numbers
-    (R2 before R10), so that no listing depends on the file's unit order."""
-    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]
+    (R2 before R10), so that no listing depends on the file's unit order.
+    A digit run is compared by its length without leading zeros, then its
+    digits: the order of its number, with no int() of a run of any length."""
+    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x)
+            for x in re.split(r"(\d+)", uid) if x]
 
 
 def canonical(position):
@@ -51,15 +54,14 @@ def routing_order(position, graph) -> list:
     return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
 
 
-def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None):
+def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None, listed=False):
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     facts = position_facts(position, voluntary_break)
-    if deadline is not None and time.monotonic() > deadline:
-        raise TimedOut("figuring the facts (reach, LOS)")
+    budget.check("figuring the facts (reach, LOS)")
     symbols, stats = solve(facts, concealed, deadline=deadline)
     g = Graph(symbols)
     roots = {_unit_of(r): r for r in g.roots}
-    return g, roots, _units(g, roots, routing_order(position, g), all_paths), stats
+    return g, roots, _units(g, roots, routing_order(position, g), all_paths, listed), stats
 
 
 def answers(position) -> tuple:
@@ -120,12 +122,12 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     answers with complete: false and says what was cut, instead of going on.
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
     cap the caller set on the process (cli.py: --max-memory), to say so."""
-    deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        with collector.paused():
-            result = _outcomes(position, all_paths, voluntary_break, phase, limit, deadline)
+        with budget.deadline_in(timeout), collector.paused():
+            result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
-        return _timed_out(position, timeout, str(e))
+        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e),
+                          getattr(e, "done", []))
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
@@ -135,10 +137,13 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     return result
 
 
-def _timed_out(position, timeout, where) -> Outcomes:
-    """The answer of a run cut by --timeout: no fates (a partial rout graph
-    could list fates the whole one would not), what was cut, and where."""
-    return _cut_short(position, f"--timeout {timeout:g} s passed while {where}", Cut(timeout, where, []))
+def _timed_out(position, timeout, where, done=()) -> Outcomes:
+    """The answer of a run cut by --timeout: what was cut, and where; the
+    units whose fates were read in full before the cut (`done`: the rout
+    graphs were solved whole; a partial graph could list fates the whole
+    one would not, so a cut while grounding or solving lists none)."""
+    shown = f"--timeout {timeout:g} s" if timeout is not None else "the time allowed"
+    return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done))
 
 
 def _out_of_memory(position, max_memory) -> Outcomes:
@@ -149,21 +154,30 @@ def _out_of_memory(position, max_memory) -> Outcomes:
     return _cut_short(position, f"{cap} was reached while {where}", Cut(None, where, [], memory_mib=max_memory))
 
 
-def _cut_short(position, why: str, cut: Cut) -> Outcomes:
-    """A run stopped before its end: no fates, and the broken units left
-    without, in listing order (R1, R2, ..., R10)."""
+def _cut_short(position, why: str, cut: Cut, done: list | None = None) -> Outcomes:
+    """A run stopped before its end: the units `done` (their fates read in
+    full; none when cut before the answer was read) and the broken units
+    left without fates, in listing order (R1, R2, ..., R10)."""
     from asl_kb.asp.solve import SolveStats
-    cut.units = sorted((u.id for u in position.units if "broken" in u.status), key=unit_key)
-    return Outcomes(position.name, position.rules, complete=False, units=[],
-                    incomplete_because=[f"{why}: no fates are listed for the broken units "
-                                        f"{', '.join(cut.units) or '(none)'}"],
-                    cut=cut, stats=SolveStats())
+    done = done or []
+    cut.done = sorted((u.id for u in done), key=unit_key)
+    have = set(cut.done)
+    cut.units = sorted((u.id for u in position.units if "broken" in u.status and u.id not in have), key=unit_key)
+    because = [f"{why}: no fates are listed for the broken units {', '.join(cut.units) or '(none)'}"]
+    if done:
+        because.append(f"the fates of {', '.join(cut.done)} are listed in full; what ties them to the "
+                       "units not reached (the whole phase, Guard capacity) is not figured")
+    result = Outcomes(position.name, position.rules, complete=False, units=done,
+                      incomplete_because=because, cut=cut, stats=SolveStats())
+    if done:
+        add_summaries(result)
+    return result
 
 
 def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
     require_legal(position)
     position = canonical(position)
-    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline)
+    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline, listed=True)
     result = Outcomes(position.name, position.rules, complete=not g.paths_cut, units=units)
     incomplete = []
     if g.paths_cut:
@@ -284,9 +298,18 @@ def _annotate_surrenders(units, g, ph, freed):
         u.fates.extend(extra)
 
 
-def _units(g, roots, order, all_paths) -> list[UnitFates]:
+def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
+    """The fates of the units `order`, read from the graph. Past the deadline
+    TimedOut; when these are the units the answer lists (`listed`: not the
+    No Quarter world's or the Voluntary Break's), it carries those done."""
     units = []
     for u in order:
+        try:
+            budget.check("reading the fates")
+        except TimedOut as e:
+            if listed:
+                e.done = units
+            raise
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
         for key in sorted(found):

@@ -33,7 +33,8 @@ def parse_proposal(position, unit: str, words: list[str]) -> dict:
     """The proposal as {"unit", "fate", "at"/"captor"}; ProposalError if malformed."""
     ids = [u.id for u in position.units]
     if unit not in ids:
-        raise ProposalError(f"UNIT: no unit {unit!r} in the position (units: {', '.join(sorted(ids))})")
+        shown = unit if len(unit) <= 40 else unit[:40] + "..."
+        raise ProposalError(f"UNIT: no unit {shown!r} in the position (units: {', '.join(sorted(ids))})")
     if not words or words[0] not in FATES:
         raise ProposalError(f"FATE: expected one of {', '.join(FATES)}, got {' '.join(words) or 'nothing'!r}")
     kind, rest = words[0], words[1:]
@@ -50,12 +51,16 @@ def parse_proposal(position, unit: str, words: list[str]) -> dict:
         area = hexgrid.Area(*position.area)
         if not area.contains(h):
             raise ProposalError(f"LOCATION: {area.why_not_in(h, position.area)}")
-        if level and not level.isdigit():
-            raise ProposalError(f"LOCATION: not a level: {level!r}")
+        if level and not (level.isdigit() and len(level) <= 2):
+            raise ProposalError(f"LOCATION: not a level: {level[:20]!r}")
+        if level and int(level) > position.levels_of(h):
+            # as the loader says of a unit's `at:` (asl_kb/position/loader.py)
+            raise ProposalError(f"LOCATION: no level {int(level)} in {h}")
         out["at"] = h if not level or level == "0" else f"{h}@{int(level)}"
     elif kind == "surrender":
         if rest[0] not in ids:
-            raise ProposalError(f"CAPTOR: no unit {rest[0]!r} in the position")
+            shown = rest[0] if len(rest[0]) <= 40 else rest[0][:40] + "..."
+            raise ProposalError(f"CAPTOR: no unit {shown!r} in the position")
         out["captor"] = rest[0]
     return out
 

@@ -17,14 +17,16 @@ if TYPE_CHECKING:   # (a run imports them only when it builds them: asl_kb/model
 @record
 class Cut(Record):
     """What a run stopped by --timeout (or --max-memory) left out: `during`
-    what, and the units whose fates are not listed."""
+    what, the units whose fates are not listed (not reached), and those
+    whose fates are (`done`: read in full before the cut)."""
     timeout: float | None
     during: str
     units: list[str]
     memory_mib: int | None = None
+    done: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        out = {"timeout": self.timeout, "while": self.during, "units": self.units}
+        out = {"timeout": self.timeout, "while": self.during, "units": self.units, "done": self.done}
         if self.memory_mib is not None:
             out["memory_mib"] = self.memory_mib
         return out

@@ -103,6 +103,14 @@ def _status(res: list[dict], crash: str | None) -> tuple[str, dict]:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    # the files and folders it writes: checked before hours of work
+    from asl_kb import outputs
+    bad = (outputs.problem("--report", args.report, (".json",))
+           or (outputs.problem("--out", args.out, folder=True) if args.search else None)
+           or (outputs.problem("--overlay", args.overlay[1], folder=True) if args.overlay else None))
+    if bad:
+        print(f"error: {bad}", file=sys.stderr)
+        return 2
     rules = rules_dir()
     files = rule_files(rules, [f for arg in args.files for f in arg.split()])
     mutants = [m for f in files for m in file_mutants(rules, f)

@@ -34,6 +34,14 @@ MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
 MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
 DEFAULT_VERSIONS = ("current", "prior")
 WHOLE_BOARD = ("A0", "GG10")     # one geomorphic board
+#: the largest map a position may describe: geomorphic boards stacked north
+#: to south (columns stop at GG, the last column of a board; rows at the
+#: last row of the 20th board) -- a scenario's map is a few boards
+MAX_BOARDS = 20
+MAX_ROW = hexgrid.BOARD_MAX_ROW * MAX_BOARDS
+#: the longest unit id or side name (a player writes a few characters; an
+#: id is echoed in every listing and sorted by its digit runs)
+MAX_ID = 40
 
 PHASES = ("rally", "prep_fire", "movement", "defensive_fire",
           "advancing_fire", "rout", "advance", "close_combat")
@@ -71,8 +79,11 @@ UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 WEAPON_KEYS = ("kind", "fp", "range")
 
-_IDENT = re.compile(r"[a-z][a-z0-9_]*")
-_UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_IDENT = re.compile(r"[a-z][a-z0-9_]{0,%d}" % (MAX_ID - 1))
+_UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,%d}" % (MAX_ID - 1))
+#: control characters (NUL, ESC, ...) have no place in a position's text;
+#: tab and line breaks do (notes)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BOARD = re.compile(r"[A-Za-z0-9]+")
 _RULE_ID = re.compile(r"[A-Z]{1,2}\d+(\.\d+)*")
 _INT = re.compile(r"[+-]?\d{1,9}")
@@ -287,6 +298,8 @@ class Position(FrozenRecord):
 def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
     """Read and validate a position file; PositionError on any problem."""
     file = os.fspath(path)
+    if file == "-":
+        return _load_stdin(versions)
     try:
         st = os.stat(file)
     except OSError as e:
@@ -308,6 +321,26 @@ def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_V
         line = data.count(b"\n", 0, e.start) + 1
         raise PositionError(file, line, None, "file is not UTF-8 text") from None
     return load_position_text(text, file, versions)
+
+
+STDIN = "<stdin>"
+
+
+def _load_stdin(versions) -> Position:
+    """The position `-`: standard input, read up to the size limit; its
+    errors name it <stdin>."""
+    import sys
+    try:
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    except (OSError, ValueError, AttributeError) as e:
+        raise PositionError(STDIN, None, None, f"cannot read standard input: {e}") from None
+    if len(data) > MAX_BYTES:
+        raise PositionError(STDIN, None, None, _too_large(len(data)))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PositionError(STDIN, data.count(b"\n", 0, e.start) + 1, None, "file is not UTF-8 text") from None
+    return load_position_text(text, STDIN, versions)
 
 
 def load_position_text(text: str, filename: str,
@@ -563,16 +596,20 @@ class _Schema:
             self.fail(node, path, f"expected a string, got {_describe(node)}")
         if node == "":
             self.fail(node, path, "must not be empty")
+        bad = _CONTROL.search(node)
+        if bad:
+            self.fail(node, path, f"control character {bad.group()!r} in a string: write plain text")
         return str(node)
 
     def matching(self, node, path: str, pattern: re.Pattern, what: str) -> str:
         text = self.string(node, path)
         if not pattern.fullmatch(text):
-            self.fail(node, path, f"{text!r} is not {what}")
+            shown = text if len(text) <= 2 * MAX_ID else text[:MAX_ID] + "..."
+            self.fail(node, path, f"{shown!r} is not {what}")
         return text
 
     def ident(self, node, path: str) -> str:
-        return self.matching(node, path, _IDENT, "a lower-case name (letters, digits, _)")
+        return self.matching(node, path, _IDENT, f"a lower-case name (letters, digits, _; at most {MAX_ID})")
 
     def choice(self, node, path: str, allowed: tuple[str, ...], aliases: dict | None = None) -> str:
         text = self.string(node, path)
@@ -584,6 +621,8 @@ class _Schema:
     def integer(self, node, path: str, lo: int, hi: int) -> int:
         text = self.string(node, path)
         if not _INT.fullmatch(text):
+            if re.fullmatch(r"[+-]?\d+", text):    # a whole number, too long to be in range
+                self.fail(node, path, f"{text[:20]}{'...' if len(text) > 20 else ''} is out of range {lo}..{hi}")
             self.fail(node, path, f"expected a whole number, got {text!r}")
         value = int(text)
         if not lo <= value <= hi:
@@ -610,6 +649,11 @@ class _Schema:
             hex_id = hexgrid.parse_hex(text, self.board)
         except ValueError as e:
             self.fail(node, path, str(e))
+        col, row = hexgrid.hex_coords(hex_id)
+        if col > hexgrid.BOARD_MAX_COL:
+            self.fail(node, path, f"no column {hex_id.rstrip('0123456789')} on a map: a board's columns are A..GG")
+        if row > MAX_ROW:
+            self.fail(node, path, f"no row {row} on a map: at most {MAX_BOARDS} boards stacked, rows 0..{MAX_ROW}")
         if check_area and not self.area.contains(hex_id):
             self.fail(node, path, self.area.why_not_in(hex_id, self.area_corners))
         return hex_id
@@ -646,7 +690,7 @@ class _Schema:
         top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))
-        return self.cross_check(Position(
+        return self.sides_known(top, self.cross_check(Position(
             file=self.file,
             name=self.string(top["name"], "name"),
             rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
@@ -672,7 +716,18 @@ class _Schema:
             close_combat=self.close_combat(top.get("close_combat")),
             fire_effects=self.fire_effects(top.get("fire_effects")),
             expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
-        ))
+        )))
+
+    def sides_known(self, top: _Map, pos: "Position") -> "Position":
+        """A side named in no_quarter or massacred is the side of some unit
+        (a misspelt side would silently change nothing)."""
+        sides = {u.side for u in pos.units} | {pos.attacker}
+        for key in ("no_quarter", "massacred"):
+            for i, side in enumerate(getattr(pos, key)):
+                if side not in sides:
+                    self.fail(top[key][i], f"{key}[{i}]",
+                              f"no unit is of side {side!r} (sides: {', '.join(sorted(sides))})")
+        return pos
 
     def cross_check(self, pos: "Position") -> "Position":
         """References between units: a prisoner's Guard, CC participants, must

@@ -174,16 +174,22 @@ class _View:
         return named
 
     def _map_hexes(self) -> list[str]:
+        # the hexes around the ones a unit, fate or override names, not the
+        # whole area: the page's size follows the units, not the map's
         area = hexgrid.Area(*self.position.area)
-        if self.whole_area:
+        if self.whole_area:     # the editor (asl-kb serve) paints any hex of the area
             return list(area.hexes())
-        named = [h for h in self._named_hexes() if area.contains(h)] or list(area.hexes())
+        named = [h for h in self._named_hexes() if area.contains(h)]
+        if not named:       # no unit: the area's first board
+            named = [hexgrid.hex_id(area.lo_col, area.lo_row),
+                     hexgrid.hex_id(min(area.hi_col, area.lo_col + hexgrid.BOARD_MAX_COL),
+                                    min(area.hi_row, area.lo_row + hexgrid.BOARD_MAX_ROW))]
         cols = [hexgrid.hex_coords(h)[0] for h in named]
         rows = [hexgrid.hex_coords(h)[1] for h in named]
         lo_c, hi_c = max(area.lo_col, min(cols) - MARGIN_COLS), min(area.hi_col, max(cols) + MARGIN_COLS)
         lo_r, hi_r = max(area.lo_row, min(rows) - MARGIN_ROWS), min(area.hi_row, max(rows) + MARGIN_ROWS)
-        return [h for h in area.hexes() if lo_c <= hexgrid.hex_coords(h)[0] <= hi_c
-                and lo_r <= hexgrid.hex_coords(h)[1] <= hi_r]
+        return [hexgrid.hex_id(c, r) for c in range(lo_c, hi_c + 1) for r in range(lo_r, hi_r + 1)
+                if area.contains_coords(c, r)]
 
     def _viewbox(self):
         xs = [x for h in self.hexes for x, _ in hexgrid.hex_shape(h, SIZE).corners]

@@ -1,0 +1,115 @@
+"""A run's time budget (--timeout): one deadline for the whole run, checked
+in every phase (the facts' reach and LOS scans, between clingo's ground
+calls, while it solves, while the answer is read), and a watchdog for the
+one place no check can reach: inside a single clingo ground call.
+
+Python code calls `check(where)` at the top of each loop step that may be
+long; past the deadline it raises TimedOut (the caller answers with what it
+has, complete: false). `where` is also kept as the phase the run is in, for
+the watchdog's answer. The watchdog (`watchdog()`, armed by the CLI only:
+it ends the process) fires when the deadline is overrun by more than the
+slack a deadline is kept within (10 % or 1 s, whichever is larger), writes
+the answer its caller prepared and exits 3 (incomplete).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+
+#: time.monotonic() past which check() raises TimedOut (None: no deadline)
+_deadline: float | None = None
+#: the --timeout the deadline stands for (messages)
+_timeout: float | None = None
+#: the phase the run is in (the last check's `where`)
+_phase = "starting"
+#: held while the answer is written: the watchdog never writes into it
+ANSWER_LOCK = threading.Lock()
+#: set once the run has answered: the watchdog has nothing to add
+_finished = False
+
+
+class TimedOut(Exception):
+    """The deadline passed; the message says where the work was cut."""
+
+
+def slack(timeout: float) -> float:
+    """How far past `timeout` seconds a run may end: 10 % or 1 s, whichever
+    is larger."""
+    return max(1.0, 0.1 * timeout)
+
+
+@contextlib.contextmanager
+def deadline_in(timeout: float | None):
+    """Inside the block, check() raises TimedOut `timeout` seconds from now
+    (or at the deadline already set, if that is sooner)."""
+    global _deadline, _timeout
+    before = _deadline, _timeout
+    if timeout is not None:
+        mine = time.monotonic() + timeout
+        if before[0] is None or mine < before[0]:
+            _deadline, _timeout = mine, timeout
+    try:
+        yield
+    finally:
+        _deadline, _timeout = before
+
+
+def deadline() -> float | None:
+    return _deadline
+
+
+def timeout() -> float | None:
+    """The --timeout in force (None: none)."""
+    return _timeout
+
+
+def passed() -> bool:
+    return _deadline is not None and time.monotonic() > _deadline
+
+
+def check(where: str) -> None:
+    """Note the phase; raise TimedOut(where) past the deadline."""
+    global _phase
+    _phase = where
+    if _deadline is not None and time.monotonic() > _deadline:
+        raise TimedOut(where)
+
+
+def phase() -> str:
+    return _phase
+
+
+def finish() -> None:
+    """The run has answered (the watchdog, if armed, stays silent)."""
+    global _finished
+    with ANSWER_LOCK:
+        _finished = True
+
+
+def watchdog(timeout: float, answer) -> threading.Timer:
+    """Arm a timer that fires half way through the run's slack (the
+    run has not ended though its deadline passed: it is inside a call no
+    check reaches). It calls `answer(where)` -- which returns the text that
+    says the run was cut and what it figured -- writes it to standard output
+    and ends the process with exit 3. Cancel it when the run has answered."""
+    def fire():
+        if not ANSWER_LOCK.acquire(blocking=False):
+            return      # the run is writing its own answer
+        if _finished:
+            return      # ... or has written it
+        try:
+            out = answer(_phase)
+            sys.stdout.write(out)
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(3)
+    # fire half way through the slack: writing the answer (a thousand units
+    # named) and ending the process take a moment
+    t = threading.Timer(max(0.0, timeout + slack(timeout) / 2), fire)
+    t.daemon = True
+    t.start()
+    return t
