@@ -145,6 +145,13 @@ def _cap_memory(mib: int) -> None:
         pass
 
 
+def _uncap_memory(before: tuple) -> None:
+    """Give back the limit _cap_memory found: main() runs inside a caller's
+    process (tests, tools), whose later work must not inherit one run's cap."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_DATA, before)
+
+
 _count = committee_cli.at_least(0)
 
 
@@ -250,10 +257,6 @@ def _why_not_parser(sub, common) -> None:
                    help="rout LOCATION | surrender CAPTOR | stay | eliminated")
 
 
-#: seconds each answer of `asl-kb serve` may take (an editor answers every change)
-DEFAULT_SERVE_TIMEOUT = 60.0
-
-
 def _serve_parser(sub, common) -> None:
     s = sub.add_parser("serve", parents=[common],
                        help="a local web app: build a position on the hex map, see every legal outcome as you go",
@@ -265,11 +268,7 @@ def _serve_parser(sub, common) -> None:
                    help="position YAML file to open (default: a new position)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     s.add_argument("--port", type=committee_cli.at_least(1), default=8000, help="port to listen on (default: 8000)")
-    s.add_argument("--timeout", type=_seconds, default=DEFAULT_SERVE_TIMEOUT, metavar="SECONDS",
-                   help="past SECONDS an answer says it is incomplete, as `outcomes --timeout` "
-                        f"(default: {DEFAULT_SERVE_TIMEOUT:g})")
-    s.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
-                   help=f"each answer's memory cap, as `outcomes --max-memory` (default: {DEFAULT_MAX_MEMORY})")
+    # the common --timeout and --max-memory cap each answer, not the server
     s.add_argument("--workers", type=committee_cli.at_least(1), default=2, metavar="N",
                    help="answers figured at once, each in its own process (default: 2)")
 
@@ -336,7 +335,13 @@ def run() -> None:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    return _main(_parser(argv).parse_args(argv))
+    args = _parser(argv).parse_args(argv)
+    import resource
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    try:
+        return _main(args)
+    finally:
+        _uncap_memory(before)
 
 
 def _main(args) -> int:
@@ -348,8 +353,9 @@ def _main(args) -> int:
         _cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/collector.py); the committee's long searches keep it on
-        # (and keep their own --timeout: they answer with what they found)
-        if args.command == "search":
+        # (and keep their own --timeout: they answer with what they found);
+        # the server applies it to each answer
+        if args.command in ("search", "serve"):
             return _run(args)
         from asl_kb import collector
         timer = _arm_watchdog(args) if _WATCHDOG else None

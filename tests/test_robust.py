@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import random
 import re
 import subprocess
