@@ -10,7 +10,7 @@ HTML report, markup with escaping, keeps jinja2). Every listing with a
 from __future__ import annotations
 
 from asl_kb.model import Because, Outcomes, UnitFates
-from asl_kb.report.brief import merge_because, odds_text, stacks, unit_lines
+from asl_kb.report.brief import merge_because, odds_text, ranges, stacks, unit_lines
 
 #: the two lists of immediate surrenders: title, Outcomes attribute
 IMMEDIATE = (("Heat of Battle (A15.5)", "heat_of_battle"),
@@ -228,12 +228,31 @@ def _phase(out: list[str], ph) -> None:
                    + ", ".join(f"{i.unit} ({i.fates})" for i in ph.independent))
     for v in ph.voluntary_rout:
         out.append(f"  leader {v.leader} stays or routs with one of {', '.join(v.with_one_of)} (A10.711)")
+    # outcomes a player tells apart: the same units ending the same way (kind,
+    # Location, captor, cause, who goes with whom) are one group, whatever
+    # the Interdiction on the way or Low Crawl; the JSON lists each outcome
+    groups: dict[tuple, list[int]] = {}
     for n, o in enumerate(ph.outcomes, 1):
+        key = (tuple(o.no_quarter_invoked or ()),
+               tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns))
+        groups.setdefault(key, []).append(n)
+    if len(groups) < len(ph.outcomes):
+        out.append(f"  {_plural(len(ph.outcomes), 'outcome')} listed, {len(groups)} that a player tells apart "
+                   "(outcomes that differ only in the Interdiction on the way, or Low Crawl, are one):")
+    for nums in groups.values():
+        o = ph.outcomes[nums[0] - 1]
         invoked = f" (No Quarter invoked by: {', '.join(o.no_quarter_invoked)})" if o.no_quarter_invoked else ""
-        out.append(f"  outcome {n}{invoked}:")
+        label = f"outcome {nums[0]}" if len(nums) == 1 else f"outcomes {ranges(nums)[1:-1]}"
+        out.append(f"  {label}{invoked}:")
         for k, t in enumerate(o.turns, 1):
-            out.append(f"    {k}. {_turn_line(t)}")
-            _because(out, t.because)
+            if len(nums) == 1:
+                out.append(f"    {k}. {_turn_line(t)}")
+            else:
+                line = _turn_line(t)
+                if t.fate == "rout":
+                    line = f"{t.unit}: routs to {t.at}" + (f", with {t.accompanied_by}" if t.accompanied_by else "")
+                out.append(f"    {k}. {line}")
+            _because(out, [b for m in nums for b in ph.outcomes[m - 1].turns[k - 1].because])
     out.extend(f"  (assumes: {a})" for a in ph.assumes)
     if ph.combinations is not None and len(ph.outcomes) < ph.combinations:
         out.append(f"  ({len(ph.outcomes)} of {ph.combinations} combinations listed: --limit)")
