@@ -317,10 +317,11 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
         out += lines
         used += len(lines)
         left -= len(ds)
-    hidden = left + len(dests) - len(shown_dests)
-    if hidden:
-        out.append(f"    (+{hidden} more destination{'s' if hidden != 1 else ''}, with as many NMCs or more: "
-                   + ("--limit" if limit is not None and len(shown_dests) < len(dests) else "--all") + ")")
+    listed = len(shown_dests) - left
+    if limit is not None and len(shown_dests) < len(dests):
+        out.append(f"    ({listed} of {len(dests)} destinations listed: --limit)")
+    elif left:
+        out.append(f"    (+{left} more destination{'s' if left != 1 else ''}, with as many NMCs or more: --all)")
     return out
 
 
