@@ -189,8 +189,12 @@ def to_text(r: dict, limit: int | None = None) -> str:
                 o = route["odds"]
                 line += f" (intact {o['intact']['chance']}, {o['intact']['percent']}%)"
         return line + "\n"
-    shown = r["because"] if limit is None else r["because"][:limit]
-    lines = [f"{head}: not legal"] + [f"    [{b['rule']}] {b['says']}" for b in shown]
-    if len(shown) < len(r["because"]):
-        lines.append(f"    ({len(shown)} of {len(r['because'])} objections listed: --limit)")
+    # (said once: objections of one rule that differ in one unit or hex are one line)
+    from asl_kb.model import Because
+    from asl_kb.report.brief import merge_because
+    merged = merge_because([Because(b["rule"], b["says"], b["reason"]) for b in r["because"]])
+    shown = merged if limit is None else merged[:limit]
+    lines = [f"{head}: not legal"] + [f"    [{b.rule}] {b.says}" for b in shown]
+    if len(shown) < len(merged):
+        lines.append(f"    ({len(shown)} of {len(merged)} objections listed: --limit)")
     return "\n".join(lines) + "\n"

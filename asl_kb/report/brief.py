@@ -301,6 +301,8 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
             f = u.fates[d.first - 1]
             via = [h for h in _path_hexes(f)]
             item = d.at + (" by Low Crawl" if f.low_crawl else "") + (f" via {'+'.join(via)}" if via else "")
+            if not f.low_crawl and k == 0 and d.low_crawl:
+                item += " (or by Low Crawl)"
             more = d.fates - 1
             items.append(f"{item} [{d.first}]" + (f" (+{more})" if more else ""))
         lines = _flow(head, items, "    ") + odds

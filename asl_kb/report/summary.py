@@ -56,7 +56,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     """A unit's fates in the order every listing prints and numbers them:
     routs first, destination by destination (the destination a route with
     the fewest Interdiction NMCs reaches first, then hex order), within one
-    the fewest NMCs first; then stay, surrender (by captor), freed and
+    the fewest NMCs first (a step before a Low Crawl); then stay, surrender (by captor), freed and
     eliminated. The key reads only what the fates are (Locations compared
     as hexes, unit ids with digits as numbers), never the file's order: the
     numbers are the same in text, JSON, `why-not` and `report --fate`.
@@ -70,7 +70,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
 
     def key(f: Fate):
         head = (KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0)
-        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at), nmcs(f), not f.low_crawl,
+        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at), nmcs(f), f.low_crawl,
                         _set_key(_hexes(f.interdiction)), _set_key(_hexes(f.optional_interdiction)),
                         [(i.at, list(map(unit_key, i.by))) for i in f.interdiction],
                         [(i.at, list(map(unit_key, i.by))) for i in f.optional_interdiction]))
