@@ -88,3 +88,31 @@ def test_fate_numbers_are_the_printed_order():
         if m:
             lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
             assert {f.kind for f in u.fates[lo - 1:hi]} == {m.group(3)}
+
+
+LLMC_STACK = """
+name: a broken squad and its broken leader surrounded
+attacker: american
+map: {board: "1", default_terrain: open, area: [W1, GG10]}
+units:
+  - {id: G1, side: german, type: squad, counter: 4-6-7, at: BB8, status: [broken]}
+  - {id: L1, side: german, type: leader, counter: 8-1, at: BB8, status: [broken]}
+  - {id: A, side: american, type: squad, counter: 6-6-6, at: BB9}
+  - {id: B, side: american, type: squad, counter: 6-6-6, at: BB7}
+  - {id: C, side: american, type: squad, counter: 6-6-6, at: CC8}
+  - {id: D, side: american, type: squad, counter: 6-6-6, at: AA8}
+"""
+
+
+def test_a_stack_is_shown_once_with_what_differs():
+    """A squad and its leader with the same fates: one block naming both,
+    the surrenders to four captors one line, the leader's LLMC (A10.2) noted
+    for him alone; the JSON keeps each unit."""
+    from asl_kb.position.loader import load_position_text
+    r = _runs.outcomes(load_position_text(LLMC_STACK, "stack.yaml"))
+    lines = to_text(r).splitlines()
+    assert lines[1].startswith("G1, L1 (german) in BB8, a stack")
+    assert sum(1 for ln in lines if re.match(r"^  \[\d+(-\d+)?\] surrender to A, B, C or D ", ln)) == 1
+    llmc = [ln for ln in lines if "LLMC for G1" in ln]
+    assert llmc and all(ln.strip().startswith("L1") for ln in llmc)
+    assert [u["id"] for u in r.to_json()["units"]] == ["G1", "L1"]

@@ -189,7 +189,7 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None) -> l
                                          f"{'s' if len(s.destinations) != 1 else ''}" if k == "rout" else "")
                            for k, n in kinds.items())
                + " (numbers as `--all` lists them)")
-    others = _groups(u)
+    others = _groups(u, stack)
     # the routs first (where it can go), then the other fates, within MAX_LINES
     n_others = sum(len(g) for g in others)
     budget = MAX_LINES - len(out) - min(n_others, MAX_LINES // 3)
@@ -238,10 +238,11 @@ def _group_words(kind: str, cause, fates) -> str:
     return f"{kind} in {where}"
 
 
-def _groups(u: UnitFates) -> list[list[str]]:
+def _groups(u: UnitFates, stack: list[UnitFates] = ()) -> list[list[str]]:
     """The fates other than routs, grouped by what a player tells apart
     (kind and cause; the captors and Locations named together), each with
-    its explanations once: a list of lines per group."""
+    its explanations once: a list of lines per group. The other units of
+    a stack add what differs for them (a leader's LLMC, A10.2)."""
     merged: dict[tuple, list[int]] = {}
     for g in u.summary.groups or ():
         merged.setdefault((g.kind, g.cause), []).extend(g.fates)
@@ -257,6 +258,15 @@ def _groups(u: UnitFates) -> list[list[str]]:
         lines += [f"       [{b.rule}] {b.says}" for b in because[:GROUP_BECAUSE]]
         if cut > 0:
             lines.append(f"       (+{cut} more explanation line{'s' if cut != 1 else ''}: --all)")
+        said = {(b.rule, b.says) for f in fates for b in f.because}
+        for x in stack[1:]:
+            own = [x.fates[n - 1] for n in nums]
+            words, first = _group_words(kind, cause, own), _group_words(kind, cause, fates)
+            if words != first:
+                lines.append(f"       {x.id}: " + (words[len(first):].lstrip("; ") if words.startswith(first) else words))
+            extra = merge_because([b for f in own for b in f.because
+                                   if b.reason not in ROUTE_DETAIL and (b.rule, b.says) not in said])
+            lines += [f"       {x.id} only: [{b.rule}] {b.says}" for b in extra[:2]]
         out.append(lines)
     return out
 
