@@ -30,7 +30,7 @@ def test_caption_names_position_unit_fate_and_odds():
     u = r.units[0]
     n = next(k for k, f in enumerate(u.fates, 1) if f.kind == "rout" and f.odds and f.odds.nmcs)
     f = u.fates[n - 1]
-    captions = re.findall(r'<g class="overlay-labels" data-for="([^"]+)"><text class="caption"[^>]*>([^<]*)</text>'
+    captions = re.findall(r'<g class="overlay-labels" data-for="([^"]+)">\n<text class="caption"[^>]*>([^<]*)</text>'
                           r'(?:<text class="caption odds"[^>]*>([^<]*)</text>)?', text)
     assert len(captions) == sum(len(x.fates) for x in r.units)
     mine = [c for c in captions if c[1].startswith(f"{u.id} ") and f", fate {n}: rout to {f.at}" in c[1]]

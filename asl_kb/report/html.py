@@ -166,10 +166,10 @@ class _View:
         self.sides = sorted({u.side for u in position.units})
         self.side_colour = {s: side_colour(s) for s in self.sides}
 
-    def _captions(self) -> list[dict]:
+    def _captions(self) -> dict[str, dict]:
         """Each fate's caption, drawn on the map with it (so a PNG says what it
         shows): the position, the unit (its stack), the fate in words and its odds."""
-        out = []
+        out = {}
         for e in self.fate_lists + [e for sec in self.immediate for e in sec["units"]]:
             u = e["u"]
             who = ", ".join(u["stack"]) if u.get("stack") else u["id"]
@@ -178,8 +178,8 @@ class _View:
                     text = f"{who} ({u['side']}) in {u['at']}, fate {x['index'] + 1}: {x['summary']}"
                     odds = x["f"].get("odds")
                     odds = "odds: " + odds_words(odds) if odds and odds["nmcs"] else ""
-                    out.append({"for": x["overlay"], "text": text, "fit": self._fit(text, 11.5),
-                                "odds": odds, "odds_fit": self._fit(odds, 11.5)})
+                    out[x["overlay"]] = {"text": text, "fit": self._fit(text, 11.5),
+                                         "odds": odds, "odds_fit": self._fit(odds, 11.5)}
         return out
 
     def _fit(self, text: str, font: float) -> str:
