@@ -156,15 +156,16 @@ def fate_words(f) -> str:
     return f"{f.kind} in {f.at}"
 
 
-def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None) -> list[str]:
-    """The default text of one unit or stack (at most MAX_LINES lines)."""
+def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head: bool = True) -> list[str]:
+    """The default text of one unit or stack (at most MAX_LINES lines);
+    without `head`, only its fates (the caller said who and why)."""
     u = stack[0]
     ids = ", ".join(x.id for x in stack)
     state = "must rout" if u.must_rout else "may rout" if u.may_rout else "may not rout"
     if verb is not None:
         state = verb(u)
-    head = f"{ids} ({u.side}) in {u.at}" + (", a stack with the same fates" if len(stack) > 1 else "")
-    out = [f"{head}: {state}"]
+    who = f"{ids} ({u.side}) in {u.at}" + (", a stack with the same fates" if len(stack) > 1 else "")
+    out = [f"{who}: {state}"]
     common = _common([x.because for x in stack])
     out += _because(common, "    ")
     if len(stack) > 1:
@@ -179,7 +180,9 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None) -> l
                        "its Interdiction NMC, eliminated if it fails one)")
     if u.inconsistent:
         out.append("    NO LEGAL OUTCOME: the rules as encoded leave this unit nothing to do")
-        return out
+        return out if head else out[-1:]
+    if not head:
+        out = []
     s = u.summary
     kinds: dict[str, int] = {}
     for f in u.fates:

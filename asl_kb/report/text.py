@@ -97,7 +97,7 @@ def _fates(out: list[str], u: UnitFates, all_paths: bool, all: bool, limit: int 
     `all`, each rout with its odds (odds.py); else the default text
     (brief.py); then a blank line."""
     if not all:
-        out.extend(unit_lines([u], limit)[1:])
+        out.extend(unit_lines([u], limit, head=False))
         out.append("")
         return
     for n, f in enumerate(u.fates, 1):
