@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from asl_kb.model import Because, UnitFates
+from asl_kb.report.odds import path_order
 
 #: lines per unit (or stack) of the default text, the header included
 MAX_LINES = 40
@@ -292,7 +293,6 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
     left = len(shown_dests)
     used = 1
     for (k, _), ds in groups.items():
-        f0 = u.fates[ds[0].first - 1]
         if k == 0:
             head = "no NMC:"
         else:
@@ -312,7 +312,7 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
         items = []
         for d in ds:
             f = u.fates[d.first - 1]
-            via = [h for h in _path_hexes(f)]
+            via = path_order(f)
             item = d.at + (" by Low Crawl" if f.low_crawl else "") + (f" via {'+'.join(via)}" if via else "")
             if not f.low_crawl and k == 0 and d.low_crawl:
                 item += " (or by Low Crawl)"
@@ -338,8 +338,3 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
     elif left:
         out.append(f"    (+{left} more destination{'s' if left != 1 else ''}, with as many NMCs or more: --all)")
     return out
-
-
-def _path_hexes(f) -> list[str]:
-    from asl_kb.report.odds import path_order
-    return path_order(f)
