@@ -199,9 +199,11 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
     budget = MAX_LINES - len(out) - min(n_others, MAX_LINES // 3)
     out += _routs(stack, max(budget, 6), limit)
     for g in others:
-        room = MAX_LINES - len(out) - 1
+        last = g is others[-1]
+        room = MAX_LINES - len(out) - (0 if last else 1)     # (a line kept for the note)
         if len(g) > room:
-            keep = max(room, 1)
+            room = MAX_LINES - len(out) - 1
+            keep = max(room, 0)
             out += g[:keep]
             rest = len(g) - keep + sum(len(h) for h in others[others.index(g) + 1:])
             out.append(f"  (+{rest} more line{'s' if rest != 1 else ''} of the other fates: --all)")
