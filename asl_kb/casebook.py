@@ -94,7 +94,10 @@ FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_
              "abandons", "llmc", "path", "path_starts", "via", "interdiction",
              "interdiction_includes", "optional_interdiction", "optional_interdiction_includes",
              "interdicted_only_by",
-             "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where")
+             "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where", "odds")
+#: a fate's odds (report/odds.py): exact chances "k/36^n"; `pinned`: Location ->
+#: chance; `with`: the leader routing with the unit (odds_with_leader)
+ODDS_KEYS = ("with", "nmcs", "intact", "reduced", "pinned", "eliminated")
 PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
               "listed")
 OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
@@ -273,6 +276,8 @@ class _Expect:
                 out[k] = self.integer(v, p)
             elif k in ("not", "where"):
                 out[k] = self.fate(v, p)
+            elif k == "odds":
+                out[k] = self.odds(v, p)
             elif k in ("abandons", "llmc", "path", "path_starts", "via", "because", "not_because",
                        "interdicted_only_by", "not_interdicted_by"):
                 out[k] = self.strings(v, p)
@@ -284,6 +289,22 @@ class _Expect:
             else:
                 out[k] = self.string(v, p)
         return _Checked(node.line, out, node.key_lines)
+
+    def odds(self, node, path):
+        node = self.mapping(node, path, ODDS_KEYS)
+        out = {}
+        for k, v in node.items():
+            p = f"{path}.{k}"
+            if k == "nmcs":
+                out[k] = self.integer(v, p)
+            elif k == "pinned":
+                if not isinstance(v, _Map):
+                    self.fail(v, p, f"expected a mapping LOCATION: CHANCE, got {_loader._describe(v)}")
+                m = v
+                out[k] = {str(h): self.string(c, f"{p}.{h}") for h, c in m.items()}
+            else:
+                out[k] = self.string(v, p)
+        return out
 
     def interdiction(self, node, path):
         items = []
@@ -760,6 +781,9 @@ def _fate_matches(p, f) -> bool:
         elif k == "path":
             if list(f.get("path", ())) != want:
                 return False
+        elif k == "odds":
+            if not _odds_match(want, f):
+                return False
         elif k == "path_starts":
             if list(f.get("path", ()))[:len(want)] != want:
                 return False
@@ -784,6 +808,30 @@ def _fate_matches(p, f) -> bool:
             got = f.get(k)
             if got is None or (str(got) not in want if isinstance(want, tuple) else str(got) != want):
                 return False
+    return True
+
+
+def _odds_match(want: dict, f) -> bool:
+    """A fate's odds (or, with `with`, its odds with that leader) as the case
+    gives them: chances compared exactly, "k/N" as written."""
+    if "with" in want:
+        odds = next((o for o in f.get("odds_with_leader", ()) if o.get("with_leader") == want["with"]), None)
+    else:
+        odds = f.get("odds")
+    if odds is None:
+        return False
+    for k, v in want.items():
+        if k == "with":
+            continue
+        if k == "nmcs":
+            if odds["nmcs"] != v:
+                return False
+        elif k == "pinned":
+            got = {p["at"]: p["chance"] for p in odds["pinned"]}
+            if got != v:
+                return False
+        elif odds[k]["chance"] != v:
+            return False
     return True
 
 

@@ -21,6 +21,7 @@ from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.asp.solve import TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named
 from asl_kb.model import Cut, Outcomes, UnitFates
+from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
 
 if TYPE_CHECKING:   # (imported where a run needs them: outcomes() below)
@@ -245,7 +246,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
     if incomplete:
         result.complete = False
         result.incomplete_because = incomplete
-    add_summaries(result)
+    add_summaries(result, NmcTable(g.answer))
     result.stats = stats
     result.fate_info = info
     return result

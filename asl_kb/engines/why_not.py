@@ -124,6 +124,7 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
                 listing = outcomes(position)
             unit = next(u for u in listing.units if u.id == proposal["unit"])
             r["fates"] = [n for n, f in enumerate(unit.fates, 1) if _matches(proposal, f)]
+            r.update(_how(unit.fates, r["fates"]))
             r["because"] = []
         else:
             pairs = [p for subject, ps in ans.because.items()
@@ -135,6 +136,29 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
                             for r_, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
         out.append(r)
     return out
+
+
+def _how(fates, numbers: list[int]) -> dict:
+    """How a legal rout is made: by Low Crawl only, never, or either way
+    (`manner`), and its first fate in printed order -- the fewest
+    Interdiction NMCs -- as `route`: its number, path, Interdiction
+    Locations and odds."""
+    routs = [(n, fates[n - 1]) for n in numbers if fates[n - 1].kind == "rout"]
+    if not routs:
+        return {}
+    crawls = {f.low_crawl for _, f in routs}
+    manner = "low_crawl_only" if crawls == {True} else "no_low_crawl" if crawls == {False} else "either"
+    n, f = routs[0]
+    route = {"fate": n, "low_crawl": f.low_crawl, "path": f.path,
+             "interdiction": sorted({i.at for i in f.interdiction}),
+             "optional_interdiction": sorted({i.at for i in f.optional_interdiction})}
+    if f.odds is not None:
+        route["odds"] = f.odds.to_json()
+    return {"manner": manner, "route": route}
+
+
+MANNER_WORDS = {"low_crawl_only": "only as a Low Crawl (A10.52)", "no_low_crawl": "not by Low Crawl",
+                "either": "by Low Crawl or not"}
 
 
 def _arg(sym) -> str:
@@ -157,10 +181,25 @@ def to_text(r: dict, limit: int | None = None) -> str:
             "stay": "stay", "eliminated": "eliminated"}[p["fate"]]
     head = f"{r['position']} — rules: {r['rules']}: {p['unit']}: {what}"
     if r["legal"]:
-        nums = ", ".join(str(n) for n in r["fates"])
-        return f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)\n"
-    shown = r["because"] if limit is None else r["because"][:limit]
-    lines = [f"{head}: not legal"] + [f"    [{b['rule']}] {b['says']}" for b in shown]
-    if len(shown) < len(r["because"]):
-        lines.append(f"    ({len(shown)} of {len(r['because'])} objections listed: --limit)")
+        from asl_kb.report.brief import ranges
+        nums = ranges(r["fates"])[1:-1]
+        line = f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)"
+        if "manner" in r:
+            route = r["route"]
+            line += f"\n    {MANNER_WORDS[r['manner']]}; fewest NMCs: fate {route['fate']}, " + " → ".join(route["path"])
+            ints = sorted(set(route["interdiction"]) | set(route["optional_interdiction"]))
+            if ints:
+                line += ", Interdiction in " + ", ".join(ints)
+            if route.get("odds") and route["odds"]["nmcs"]:
+                o = route["odds"]
+                line += f" (intact {o['intact']['chance']}, {o['intact']['percent']}%)"
+        return line + "\n"
+    # (said once: objections of one rule that differ in one unit or hex are one line)
+    from asl_kb.model import Because
+    from asl_kb.report.brief import merge_because
+    merged = merge_because([Because(b["rule"], b["says"], b["reason"]) for b in r["because"]])
+    shown = merged if limit is None else merged[:limit]
+    lines = [f"{head}: not legal"] + [f"    [{b.rule}] {b.says}" for b in shown]
+    if len(shown) < len(merged):
+        lines.append(f"    ({len(shown)} of {len(merged)} objections listed: --limit)")
     return "\n".join(lines) + "\n"

@@ -62,6 +62,10 @@ class VoluntaryRout(FrozenRecord):
         return {"leader": self.leader, "with_one_of": self.with_one_of}
 
 
+#: the largest integer every JSON reader keeps exact (JavaScript's Number.MAX_SAFE_INTEGER)
+MAX_SAFE_INTEGER = 2 ** 53 - 1
+
+
 @record
 class WholePhase(Record):
     """The whole Rout Phase: every legal whole-phase outcome counted (`count`,
@@ -76,7 +80,14 @@ class WholePhase(Record):
     combinations: int | None
 
     def to_json(self) -> dict:
-        return {"count": self.count, "independent": [i.to_json() for i in self.independent],
-                "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
-                "outcomes": [o.to_json() for o in self.outcomes], "assumes": self.assumes,
-                "combinations": self.combinations}
+        out = {"count": self.count, "independent": [i.to_json() for i in self.independent],
+               "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
+               "outcomes": [o.to_json() for o in self.outcomes], "assumes": self.assumes,
+               "combinations": self.combinations}
+        # a count past JavaScript's safe integers (2^53 - 1) is also given as
+        # its decimal string: a reader that parses JSON numbers as doubles
+        # (a browser) would round it
+        for key in ("count", "combinations"):
+            if out[key] is not None and out[key] > MAX_SAFE_INTEGER:
+                out[f"{key}_string"] = str(out[key])
+        return out

@@ -2,6 +2,8 @@
 broken unit's fates and their summary."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.record import FrozenRecord, Record, record
@@ -26,6 +28,55 @@ class AbandonedSW(FrozenRecord):
 
     def to_json(self) -> dict:
         return {"sw": self.sw, "at": self.at}
+
+
+def chance(k: int, n: int) -> dict:
+    """A chance of k in 36^n as the JSON gives it: the exact fraction (not
+    reduced: n NMCs of 36 ways each) and a percent to one decimal."""
+    of = 36 ** n
+    return {"chance": f"{k}/{of}", "percent": round(100 * k / of, 1)}
+
+
+@record(frozen=True, slots=True)
+class PinnedAt(FrozenRecord):
+    """A rout stopped by a pin (A10.53, A7.8) in Location `at`: `ways` of 36^n."""
+    at: str
+    ways: int
+
+
+@record(slots=True)
+class Odds(Record):
+    """The chance that a rout through `nmcs` Interdiction NMCs ends each way
+    (report/odds.py, from the rules' nmc_roll/5): `intact`, `reduced`
+    (Casualty Reduction, A10.53), stopped `pinned` on the way (where), or
+    `eliminated`; each in ways of 36^nmcs (they add up to 36^nmcs).
+    `with_leader`: the leader routing with the unit (A10.711: his
+    leadership DRM applies; he is eliminated with any failed NMC), else None."""
+    nmcs: int
+    intact: int
+    reduced: int
+    pinned: list[PinnedAt]
+    eliminated: int
+    with_leader: str | None = None
+
+    @property
+    def of(self) -> int:
+        return 36 ** self.nmcs
+
+    def sort_key(self) -> tuple:
+        """Best first: most often intact, then arriving at all, then least often eliminated."""
+        return (-Fraction(self.intact, self.of), -Fraction(self.intact + self.reduced, self.of),
+                Fraction(self.eliminated, self.of), self.nmcs)
+
+    def to_json(self) -> dict:
+        out: dict = {"nmcs": self.nmcs}
+        if self.with_leader is not None:
+            out["with_leader"] = self.with_leader
+        out["intact"] = chance(self.intact, self.nmcs)
+        out["reduced"] = chance(self.reduced, self.nmcs)
+        out["pinned"] = [{"at": p.at, **chance(p.ways, self.nmcs)} for p in self.pinned]
+        out["eliminated"] = chance(self.eliminated, self.nmcs)
+        return out
 
 
 @record(slots=True)
@@ -57,6 +108,8 @@ class Fate(Record):
     invokes_no_quarter: str | None = None
     llmc: list[str] | None = None
     paths: list[list[str]] | None = None
+    odds: Odds | None = None
+    odds_with_leader: list[Odds] | None = None
 
     @property
     def key(self) -> tuple:
@@ -87,6 +140,10 @@ class Fate(Record):
         out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
         out["because"] = because_lines(self.because)
         out.update(set_fields(self, "paths"))
+        if self.odds is not None:
+            out["odds"] = self.odds.to_json()
+        if self.odds_with_leader:
+            out["odds_with_leader"] = [o.to_json() for o in self.odds_with_leader]
         return out
 
 
@@ -116,11 +173,32 @@ class Destination(Record):
     least_interdiction: int | None
     unbeaten: list[UnbeatenRoute]
     beaten: int
+    #: the fewest Interdiction NMCs of a route there (0 by Low Crawl), and the
+    #: number of its first fate (the route with the fewest)
+    least_nmcs: int = 0
+    first: int = 0
 
     def to_json(self) -> dict:
-        return {"at": self.at, "fates": self.fates, "low_crawl": self.low_crawl,
-                "least_interdiction": self.least_interdiction,
+        return {"at": self.at, "fates": self.fates, "first": self.first, "least_nmcs": self.least_nmcs,
+                "low_crawl": self.low_crawl, "least_interdiction": self.least_interdiction,
                 "unbeaten": [r.to_json() for r in self.unbeaten], "beaten": self.beaten}
+
+
+@record(slots=True)
+class FateGroup(Record):
+    """The fates other than routs that a player tells apart by kind, captor,
+    cause and Location alone (a surrender to X in K4 reached by 40 paths of
+    different Interdiction is one group): the numbers of its fates."""
+    kind: str
+    at: str
+    captor: str | None
+    cause: str | None
+    invokes_no_quarter: str | None
+    fates: list[int]
+
+    def to_json(self) -> dict:
+        return {"fate": self.kind, "at": self.at,
+                **set_fields(self, "captor", "cause", "invokes_no_quarter"), "fates": self.fates}
 
 
 @record(slots=True)
@@ -132,10 +210,12 @@ class FateSummary(Record):
     beaten_rout_fates: int
     destinations: list[Destination]
     other_fates: list[int]
+    groups: list[FateGroup] | None = None
 
     def to_json(self) -> dict:
         return {"fates": self.fates, "rout_fates": self.rout_fates, "beaten_rout_fates": self.beaten_rout_fates,
-                "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates}
+                "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates,
+                "groups": [g.to_json() for g in self.groups or ()]}
 
 
 @record(slots=True)
@@ -154,6 +234,9 @@ class UnitFates(Record):
     voluntary_rout: list[str] | None = None
     may_break: bool | None = None
     summary: FateSummary | None = None
+    #: the units in its Location with the same fates (itself included), when
+    #: more than one: the text shows them once, as a stack (report/brief.py)
+    stack: list[str] | None = None
 
     @property
     def inconsistent(self) -> bool:
@@ -165,7 +248,7 @@ class UnitFates(Record):
                      "fates": [f.to_json() for f in self.fates], **set_fields(self, "voluntary_rout")}
         if self.inconsistent:
             out["inconsistent"] = True
-        out.update(set_fields(self, "may_break"))
+        out.update(set_fields(self, "may_break", "stack"))
         if self.summary is not None:
             out["summary"] = self.summary.to_json()
         return out

@@ -27,6 +27,8 @@ _TEMPLATES = Path(__file__).resolve().parent / "templates"
 SIZE = 38
 #: hexes drawn around everything the position and its outcomes name
 MARGIN_COLS, MARGIN_ROWS = 2, 1
+#: SVG pixels above the map for the caption
+CAPTION_BAND = 48
 #: a unit's fate groups start open when it has at most this many fates
 OPEN_UP_TO = 12
 
@@ -122,6 +124,8 @@ def _env() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
                              bytecode_cache=template_cache())
     env.filters["rules"] = _link_rules
+    env.filters["merged"] = _merged
+    env.filters["odds_words"] = odds_words
     return env
 
 
@@ -146,10 +150,41 @@ class _View:
         self.cells = [self._cell(h) for h in self.hexes]
         self.buildings = self._building_outlines()
         self.counters = self._counters()
+        #: every terrain drawn, for the legend (in the order of the terrain table)
+        drawn = {c["terrain"] for c in self.cells}
+        self.terrains = [{"terrain": t.replace("_", " "), "fill": TERRAIN_FILL.get(t, "#e4e7bf")}
+                         for t in sorted(drawn, key=lambda t: (list(TERRAIN_FILL).index(t) if t in TERRAIN_FILL
+                                                               else len(TERRAIN_FILL), t))]
+        self.captions = self._captions()
         self.los = self._los()
         self.rules = _catalogue_entries(sorted(_cited(r), key=_rule_sort_key))
+        words = _cited_words(r)
+        for e in self.rules:
+            e["says"] = words.get(e["rule"], [])
         self.sides = sorted({u.side for u in position.units})
         self.side_colour = {s: side_colour(s) for s in self.sides}
+
+    def _captions(self) -> dict[str, dict]:
+        """Each fate's caption, drawn on the map with it (so a PNG says what it
+        shows): the position, the unit (its stack), the fate in words and its odds."""
+        out = {}
+        for e in self.fate_lists + [e for sec in self.immediate for e in sec["units"]]:
+            u = e["u"]
+            who = ", ".join(u["stack"]) if u.get("stack") else u["id"]
+            for g in e["groups"]:
+                for x in g["fates"]:
+                    text = f"{who} ({u['side']}) in {u['at']}, fate {x['index'] + 1}: {x['summary']}"
+                    odds = x["f"].get("odds")
+                    odds = "odds: " + odds_words(odds) if odds and odds["nmcs"] else ""
+                    out[x["overlay"]] = {"text": text, "fit": self._fit(text, 11.5),
+                                         "odds": odds, "odds_fit": self._fit(odds, 11.5)}
+        return out
+
+    def _fit(self, text: str, font: float) -> str:
+        """A caption line's textLength when it would overflow the map (a PNG
+        clips it): "" when it fits. Glyphs are ~0.58 of the font size wide."""
+        width = len(text) * font * 0.58
+        return f"{self.caption_room:.0f}" if width > float(self.caption_room) else ""
 
     def overlay_of(self, unit: str, n: int) -> str | None:
         """The overlay of a unit's n-th fate (from 1), rout fates first."""
@@ -196,6 +231,11 @@ class _View:
         ys = [y for h in self.hexes for _, y in hexgrid.hex_shape(h, SIZE).corners]
         pad = 6
         x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+        # a band above the map for the caption (two lines: what is drawn, its odds)
+        self.caption_x = f"{x0 + 4:.1f}"
+        self.caption_y = [f"{y0 - CAPTION_BAND + 14 + 14 * i:.1f}" for i in range(3)]
+        self.caption_room = x1 - x0 - 8
+        y0 -= CAPTION_BAND
         return f"{x0:.1f} {y0:.1f} {x1 - x0:.1f} {y1 - y0:.1f}", round(x1 - x0), round(y1 - y0)
 
     # ---- terrain
@@ -240,15 +280,19 @@ class _View:
         out = []
         for h, units in by_hex.items():
             n = len(units)
-            size, ncols = (34, 1) if n == 1 else (30, 2) if n == 2 else (25, 2) if n <= 4 else (19, 3)
+            # the counters fit the band between the hex id (above) and the
+            # level/feature labels (below), which are drawn over them anyway
+            size, ncols = (28, 1) if n == 1 else (24, 2) if n == 2 else (16, 2) if n <= 4 else \
+                (16, 3) if n <= 6 else (10, 4)
             nrows = -(-n // ncols)
             cx, cy = centre(h)
+            cy -= SIZE * 0.12
             gap = 2
             w = ncols * size + (ncols - 1) * gap
             hgt = nrows * size + (nrows - 1) * gap
             for i, u in enumerate(units):
                 x = cx - w / 2 + (i % ncols) * (size + gap)
-                y = cy - hgt / 2 + (i // ncols) * (size + gap) + (3 if n <= 2 else 0)
+                y = cy - hgt / 2 + (i // ncols) * (size + gap)
                 out.append(self._counter(u, x, y, size, n))
         return out
 
@@ -262,13 +306,16 @@ class _View:
                  + (f", {guard}" if guard else "")
                  + (f", guarding {', '.join(u.guarding)}" if u.guarding else "")
                  + (f" (stack of {stack})" if stack > 1 else ""))
+        concealed = "concealed" in u.status
+        if concealed:   # as the opponent sees it: a "?" counter; the real values in the tooltip only
+            title = "concealed (seen by the opponent as ?): " + title
         return {
             "id": u.id, "hex": u.hex, "x": f"{x:.1f}", "y": f"{y:.1f}", "size": size,
             "mx": f"{x + size / 2:.1f}", "fill": side_colour(u.side),
-            "type": TYPE_LABEL.get(u.type, u.type), "printed": values or "",
-            "status": [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
+            "type": "?" if concealed else TYPE_LABEL.get(u.type, u.type), "printed": "?" if concealed else values or "",
+            "status": [] if concealed else [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
             "broken": "broken" in u.status, "concealed": "concealed" in u.status,
-            "sw": [w.kind.upper() for w in u.sw], "level": u.level, "prisoner": bool(u.guard),
+            "sw": [] if concealed else [w.kind.upper() for w in u.sw], "level": u.level, "prisoner": bool(u.guard),
             "scale": size / 34, "title": title, "alone": stack == 1,
         }
 
@@ -572,6 +619,50 @@ def _cited(r) -> set[str]:
                 walk(v)
     walk(r)
     return found
+
+
+#: sentences shown per rule in "Rules cited"
+RULE_WORDS = 4
+
+
+def _cited_words(r) -> dict[str, list[str]]:
+    """Per rule id, the distinct sentences of the result that cite it (merged
+    as the text merges them): the rule in words, not file names or predicates."""
+    from asl_kb.model import Because
+    from asl_kb.report.brief import merge_because
+    lines: dict[str, list] = {}
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "rule" in x and "says" in x and isinstance(x["rule"], str) and isinstance(x["says"], str):
+                lines.setdefault(x["rule"], []).append(Because(x["rule"], x["says"], x.get("reason", "")))
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(r)
+    return {rule: [b.says for b in merge_because(bs)] for rule, bs in lines.items()}
+
+
+def odds_words(o: dict) -> str:
+    """A fate's odds (its JSON) in words."""
+    parts = [f"intact {o['intact']['chance']} ({o['intact']['percent']}%)"]
+    if o["reduced"]["chance"].split("/")[0] != "0":
+        parts.append(f"reduced {o['reduced']['chance']}")
+    for p in o["pinned"]:
+        parts.append(f"pinned in {p['at']} {p['chance']}")
+    if o["eliminated"]["chance"].split("/")[0] != "0":
+        parts.append(f"eliminated {o['eliminated']['chance']} ({o['eliminated']['percent']}%)")
+    return ", ".join(parts)
+
+
+def _merged(lines: list[dict]) -> list[dict]:
+    """because lines (JSON) said once (brief.merge_because)."""
+    from asl_kb.model import Because
+    from asl_kb.report.brief import merge_because
+    return [{"rule": b.rule, "says": b.says}
+            for b in merge_because([Because(x["rule"], x["says"], x.get("reason", "")) for x in lines])]
 
 
 def _rule_sort_key(rule: str):

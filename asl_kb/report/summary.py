@@ -26,6 +26,7 @@ import functools
 
 from asl_kb.board import hexgrid
 from asl_kb.model import Destination, Fate, FateSummary, UnbeatenRoute
+from asl_kb.model.rout import FateGroup
 
 
 def _hexes(items) -> frozenset[str]:
@@ -42,17 +43,54 @@ def _set_key(s: frozenset[str]):
     return (len(s), sorted(_loc_key(h) for h in s))
 
 
+def nmcs(f: Fate) -> int:
+    """The Interdiction NMCs the DEFENDER may claim on a fate's path (none by Low Crawl)."""
+    return 0 if f.low_crawl else len(_hexes(f.interdiction) | _hexes(f.optional_interdiction))
+
+
+#: the printed order of fate kinds: where it can go first
+KIND_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
+
+
+def order_fates(fates: list[Fate]) -> list[Fate]:
+    """A unit's fates in the order every listing prints and numbers them:
+    routs first, destination by destination (the destination a route with
+    the fewest Interdiction NMCs reaches first, then hex order), within one
+    the fewest NMCs first (a step before a Low Crawl); then stay, surrender (by captor), freed and
+    eliminated. The key reads only what the fates are (Locations compared
+    as hexes, unit ids with digits as numbers), never the file's order: the
+    numbers are the same in text, JSON, `why-not` and `report --fate`.
+    Ordering fates is presentation, not a rules question: no fate is added
+    or dropped."""
+    from asl_kb.engines.outcomes import unit_key
+    least: dict[str, int] = {}
+    for f in fates:
+        if f.kind == "rout":
+            least[f.at] = min(least.get(f.at, 99), nmcs(f))
+
+    def key(f: Fate):
+        head = (KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0)
+        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at), nmcs(f), f.low_crawl,
+                        _set_key(_hexes(f.interdiction)), _set_key(_hexes(f.optional_interdiction)),
+                        [(i.at, list(map(unit_key, i.by))) for i in f.interdiction],
+                        [(i.at, list(map(unit_key, i.by))) for i in f.optional_interdiction]))
+    return sorted(fates, key=key)
+
+
 def unit_summary(fates: list[Fate]) -> FateSummary:
-    """The summary of one unit's fates (see the module docstring)."""
+    """The summary of one unit's fates (see the module docstring); `fates`
+    in the order of order_fates()."""
     by_dest: dict[str, list[tuple[int, Fate]]] = {}
+    groups: dict[tuple, list[int]] = {}
     others = []
     for n, f in enumerate(fates, 1):
         if f.kind == "rout":
             by_dest.setdefault(f.at, []).append((n, f))
         else:
             others.append(n)
+            groups.setdefault((f.kind, f.captor, f.cause, f.at, f.invokes_no_quarter), []).append(n)
     destinations = []
-    for at in sorted(by_dest, key=_loc_key):
+    for at in by_dest:     # (in fate order: the fewest NMCs first)
         entries = by_dest[at]
         crawls = [n for n, f in entries if f.low_crawl]
         exposure: dict[tuple[frozenset, frozenset], list[int]] = {}
@@ -69,7 +107,7 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
         for k in sorted(exposure, key=lambda k: len(k[0]) + len(k[1])):
             if not any(o[0] <= k[0] and o[1] <= k[1] for o in unbeaten):
                 unbeaten.append(k)
-        unbeaten.sort(key=lambda k: (_set_key(k[0]), _set_key(k[1])))
+        unbeaten.sort(key=lambda k: exposure[k][0])
         kept = len(crawls) + sum(len(exposure[k]) for k in unbeaten)
         destinations.append(Destination(
             at=at,
@@ -79,6 +117,8 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
             unbeaten=[UnbeatenRoute(sorted(k[0], key=_loc_key), sorted(k[1], key=_loc_key), exposure[k])
                       for k in unbeaten],
             beaten=len(entries) - kept,
+            least_nmcs=min(nmcs(f) for _, f in entries),
+            first=entries[0][0],
         ))
     return FateSummary(
         fates=len(fates),
@@ -86,93 +126,21 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
         beaten_rout_fates=sum(d.beaten for d in destinations),
         destinations=destinations,
         other_fates=others,
+        groups=[FateGroup(kind, at, captor, cause, nq, ns) for (kind, captor, cause, at, nq), ns in groups.items()],
     )
 
 
-def add_summaries(result) -> None:
-    """Give every unit of the result (and of --voluntary-break) its summary."""
+def add_summaries(result, table=None) -> None:
+    """Give every unit of the result (and of --voluntary-break) its fates in
+    printed order (order_fates), their odds (odds.py, from the rules'
+    NmcTable `table`) and its summary."""
+    from asl_kb.report.odds import add_odds
     for u in result.units + (result.voluntary_break or []):
+        u.fates = order_fates(u.fates)
+        add_odds([u], table)
         u.summary = unit_summary(u.fates)
-
-
-#: unbeaten Interdiction sets shown per destination in the text summary (the
-#: others are counted; JSON lists them all)
-SETS_SHOWN = 1
-WIDTH = 100
-
-
-def _nums(ns) -> str:
-    return "[" + ",".join(str(n) for n in ns) + "]"
-
-
-def _exposure_text(e: UnbeatenRoute) -> str:
-    s = "+".join(e.interdiction)
-    if e.optional_interdiction:
-        s += (" " if s else "") + "(concealed may Interdict: " + "+".join(e.optional_interdiction) + ")"
-    return s + " " + _nums(e.fates)
-
-
-def _flow(head: str, items: list[str], indent: str) -> list[str]:
-    """`head` then the items, comma-separated, wrapped at WIDTH."""
-    lines, cur = [], indent + head
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(cur) + 1 + len(piece) > WIDTH and cur.strip():
-            lines.append(cur)
-            cur = indent + "    " + piece
-        else:
-            cur += (" " if not cur.endswith(" ") else "") + piece
-    lines.append(cur)
-    return lines
-
-
-def summary_lines(s: FateSummary, indent: str = "    ", limit: int | None = None) -> list[str]:
-    """The rout part of a unit's summary as text lines (with `limit`, the
-    first `limit` destinations)."""
-    dests = s.destinations
-    if not dests:
-        return []
-    cut = limit is not None and len(dests) > limit
-    if cut:
-        dests = dests[:limit]
-    n = len(s.destinations)
-    out = [indent[:-2] + f"rout: {s.rout_fates} fate{'s' if s.rout_fates != 1 else ''} to "
-           f"{n} destination{'s' if n != 1 else ''}, the least Interdiction per destination "
-           f"([n]: fate number with --all; (+n): more routes no other route there beats)"]
-    crawl = [f"{d.at} {_nums(d.low_crawl)}" for d in dests if d.low_crawl]
-    groups: dict[int, list[str]] = {}
-    hidden = 0
-    for d in dests:
-        if not d.unbeaten:
-            continue
-        k = d.least_interdiction
-        least = [e for e in d.unbeaten if len(e.interdiction) == k]
-        shown = least[:SETS_SHOWN]
-        rest = d.unbeaten[len(shown):]
-        hidden += sum(len(e.fates) for e in rest)
-        if k == 0:
-            text = d.at + " " + " or ".join(_nums(e.fates) if not e.optional_interdiction
-                                            else _exposure_text(e) for e in shown)
-        else:
-            text = d.at + ": " + " or ".join(_exposure_text(e) for e in shown)
-        if rest:
-            text += f" (+{len(rest)})"
-        groups.setdefault(k, []).append(text)
-    for k in sorted(groups):
-        head = ("free of Interdiction:" if k == 0 else
-                f"Interdiction in {k} Location{'s' if k != 1 else ''} at least:")
-        out += _flow(head, groups[k], indent)
-    if crawl:
-        out += _flow("by Low Crawl:", crawl, indent)
-    if cut:
-        out.append(indent + f"({limit} of {n} destinations listed: --limit)")
-        return out
-    beaten = s.beaten_rout_fates
-    if beaten or hidden:
-        parts = []
-        if beaten:
-            parts.append(f"{beaten} beaten (another route to the same destination has a subset of its Interdiction)")
-        if hidden:
-            parts.append(f"{hidden} unbeaten (the (+n))")
-        out.append(indent + "not listed (--all): " + "; ".join(parts))
-    return out
+    from asl_kb.report.brief import stacks
+    for stack in stacks(result.units):
+        if len(stack) > 1:
+            for u in stack:
+                u.stack = [x.id for x in stack]

@@ -10,7 +10,7 @@ HTML report, markup with escaping, keeps jinja2). Every listing with a
 from __future__ import annotations
 
 from asl_kb.model import Because, Outcomes, UnitFates
-from asl_kb.report.summary import summary_lines
+from asl_kb.report.brief import merge_because, odds_text, ranges, stacks, unit_lines
 
 #: the two lists of immediate surrenders: title, Outcomes attribute
 IMMEDIATE = (("Heat of Battle (A15.5)", "heat_of_battle"),
@@ -27,15 +27,14 @@ def to_text(result: Outcomes, all_paths: bool = False, all: bool = False, limit:
     if not result.complete:
         head += " — INCOMPLETE: " + "; ".join(result.incomplete_because)
     out.append(head)
-    for u in result.units:
-        out.append(f"{u.id} ({u.side}) in {u.at}: "
-                   + ("must rout" if u.must_rout else "may rout" if u.may_rout else "may not rout"))
-        _because(out, u.because, "    ")
-        if u.voluntary_rout:
-            out.append("    may be accompanied by: " + ", ".join(u.voluntary_rout))
-        if u.inconsistent:
-            out.append("    NO LEGAL OUTCOME: the rules as encoded leave this unit nothing to do")
-        _fates(out, u, all_paths, all, limit)
+    if all:
+        for u in result.units:
+            _unit_head(out, u)
+            _fates(out, u, all_paths, all, limit)
+    else:
+        for stack in stacks(result.units):
+            out += unit_lines(stack, limit)
+            out.append("")
     for title, key in IMMEDIATE:
         _immediate(out, title, getattr(result, key))
     if result.prisoners is not None:
@@ -48,7 +47,17 @@ def to_text(result: Outcomes, all_paths: bool = False, all: bool = False, limit:
 
 
 def _because(out: list[str], because: list[Because], indent: str = "       ") -> None:
-    out.extend(f"{indent}[{b.rule}] {b.says}" for b in because)
+    out.extend(f"{indent}[{b.rule}] {b.says}" for b in merge_because(because))
+
+
+def _unit_head(out: list[str], u: UnitFates) -> None:
+    out.append(f"{u.id} ({u.side}) in {u.at}: "
+               + ("must rout" if u.must_rout else "may rout" if u.may_rout else "may not rout"))
+    _because(out, u.because, "    ")
+    if u.voluntary_rout:
+        out.append("    may be accompanied by: " + ", ".join(u.voluntary_rout))
+    if u.inconsistent:
+        out.append("    NO LEGAL OUTCOME: the rules as encoded leave this unit nothing to do")
 
 
 def _rout(verb: str, at: str, low_crawl: bool, interdiction: list[str] | None) -> str:
@@ -85,20 +94,25 @@ def _fate_line(f) -> str:
 
 def _fates(out: list[str], u: UnitFates, all_paths: bool, all: bool, limit: int | None) -> None:
     """A unit's fates: every one (numbered from 1, as far as `limit`) with
-    `all`, else the fates other than routs one by one and the routs
-    summarised per destination; then a blank line."""
+    `all`, each rout with its odds (odds.py); else the default text
+    (brief.py); then a blank line."""
+    if not all:
+        out.extend(unit_lines([u], limit, head=False))
+        out.append("")
+        return
     for n, f in enumerate(u.fates, 1):
-        if not ((all and (limit is None or n <= limit)) or (not all and f.kind != "rout")):
-            continue
+        if limit is not None and n > limit:
+            break
         out.append(f"  {n}. {_fate_line(f)}")
         if all_paths and f.paths is not None:
             out.extend("       path: " + " → ".join(p) for p in f.paths)
         elif len(f.path) > 1:
             out.append("       path: " + " → ".join(f.path))
+        if f.odds is not None and f.odds.nmcs:
+            out.append("       odds: " + odds_text(f.odds))
+            out.extend(f"       odds with {o.with_leader}: " + odds_text(o) for o in f.odds_with_leader or ())
         _because(out, f.because)
-    if not all:
-        out.extend(summary_lines(u.summary, limit=limit))
-    elif limit is not None and len(u.fates) > limit:
+    if limit is not None and len(u.fates) > limit:
         out.append(f"  ({limit} of {len(u.fates)} fates listed: --limit)")
     out.append("")
 
@@ -214,12 +228,31 @@ def _phase(out: list[str], ph) -> None:
                    + ", ".join(f"{i.unit} ({i.fates})" for i in ph.independent))
     for v in ph.voluntary_rout:
         out.append(f"  leader {v.leader} stays or routs with one of {', '.join(v.with_one_of)} (A10.711)")
+    # outcomes a player tells apart: the same units ending the same way (kind,
+    # Location, captor, cause, who goes with whom) are one group, whatever
+    # the Interdiction on the way or Low Crawl; the JSON lists each outcome
+    groups: dict[tuple, list[int]] = {}
     for n, o in enumerate(ph.outcomes, 1):
+        key = (tuple(o.no_quarter_invoked or ()),
+               tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns))
+        groups.setdefault(key, []).append(n)
+    if len(groups) < len(ph.outcomes):
+        out.append(f"  {_plural(len(ph.outcomes), 'outcome')} listed, {len(groups)} that a player tells apart "
+                   "(outcomes that differ only in the Interdiction on the way, or Low Crawl, are one):")
+    for nums in groups.values():
+        o = ph.outcomes[nums[0] - 1]
         invoked = f" (No Quarter invoked by: {', '.join(o.no_quarter_invoked)})" if o.no_quarter_invoked else ""
-        out.append(f"  outcome {n}{invoked}:")
+        label = f"outcome {nums[0]}" if len(nums) == 1 else f"outcomes {ranges(nums)[1:-1]}"
+        out.append(f"  {label}{invoked}:")
         for k, t in enumerate(o.turns, 1):
-            out.append(f"    {k}. {_turn_line(t)}")
-            _because(out, t.because)
+            if len(nums) == 1:
+                out.append(f"    {k}. {_turn_line(t)}")
+            else:
+                line = _turn_line(t)
+                if t.fate == "rout":
+                    line = f"{t.unit}: routs to {t.at}" + (f", with {t.accompanied_by}" if t.accompanied_by else "")
+                out.append(f"    {k}. {line}")
+            _because(out, [b for m in nums for b in ph.outcomes[m - 1].turns[k - 1].because])
     out.extend(f"  (assumes: {a})" for a in ph.assumes)
     if ph.combinations is not None and len(ph.outcomes) < ph.combinations:
         out.append(f"  ({len(ph.outcomes)} of {ph.combinations} combinations listed: --limit)")

@@ -1,0 +1,100 @@
+"""The odds of a rout: the 2d6 arithmetic over what the rules say each
+Interdiction NMC does (rules/rout/A10_53_nmc.lp: nmc_roll/5, pin_eliminates/3).
+
+Every rules question -- what an Original DR does (pass, pin, Casualty
+Reduction, elimination), the Morale Level and leadership DRM that apply,
+what a reduced unit does next, where a pin eliminates -- is answered by the
+rules; here each Original DR is only weighed by its ways on 2d6 (DR 7: 6 of
+36) and the NMCs of one path chained in the order the path enters their
+Locations. A chance is exact: `k` of 36^n, n the path's NMCs.
+
+The NMCs counted are every one the DEFENDER may claim on the path: the
+`interdiction` Locations and the `optional_interdiction` ones (a concealed
+unit that may drop concealment to Interdict, A10.533): the odds are those of
+the worst case for the routing unit.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from asl_kb.asp.reader import text
+from asl_kb.model.rout import Odds, PinnedAt
+
+#: ways of each 2d6 total
+WAYS = {r: 6 - abs(7 - r) for r in range(2, 13)}
+
+
+class NmcTable:
+    """The rules' nmc_roll/5 and pin_eliminates/3 of one answer set."""
+
+    def __init__(self, answer):
+        #: (unit, state, with) -> result -> ways of 36
+        self.rolls: dict = defaultdict(lambda: defaultdict(int))
+        for s in answer.atoms.get("nmc_roll", ()):
+            u, state, w, dr, res = s.arguments
+            self.rolls[(text(u), state.name, text(w))][res.name] += WAYS[dr.number]
+        self.pin_eliminates: dict = defaultdict(set)
+        for s in answer.atoms.get("pin_eliminates", ()):
+            self.pin_eliminates[text(s.arguments[0])].add(text(s.arguments[1]))
+
+    def leaders(self, unit: str) -> list[str]:
+        """The leaders who may rout with `unit` and add their DRM (A10.711)."""
+        return sorted({w for (u, s, w) in self.rolls if u == unit and s == "whole" and w != "none"})
+
+    def odds(self, unit: str, hexes: list[str], with_leader: str = "none") -> Odds | None:
+        """The odds of routing through the Interdiction Locations `hexes`
+        (in path order), alone or with a leader (None: the rules give the
+        unit no NMC, e.g. no Morale Level)."""
+        whole = self.rolls.get((unit, "whole", with_leader))
+        if whole is None:
+            return None
+        reduced = self.rolls.get((unit, "reduced", "none"), {})
+        # distributions in ways of 36^i: state -> ways; outcomes that end the rout
+        live = {"whole": 1, "reduced": 0}
+        pinned: dict[str, int] = {}
+        eliminated = 0
+        for i, h in enumerate(hexes):
+            nxt = {"whole": 0, "reduced": 0}
+            pinned = {k: v * 36 for k, v in pinned.items()}
+            eliminated *= 36
+            for state, ways in live.items():
+                if not ways:
+                    continue
+                table = whole if state == "whole" else reduced
+                nxt[state] += ways * table.get("pass", 0)
+                nxt["reduced"] += ways * table.get("casualty_reduction", 0)
+                eliminated += ways * table.get("eliminated", 0)
+                pin = ways * table.get("pinned", 0)
+                if h in self.pin_eliminates.get(unit, ()):
+                    eliminated += pin
+                else:
+                    pinned[h] = pinned.get(h, 0) + pin
+            live = nxt
+        n = len(hexes)
+        return Odds(nmcs=n, intact=live["whole"], reduced=live["reduced"],
+                    pinned=[PinnedAt(h, pinned[h]) for h in hexes if pinned.get(h)],
+                    eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
+
+
+def path_order(f) -> list[str]:
+    """The Interdiction Locations of a fate (both kinds) in the order its
+    example path enters them."""
+    hexes = {i.at for i in f.interdiction} | {i.at for i in f.optional_interdiction}
+    pos = {h: k for k, h in enumerate(f.path)}
+    return sorted(hexes, key=lambda h: (pos.get(h, len(pos)), h))
+
+
+def add_odds(units, table: NmcTable | None) -> None:
+    """Give each rout fate of `units` its odds (alone, and with each leader
+    who may rout with the unit)."""
+    if table is None:
+        return
+    for u in units:
+        leaders = table.leaders(u.id)
+        for f in u.fates:
+            if f.kind != "rout":
+                continue
+            hexes = [] if f.low_crawl else path_order(f)
+            f.odds = table.odds(u.id, hexes)
+            if leaders and f.odds is not None:
+                f.odds_with_leader = [o for w in leaders if (o := table.odds(u.id, hexes, w)) is not None]
