@@ -128,7 +128,7 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
         return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e),
-                          getattr(e, "done", []))
+                          getattr(e, "done", []), getattr(e, "table", None))
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
@@ -138,13 +138,13 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     return result
 
 
-def _timed_out(position, timeout, where, done=()) -> Outcomes:
+def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
     """The answer of a run cut by --timeout: what was cut, and where; the
     units whose fates were read in full before the cut (`done`: the rout
     graphs were solved whole; a partial graph could list fates the whole
     one would not, so a cut while grounding or solving lists none)."""
     shown = f"--timeout {timeout:g} s" if timeout is not None else "the time allowed"
-    return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done))
+    return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done), table)
 
 
 def _out_of_memory(position, max_memory) -> Outcomes:
@@ -155,7 +155,7 @@ def _out_of_memory(position, max_memory) -> Outcomes:
     return _cut_short(position, f"{cap} was reached while {where}", Cut(None, where, [], memory_mib=max_memory))
 
 
-def _cut_short(position, why: str, cut: Cut, done: list | None = None) -> Outcomes:
+def _cut_short(position, why: str, cut: Cut, done: list | None = None, table=None) -> Outcomes:
     """A run stopped before its end: the units `done` (their fates read in
     full; none when cut before the answer was read) and the broken units
     left without fates, in listing order (R1, R2, ..., R10)."""
@@ -171,7 +171,7 @@ def _cut_short(position, why: str, cut: Cut, done: list | None = None) -> Outcom
     result = Outcomes(position.name, position.rules, complete=False, units=done,
                       incomplete_because=because, cut=cut, stats=SolveStats())
     if done:
-        add_summaries(result)
+        add_summaries(result, table)
     return result
 
 
@@ -310,6 +310,7 @@ def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
         except TimedOut as e:
             if listed:
                 e.done = units
+                e.table = NmcTable(g.answer)   # their odds, as a whole run gives them
             raise
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []

@@ -53,7 +53,7 @@ class NmcTable:
         live = {"whole": 1, "reduced": 0}
         pinned: dict[str, int] = {}
         eliminated = 0
-        for i, h in enumerate(hexes):
+        for h in hexes:
             nxt = {"whole": 0, "reduced": 0}
             pinned = {k: v * 36 for k, v in pinned.items()}
             eliminated *= 36
