@@ -12,6 +12,8 @@ captors, causes, counts — never the English `says` wording.
 """
 from __future__ import annotations
 
+import collections
+
 import copy
 import os
 import re
@@ -753,9 +755,11 @@ def _show(p) -> str:
 
 
 def _interdiction_set(items, with_by):
+    """The Interdictions of a fate as a multiset (a re-entered Location is
+    Interdicted again, A10.53)."""
     if with_by:
-        return {(i["at"], tuple(sorted(i["by"]))) for i in items}
-    return {i["at"] for i in items}
+        return collections.Counter((i["at"], tuple(sorted(i["by"]))) for i in items)
+    return collections.Counter(i["at"] for i in items)
 
 
 def _fate_matches(p, f) -> bool:
@@ -792,7 +796,7 @@ def _fate_matches(p, f) -> bool:
                 return False
         elif k in ("interdiction", "optional_interdiction"):
             with_by = any(b is not None for _, b in want)
-            exp = {(a, b) for a, b in want} if with_by else {a for a, _ in want}
+            exp = collections.Counter((a, b) if with_by else a for a, b in want)
             if _interdiction_set(f.get(k, ()), with_by) != exp:
                 return False
         elif k in ("interdiction_includes", "optional_interdiction_includes"):

@@ -131,6 +131,14 @@ CASES = {
     "same_hex_twice": (
         HEAD + "map:\n  board: 5\n  terrain:\n    M2: woods\n    5M2: open  # <-\n",
         "map.terrain.5M2", "hex M2 is listed twice"),
+    "hexside_not_adjacent": (
+        HEAD + "map:\n  hexsides:\n    M2-M4: wall  # <-\n", "map.hexsides.M2-M4", "not ADJACENT"),
+    "hexside_unknown": (
+        HEAD + "map:\n  hexsides:\n    M2-M3: fence  # <-\n", "map.hexsides.M2-M3", "'fence' is not one of"),
+    "hexside_twice": (
+        HEAD + "map:\n  hexsides:\n    M2-M3: wall\n    M3-M2: hedge  # <-\n", "map.hexsides.M3-M2", "listed twice"),
+    "hexside_one_hex": (
+        HEAD + "map:\n  hexsides:\n    M2: wall  # <-\n", "map.hexsides.M2", "two hexes"),
     "second_document": (HEAD + "---  # <-\nname: other\n", None, "only one YAML document"),
     "deep_nesting": ("expect: " + "[" * 5000 + "]" * 5000 + "  # <-\n", None, "nested more than"),
 }

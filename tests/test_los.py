@@ -264,3 +264,35 @@ def test_the_facts_scan_from_either_end_alike(seed):
             elif not any(w.side != s for w in watchers if (w.hex, w.level) == (u.hex, u.level) for s in at):
                 assert (u.hex, u.level) not in one[l]
     assert asked > 1000
+
+
+def _sides(sides):
+    """A hexside lookup as the position gives it (Position.hexside)."""
+    table = {frozenset(k): v for k, v in sides.items()}
+    return lambda a, b: table.get(frozenset((a, b)))
+
+
+def test_wall_blocks_same_level_los_it_crosses():
+    # B9: a wall/hedge is a half-level obstacle: A1-A5 crosses the A2-A3 hexside
+    m = make(hexside=_sides({("A2", "A3"): "wall"}))
+    assert m.los("A1", 0, "A5", 0) == (False, 0)
+    assert m.los("A1", 0, "A4", 0) == (False, 0)
+    # a unit in a hex with that hexside sees over it (either end)
+    assert m.los("A1", 0, "A3", 0) == (True, 0)
+    assert m.los("A2", 0, "A5", 0) == (True, 0)
+    # a half-level obstacle does not block a higher viewer (no blind hexes)
+    assert make({"A1": Hex("open", (), 1)}, hexside=_sides({("A2", "A3"): "hedge"})).los("A1", 0, "A5", 0) == (True, 0)
+
+
+def test_bocage_is_a_one_level_obstacle():
+    side = _sides({("A2", "A3"): "bocage"})
+    assert make({"A1": Hex("open", (), 1)}, hexside=side).los("A1", 0, "A5", 0) == (False, 0)
+    assert make({"A1": Hex("open", (), 1), "A5": Hex("open", (), 1)}, hexside=side).los("A1", 0, "A5", 0) == (True, 0)
+
+
+def test_crossed_and_entry_sides():
+    from asl_kb.board.los import crossed_sides, entry_sides
+    assert crossed_sides("A1", "A4") == [("A1", "A2"), ("A2", "A3"), ("A3", "A4")]
+    assert crossed_sides("A1", "A2") == [("A1", "A2")]
+    assert entry_sides("A1", "A4") == [("A3", "A4")]
+    assert entry_sides("A1", "A2") == [("A1", "A2")]

@@ -393,3 +393,14 @@ def test_phase_outcomes_draw_turns_only_no_quarter_gives():
             unit = next(u for u in r["units"] if u["id"] == t["unit"])
             only_nq += not any(f["fate"] == t["fate"] and f.get("at") == t["at"] for f in unit["fates"])
     assert only_nq        # the position has such turns (the stack's rout after G469's rejection)
+
+
+def test_hexside_terrain_is_drawn_on_its_hexside():
+    """A wall of map.hexsides is a line along the edge its two hexes share."""
+    position, r, text = case_page(cases_dir() / "rout" / "A10.531-wall.yaml")
+    walls = by_class(svg_of(text), "polyline", "hs-wall")
+    assert len(walls) == len(position.hexsides) == 1
+    (a, b), = position.hexsides
+    p, q = points(walls[0].get("points"))
+    ca, cb = hexgrid.hex_shape(a, report.SIZE).centre, hexgrid.hex_shape(b, report.SIZE).centre
+    assert close(((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2))

@@ -10,7 +10,7 @@ from asl_kb import budget
 from asl_kb.board import geometry
 from asl_kb.board import hexgrid
 from asl_kb.board import terrain
-from asl_kb.board.los import LosMap
+from asl_kb.board.los import LosMap, entry_sides
 
 
 def q(text: str) -> str:
@@ -216,7 +216,8 @@ class FactBuilder:
                 sides_at.setdefault(l, set()).add(side_of[uid])
         vehicles = [u.hex for u in p.units if u.type == "vehicle"]
         lm = LosMap(p.terrain_of, p.levels, p.smoke, vehicles,
-                    p.los_blocked, p.los_clear, p.los_hindrance)
+                    p.los_blocked, p.los_clear, p.los_hindrance,
+                    hexside=p.hexside if p.hexsides else None)
         sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
         seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items()}, watchers)
@@ -224,15 +225,24 @@ class FactBuilder:
         # what each watcher's spot sees, in the Locations' order (asking every
         # spot of every Location was 400,000 lookups on 16 spread boards)
         from_spot: dict = {}
+        behind: dict = {}
         for l in locs:
             L = loc(*l)
             for t, r in seen[l].items():
                 if r[0]:
                     from_spot.setdefault(t, []).append((L, r[1]))
+                    if p.hexsides and l[1] == 0:
+                        # the hexside terrain of l the LOS from t enters by
+                        for kind in sorted({p.hexside(x, y) for x, y in entry_sides(t[0], l[0])} - {None}):
+                            behind.setdefault(t, []).append((L, kind))
         for u in watchers:
             U = q(u.id)
             for L, hindrance in from_spot.get((u.hex, u.level), ()):
                 self.add(f"los({L},{U},{hindrance})")
+            for L, kind in behind.get((u.hex, u.level), ()):
+                self.add(f"hexside_cover({L},{U},{kind})")
+        for kind in sorted(set(p.hexsides.values())):
+            self.add(f"hexside_tem({kind},{terrain.hexside_type(kind).tem})")
 
     def build(self) -> str:
         self.header()

@@ -89,7 +89,12 @@ class Moves:
             there, there_kind, n_levels, inside = self._hex(n)
             if not inside or level > n_levels:
                 continue
-            out.append(((n, level), self._cost(here, here_kind, level, there, there_kind, level, False)))
+            cost = self._cost(here, here_kind, level, there, there_kind, level, False)
+            side = self.position.hexside(h, n) if level == 0 else None
+            if cost is not None and side is not None:
+                # crossing a wall/hedge/bocage hexside: its MF on top of the COT
+                cost += half_mf(terrain.hexside_type(side).crossing_mf)
+            out.append(((n, level), cost))
         return out
 
 

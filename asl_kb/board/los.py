@@ -26,6 +26,15 @@ Model (docs/terrain-table.md has the long form):
 * Hexside (the line runs exactly along the hexside of two hexes): blocked
   only if BOTH hexes block; the hindrance is the smaller of the two.  The
   whole-hex model gives LOS along a hexspine the benefit of the doubt.
+* Hexside terrain (position ``map.hexsides``: wall, hedge, bocage; B9): a
+  hexside the line crosses from one hex into the next blocks it when
+  neither endpoint's hex has that hexside (a unit beside a wall sees over
+  it) and the line is not above it: a wall or hedge, a half-level obstacle,
+  blocks two Locations both at its own level or lower (B9: same-level LOS;
+  blind hexes behind it are not modelled); bocage, a one-level obstacle,
+  blocks unless the lower endpoint is at least one level above its ground
+  (B9.5). A line along a hexside or through a vertex crosses none
+  (:func:`crossed_sides`).
 * Adjacent hexes always see each other; so do two levels of the same hex.
 * Overrides (position ``los``): a pair of locations, each "HEX" (every level
   of that hex) or "HEX@LEVEL".  blocked -> (False, 0), clear -> (True, 0),
@@ -44,10 +53,11 @@ from asl_kb.board.terrain import (
     TERRAIN,
     VEHICLE_HINDRANCE,
     HexTerrainLike,
+    hexside_type,
 )
 from asl_kb.board.viewshed import Watched, scan
 
-__all__ = ["LosMap", "parse_location"]
+__all__ = ["LosMap", "parse_location", "crossed_sides", "entry_sides"]
 
 # Per-hex info tuple: (elevation, obstacle top or None, hindrance DRM, hindrance top)
 _HexInfo = tuple
@@ -64,6 +74,28 @@ def parse_location(text: str, board: Optional[str] = None) -> tuple[str, Optiona
     except ValueError:
         raise ValueError(f"bad level in location {text!r}: expected HEX@N") from None
     return h, level
+
+
+def _sequence(a: str, b: str) -> list[tuple[str, ...]]:
+    return [(a,)] + list(hexgrid.hex_line(a, b)) + [(b,)]
+
+
+def crossed_sides(a: str, b: str) -> list[tuple[str, str]]:
+    """The hexsides the line from the centre of a to the centre of b crosses
+    from one hex into the next, in order (a line along a hexside, or
+    through a vertex, crosses none there)."""
+    seq = _sequence(a, b)
+    return [(x[0], y[0]) for x, y in zip(seq, seq[1:])
+            if len(x) == 1 and len(y) == 1 and hexgrid.adjacent(x[0], y[0])]
+
+
+def entry_sides(a: str, b: str) -> list[tuple[str, str]]:
+    """The hexsides of b the line from a enters b by: one hexside, or the two
+    that meet at the vertex it comes in through (a line along a hexside)."""
+    if a == b:
+        return []
+    seq = _sequence(a, b)
+    return [(x, b) for x in seq[-2] if hexgrid.adjacent(x, b)]
 
 
 _BLOCKED = (False, 0)
@@ -86,11 +118,14 @@ class LosMap:
         clear: Iterable[tuple[str, str]] = (),
         hindrance: Iterable[tuple[str, str, int]] = (),
         board: Optional[str] = None,
+        hexside: Callable[[str, str], Optional[str]] | None = None,
     ):
         self._terrain_of = terrain_of
         self._levels = dict(levels or {})
         self._smoke = frozenset(smoke)
         self._vehicles = frozenset(vehicle_hexes)
+        #: the terrain of the hexside between two hexes, None for none
+        self._hexside = hexside
         self._info: dict[str, _HexInfo] = {}
         self._lines: dict[tuple[str, str], tuple] = {}
         self._cache: dict[tuple, tuple[bool, int]] = {}
@@ -294,4 +329,20 @@ class LosMap:
                 return _BLOCKED
         if total >= HINDRANCE_BLOCKS_AT:
             return _BLOCKED
+        if self._hexside is not None and self._side_blocks(a, ha, b, hb):
+            return _BLOCKED
         return (True, total)
+
+    def _side_blocks(self, a: str, ha: int, b: str, hb: int) -> bool:
+        """Whether a wall, hedge or bocage hexside the line crosses blocks it
+        (the module docstring)."""
+        lo, hi = (ha, hb) if ha <= hb else (hb, ha)
+        for x, y in crossed_sides(a, b):
+            kind = self._hexside(x, y)
+            if kind is None or a in (x, y) or b in (x, y):
+                continue
+            ground = max(self._hex_info(x)[0], self._hex_info(y)[0])
+            top = ground + hexside_type(kind).obstacle
+            if (hi if top < ground + 1 else lo) < top:
+                return True
+        return False

@@ -23,6 +23,9 @@ __all__ = [
     "FeatureType",
     "TERRAIN",
     "FEATURES",
+    "HexsideType",
+    "HEXSIDES",
+    "hexside_type",
     "LEVEL_CHANGE_MF",
     "HILL_CLIMB_FACTOR",
     "SMOKE_HINDRANCE",
@@ -183,6 +186,50 @@ FEATURES: dict[str, FeatureType] = {
         _f("ffe", 0, 0, 0, False, None, True, "C1", "OBA Fire For Effect: data flag"),
     )
 }
+
+# ---------------------------------------------------------------- hexsides
+
+@record(frozen=True)
+class HexsideType(FrozenRecord):
+    """Terrain along a hexside (wall, hedge, bocage): it lies between two
+    hexes and belongs to both.
+
+    tem           TEM it gives a unit in either hex against fire whose LOS
+                  crosses it into that hex (the -1 FFMO DRM then does not
+                  apply: no Open Ground for that firer, A10.531).
+    crossing_mf   MF an Infantry unit pays, on top of the COT of the hex
+                  entered, to cross it.
+    obstacle      LOS obstacle height in levels above the ground: 0.5 a
+                  half-level obstacle (blocks LOS between two Locations at
+                  its own level), 1 a one-level obstacle.
+    """
+
+    name: str
+    tem: int
+    crossing_mf: Fraction
+    obstacle: Fraction
+    rule: str
+    note: str = ""
+
+
+HEXSIDES: dict[str, HexsideType] = {
+    h.name: h
+    for h in (
+        # B9: walls and hedges, half-level LOS obstacles; +1 MF to cross.
+        HexsideType("wall", 2, F(1), F(1, 2), "B9", "TEM +2; half-level obstacle; +1 MF to cross"),
+        HexsideType("hedge", 1, F(1), F(1, 2), "B9", "TEM +1; half-level obstacle; +1 MF to cross"),
+        # B9.5: bocage is treated as a hedge, but is a one-level LOS obstacle.
+        HexsideType("bocage", 1, F(1), F(1), "B9.5", "as a hedge, but a one-level obstacle"),
+    )
+}
+
+
+def hexside_type(name: str) -> HexsideType:
+    try:
+        return HEXSIDES[name]
+    except KeyError:
+        raise ValueError(f"unknown hexside terrain {name!r}; known: {', '.join(HEXSIDES)}") from None
+
 
 #: MF to move up or down one building level in the same hex (B23.22).
 LEVEL_CHANGE_MF = F(1)

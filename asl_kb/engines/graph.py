@@ -165,7 +165,8 @@ class Graph:
             ids = {sym: i for i, sym in enumerate(syms)}
             self._syms, self._ids = syms, ids
             self._kids = [[ids[c] for c in self.children.get(sym, ())] for sym in syms]
-            self._exp = [tuple(self._number(frozenset(x)) for x in self._exposure(sym)) for sym in syms]
+            self._exp = [tuple(self._number(frozenset((h, i, 1) for h, i in x)) for x in self._exposure(sym))
+                         for sym in syms]
             self._leaf = [sym in self.leaves for sym in syms]
 
     def fates(self, root, all_paths: bool):
@@ -239,10 +240,11 @@ class Graph:
         return n
 
     def _join(self, a: int, b: int) -> int:
-        """The number of the union of exposures a and b."""
+        """The number of exposure a followed by the entry exposure b (see
+        _entered_again)."""
         n = self._unions.get((a, b))
         if n is None:
-            n = self._unions[(a, b)] = self._number(self._exposures[a] | self._exposures[b])
+            n = self._unions[(a, b)] = self._number(_entered_again(self._exposures[a], self._exposures[b]))
         return n
 
     def _interdictions(self, pairs: frozenset) -> tuple:
@@ -301,17 +303,37 @@ class Graph:
                 count += 1
             for child in self.children.get(node, ()):
                 ci, co = self._exposure(child)
-                stack.append((child, path + (child,), ints | set(ci), opts | set(co)))
+                stack.append((child, path + (child,),
+                               _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
+                               _entered_again(opts, frozenset((h, i, 1) for h, i in co))))
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
 
 
-def _by_location(pairs) -> list[Interdiction]:
-    """(Location, Interdictor) pairs as one Interdiction per Location, in hex order."""
-    by: dict[str, set] = {}
-    for h, unit in pairs:
-        by.setdefault(h, set()).add(unit)
-    return sorted((Interdiction(h, tuple(sorted(units))) for h, units in by.items()),
-                  key=lambda i: hexgrid.hex_coords(i.at))
+def _entered_again(before: frozenset, entry: frozenset) -> frozenset:
+    """Exposure `before` (triples Location, Interdictor, n: the n-th entry of
+    that Location) and then the Interdiction of one more Location entered.
+    A rout may re-enter a Location it has left (A10.51: it "need not use the
+    shortest route"), and each entry is an Open Ground hex entered: "A
+    broken unit may not be Interdicted more than once per Open Ground hex
+    entered" (A10.53), so a re-entry is Interdicted again (docs/explanations.md)."""
+    if not entry:
+        return before
+    hexes = {h for h, _, _ in entry}
+    again = [n for h, _, n in before if h in hexes]
+    if not again:
+        return before | entry
+    n = max(again) + 1
+    return before | {(h, i, n) for h, i, _ in entry}
+
+
+def _by_location(triples) -> list[Interdiction]:
+    """(Location, Interdictor, n) triples as one Interdiction per entry of
+    each Location (a Location entered twice is listed twice), in hex order."""
+    by: dict[tuple, set] = {}
+    for h, unit, n in triples:
+        by.setdefault((h, n), set()).add(unit)
+    return [Interdiction(h, tuple(sorted(by[(h, n)])))
+            for h, n in sorted(by, key=lambda k: (hexgrid.hex_coords(k[0]), k[1]))]
 
 
 def _group_key(key: tuple):

@@ -51,6 +51,7 @@ TERRAINS = ("open", "road", "woods", "forest", "building", "stone_building",
 BUILDINGS = ("building", "stone_building", "wooden_building")
 FEATURES = ("foxhole", "trench", "shellhole", "entrenchment", "pillbox", "wreck",
             "smoke", "blaze", "wire", "minefield", "ffe")
+HEXSIDES = ("wall", "hedge", "bocage")     # asl_kb/board/terrain.py HEXSIDES
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun", "unarmed")
 TYPE_ALIASES = {"half-squad": "half_squad"}
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
@@ -70,7 +71,7 @@ CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand", "ambush")
 FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc", "random_selection")
 RANDOM_SELECTION_KEYS = ("at", "result")
 FIRE_RESULTS = ("kia", "k")
-MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
+MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke", "hexsides")
 TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
 LOS_KEYS = ("blocked", "clear", "hindrance")
 UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
@@ -127,6 +128,11 @@ class FrozenMap(Mapping):
     def __repr__(self) -> str:
         return f"FrozenMap({self._d!r})"
 
+
+
+def _side_key(a: str, b: str) -> tuple[str, str]:
+    """A hexside's key: its two hexes in hex order."""
+    return (a, b) if hexgrid.hex_coords(a) <= hexgrid.hex_coords(b) else (b, a)
 
 
 _SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
@@ -259,6 +265,8 @@ class Position(FrozenRecord):
     # A12.153: hexes of the buildings the ATTACKER has Mopped Up this turn
     mopping_up: tuple[str, ...] = ()
     readings: tuple[tuple[str, bool], ...] = ()
+    # hexside terrain (wall, hedge, bocage): (hex, hex) in hex order -> name
+    hexsides: FrozenMap = FrozenMap()
     # Prisoners (A20): each side's ELR, sides that have massacred (A20.4),
     # the Close Combat declared this CCPh, what an attack just did.
     elr: tuple[tuple[str, int], ...] = ()
@@ -276,6 +284,12 @@ class Position(FrozenRecord):
         if hex_id in self.smoke and "smoke" not in t.features:
             t = dataclasses.replace(t, features=t.features + ("smoke",))
         return t
+
+    def hexside(self, a: str, b: str) -> str | None:
+        """The terrain of the hexside between ADJACENT hexes a and b, if any."""
+        if not self.hexsides:
+            return None
+        return self.hexsides.get(_side_key(a, b))
 
     def levels_of(self, hex_id: str) -> int:
         """Number of building levels above ground (0 when none)."""
@@ -711,6 +725,7 @@ class _Schema:
             los_hindrance=hindrance,
             units=self.units(top.get("units")),
             mopping_up=self.mopping_up(top.get("mopping_up")),
+            hexsides=FrozenMap(self.hexsides),
             elr=self.elr(top.get("elr")),
             massacred=self.side_list(top.get("massacred"), "massacred"),
             close_combat=self.close_combat(top.get("close_combat")),
@@ -869,7 +884,8 @@ class _Schema:
         return self.unique([self.ident(n, f"{path}[{i}]") for i, n in enumerate(items)], items, path)
 
     def map_section(self, node):
-        """Sets board, area and levels; returns (terrain pairs, default terrain, smoke)."""
+        """Sets board, area, levels and hexsides; returns (terrain pairs, default terrain, smoke)."""
+        self.hexsides = {}
         if not _given(node):
             return [], "open", ()
         m = self.mapping(node, "map", MAP_KEYS)
@@ -889,7 +905,28 @@ class _Schema:
         if _given(m.get("smoke")):
             items = self.seq(m["smoke"], "map.smoke", "[K4]")
             smoke = self.unique([self.hex(n, f"map.smoke[{i}]") for i, n in enumerate(items)], items, "map.smoke")
+        self.hexsides = self.hexsides_section(m.get("hexsides")) if _given(m.get("hexsides")) else {}
         return terrain, default, smoke
+
+    def hexsides_section(self, node) -> dict:
+        """`map.hexsides`: {HEX-HEX: wall|hedge|bocage}, two ADJACENT hexes."""
+        if not isinstance(node, _Map):
+            self.fail(node, "map.hexsides", f"expected a mapping of hexside to terrain, e.g. {{E5-E6: wall}}, got {_describe(node)}")
+        out: dict = {}
+        for key, value in node.items():
+            path = _join("map.hexsides", key)
+            key_node = _str_at(key, node.key_lines[key])
+            ends = str(key).split("-")
+            if len(ends) != 2:
+                self.fail(key_node, path, f"expected two hexes joined by '-', e.g. E5-E6, got {key!r}")
+            a, b = (self.hex(_str_at(e.strip(), key_node.line), path) for e in ends)
+            if not hexgrid.adjacent(a, b):
+                self.fail(key_node, path, f"{a} and {b} are not ADJACENT: no hexside between them")
+            side = _side_key(a, b)
+            if side in out:
+                self.fail(key_node, path, f"the hexside {a}-{b} is listed twice")
+            out[side] = self.choice(value, path, HEXSIDES)
+        return out
 
     def mapping_of_hexes(self, node, path: str, example: str) -> _Map:
         if not isinstance(node, _Map):

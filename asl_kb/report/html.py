@@ -149,6 +149,7 @@ class _View:
         self.viewbox, self.width, self.height = self._viewbox()
         self.cells = [self._cell(h) for h in self.hexes]
         self.buildings = self._building_outlines()
+        self.hexsides = self._hexside_lines()
         self.counters = self._counters()
         #: every terrain drawn, for the legend (in the order of the terrain table)
         drawn = {c["terrain"] for c in self.cells}
@@ -270,6 +271,21 @@ class _View:
                 n = hexgrid.neighbor(h, d)
                 if n is None or group.get(n) != b:
                     out.append(_points((corners[(d + 3) % 6], corners[(d + 4) % 6])))
+        return out
+
+    def _hexside_lines(self) -> list[dict]:
+        """The walls, hedges and bocage along hexsides of the drawn hexes."""
+        drawn = set(self.hexes)
+        out = []
+        for (a, b), kind in sorted(self.position.hexsides.items(),
+                                   key=lambda x: (hexgrid.hex_coords(x[0][0]), hexgrid.hex_coords(x[0][1]))):
+            if a not in drawn and b not in drawn:
+                continue
+            corners = hexgrid.hex_shape(a, SIZE).corners
+            d = hexgrid.direction(a, b)
+            t = terrain_table.hexside_type(kind)
+            out.append({"kind": kind, "points": _points((corners[(d + 3) % 6], corners[(d + 4) % 6])),
+                        "title": f"{a}-{b}: {kind} (TEM +{t.tem}, +{t.crossing_mf} MF to cross; {t.rule})"})
         return out
 
     # ---- units

@@ -29,8 +29,25 @@ from asl_kb.model import Destination, Fate, FateSummary, UnbeatenRoute
 from asl_kb.model.rout import FateGroup
 
 
-def _hexes(items) -> frozenset[str]:
-    return frozenset(i.at for i in items)
+def _hexes(items) -> frozenset[tuple[str, int]]:
+    """The Interdiction Locations of a route as a multiset: (Location, n) for
+    its n-th Interdiction there (a route re-entering a Location is
+    Interdicted there again, A10.53, and is beaten by the one that does not)."""
+    seen: dict[str, int] = {}
+    out = set()
+    for i in items:
+        seen[i.at] = seen.get(i.at, 0) + 1
+        out.add((i.at, seen[i.at]))
+    return frozenset(out)
+
+
+def _listed(s) -> list[str]:
+    """A multiset of _hexes as its Locations, in hex order."""
+    return [at for at, _ in sorted(s, key=_entry_key)]
+
+
+def _entry_key(entry):
+    return (_loc_key(entry[0]), entry[1])
 
 
 @functools.lru_cache(maxsize=None)
@@ -39,8 +56,8 @@ def _loc_key(at: str):
     return (hexgrid.hex_coords(h), int(level or 0), at)
 
 
-def _set_key(s: frozenset[str]):
-    return (len(s), sorted(_loc_key(h) for h in s))
+def _set_key(s: frozenset):
+    return (len(s), sorted(_entry_key(e) for e in s))
 
 
 def nmcs(f: Fate) -> int:
@@ -114,7 +131,7 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
             fates=len(entries),
             low_crawl=crawls,
             least_interdiction=len(unbeaten[0][0]) if unbeaten else None,
-            unbeaten=[UnbeatenRoute(sorted(k[0], key=_loc_key), sorted(k[1], key=_loc_key), exposure[k])
+            unbeaten=[UnbeatenRoute(_listed(k[0]), _listed(k[1]), exposure[k])
                       for k in unbeaten],
             beaten=len(entries) - kept,
             least_nmcs=min(nmcs(f) for _, f in entries),
