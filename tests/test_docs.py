@@ -269,9 +269,9 @@ def test_top_level_holds_only_the_layout():
 
 
 def test_readme_is_a_front_door():
-    """At most ~180 lines, and exactly two commands under "Two commands"."""
+    """At most 200 lines (a front door, not a manual), and exactly two commands under "Two commands"."""
     text = (ROOT / "README.md").read_text()
-    assert len(text.splitlines()) <= 180
+    assert len(text.splitlines()) <= 200
     section = text.split("## Two commands", 1)[1].split("\n## ", 1)[0]
     block = FENCE.search(section).group(2)
     assert [line.split()[:2] for line in block.splitlines()] == [["make", "run"], ["make", "test"]]
