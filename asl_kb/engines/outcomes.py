@@ -19,7 +19,7 @@ import clingo
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
 from asl_kb.asp.solve import TimedOut, solve, solve_each
-from asl_kb.asp.symbols import any_named
+from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.summary import add_summaries
 
@@ -93,7 +93,7 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
         rout = [solve(position_facts(p), sum(1 for u in p.units if "concealed" in u.status))[0] for p in positions]
     # clingo keeps one copy of each symbol in the process: equal symbols have
     # equal representations, whichever Control made them
-    out = [("rout", frozenset(s._rep for s in symbols)) for symbols in rout]
+    out = [("rout", keys(symbols)) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):
         from asl_kb.engines import prisoners
@@ -102,7 +102,7 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
             told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
         if told is None:
             told = [prisoners.answer(p) if a else () for p, a in zip(positions, asked)]
-        out = [o + ("prisoners", frozenset(s._rep for s in t)) if a else o for o, t, a in zip(out, told, asked)]
+        out = [o + ("prisoners", keys(t)) if a else o for o, t, a in zip(out, told, asked)]
     return out
 
 
