@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from asl_kb.position import counters
+from asl_kb.position import schema as position_schema
 from asl_kb.board import hexgrid
 from asl_kb.errors import PositionError
 from asl_kb.record import FrozenRecord, record
@@ -628,6 +629,7 @@ class _Schema:
     def position(self, root) -> Position:
         if not isinstance(root, _Map):
             self.fail(root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}")
+        position_schema.check(root, self.file)
         top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))

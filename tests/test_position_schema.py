@@ -1,0 +1,108 @@
+"""docs/position.schema.json is the position format, written once
+(asl_kb/position/schema.py): every bundled position conforms to it as
+jsonschema reads it, the loader's fast check agrees with jsonschema, and a
+valid position is loaded without importing jsonschema."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from asl_kb.errors import PositionError
+from asl_kb.position import schema
+from asl_kb.position.loader import _parse, load_position_text
+from asl_kb.resources import cases_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_bad_input import CASES  # noqa: E402
+
+BUNDLED = sorted(cases_dir().rglob("*.yaml"))
+
+
+def test_the_schema_is_a_draft_7_schema():
+    jsonschema.Draft7Validator.check_schema(json.loads((ROOT / "docs" / "position.schema.json").read_text()))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.relative_to(cases_dir()).as_posix())
+def test_every_bundled_position_conforms(path):
+    instance = schema.as_json(_parse(path.read_text(encoding="utf-8"), str(path)))
+    assert [e.message for e in jsonschema.Draft7Validator(schema.schema()).iter_errors(instance)] == []
+    assert schema.conforms(schema.schema(), instance)
+
+
+def test_an_editor_reading_yaml_itself_finds_the_bundled_positions_valid():
+    # what a YAML editor hands its JSON Schema support: the YAML's own types
+    # (core schema: numbers, booleans); the loader's reading is laxer
+    validator = jsonschema.Draft7Validator(schema.schema())
+    bad = {p.name: [e.message for e in validator.iter_errors(yaml.load(p.read_text(), Loader=yaml.CSafeLoader))]
+           for p in BUNDLED}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def _instances():
+    """Every bad input that parses, and every bundled position."""
+    for name, (text, _, _) in sorted(CASES.items()):
+        try:
+            tree = _parse(text, name)
+        except PositionError:
+            continue
+        if isinstance(tree, dict):
+            yield name, schema.as_json(tree)
+    for p in BUNDLED:
+        yield p.name, schema.as_json(_parse(p.read_text(encoding="utf-8"), str(p)))
+
+
+def test_the_fast_check_agrees_with_jsonschema():
+    validator = jsonschema.Draft7Validator(schema.schema())
+    seen = {True: 0, False: 0}
+    for name, instance in _instances():
+        valid = validator.is_valid(instance)
+        assert schema.conforms(schema.schema(), instance) == valid, name
+        seen[valid] += 1
+        # and on each key of each unit (a sample of the nodes)
+        for unit in instance.get("units", []) if isinstance(instance.get("units"), list) else []:
+            for key in list(unit) if isinstance(unit, dict) else []:
+                for value in ("x", 0, [], {}, "on", -1):
+                    changed = dict(instance, units=[dict(unit, **{key: value})])
+                    assert schema.conforms(schema.schema(), changed) == validator.is_valid(changed), (name, key, value)
+    assert seen[True] and seen[False]
+
+
+def test_the_fast_check_refuses_a_keyword_it_does_not_know():
+    with pytest.raises(ValueError, match="not"):
+        schema.conforms({"type": "integer", "multipleOf": 2}, 3)
+
+
+HEAD = "name: x\nattacker: r\n"
+UNIT = "units:\n  - {id: R1, side: r, type: squad, counter: 4-4-7, at: L2, "
+
+
+@pytest.mark.parametrize("text, line, key, words", [
+    (HEAD + UNIT + "morale: 13}\n", 4, "units[0].morale", "13 is out of range 1..12"),
+    (HEAD + UNIT + "status: ['']}\n", 4, "units[0].status[0]", "must not be empty"),
+    (HEAD + "map:\n  area: [J0]\n", 4, "map.area", "expected two corner hexes, e.g. [J0, P10], got 1 items"),
+    (HEAD + "no_quarter:\n  - german\n  - german\n", 5, "no_quarter[1]", "'german' is listed twice"),
+    (HEAD + "errata:\n  a20: off\n", 4, "errata.a20", "'a20' is not a rule number like A20.3"),
+    (HEAD + "map:\n  terrain: [M2]\n", 4, "map.terrain", "expected a mapping keyed by hex, e.g. {M7: building}"),
+    (HEAD + "los:\n  blocked: [[J1]]\n", 4, "los.blocked[0]", "expected [J1, L1], got a list of 1"),
+    ("name: x\nattacker: 7\n", 2, "attacker", "'7' is not a lower-case name"),
+    (HEAD + "fire_effects:\n  eliminated: [R1]\n", 4, "fire_effects.by", "required key 'by' is missing"),
+])
+def test_schema_errors_point_at_the_node(text, line, key, words):
+    with pytest.raises(PositionError) as info:
+        load_position_text(text, "p.yaml")
+    assert (info.value.line, info.value.key) == (line, key)
+    assert words in info.value.message
+
+
+def test_a_valid_position_loads_without_jsonschema():
+    code = ("import sys; from asl_kb.position.loader import load_position; "
+            f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
