@@ -22,7 +22,7 @@ from typing import Any
 
 from asl_kb.errors import PositionError
 from asl_kb.position import loader as _loader
-from asl_kb.position.loader import _Map, _Seq, _Str, _given, _parse, _Schema, DEFAULT_VERSIONS
+from asl_kb.position.loader import _Map, _Seq, _Str, _given, DEFAULT_VERSIONS, parse_tree, position_from_tree
 from asl_kb.resources import cases_dir
 
 
@@ -65,7 +65,7 @@ class Case:
 
 def has_expect(path) -> bool:
     """Whether a position file carries `expect:` (is a case, not only a position)."""
-    tree = _parse(_read(os.fspath(path)), os.fspath(path))
+    tree = parse_tree(_read(os.fspath(path)), os.fspath(path))
     return isinstance(tree, _Map) and _given(tree.get("expect"))
 
 
@@ -449,8 +449,8 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
     """Read a case: the position (validated by the position loader) and its
     `expect:` (validated here), one Run per run, each with its overrides applied."""
     file = os.fspath(path)
-    tree = _parse(_read(file), file)
-    base = _Schema(file, tuple(versions)).position(tree)   # the position as written must load
+    tree = parse_tree(_read(file), file)
+    base = position_from_tree(tree, file, versions)   # the position as written must load
     if not _given(tree.get("expect")):
         raise PositionError(file, getattr(tree, "line", None), "expect",
                             "a case needs `expect:` (source and what the rules must give)")
@@ -460,7 +460,7 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
     for node, path_ in run_nodes:
         label, options, overrides, expect = ex.run(node, path_)
         run_tree = _override(tree, overrides, ex)
-        position = _Schema(file, tuple(versions)).position(run_tree)
+        position = position_from_tree(run_tree, file, versions)
         ids = {u.id for u in position.units}
         for sec in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             for uid in expect.get(sec, {}):
@@ -578,7 +578,7 @@ def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
 
 def _run(case, r) -> list[Failure]:
     from asl_kb.engines.outcomes import outcomes
-    position = _Schema(case.path, DEFAULT_VERSIONS).position(r.tree)
+    position = position_from_tree(r.tree, case.path)
     out = []
 
     def fail(line, unit, expected, found):

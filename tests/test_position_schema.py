@@ -106,3 +106,19 @@ def test_a_valid_position_loads_without_jsonschema():
             f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_loaders_names_are_the_schemas():
+    """The names the loader and the committee's scopes use (loader.PHASES,
+    ...) are the schema's: a name added to one is added to the other."""
+    from asl_kb.position import loader
+    defs = schema.schema()["definitions"]
+    unit = defs["unit"]["properties"]
+    assert schema.schema()["properties"]["phase"]["enum"] == list(loader.PHASES)
+    assert defs["terrain_name"]["enum"] == list(loader.TERRAINS)
+    assert defs["feature"]["enum"] == list(loader.FEATURES)
+    assert unit["type"]["enum"] == list(loader.UNIT_TYPES) + list(loader.TYPE_ALIASES)
+    assert unit["status"]["items"]["enum"] == list(loader.STATUSES)
+    assert unit["class"]["enum"] == list(loader.UNIT_CLASSES)
+    fire = schema.schema()["properties"]["fire_effects"]["properties"]
+    assert fire["random_selection"]["properties"]["result"]["enum"] == list(loader.FIRE_RESULTS)

@@ -56,21 +56,11 @@ ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
 FALSE_WORDS = ("off", "no", "false")
 
-TOP_KEYS = ("name", "rules", "errata", "readings", "phase", "attacker", "no_quarter",
-            "mopping_up", "notes", "expect", "map", "los", "units",
-            "elr", "massacred", "close_combat", "fire_effects")
-CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand", "ambush")
-FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc", "random_selection")
-RANDOM_SELECTION_KEYS = ("at", "result")
+# The keys each mapping allows and requires, the types, ranges and names of
+# the values: docs/position.schema.json (position/schema.py checks a file
+# against it before anything here reads the file).
 FIRE_RESULTS = ("kia", "k")
-MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke")
-TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
-LOS_KEYS = ("blocked", "clear", "hindrance")
-UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
-             "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
-             "class", "heat_of_battle", "guard", "guarding", "passenger_of", "rider_of")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
-WEAPON_KEYS = ("kind", "fp", "range")
 
 _IDENT = re.compile(r"[a-z][a-z0-9_]*")
 _UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
@@ -324,6 +314,18 @@ def load_position_text(text: str, filename: str,
     tree = _parse(text, filename)
     if not _given(tree):
         raise PositionError(filename, None, None, "file is empty: expected a mapping with name, attacker, units, ...")
+    return _Schema(filename, tuple(versions)).position(tree)
+
+
+def parse_tree(text: str, filename: str):
+    """The YAML text as the loader reads it: strings, lists and mappings that
+    know their lines (the case runner merges its runs' overrides into it)."""
+    return _parse(text, filename)
+
+
+def position_from_tree(tree, filename: str, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
+    """A parsed tree (parse_tree) checked against docs/position.schema.json
+    and read into a Position; PositionError on any problem."""
     return _Schema(filename, tuple(versions)).position(tree)
 
 
@@ -630,7 +632,7 @@ class _Schema:
         if not isinstance(root, _Map):
             self.fail(root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}")
         position_schema.check(root, self.file)
-        top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
+        top = root
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))
         return self.cross_check(Position(
@@ -722,7 +724,7 @@ class _Schema:
         out = []
         for i, item in enumerate(items):
             path = f"close_combat[{i}]"
-            m = self.mapping(item, path, CC_KEYS, required=("attackers", "defenders"))
+            m = item
             out.append(CloseCombat(
                 attackers=self.id_list(m["attackers"], _join(path, "attackers")),
                 defenders=self.id_list(m["defenders"], _join(path, "defenders")),
@@ -735,7 +737,7 @@ class _Schema:
     def fire_effects(self, node) -> FireEffects | None:
         if not _given(node):
             return None
-        m = self.mapping(node, "fire_effects", FIRE_EFFECT_KEYS, required=("by",))
+        m = node
         return FireEffects(
             by=self.ident(m["by"], "fire_effects.by"),
             eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
@@ -747,7 +749,7 @@ class _Schema:
         if not _given(node):
             return None
         path = "fire_effects.random_selection"
-        m = self.mapping(node, path, RANDOM_SELECTION_KEYS, required=("at", "result"))
+        m = node
         return (self.hex(m["at"], _join(path, "at")), self.choice(m["result"], _join(path, "result"), FIRE_RESULTS))
 
     def mopping_up(self, node) -> tuple[str, ...]:
@@ -804,7 +806,7 @@ class _Schema:
         """Sets board, area and levels; returns (terrain pairs, default terrain, smoke)."""
         if not _given(node):
             return [], "open", ()
-        m = self.mapping(node, "map", MAP_KEYS)
+        m = node
         if _given(m.get("board")):
             self.board = self.matching(m["board"], "map.board", _BOARD, "a board id such as 5")
         default = self.optional(m, "default_terrain", "open",
@@ -851,7 +853,7 @@ class _Schema:
             features = [self.choice(n, f"{path}[{i}]", FEATURES) for i, n in enumerate(node[1:], 1)]
             return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS),
                               self.unique(features, node[1:], path))
-        m = self.mapping(node, path, TERRAIN_KEYS)
+        m = node
         name = self.optional(m, "terrain", default, lambda n, p: self.choice(n, p, TERRAINS), path)
         features = ()
         if _given(m.get("features")):
@@ -877,7 +879,7 @@ class _Schema:
     def los_section(self, node):
         if not _given(node):
             return (), (), ()
-        m = self.mapping(node, "los", LOS_KEYS)
+        m = node
         blocked = self.los_pairs(m.get("blocked"), "los.blocked", 2)
         clear = self.los_pairs(m.get("clear"), "los.clear", 2)
         hindrance = self.los_pairs(m.get("hindrance"), "los.hindrance", 3)
@@ -935,7 +937,7 @@ class _Schema:
         return tuple(out)
 
     def unit(self, node, path: str) -> Unit:
-        u = self.mapping(node, path, UNIT_KEYS, required=("id", "side", "type", "at"))
+        u = node
         p = lambda key: _join(path, key)  # noqa: E731 - tiny path helper
         utype = self.choice(u["type"], p("type"), UNIT_TYPES, TYPE_ALIASES)
         side = self.ident(u["side"], p("side"))
@@ -1072,7 +1074,7 @@ class _Schema:
             ipath = f"{path}[{i}]"
             m = None
             if isinstance(item, _Map):
-                m = self.mapping(item, ipath, WEAPON_KEYS, required=("kind",))
+                m = item
                 item, ipath_kind = m["kind"], _join(ipath, "kind")
             else:
                 ipath_kind = ipath
