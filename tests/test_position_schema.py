@@ -65,11 +65,12 @@ def test_the_fast_check_agrees_with_jsonschema():
         valid = validator.is_valid(instance)
         assert schema.conforms(schema.schema(), instance) == valid, name
         seen[valid] += 1
-        # and on each key of each unit (a sample of the nodes)
-        for unit in instance.get("units", []) if isinstance(instance.get("units"), list) else []:
+        # and on each key of each unit (a sample of the nodes, of a few files)
+        units = instance.get("units") if isinstance(instance.get("units"), list) and seen[valid] % 4 == 1 else []
+        for unit in units:
             for key in list(unit) if isinstance(unit, dict) else []:
                 for value in ("x", 0, [], {}, "on", -1):
-                    changed = dict(instance, units=[dict(unit, **{key: value})])
+                    changed = {"name": "x", "attacker": "r", "units": [dict(unit, **{key: value})]}
                     assert schema.conforms(schema.schema(), changed) == validator.is_valid(changed), (name, key, value)
     assert seen[True] and seen[False]
 

@@ -66,8 +66,11 @@ def check(tree, file: str) -> None:
 # ---------------------------------------------------------------- the fast yes
 
 def _resolve(node: dict) -> dict:
-    while "$ref" in node:
-        node = schema()["definitions"][node["$ref"].rsplit("/", 1)[1]]
+    while "$ref" in node:      # a pointer into this file: "#/definitions/unit"
+        target = schema()
+        for part in node["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        node = target
     return node
 
 
@@ -256,7 +259,10 @@ def _error(error, tree, file: str) -> PositionError:
         example = sch.get("examples", [None])[0]
         eg = f", e.g. {example}" if example else ""
         if want == "object":
-            about = sch.get("description")
+            # a mapping's description says what it maps when it is a phrase
+            # such as "keyed by hex" or "of side -> ELR"
+            about = sch.get("description", "")
+            about = about if about.startswith(("keyed ", "of ")) else ""
             return PositionError(file, line, key or None, f"expected a mapping{' ' + about if about else ''}{eg}, got {text}")
         if want == "array":
             if isinstance(sch.get("items"), list):     # a tuple: its example says it
