@@ -114,12 +114,8 @@ CASES = {
     "bad_counter": (
         HEAD + "units:\n  - {id: R1, side: russian, type: squad, counter: 4-4, at: L2}  # <-\n",
         "units[0].counter", "FP-RANGE-MORALE"),
-    "wounded_squad": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, status: [wounded]}}  # <-\n",
-        "units[0].status", "only a leader or hero can be wounded"),
-    "dm_without_broken": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, status: [dm]}}  # <-\n",
-        "units[0].status", "dm needs broken"),
+    # (a wounded squad, DM or Disruption without broken: rules the position
+    # breaks, A17.11, A10.62, A19.12, facts/rout/A10.62-dm-is-broken.yaml)
     "unknown_sw": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, sw: [laser]}}  # <-\n",
         "units[0].sw[0]", "unknown weapon 'laser'"),

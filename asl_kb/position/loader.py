@@ -1019,11 +1019,8 @@ class _Schema:
         status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)],
                              items, spath)
         node = u["status"]
-        if "wounded" in status and utype not in ("leader", "hero"):
-            self.fail(node, spath, f"only a leader or hero can be wounded, not a {utype}")
-        for needs_broken in ("dm", "disrupted"):
-            if needs_broken in status and "broken" not in status:
-                self.fail(node, spath, f"{needs_broken} needs broken as well")
+        # a wounded squad, an unbroken unit under DM or Disrupted break rules
+        # (A17.11, A10.62, A19.12): rules/core/position_checks.lp
         if "crew_broken" in status and utype != "vehicle":
             self.fail(node, spath, f"crew_broken is the state of a vehicle's Inherent Crew, not of a {utype}")
         if "ce" in status and "bu" in status:
