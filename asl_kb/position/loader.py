@@ -976,10 +976,10 @@ class _Schema:
         )
 
     def aboard(self, u: Unit, i: int, by_id: dict) -> None:
-        """`passenger_of` / `rider_of` (Surrender Check note 5): the vehicle
-        exists, is a vehicle, is in the unit's Location and on its side; a
-        prisoner rides only with its Guard (A20.51: "may accompany them as
-        Passengers/Riders")."""
+        """`passenger_of` / `rider_of` (Surrender Check note 5) name a vehicle:
+        one of them, a vehicle that exists, ridden by Personnel. (In its
+        Location, of its side or a prisoner with its Guard: rules the position
+        may break, D6.1 and A20.51 in rules/core/position_checks.lp.)"""
         keys = [k for k in ("passenger_of", "rider_of") if getattr(u, k) is not None]
         if not keys:
             return
@@ -995,17 +995,6 @@ class _Schema:
             raise PositionError(self.file, u.line, path, f"no unit {vid!r}")
         if v.type != "vehicle":
             raise PositionError(self.file, u.line, path, f"{vid} is a {v.type}, not a vehicle")
-        if (v.hex, v.level) != (u.hex, u.level):
-            raise PositionError(self.file, u.line, path,
-                                f"a {'Passenger' if key == 'passenger_of' else 'Rider'} is in its vehicle's Location: "
-                                f"{u.id} at {u.location}, {vid} at {v.location}")
-        if u.guard is not None:
-            g = by_id[u.guard]
-            if getattr(g, key) != vid:
-                raise PositionError(self.file, u.line, path,
-                                    f"a prisoner rides only with its Guard (A20.51): {u.guard} is not {key} {vid}")
-        elif v.side != u.side:
-            raise PositionError(self.file, u.line, path, f"{vid} is on another side ({v.side}) than {u.id} ({u.side})")
 
     def only_for(self, u: _Map, path: str, key: str, utype: str, types: tuple[str, ...]) -> None:
         if _given(u.get(key)) and utype not in types:
