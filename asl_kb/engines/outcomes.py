@@ -17,7 +17,7 @@ from asl_kb.asp.facts import position_facts, prisoner_facts
 import clingo
 
 from asl_kb.asp.reader import text
-from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
+from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, rank_of
 from asl_kb.asp.solve import TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
@@ -48,7 +48,7 @@ def routing_order(position, graph) -> list:
     """The broken units in the order the rules rank them (A10.5: ATTACKER
     first), then by id."""
     broken = [u for u in position.units if "broken" in u.status]
-    return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
+    return sorted(broken, key=lambda u: rank_of(graph.rank, u.id))
 
 
 def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None):
