@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from asl_kb.errors import PositionError
-from asl_kb.position import loader as _loader
 from asl_kb.position.schema import schema
-from asl_kb.position.loader import _Map, _Seq, _Str, _given, DEFAULT_VERSIONS, parse_tree, position_from_tree
+from asl_kb.position.loader import DEFAULT_VERSIONS, parse_tree, position_from_tree, str_at
+from asl_kb.position.loader import Map as _Map, Seq as _Seq, Str as _Str, given as _given
 from asl_kb.resources import cases_dir
 
 
@@ -484,7 +484,7 @@ def _merge_units(base, patch, path, ex):
         else:
             new = copy.copy(change)
             new.key_lines = dict(change.key_lines)
-            new["id"] = _loader._str_at(uid, change.line)
+            new["id"] = str_at(uid, change.line)
             new.key_lines["id"] = change.line
             units.append(new)
     kept = _Seq(u for i, u in enumerate(units) if i not in drop)

@@ -509,6 +509,11 @@ def _describe(value) -> str:
     return f"{str(value)!r}"
 
 
+#: the parsed tree's names for its users (the case runner merges a run's
+#: overrides into the tree before position_from_tree reads it)
+Str, Seq, Map, given, str_at = _Str, _Seq, _Map, _given, _str_at
+
+
 # ---------------------------------------------------------------- schema layer
 
 class _Schema:
