@@ -74,88 +74,101 @@ def _resolve(node: dict) -> dict:
     return node
 
 
-_TYPES = {"object": lambda x: isinstance(x, dict), "array": lambda x: isinstance(x, list),
-          "string": lambda x: isinstance(x, str), "boolean": lambda x: isinstance(x, bool),
-          "integer": lambda x: isinstance(x, int) and not isinstance(x, bool)}
-
-
-@functools.lru_cache(maxsize=None)
-def _pattern(text: str) -> re.Pattern:
-    return re.compile(text)
+#: JSON types as the instances (as_json, or YAML read by an editor) hold them
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
+#: compiled checks by schema node (id: the schema is loaded once and kept)
+_COMPILED: dict[int, object] = {}
 
 
 def conforms(node: dict, x) -> bool:
     """Whether `x` conforms to the schema `node` (draft-07, the keywords the
     position schema uses; any other keyword is an error, not a pass)."""
-    node = _resolve(node)
-    for key, want in node.items():
-        if key in _ANNOTATIONS:
-            continue
-        check_keyword = _KEYWORDS.get(key)
-        if check_keyword is None:
-            raise ValueError(f"docs/position.schema.json uses {key!r}, which schema.conforms does not check")
-        if not check_keyword(want, x, node):
-            return False
-    return True
+    return _compile(node)(x)
 
 
-def _type(want, x, node) -> bool:
-    return any(_TYPES[t](x) for t in ([want] if isinstance(want, str) else want))
+def _compile(node: dict):
+    """A function telling whether a value conforms to `node`: the schema
+    read once into closures (a file is checked in a fraction of its build)."""
+    done = _COMPILED.get(id(node))
+    if done is not None:
+        return done
+    cell: list = []
+    _COMPILED[id(node)] = lambda x: cell[0](x)      # a $ref cycle calls back in here
+    resolved = _resolve(node)
+    checks = [_keyword(key, want, resolved) for key, want in resolved.items()
+              if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems")]
 
-
-def _properties(want, x, node) -> bool:
-    return not isinstance(x, dict) or all(conforms(want[k], v) for k, v in x.items() if k in want)
-
-
-def _additional_properties(want, x, node) -> bool:
-    if not isinstance(x, dict):
+    def check(x) -> bool:
+        for c in checks:
+            if not c(x):
+                return False
         return True
-    known = node.get("properties", {})
-    extra = [v for k, v in x.items() if k not in known]
-    return not extra if want is False else all(conforms(want, v) for v in extra)
+    cell.append(check)
+    _COMPILED[id(node)] = check
+    return check
 
 
-def _items(want, x, node) -> bool:
-    if not isinstance(x, list):
-        return True
-    if isinstance(want, list):
-        rest = node.get("additionalItems", True)
-        return (all(conforms(s, v) for s, v in zip(want, x))
-                and (rest is True or (not x[len(want):] if rest is False else
-                                      all(conforms(rest, v) for v in x[len(want):]))))
-    return all(conforms(want, v) for v in x)
+def _keyword(key: str, want, node: dict):
+    if key == "type":
+        kinds = tuple(_TYPES[t] for t in ([want] if isinstance(want, str) else want))
+        return lambda x: type(x) in kinds
+    if key == "properties":
+        props = {k: _compile(v) for k, v in want.items()}
+
+        def properties(x) -> bool:
+            if type(x) is dict:
+                for k, v in x.items():
+                    f = props.get(k)
+                    if f is not None and not f(v):
+                        return False
+            return True
+        return properties
+    if key == "additionalProperties":
+        known = node.get("properties", {})
+        if want is False:
+            return lambda x: type(x) is not dict or all(k in known for k in x)
+        rest = _compile(want)
+        return lambda x: type(x) is not dict or all(rest(v) for k, v in x.items() if k not in known)
+    if key == "required":
+        return lambda x: type(x) is not dict or all(k in x for k in want)
+    if key == "propertyNames":
+        name = _compile(want)
+        return lambda x: type(x) is not dict or all(name(k) for k in x)
+    if key == "items":
+        if isinstance(want, list):
+            heads = [_compile(s) for s in want]
+            more = node.get("additionalItems", True)
+            tail = (lambda v: True) if more is True else (lambda v: False) if more is False else _compile(more)
+            return lambda x: type(x) is not list or (all(f(v) for f, v in zip(heads, x))
+                                                      and all(tail(v) for v in x[len(heads):]))
+        each = _compile(want)
+        return lambda x: type(x) is not list or all(each(v) for v in x)
+    if key == "minItems":
+        return lambda x: type(x) is not list or len(x) >= want
+    if key == "maxItems":
+        return lambda x: type(x) is not list or len(x) <= want
+    if key == "uniqueItems":
+        return lambda x: not want or type(x) is not list or _distinct(x)
+    if key == "enum":
+        return lambda x: type(x) is not bool and x in want
+    if key == "pattern":
+        search = re.compile(want).search
+        return lambda x: type(x) is not str or search(x) is not None
+    if key == "minLength":
+        return lambda x: type(x) is not str or len(x) >= want
+    if key == "minimum":
+        return lambda x: type(x) is not int or x >= want
+    if key == "maximum":
+        return lambda x: type(x) is not int or x <= want
+    if key == "anyOf":
+        branches = [_compile(s) for s in want]
+        return lambda x: any(f(x) for f in branches)
+    raise ValueError(f"docs/position.schema.json uses {key!r}, which schema.conforms does not check")
 
 
-def _unique(want, x, node) -> bool:
-    if not (want and isinstance(x, list)):
-        return True
-    seen = [json.dumps(v, sort_keys=True) for v in x]
+def _distinct(items: list) -> bool:
+    seen = [json.dumps(v, sort_keys=True) for v in items]
     return len(set(seen)) == len(seen)
-
-
-def _sized(test):
-    return lambda want, x, node: test(want, x)
-
-
-_KEYWORDS = {
-    "$ref": lambda want, x, node: True,            # resolved by conforms
-    "type": _type,
-    "properties": _properties,
-    "additionalProperties": _additional_properties,
-    "required": _sized(lambda want, x: not isinstance(x, dict) or all(k in x for k in want)),
-    "propertyNames": lambda want, x, node: not isinstance(x, dict) or all(conforms(want, k) for k in x),
-    "items": _items,
-    "additionalItems": lambda want, x, node: True,  # read by items
-    "minItems": _sized(lambda want, x: not isinstance(x, list) or len(x) >= want),
-    "maxItems": _sized(lambda want, x: not isinstance(x, list) or len(x) <= want),
-    "uniqueItems": _unique,
-    "enum": _sized(lambda want, x: x in want and not isinstance(x, bool)),
-    "pattern": _sized(lambda want, x: not isinstance(x, str) or _pattern(want).search(x) is not None),
-    "minLength": _sized(lambda want, x: not isinstance(x, str) or len(x) >= want),
-    "minimum": _sized(lambda want, x: not _TYPES["integer"](x) or x >= want),
-    "maximum": _sized(lambda want, x: not _TYPES["integer"](x) or x <= want),
-    "anyOf": lambda want, x, node: any(conforms(s, x) for s in want),
-}
 
 
 # ---------------------------------------------------------------- the error
