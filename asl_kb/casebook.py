@@ -129,8 +129,12 @@ class _Expect:
         overrides = {}
         if _given(node.get("run")):
             opts = node["run"]
+            # an empty option is absent; an empty override empties the key
+            # (`no_quarter:`)
             for k, v in opts.items():
                 p = f"{path}.run.{k}"
+                if k in ("phase", "voluntary_break", "all_paths", "limit") and not _given(v):
+                    continue
                 if k == "phase" and isinstance(v, _Str) and v.lower() in FLAG_WORDS:
                     options["phase"] = self.flag(v, p)
                 elif k == "phase":
@@ -145,7 +149,7 @@ class _Expect:
         for k in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             if _given(node.get(k)):
                 sec = node[k]
-                expect[k] = {str(uid): self.unit(u, f"{path}.{k}.{uid}") for uid, u in sec.items()}
+                expect[k] = {str(uid): self.unit(u, f"{path}.{k}.{uid}") for uid, u in _given_items(sec)}
                 expect[k + "@"] = node[k]
         if _given(node.get("phase")):
             expect["phase"] = self.phase(node["phase"], f"{path}.phase")
@@ -178,7 +182,7 @@ class _Expect:
         """A proposal and its answer: legal, or the objections (rule ids or
         RULE:REASON) among / not among / the only ones."""
         out = {"path": path}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("legal", "only"):
                 out[k] = self.flag(v, p)
@@ -201,7 +205,7 @@ class _Expect:
 
     def unit(self, node, path):
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "only"):
                 out[k] = self.flag(v, p)
@@ -215,7 +219,7 @@ class _Expect:
 
     def fate(self, node, path):
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "low_crawl":
                 out[k] = self.flag(v, p)
@@ -248,7 +252,7 @@ class _Expect:
 
     def phase(self, node, path):
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "count":
                 out[k] = None if (isinstance(v, _Str) and v == "unknown") else self.integer(v, p)
@@ -271,7 +275,7 @@ class _Expect:
 
     def outcome(self, node, path):
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("turns", "has", "lacks"):
                 out[k] = [self.fate(t, f"{p}[{i}]") for i, t in enumerate(v)]
@@ -287,18 +291,18 @@ class _Expect:
 
     def prisoners(self, node, path):
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "only":
                 out[k] = self.flag(v, p)
             elif k == "count_options":
                 out[k] = self.integer(v, p)
             elif k == "notes":
-                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in v.items()}
+                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in _given_items(v)}
             elif k in ("states", "absent_states"):
-                out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in v.items()}
+                out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in _given_items(v)}
             elif k == "simultaneous":
-                out[k] = [_Checked(x.line, {str(a): _plain_value(b) for a, b in x.items()}) for x in v]
+                out[k] = [_Checked(x.line, {str(a): _plain_value(b) for a, b in _given_items(x)}) for x in v]
             else:
                 out[k] = self.items(v, p)
         return _Checked(node.line, out, node.key_lines)
@@ -309,7 +313,7 @@ class _Expect:
     def item(self, node, path):
         """An ITEM pattern: kind, named arguments, and what it must carry."""
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "kind":
                 out[k] = self.string(v, p)
@@ -339,7 +343,7 @@ class _Expect:
         """A ROLL pattern: the band holding an Original roll (or a Random
         Selection's unit) and its effects."""
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "original":
                 out[k] = self.integer(v, p)
@@ -348,6 +352,12 @@ class _Expect:
             else:
                 out[k] = self.string(v, p)
         return _Checked(node.line, out, node.key_lines)
+
+
+def _given_items(node):
+    """A mapping's keys and values, a key with an empty value left out: it is
+    absent, as the loader and the schema read it."""
+    return [(k, v) for k, v in node.items() if _given(v)]
 
 
 def _plain_value(v):
@@ -447,7 +457,8 @@ def _override(tree, overrides, ex):
         if k in ("map", "los"):
             out[k] = _merge(tree.get(k), node)
         elif k == "units":
-            out[k] = _merge_units(tree.get(k), node, path, ex)
+            if _given(node):      # `units:` with nothing: no unit changes
+                out[k] = _merge_units(tree.get(k), node, path, ex)
         else:
             out[k] = node
     return out

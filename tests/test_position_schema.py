@@ -123,3 +123,42 @@ def test_the_loaders_names_are_the_schemas():
     assert unit["class"]["enum"] == list(loader.UNIT_CLASSES)
     fire = schema.schema()["properties"]["fire_effects"]["properties"]
     assert fire["random_selection"]["properties"]["result"]["enum"] == list(loader.FIRE_RESULTS)
+
+
+def test_any_value_anywhere_is_bad_input_or_loads(tmp_path):
+    """Every node of a few bundled cases (their expect: included) replaced by
+    a value of another kind, or emptied: the case loads or gives one
+    PositionError, never another exception."""
+    import random
+
+    from asl_kb.casebook import load_case
+    rnd = random.Random(29)
+    files = [cases_dir() / "rout" / "A10.5-EX.yaml", cases_dir() / "prisoners" / "A20.55-EX.yaml",
+             cases_dir() / "phase" / "article-Ex13.yaml", cases_dir() / "rout" / "A10.5-may-rout.yaml"]
+    tried = 0
+    for path in files:
+        base = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        nodes = []
+
+        def walk(x, trail):
+            if trail:
+                nodes.append(trail)
+            items = x.items() if isinstance(x, dict) else enumerate(x) if isinstance(x, list) else ()
+            for k, v in items:
+                walk(v, trail + (k,))
+        walk(base, ())
+        for trail in rnd.sample(nodes, min(8, len(nodes))):
+            for value in ("", "zz", ["zz"], {"zz": 1}, -3):
+                doc = json.loads(json.dumps(base, default=str))
+                parent = doc
+                for k in trail[:-1]:
+                    parent = parent[k]
+                parent[trail[-1]] = value
+                case = tmp_path / "case.yaml"
+                case.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+                try:
+                    load_case(case)
+                except PositionError:
+                    pass
+                tried += 1
+    assert tried == 5 * 8 * len(files)

@@ -247,7 +247,7 @@ def _error(error, tree, file: str) -> PositionError:
     line = _line(node, parent, name)
     sch = _resolve(error.schema)
     kind, want = error.validator, error.validator_value
-    title = sch.get("title")
+    title = sch.get("title") or "what the schema allows"
     text = _describe(node)
     if "propertyNames" in error.schema_path:
         # the error is a key's, not the mapping's
@@ -289,6 +289,8 @@ def _error(error, tree, file: str) -> PositionError:
         said = f"{text} is not {title}" if title.startswith("a ") else f"expected {title}, got {text}"
         return PositionError(file, line, key or None, said)
     if kind in ("minimum", "maximum"):
+        if "maximum" not in sch:
+            return PositionError(file, line, key or None, f"expected a whole number >= {want}, got {error.instance}")
         return PositionError(file, line, key or None,
                              f"{error.instance} is out of range {sch['minimum']}..{sch['maximum']}")
     if kind == "uniqueItems":
