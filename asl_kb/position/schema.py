@@ -88,22 +88,23 @@ def conforms(node: dict, x) -> bool:
 
 def _compile(node: dict):
     """A function telling whether a value conforms to `node`: the schema
-    read once into closures (a file is checked in a fraction of its build)."""
+    read into closures, each node on its first use (a position never reads
+    the definitions of `expect:` it does not have)."""
     done = _COMPILED.get(id(node))
     if done is not None:
         return done
-    cell: list = []
-    _COMPILED[id(node)] = lambda x: cell[0](x)      # a $ref cycle calls back in here
-    resolved = _resolve(node)
-    checks = [_keyword(key, want, resolved) for key, want in resolved.items()
-              if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems")]
+    checks: list = []
 
     def check(x) -> bool:
+        if not checks:
+            resolved = _resolve(node)
+            checks.extend(_keyword(key, want, resolved) for key, want in resolved.items()
+                          if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems"))
+            checks.append(lambda x: True)      # built: never empty again
         for c in checks:
             if not c(x):
                 return False
         return True
-    cell.append(check)
     _COMPILED[id(node)] = check
     return check
 
