@@ -162,3 +162,13 @@ def test_any_value_anywhere_is_bad_input_or_loads(tmp_path):
                     pass
                 tried += 1
     assert tried == 5 * 8 * len(files)
+
+
+def test_an_editor_reading_yaml_1_2_finds_numbers_where_names_may_be_numbers():
+    """A YAML 1.2 editor reads `1e3` as a number, the loader as a string:
+    the schema accepts both where a name or text may look like a number."""
+    validator = jsonschema.Draft7Validator(schema.schema())
+    doc = {"name": 1e3, "attacker": "r", "notes": 2.5, "map": {"board": 5},
+           "units": [{"id": 1e10, "side": "r", "type": "squad", "counter": 447.0, "at": "L2"}]}
+    assert [e.message for e in validator.iter_errors(doc)] == []
+    assert schema.conforms(schema.schema(), doc)

@@ -75,7 +75,8 @@ def _resolve(node: dict) -> dict:
 
 
 #: JSON types as the instances (as_json, or YAML read by an editor) hold them
-_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
+_TYPES = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,),
+          "number": (int, float)}
 #: compiled checks by schema node (id: the schema is loaded once and kept)
 _COMPILED: dict[int, object] = {}
 
@@ -111,7 +112,7 @@ def _compile(node: dict):
 
 def _keyword(key: str, want, node: dict):
     if key == "type":
-        kinds = tuple(_TYPES[t] for t in ([want] if isinstance(want, str) else want))
+        kinds = tuple(k for t in ([want] if isinstance(want, str) else want) for k in _TYPES[t])
         return lambda x: type(x) in kinds
     if key == "properties":
         props = {k: _compile(v) for k, v in want.items()}
