@@ -254,12 +254,13 @@ def _immediate(position, g, event) -> list[ImmediateSurrender]:
         for f in sorted(g.events[event][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             subject = clingo.Function(event, [clingo.String(u.id), f])
             because = g.because(g.why.get(subject, ()))
+            kind = g.fate.get(subject)     # the rules' fate of a rejection (A20.3)
             if f.name == "surrender":
                 fate = ImmediateFate("surrender", because, captor=text(f.arguments[0]),
                                      guard=g.guard_after.get(subject))
-            elif f.name == "rejected":
-                fate = ImmediateFate("eliminated", because, captor=text(f.arguments[0]), cause="no_quarter",
-                                     invokes_no_quarter=g.invokes[subject])
+            elif kind is not None:
+                fate = ImmediateFate(kind.name, because, captor=text(f.arguments[0]), cause=text(kind.arguments[0]),
+                                     invokes_no_quarter=g.invokes.get(subject))
             else:
                 fate = ImmediateFate(f.name, because)
             fates.append(fate)
