@@ -260,7 +260,7 @@ def _immediate(position, g, event) -> list[ImmediateSurrender]:
                                      guard=g.guard_after.get(subject))
             elif kind is not None:
                 fate = ImmediateFate(kind.name, because, captor=text(f.arguments[0]), cause=text(kind.arguments[0]),
-                                     invokes_no_quarter=g.invokes.get(subject))
+                                     invokes_no_quarter=g.invokes[subject])
             else:
                 fate = ImmediateFate(f.name, because)
             fates.append(fate)
