@@ -16,14 +16,14 @@ import collections
 
 import copy
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from asl_kb.errors import PositionError
-from asl_kb.position import loader as _loader
-from asl_kb.position.loader import _Map, _Seq, _Str, _given, _parse, _Schema, DEFAULT_VERSIONS
+from asl_kb.position.schema import schema
+from asl_kb.position.loader import DEFAULT_VERSIONS, parse_tree, position_from_tree, str_at
+from asl_kb.position.loader import Map as _Map, Seq as _Seq, Str as _Str, given as _given
 from asl_kb.resources import cases_dir
 
 
@@ -66,7 +66,7 @@ class Case:
 
 def has_expect(path) -> bool:
     """Whether a position file carries `expect:` (is a case, not only a position)."""
-    tree = _parse(_read(os.fspath(path)), os.fspath(path))
+    tree = parse_tree(_read(os.fspath(path)), os.fspath(path))
     return isinstance(tree, _Map) and _given(tree.get("expect"))
 
 
@@ -79,38 +79,9 @@ def case_files(root: str | os.PathLike | None = None) -> list[Path]:
 # ------------------------------------------------------------------ the expect schema
 
 FLAG_WORDS = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
-#: run options that are not position keys
-OPTION_KEYS = ("phase", "voluntary_break", "all_paths", "limit")
-#: position keys a run may override (mappings `map`, `los` are merged; `units` by id)
-OVERRIDE_KEYS = ("rules", "errata", "readings", "attacker", "no_quarter", "mopping_up", "elr",
-                 "massacred", "close_combat", "fire_effects", "map", "los", "units")
-RUN_KEYS = ("label", "run", "units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
-            "disrupted", "phase", "prisoners", "check", "complete", "why_not")
-#: a proposed fate answered by `asl-kb why-not` (asl_kb/engines/why_not.py): the
-#: proposal (unit, fate and its Location or captor, the FATE key names) and the answer
-WHY_NOT_KEYS = ("unit", "fate", "at", "captor", "legal", "because", "not_because", "only")
-UNIT_KEYS = ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "because",
-             "not_because", "fates", "only", "absent", "every", "count", "kinds",
-             "voluntary_rout", "final_dr")
-FATE_KEYS = ("fate", "at", "low_crawl", "captor", "guard", "cause", "invokes_no_quarter",
-             "abandons", "llmc", "path", "path_starts", "via", "interdiction",
-             "interdiction_includes", "optional_interdiction", "optional_interdiction_includes",
-             "interdicted_only_by",
-             "not_interdicted_by", "because", "not_because", "unit", "times", "not", "where", "odds")
-#: a fate's odds (report/odds.py): exact chances "k/36^n"; `pinned`: Location ->
-#: chance; `with`: the leader routing with the unit (odds_with_leader)
-ODDS_KEYS = ("with", "nmcs", "intact", "reduced", "pinned", "eliminated")
-PHASE_KEYS = ("count", "independent", "voluntary_rout", "outcomes", "absent", "only", "every",
-              "listed")
-OUTCOME_KEYS = ("turns", "has", "lacks", "all", "no_quarter_invoked", "times", "not", "where")
-CHECK_KEYS = ("consistent", "broken_rules", "broken_clauses", "no_legal_outcome")
-#: a clause a position breaks: its rule, the clause's name, and (optional) the
-#: key of the input at fault, e.g. {rule: A10.3, clause: broken_not_personnel, key: "units[1].status[0]"}
-BROKEN_CLAUSE_KEYS = ("rule", "clause", "key")
-PRISONER_KEYS = ("options", "absent", "only", "events", "absent_events", "violated",
-                 "absent_violated", "states", "absent_states", "simultaneous", "count_options",
-                 "notes")
-ROLL_KEYS = ("original", "dice", "selected", "chance", "effects", "has_effects", "lacks_effects")
+# The keys of `expect:` and their values: docs/position.schema.json
+# (definitions expect, run, unit_expect, fate, ...), which the whole case is
+# checked against when it is loaded (loader.position_from_tree).
 
 
 class _Expect:
@@ -122,67 +93,45 @@ class _Expect:
     def fail(self, node, path, message):
         raise PositionError(self.file, getattr(node, "line", None), path, message)
 
-    def mapping(self, node, path, allowed, required=()):
-        if not isinstance(node, _Map):
-            self.fail(node, path, f"expected a mapping, got {_loader._describe(node)}")
-        for k in node:
-            if k not in allowed:
-                raise PositionError(self.file, node.key_lines.get(k, node.line), f"{path}.{k}",
-                                    f"unknown key {k!r}; allowed: {', '.join(allowed)}")
-        for k in required:
-            if not _given(node.get(k)):
-                self.fail(node, f"{path}.{k}", "required key missing")
-        return node
-
-    def seq(self, node, path):
-        if not isinstance(node, _Seq):
-            self.fail(node, path, f"expected a list, got {_loader._describe(node)}")
-        return node
-
+    # conversions of values the schema has checked
     def string(self, node, path):
-        if not isinstance(node, _Str) or node == "":
-            self.fail(node, path, f"expected a string, got {_loader._describe(node)}")
         return str(node)
 
     def strings(self, node, path):
-        return [self.string(x, f"{path}[{i}]") for i, x in enumerate(self.seq(node, path))]
+        return [str(x) for x in node]
 
     def flag(self, node, path):
-        if isinstance(node, _Str) and node.lower() in FLAG_WORDS:
-            return FLAG_WORDS[node.lower()]
-        self.fail(node, path, f"expected on or off (true/false), got {_loader._describe(node)}")
+        return FLAG_WORDS[node.lower()]
 
     def integer(self, node, path, lo=0):
-        if isinstance(node, _Str) and re.fullmatch(r"[+-]?\d+", node) and int(node) >= lo:
-            return int(node)
-        self.fail(node, path, f"expected a whole number >= {lo}, got {_loader._describe(node)}")
+        return int(node)
 
     # -- sections
 
     def expect(self, node):
         path = "expect"
-        self.mapping(node, path, ("source", "runs") + RUN_KEYS, required=("source",))
         source = self.string(node["source"], f"{path}.source")
         if _given(node.get("runs")):
-            for k in RUN_KEYS:
+            for k in schema()["definitions"]["run"]["properties"]:
                 if k in node:
                     self.fail(node, f"{path}.{k}", "with `runs:` every expectation goes inside a run")
-            runs = [(r, f"{path}.runs[{i}]") for i, r in enumerate(self.seq(node["runs"], f"{path}.runs"))]
-            if not runs:
-                self.fail(node["runs"], f"{path}.runs", "expected at least one run")
+            runs = [(r, f"{path}.runs[{i}]") for i, r in enumerate(node["runs"])]
         else:
             runs = [(node, path)]
         return source, runs
 
     def run(self, node, path):
-        self.mapping(node, path, RUN_KEYS if path != "expect" else ("source", "runs") + RUN_KEYS)
         label = self.string(node["label"], f"{path}.label") if _given(node.get("label")) else "as written"
         options = {"phase": False, "voluntary_break": False, "all_paths": False, "limit": None}
         overrides = {}
         if _given(node.get("run")):
-            opts = self.mapping(node["run"], f"{path}.run", OPTION_KEYS + OVERRIDE_KEYS)
+            opts = node["run"]
+            # an empty option is absent; an empty override empties the key
+            # (`no_quarter:`)
             for k, v in opts.items():
                 p = f"{path}.run.{k}"
+                if k in ("phase", "voluntary_break", "all_paths", "limit") and not _given(v):
+                    continue
                 if k == "phase" and isinstance(v, _Str) and v.lower() in FLAG_WORDS:
                     options["phase"] = self.flag(v, p)
                 elif k == "phase":
@@ -196,8 +145,8 @@ class _Expect:
         expect = {}
         for k in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             if _given(node.get(k)):
-                sec = self.mapping(node[k], f"{path}.{k}", tuple(node[k]))
-                expect[k] = {str(uid): self.unit(u, f"{path}.{k}.{uid}") for uid, u in sec.items()}
+                sec = node[k]
+                expect[k] = {str(uid): self.unit(u, f"{path}.{k}.{uid}") for uid, u in _given_items(sec)}
                 expect[k + "@"] = node[k]
         if _given(node.get("phase")):
             expect["phase"] = self.phase(node["phase"], f"{path}.phase")
@@ -205,18 +154,18 @@ class _Expect:
         if _given(node.get("prisoners")):
             expect["prisoners"] = self.prisoners(node["prisoners"], f"{path}.prisoners")
         if _given(node.get("check")):
-            c = self.mapping(node["check"], f"{path}.check", CHECK_KEYS)
+            c = node["check"]
             expect["check"] = _Checked(c.line, {
                 "consistent": self.flag(c["consistent"], f"{path}.check.consistent") if _given(c.get("consistent")) else None,
                 "broken_rules": self.strings(c["broken_rules"], f"{path}.check.broken_rules") if _given(c.get("broken_rules")) else None,
                 "broken_clauses": [self.broken_clause(x, f"{path}.check.broken_clauses[{i}]")
-                                   for i, x in enumerate(self.seq(c["broken_clauses"], f"{path}.check.broken_clauses"))]
+                                   for i, x in enumerate(c["broken_clauses"])]
                                   if _given(c.get("broken_clauses")) else None,
                 "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome") if _given(c.get("no_legal_outcome")) else None,
             })
         if _given(node.get("why_not")):
             expect["why_not"] = [self.why_not(x, f"{path}.why_not[{i}]")
-                                 for i, x in enumerate(self.seq(node["why_not"], f"{path}.why_not"))]
+                                 for i, x in enumerate(node["why_not"])]
         if _given(node.get("complete")):
             expect["complete"] = _Checked(node["complete"].line, self.flag(node["complete"], f"{path}.complete"))
         if "voluntary_break_refused" in node:
@@ -229,9 +178,8 @@ class _Expect:
     def why_not(self, node, path):
         """A proposal and its answer: legal, or the objections (rule ids or
         RULE:REASON) among / not among / the only ones."""
-        node = self.mapping(node, path, WHY_NOT_KEYS, required=("unit", "fate", "legal"))
         out = {"path": path}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("legal", "only"):
                 out[k] = self.flag(v, p)
@@ -248,14 +196,13 @@ class _Expect:
         return _Checked(node.line, out, node.key_lines)
 
     def broken_clause(self, node, path):
-        b = self.mapping(node, path, BROKEN_CLAUSE_KEYS, ("rule", "clause"))
+        b = node
         return (self.string(b["rule"], f"{path}.rule"), self.string(b["clause"], f"{path}.clause"),
                 self.string(b["key"], f"{path}.key") if _given(b.get("key")) else None)
 
     def unit(self, node, path):
-        node = self.mapping(node, path, UNIT_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("must_rout", "may_rout", "may_break", "inconsistent", "listed", "only"):
                 out[k] = self.flag(v, p)
@@ -264,13 +211,12 @@ class _Expect:
             elif k in ("count", "final_dr"):
                 out[k] = self.integer(v, p, lo=-99)
             elif k in ("fates", "absent", "every"):
-                out[k] = [self.fate(f, f"{p}[{i}]") for i, f in enumerate(self.seq(v, p))]
+                out[k] = [self.fate(f, f"{p}[{i}]") for i, f in enumerate(v)]
         return _Checked(node.line, out, node.key_lines)
 
     def fate(self, node, path):
-        node = self.mapping(node, path, FATE_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "low_crawl":
                 out[k] = self.flag(v, p)
@@ -293,26 +239,24 @@ class _Expect:
         return _Checked(node.line, out, node.key_lines)
 
     def odds(self, node, path):
-        node = self.mapping(node, path, ODDS_KEYS)
+        """A fate's odds (schema: definitions fate.odds): exact chances "k/36^n";
+        `pinned`: Location -> chance; `with`: the leader routing with the unit."""
         out = {}
         for k, v in node.items():
             p = f"{path}.{k}"
             if k == "nmcs":
                 out[k] = self.integer(v, p)
             elif k == "pinned":
-                if not isinstance(v, _Map):
-                    self.fail(v, p, f"expected a mapping LOCATION: CHANCE, got {_loader._describe(v)}")
-                m = v
-                out[k] = {str(h): self.string(c, f"{p}.{h}") for h, c in m.items()}
+                out[k] = {str(h): self.string(c, f"{p}.{h}") for h, c in v.items()}
             else:
                 out[k] = self.string(v, p)
         return out
 
     def interdiction(self, node, path):
         items = []
-        for i, x in enumerate(self.seq(node, path)):
+        for i, x in enumerate(node):
             if isinstance(x, _Map):
-                m = self.mapping(x, f"{path}[{i}]", ("at", "by"), required=("at",))
+                m = x
                 by = tuple(sorted(self.strings(m["by"], f"{path}[{i}].by"))) if _given(m.get("by")) else None
                 items.append((self.string(m["at"], f"{path}[{i}].at"), by))
             else:
@@ -320,9 +264,8 @@ class _Expect:
         return items
 
     def phase(self, node, path):
-        node = self.mapping(node, path, PHASE_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "count":
                 out[k] = None if (isinstance(v, _Str) and v == "unknown") else self.integer(v, p)
@@ -334,22 +277,21 @@ class _Expect:
                 out[k] = self.strings(v, p)
             elif k == "voluntary_rout":
                 vr = []
-                for i, x in enumerate(self.seq(v, p)):
-                    m = self.mapping(x, f"{p}[{i}]", ("leader", "with_one_of"), required=("leader", "with_one_of"))
+                for i, x in enumerate(v):
+                    m = x
                     vr.append((self.string(m["leader"], f"{p}[{i}].leader"),
                                tuple(sorted(self.strings(m["with_one_of"], f"{p}[{i}].with_one_of")))))
                 out[k] = vr
             else:
-                out[k] = [self.outcome(o, f"{p}[{i}]") for i, o in enumerate(self.seq(v, p))]
+                out[k] = [self.outcome(o, f"{p}[{i}]") for i, o in enumerate(v)]
         return _Checked(node.line, out, node.key_lines)
 
     def outcome(self, node, path):
-        node = self.mapping(node, path, OUTCOME_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k in ("turns", "has", "lacks"):
-                out[k] = [self.fate(t, f"{p}[{i}]") for i, t in enumerate(self.seq(v, p))]
+                out[k] = [self.fate(t, f"{p}[{i}]") for i, t in enumerate(v)]
             elif k == "all":
                 out[k] = self.fate(v, p)
             elif k == "no_quarter_invoked":
@@ -361,36 +303,30 @@ class _Expect:
         return _Checked(node.line, out, node.key_lines)
 
     def prisoners(self, node, path):
-        node = self.mapping(node, path, PRISONER_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "only":
                 out[k] = self.flag(v, p)
             elif k == "count_options":
                 out[k] = self.integer(v, p)
             elif k == "notes":
-                m = self.mapping(v, p, tuple(v))
-                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in m.items()}
+                out[k] = {str(u): self.strings(x, f"{p}.{u}") for u, x in _given_items(v)}
             elif k in ("states", "absent_states"):
-                m = self.mapping(v, p, tuple(v))
-                out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in m.items()}
+                out[k] = {str(u): self.items(x, f"{p}.{u}") for u, x in _given_items(v)}
             elif k == "simultaneous":
-                out[k] = [_Checked(x.line, {str(a): _plain_value(b) for a, b in self.mapping(x, f"{p}[{i}]", tuple(x)).items()})
-                          for i, x in enumerate(self.seq(v, p))]
+                out[k] = [_Checked(x.line, {str(a): _plain_value(b) for a, b in _given_items(x)}) for x in v]
             else:
                 out[k] = self.items(v, p)
         return _Checked(node.line, out, node.key_lines)
 
     def items(self, node, path):
-        return [self.item(x, f"{path}[{i}]") for i, x in enumerate(self.seq(node, path))]
+        return [self.item(x, f"{path}[{i}]") for i, x in enumerate(node)]
 
     def item(self, node, path):
         """An ITEM pattern: kind, named arguments, and what it must carry."""
-        if not isinstance(node, _Map):
-            self.fail(node, path, f"expected a mapping (kind: ..., ARGUMENT: value), got {_loader._describe(node)}")
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "kind":
                 out[k] = self.string(v, p)
@@ -405,11 +341,11 @@ class _Expect:
             elif k in ("effects", "has_effects", "lacks_effects"):
                 out[k] = self.items(v, p)
             elif k == "rolls":
-                out[k] = [self.roll(x, f"{p}[{i}]") for i, x in enumerate(self.seq(v, p))]
+                out[k] = [self.roll(x, f"{p}[{i}]") for i, x in enumerate(v)]
             elif k == "chances":
                 out[k] = []
-                for i, x in enumerate(self.seq(v, p)):
-                    m = self.mapping(x, f"{p}[{i}]", ("effects", "ways"), required=("effects", "ways"))
+                for i, x in enumerate(v):
+                    m = x
                     out[k].append(_Checked(m.line, {"effects": self.items(m["effects"], f"{p}[{i}].effects"),
                                                     "ways": self.integer(m["ways"], f"{p}[{i}].ways")}))
             else:
@@ -419,9 +355,8 @@ class _Expect:
     def roll(self, node, path):
         """A ROLL pattern: the band holding an Original roll (or a Random
         Selection's unit) and its effects."""
-        node = self.mapping(node, path, ROLL_KEYS)
         out = {}
-        for k, v in node.items():
+        for k, v in _given_items(node):
             p = f"{path}.{k}"
             if k == "original":
                 out[k] = self.integer(v, p)
@@ -430,6 +365,12 @@ class _Expect:
             else:
                 out[k] = self.string(v, p)
         return _Checked(node.line, out, node.key_lines)
+
+
+def _given_items(node):
+    """A mapping's keys and values, a key with an empty value left out: it is
+    absent, as the loader and the schema read it."""
+    return [(k, v) for k, v in node.items() if _given(v)]
 
 
 def _plain_value(v):
@@ -468,8 +409,8 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
     """Read a case: the position (validated by the position loader) and its
     `expect:` (validated here), one Run per run, each with its overrides applied."""
     file = os.fspath(path)
-    tree = _parse(_read(file), file)
-    base = _Schema(file, tuple(versions)).position(tree)   # the position as written must load
+    tree = parse_tree(_read(file), file)
+    base = position_from_tree(tree, file, versions)   # the position as written must load
     if not _given(tree.get("expect")):
         raise PositionError(file, getattr(tree, "line", None), "expect",
                             "a case needs `expect:` (source and what the rules must give)")
@@ -479,7 +420,7 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
     for node, path_ in run_nodes:
         label, options, overrides, expect = ex.run(node, path_)
         run_tree = _override(tree, overrides, ex)
-        position = _Schema(file, tuple(versions)).position(run_tree)
+        position = position_from_tree(run_tree, file, versions)
         ids = {u.id for u in position.units}
         for sec in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             for uid in expect.get(sec, {}):
@@ -529,7 +470,8 @@ def _override(tree, overrides, ex):
         if k in ("map", "los"):
             out[k] = _merge(tree.get(k), node)
         elif k == "units":
-            out[k] = _merge_units(tree.get(k), node, path, ex)
+            if _given(node):      # `units:` with nothing: no unit changes
+                out[k] = _merge_units(tree.get(k), node, path, ex)
         else:
             out[k] = node
     return out
@@ -551,7 +493,6 @@ def _merge(base, patch):
 
 
 def _merge_units(base, patch, path, ex):
-    ex.mapping(patch, path, tuple(patch))
     units = _Seq(base or [])
     units.line = getattr(base, "line", patch.line)
     by_id = {str(u.get("id")): i for i, u in enumerate(units) if isinstance(u, _Map)}
@@ -562,13 +503,12 @@ def _merge_units(base, patch, path, ex):
                 ex.fail(patch, f"{path}.{uid}", f"no unit {uid!r} to remove")
             drop.add(by_id[uid])
             continue
-        ex.mapping(change, f"{path}.{uid}", tuple(change))
         if uid in by_id:
             units[by_id[uid]] = _merge(units[by_id[uid]], change)
         else:
             new = copy.copy(change)
             new.key_lines = dict(change.key_lines)
-            new["id"] = _loader._str_at(uid, change.line)
+            new["id"] = str_at(uid, change.line)
             new.key_lines["id"] = change.line
             units.append(new)
     kept = _Seq(u for i, u in enumerate(units) if i not in drop)
@@ -597,7 +537,7 @@ def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
 
 def _run(case, r) -> list[Failure]:
     from asl_kb.engines.outcomes import outcomes
-    position = _Schema(case.path, DEFAULT_VERSIONS).position(r.tree)
+    position = position_from_tree(r.tree, case.path)
     out = []
 
     def fail(line, unit, expected, found):

@@ -76,25 +76,17 @@ CASES = {
     # as an unknown reading (rules/core/versions.lp lists the rules with switches)
     "unknown_erratum": (
         HEAD + "errata:\n  A99.9: off  # <-\n", "errata.A99.9", "A20.21"),
-    # issue 10.3: passenger_of / rider_of (Surrender Check note 5)
+    # issue 10.3: passenger_of / rider_of (Surrender Check note 5); riding
+    # elsewhere, an enemy vehicle or without one's Guard break D6.1, A20.51
+    # (facts/rout/note5-passengers-riders.yaml)
     "passenger_of_unknown": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, passenger_of: T9}}  # <-\n", "units[0].passenger_of", "no unit 'T9'"),
     "passenger_of_not_vehicle": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, passenger_of: R2}}  # <-\n  - {{id: R2, {SQUAD}, at: L2}}\n",
         "units[0].passenger_of", "not a vehicle"),
-    "passenger_elsewhere": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, passenger_of: T1}}  # <-\n"
-        "  - {id: T1, side: russian, type: vehicle, at: L3}\n", "units[0].passenger_of", "Location"),
-    "rider_other_side": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, rider_of: T1}}  # <-\n"
-        "  - {id: T1, side: german, type: vehicle, at: L2}\n", "units[0].rider_of", "another side"),
     "passenger_and_rider": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, passenger_of: T1, rider_of: T1}}  # <-\n"
         "  - {id: T1, side: russian, type: vehicle, at: L2}\n", "units[0].rider_of", "not both"),
-    "prisoner_rides_without_guard": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, guard: G1, passenger_of: T1}}  # <-\n"
-        "  - {id: G1, side: german, type: squad, counter: 4-6-7, at: L2}\n"
-        "  - {id: T1, side: german, type: vehicle, at: L2}\n", "units[0].passenger_of", "with its Guard"),
     "crew_broken_not_vehicle": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, status: [crew_broken]}}  # <-\n", "units[0].status", "Inherent Crew"),
     "reading_not_on_off": (
@@ -114,12 +106,8 @@ CASES = {
     "bad_counter": (
         HEAD + "units:\n  - {id: R1, side: russian, type: squad, counter: 4-4, at: L2}  # <-\n",
         "units[0].counter", "FP-RANGE-MORALE"),
-    "wounded_squad": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, status: [wounded]}}  # <-\n",
-        "units[0].status", "only a leader or hero can be wounded"),
-    "dm_without_broken": (
-        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, status: [dm]}}  # <-\n",
-        "units[0].status", "dm needs broken"),
+    # (a wounded squad, DM or Disruption without broken: rules the position
+    # breaks, A17.11, A10.62, A19.12, facts/rout/A10.62-dm-is-broken.yaml)
     "unknown_sw": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, sw: [laser]}}  # <-\n",
         "units[0].sw[0]", "unknown weapon 'laser'"),

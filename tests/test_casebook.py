@@ -55,13 +55,13 @@ WHY_NOT = "expect:\n  source: x\n  why_not:\n    - "
 
 
 @pytest.mark.parametrize("expect, where", [
-    ("expect:\n  units: {}\n", ":11: expect.source: required key missing"),
+    ("expect:\n  units: {}\n", ":11: expect.source: required key 'source' is missing"),
     ("expect:\n  source: x\n  units:\n    R1: {must_rout: maybe}\n", ":13: expect.units.R1.must_rout: expected on or off"),
     ("expect:\n  source: x\n  units:\n    R1:\n      fates: [{fate: rout, att: L3}]\n", ":14: expect.units.R1.fates[0].att: unknown key"),
     ("expect:\n  source: x\n  units:\n    R9: {must_rout: true}\n", "expect.units.R9: no unit 'R9'"),
     ("expect:\n  source: x\n  run: {units: {G3: {at: Z99}}}\n", "units[3].at"),
     # a why-not proposal and its answer
-    (WHY_NOT + "{unit: R1, fate: rout, at: L3}\n", ":13: expect.why_not[0].legal: required key missing"),
+    (WHY_NOT + "{unit: R1, fate: rout, at: L3}\n", ":13: expect.why_not[0].legal: required key 'legal' is missing"),
     (WHY_NOT + "{unit: R9, fate: stay, legal: off}\n", ":13: expect.why_not[0].unit: no unit 'R9'"),
     (WHY_NOT + "{unit: R1, fate: fly, legal: off}\n", ":13: expect.why_not[0].fate: expected one of rout"),
     (WHY_NOT + "{unit: R1, fate: stay, at: L3, legal: off}\n", ":13: expect.why_not[0].at: a stay proposal takes no at"),

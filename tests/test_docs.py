@@ -160,12 +160,14 @@ def _check_commands(body, where):
 
 
 def _check_expect_format(body, where):
-    from asl_kb import casebook
+    from asl_kb.position.schema import schema
+    defs = schema()["definitions"]
+    run_keys = set(defs["run"]["properties"])
     shown = set(re.findall(r"^\s*(?:- )?(\w+):", body, re.M))
-    accepted = ({"name", "expect", "source", "runs"} | set(casebook.RUN_KEYS) | set(casebook.OPTION_KEYS)
-                | set(casebook.OVERRIDE_KEYS) | set(casebook.CHECK_KEYS) | set(casebook.UNIT_KEYS))
+    accepted = ({"name", "expect", "source", "runs"} | run_keys | set(defs["run_options"]["properties"])
+                | set(defs["check_expect"]["properties"]) | set(defs["unit_expect"]["properties"]))
     assert shown <= accepted, f"{where}: keys the casebook does not accept: {sorted(shown - accepted)}"
-    assert set(casebook.RUN_KEYS) <= shown, f"{where}: run keys not shown: {sorted(set(casebook.RUN_KEYS) - shown)}"
+    assert run_keys <= shown, f"{where}: run keys not shown: {sorted(run_keys - shown)}"
 
 
 def _check_expect_run(case_file, body, where, tmp_path):

@@ -26,8 +26,9 @@ FULL = textwrap.dedent("""\
     no_quarter: [german]
     notes: "map reconstructed from the rulebook drawing"
     expect:
-      routes: {R1: [L3, "M2@1"]}
-      count: 3
+      source: A10.5 EX
+      units: {R1: {fates: [{fate: rout, at: [L3, "M2@1"]}]}}
+      phase: {count: 3}
     map:
       board: 5
       default_terrain: grain
@@ -81,7 +82,8 @@ def test_top_level_fields(full):
     assert full.no_quarter == ("german",)
     assert full.notes == "map reconstructed from the rulebook drawing"
     # expect stays plain data; the numbers stay strings like every scalar.
-    assert full.expect == {"routes": {"R1": ["L3", "M2@1"]}, "count": "3"}
+    assert full.expect == {"source": "A10.5 EX", "units": {"R1": {"fates": [{"fate": "rout", "at": ["L3", "M2@1"]}]}},
+                           "phase": {"count": "3"}}
 
 
 def test_map(full):
@@ -152,7 +154,7 @@ def test_scalars_stay_strings():
         units:
           - {id: 1E10, side: no, type: squad, counter: 4-6-7, at: E10, nationality: on}
           - {id: "010", side: yes, type: leader, counter: 8+1, at: E9}
-        expect: [NO, on, ~, 0x10]
+        expect: {source: NO, units: {on: {because: [~, 0x10]}}}
         """)
     pos = load_position_text(doc, "s.yaml")
     assert pos.name == "010" and pos.attacker == "no" and pos.notes == "1e3"
@@ -160,7 +162,7 @@ def test_scalars_stay_strings():
     a, b = pos.units
     assert (a.id, a.side, a.hex, a.nationality) == ("1E10", "no", "E10", "on")
     assert (b.id, b.side) == ("010", "yes")
-    assert pos.expect == ["NO", "on", "~", "0x10"]
+    assert pos.expect == {"source": "NO", "units": {"on": {"because": ["~", "0x10"]}}}
 
 
 def test_defaults():

@@ -1,4 +1,4 @@
-"""Answer-set symbols read once.
+"""Answer-set symbols read once: the one module that uses clingo's private API.
 
 Every attribute of a `clingo.Symbol` (name, arguments, string, number, type,
 hash) is a call into the C library, and the readers ask for them again and
@@ -8,19 +8,90 @@ time of `outcomes` on an open board). `read_symbols` turns an answer set into
 a clingo.Symbol is, dict keys included) whose attributes are read from C once
 per distinct symbol. clingo interns symbols, so two symbols are equal exactly
 when their representations (`_rep`) are.
+
+That fast path needs what clingo does not publish (`clingo._internal`, a
+symbol's `_rep`, `Symbol`'s constructor); nothing outside this module names
+them (tests/test_symbols.py greps for it). One switch chooses the path:
+`plain()` (or the environment variable ASL_KB_PLAIN_SYMBOLS=1) reads through
+the public API only -- the symbols as clingo hands them out -- and is the
+reference the fast path is compared with (tests/test_symbols.py). A clingo
+whose private API is not as this module expects gets the plain path, and
+`fast_path_problem()` says why (a test fails on it with that reason).
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import os
+
 import clingo
-from clingo._internal import _ffi, _lib
 
 _FUNCTION = clingo.SymbolType.Function
 _NUMBER = clingo.SymbolType.Number
 _STRING = clingo.SymbolType.String
 _TYPES = {int(t.value): t for t in clingo.SymbolType}
+#: the C functions the fast path calls
+_C_NAMES = ("clingo_symbol_hash", "clingo_symbol_type", "clingo_symbol_name", "clingo_symbol_arguments",
+            "clingo_symbol_number", "clingo_symbol_string", "clingo_error_message", "clingo_symbol_type_function")
 
 
-class ReadSymbol(clingo.Symbol):
+def _probe() -> tuple[str | None, object, object]:
+    """(why the fast path cannot run on this clingo or None, _ffi, _lib)."""
+    try:
+        from clingo._internal import _ffi, _lib
+    except ImportError as e:
+        return f"clingo {clingo.__version__} has no clingo._internal ({e})", None, None
+    missing = [n for n in _C_NAMES if not hasattr(_lib, n)]
+    if missing:
+        return f"clingo {clingo.__version__}'s C library lacks {', '.join(missing)}", None, None
+    probe = clingo.Function("f", [clingo.Number(1)])
+    if not isinstance(getattr(probe, "_rep", None), int):
+        return f"clingo {clingo.__version__}'s Symbol has no integer _rep", None, None
+    try:
+        made = clingo.Symbol(probe._rep)
+    except Exception as e:  # noqa: BLE001 - any failure means: not as expected
+        return f"clingo {clingo.__version__}'s Symbol(rep) fails ({e})", None, None
+    if made != probe or _lib.clingo_symbol_hash(probe._rep) != hash(probe):
+        return f"clingo {clingo.__version__}'s symbols no longer compare or hash by _rep", None, None
+    return None, _ffi, _lib
+
+
+_PROBLEM, _ffi, _lib = _probe()
+#: the switch: true reads symbols through clingo's public API only
+_PLAIN: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "asl_kb_plain_symbols", default=_PROBLEM is not None or os.environ.get("ASL_KB_PLAIN_SYMBOLS", "") not in ("", "0"))
+
+
+def fast_path_problem() -> str | None:
+    """Why this clingo cannot take the fast path (None: it can)."""
+    return _PROBLEM
+
+
+def is_plain() -> bool:
+    return _PLAIN.get()
+
+
+@contextlib.contextmanager
+def plain():
+    """Inside the block, symbols are read through clingo's public API only
+    (slower; the reference the fast path must equal)."""
+    token = _PLAIN.set(True)
+    try:
+        yield
+    finally:
+        _PLAIN.reset(token)
+
+
+def keys(symbols) -> frozenset:
+    """The symbols as a set equal to another answer's exactly when the
+    symbols are (clingo keeps one copy of each symbol in the process, so
+    this holds whichever Control made them); `any_named` reads it."""
+    if _PLAIN.get():
+        return frozenset(symbols)
+    return frozenset(s._rep for s in symbols)
+
+
+class ReadSymbol(clingo.Symbol if _PROBLEM is None else object):
     """A clingo symbol with its attributes read once (only those of its type
     are set: `number` of a function raises AttributeError, as clingo raises
     RuntimeError)."""
@@ -43,7 +114,10 @@ class ReadSymbol(clingo.Symbol):
 
 def read_symbols(symbols, memo: dict | None = None) -> list[ReadSymbol]:
     """The symbols (and, recursively, their arguments) as ReadSymbols; `memo`
-    (rep -> ReadSymbol) may be shared between calls."""
+    (rep -> ReadSymbol) may be shared between calls. On the plain path: the
+    symbols themselves."""
+    if _PLAIN.get():
+        return list(symbols)
     memo = {} if memo is None else memo
     reader = _Reader(memo)
     read = reader.read
@@ -105,16 +179,20 @@ def _ok(success: bool) -> None:
         raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
 
 
-def any_named(reps, name: str) -> bool:
-    """Whether any of the symbols (as representations, `Symbol._rep`) is a
-    function named `name`: read through the C API with one out-parameter."""
-    p_char = _ffi.new("char**")
+def any_named(keyed, name: str) -> bool:
+    """Whether any of the symbols of `keyed` (made by `keys()`, on either
+    path) is a function named `name`: read through the C API with one
+    out-parameter on the fast path."""
+    p_char = _ffi.new("char**") if _PROBLEM is None else None
     want = name.encode()
-    for rep in reps:
-        if _lib.clingo_symbol_type(rep) == _lib.clingo_symbol_type_function:
-            _ok(_lib.clingo_symbol_name(rep, p_char))
-            if _ffi.string(p_char[0]) == want:
-                return True
+    for k in keyed:
+        if type(k) is int:
+            if _lib.clingo_symbol_type(k) == _lib.clingo_symbol_type_function:
+                _ok(_lib.clingo_symbol_name(k, p_char))
+                if _ffi.string(p_char[0]) == want:
+                    return True
+        elif k.type is _FUNCTION and k.name == name:
+            return True
     return False
 
 
@@ -122,6 +200,9 @@ def named(symbols, names) -> list:
     """The symbols that are functions named one of `names`, chosen through
     the C API before any is read (an answer may hold thousands of rout states
     a reader does not look at)."""
+    if _PLAIN.get():
+        wanted = set(names)
+        return [s for s in symbols if s.type is _FUNCTION and s.name in wanted]
     p_char = _ffi.new("char**")
     want = {n.encode() for n in names}
     fn = _lib.clingo_symbol_type_function

@@ -220,6 +220,15 @@ def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str])
     text = yaml.safe_dump({"name": "check", "attacker": spec.side, "map": {"area": list(area)},
                            "units": spec.as_units("U1", at)}, sort_keys=False)
     try:
-        load_position_text(text, "scope")
+        position = load_position_text(text, "scope")
     except PositionError as e:
         raise PositionError(file, getattr(node, "line", None), e.key and f"units.kinds ({e.key})", e.message) from None
+    # a unit the rules refuse as declared (DM without broken, A10.62; a
+    # wounded squad, A17.11: rules/core/position_checks.lp) would make every
+    # position of the scope one that breaks a rule
+    from asl_kb.engines.legality import violations
+    broken = violations(position)
+    if broken:
+        v = broken[0]
+        raise PositionError(file, getattr(node, "line", None), v.key and f"units.kinds ({v.key})",
+                            f"breaks {v.rule}: {v.says}")

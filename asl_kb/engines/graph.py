@@ -67,6 +67,17 @@ def _unit_of(node) -> str:
     return k.arguments[0].string
 
 
+#: the rank of a unit the rules do not rank (rout_rank/2: the units that rout,
+#: ATTACKER 0 first, A10.5): listed after them -- an order of listing, not a
+#: rule (rules/rout/A10_5_routing.lp says why it changes no outcome)
+UNRANKED = 9
+
+
+def rank_of(rank: dict, uid: str) -> int:
+    """A unit's rout_rank, UNRANKED when the rules give it none."""
+    return rank.get(uid, UNRANKED)
+
+
 class Graph:
     """The rout graphs of one answer set."""
 

@@ -53,6 +53,11 @@ def _where(position, fact) -> tuple[int | None, str | None]:
         for i, u in enumerate(position.units):
             if u.id == uid and status in u.status:
                 return u.line, f"units[{i}].status[{u.status.index(status)}]"
+    if fact.name == "rides":     # rides(U,V): U is passenger_of or rider_of V
+        uid = fact.arguments[0].string
+        for i, u in enumerate(position.units):
+            if u.id == uid:
+                return u.line, f"units[{i}].{'passenger_of' if u.passenger_of is not None else 'rider_of'}"
     if fact.name == "cc":
         i = fact.arguments[0].number
         return position.close_combat[i].line, f"close_combat[{i}]"

@@ -17,9 +17,9 @@ from asl_kb.asp.facts import position_facts, prisoner_facts
 import clingo
 
 from asl_kb.asp.reader import text
-from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of
+from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, rank_of
 from asl_kb.asp.solve import TimedOut, solve, solve_each
-from asl_kb.asp.symbols import any_named
+from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
@@ -52,7 +52,7 @@ def routing_order(position, graph) -> list:
     """The broken units in the order the rules rank them (A10.5: ATTACKER
     first), then by id."""
     broken = [u for u in position.units if "broken" in u.status]
-    return sorted(broken, key=lambda u: graph.rank.get(u.id, 9))
+    return sorted(broken, key=lambda u: rank_of(graph.rank, u.id))
 
 
 def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None, listed=False):
@@ -96,7 +96,7 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
         rout = [solve(position_facts(p), sum(1 for u in p.units if "concealed" in u.status))[0] for p in positions]
     # clingo keeps one copy of each symbol in the process: equal symbols have
     # equal representations, whichever Control made them
-    out = [("rout", frozenset(s._rep for s in symbols)) for symbols in rout]
+    out = [("rout", keys(symbols)) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):
         from asl_kb.engines import prisoners
@@ -105,7 +105,7 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
             told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
         if told is None:
             told = [prisoners.answer(p) if a else () for p, a in zip(positions, asked)]
-        out = [o + ("prisoners", frozenset(s._rep for s in t)) if a else o for o, t, a in zip(out, told, asked)]
+        out = [o + ("prisoners", keys(t)) if a else o for o, t, a in zip(out, told, asked)]
     return out
 
 
@@ -269,11 +269,12 @@ def _immediate(position, g, event) -> list[ImmediateSurrender]:
         for f in sorted(g.events[event][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             subject = clingo.Function(event, [clingo.String(u.id), f])
             because = g.because(g.why.get(subject, ()))
+            kind = g.fate.get(subject)     # the rules' fate of a rejection (A20.3)
             if f.name == "surrender":
                 fate = ImmediateFate("surrender", because, captor=text(f.arguments[0]),
                                      guard=g.guard_after.get(subject))
-            elif f.name == "rejected":
-                fate = ImmediateFate("eliminated", because, captor=text(f.arguments[0]), cause="no_quarter",
+            elif kind is not None:
+                fate = ImmediateFate(kind.name, because, captor=text(f.arguments[0]), cause=text(kind.arguments[0]),
                                      invokes_no_quarter=g.invokes[subject])
             else:
                 fate = ImmediateFate(f.name, because)

@@ -21,7 +21,7 @@ import clingo
 
 from asl_kb.asp.facts import loc, q, switch_facts
 from asl_kb.asp.reader import Answer, reason_kind
-from asl_kb.engines.graph import FateInfo
+from asl_kb.engines.graph import FateInfo, rank_of
 from asl_kb.asp.control import new_control
 from asl_kb.model import Because, Fate, UnitFates
 from asl_kb.model.phase import PhaseOutcome, Turn
@@ -110,7 +110,7 @@ class Phase:
         for uid in self.coupled:
             u = self.units[uid]
             U = q(uid)
-            out.append(f"phase_unit({U},{u.side},{self.rank.get(uid, 9)}).")
+            out.append(f"phase_unit({U},{u.side},{rank_of(self.rank, uid)}).")
             out.append(f"start({U},{loc(u.hex, u.level)}).")
             out.append(f"unit_type({U},{u.type}).")
             for s in sides:
@@ -229,7 +229,7 @@ class Phase:
         (index) for each unit, in rout order."""
         turns = []
         order = {uid: i for i, uid in enumerate(self.entries)}
-        for uid in sorted(fate_of, key=lambda u: (self.rank.get(u, 9), m["slot"].get(u, 0), order[u])):
+        for uid in sorted(fate_of, key=lambda u: (rank_of(self.rank, u), m["slot"].get(u, 0), order[u])):
             f = self.fates[uid][fate_of[uid]]
             because = [Because(r, m["answer"].say(reason), reason_kind(reason))
                        for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]

@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from asl_kb.position import counters
+from asl_kb.position import schema as position_schema
 from asl_kb.board import hexgrid
 from asl_kb.errors import PositionError
 from asl_kb.record import FrozenRecord, record
@@ -64,21 +65,11 @@ ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
 FALSE_WORDS = ("off", "no", "false")
 
-TOP_KEYS = ("name", "rules", "errata", "readings", "phase", "attacker", "no_quarter",
-            "mopping_up", "notes", "expect", "map", "los", "units",
-            "elr", "massacred", "close_combat", "fire_effects")
-CC_KEYS = ("attackers", "defenders", "capture", "hand_to_hand", "ambush")
-FIRE_EFFECT_KEYS = ("by", "eliminated", "failed_mc", "random_selection")
-RANDOM_SELECTION_KEYS = ("at", "result")
+# The keys each mapping allows and requires, the types, ranges and names of
+# the values: docs/position.schema.json (position/schema.py checks a file
+# against it before anything here reads the file).
 FIRE_RESULTS = ("kia", "k")
-MAP_KEYS = ("board", "default_terrain", "area", "terrain", "levels", "smoke", "hexsides")
-TERRAIN_KEYS = ("terrain", "features", "elevation", "building")
-LOS_KEYS = ("blocked", "clear", "hindrance")
-UNIT_KEYS = ("id", "side", "type", "counter", "at", "status", "sw", "fp", "range",
-             "morale", "leadership", "armament", "vca", "tca", "ca", "nationality",
-             "class", "heat_of_battle", "guard", "guarding", "passenger_of", "rider_of")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
-WEAPON_KEYS = ("kind", "fp", "range")
 
 _IDENT = re.compile(r"[a-z][a-z0-9_]{0,%d}" % (MAX_ID - 1))
 _UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,%d}" % (MAX_ID - 1))
@@ -388,6 +379,18 @@ def read_tree(text: str, filename: str):
     return _parse(text, filename)
 
 
+def parse_tree(text: str, filename: str):
+    """The YAML text as the loader reads it: strings, lists and mappings that
+    know their lines (the case runner merges its runs' overrides into it)."""
+    return _parse(text, filename)
+
+
+def position_from_tree(tree, filename: str, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
+    """A parsed tree (parse_tree) checked against docs/position.schema.json
+    and read into a Position; PositionError on any problem."""
+    return _Schema(filename, tuple(versions)).position(tree)
+
+
 def _too_large(size: int) -> str:
     return f"file too large: {size} bytes (the limit is 1 MiB = {MAX_BYTES} bytes)"
 
@@ -568,6 +571,11 @@ def _describe(value) -> str:
     return f"{str(value)!r}"
 
 
+#: the parsed tree's names for its users (the case runner merges a run's
+#: overrides into the tree before position_from_tree reads it)
+Str, Seq, Map, given, str_at = _Str, _Seq, _Map, _given, _str_at
+
+
 # ---------------------------------------------------------------- schema layer
 
 class _Schema:
@@ -701,7 +709,8 @@ class _Schema:
     def position(self, root) -> Position:
         if not isinstance(root, _Map):
             self.fail(root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}")
-        top = self.mapping(root, "", TOP_KEYS, required=("name", "attacker"))
+        position_schema.check(root, self.file)
+        top = root
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))
         return self.sides_known(top, self.cross_check(Position(
@@ -805,7 +814,7 @@ class _Schema:
         out = []
         for i, item in enumerate(items):
             path = f"close_combat[{i}]"
-            m = self.mapping(item, path, CC_KEYS, required=("attackers", "defenders"))
+            m = item
             out.append(CloseCombat(
                 attackers=self.id_list(m["attackers"], _join(path, "attackers")),
                 defenders=self.id_list(m["defenders"], _join(path, "defenders")),
@@ -818,7 +827,7 @@ class _Schema:
     def fire_effects(self, node) -> FireEffects | None:
         if not _given(node):
             return None
-        m = self.mapping(node, "fire_effects", FIRE_EFFECT_KEYS, required=("by",))
+        m = node
         return FireEffects(
             by=self.ident(m["by"], "fire_effects.by"),
             eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
@@ -830,7 +839,7 @@ class _Schema:
         if not _given(node):
             return None
         path = "fire_effects.random_selection"
-        m = self.mapping(node, path, RANDOM_SELECTION_KEYS, required=("at", "result"))
+        m = node
         return (self.hex(m["at"], _join(path, "at")), self.choice(m["result"], _join(path, "result"), FIRE_RESULTS))
 
     def mopping_up(self, node) -> tuple[str, ...]:
@@ -888,7 +897,7 @@ class _Schema:
         self.hexsides = {}
         if not _given(node):
             return [], "open", ()
-        m = self.mapping(node, "map", MAP_KEYS)
+        m = node
         if _given(m.get("board")):
             self.board = self.matching(m["board"], "map.board", _BOARD, "a board id such as 5")
         default = self.optional(m, "default_terrain", "open",
@@ -956,7 +965,7 @@ class _Schema:
             features = [self.choice(n, f"{path}[{i}]", FEATURES) for i, n in enumerate(node[1:], 1)]
             return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS),
                               self.unique(features, node[1:], path))
-        m = self.mapping(node, path, TERRAIN_KEYS)
+        m = node
         name = self.optional(m, "terrain", default, lambda n, p: self.choice(n, p, TERRAINS), path)
         features = ()
         if _given(m.get("features")):
@@ -982,7 +991,7 @@ class _Schema:
     def los_section(self, node):
         if not _given(node):
             return (), (), ()
-        m = self.mapping(node, "los", LOS_KEYS)
+        m = node
         blocked = self.los_pairs(m.get("blocked"), "los.blocked", 2)
         clear = self.los_pairs(m.get("clear"), "los.clear", 2)
         hindrance = self.los_pairs(m.get("hindrance"), "los.hindrance", 3)
@@ -1040,7 +1049,7 @@ class _Schema:
         return tuple(out)
 
     def unit(self, node, path: str) -> Unit:
-        u = self.mapping(node, path, UNIT_KEYS, required=("id", "side", "type", "at"))
+        u = node
         p = lambda key: _join(path, key)  # noqa: E731 - tiny path helper
         utype = self.choice(u["type"], p("type"), UNIT_TYPES, TYPE_ALIASES)
         side = self.ident(u["side"], p("side"))
@@ -1079,10 +1088,10 @@ class _Schema:
         )
 
     def aboard(self, u: Unit, i: int, by_id: dict) -> None:
-        """`passenger_of` / `rider_of` (Surrender Check note 5): the vehicle
-        exists, is a vehicle, is in the unit's Location and on its side; a
-        prisoner rides only with its Guard (A20.51: "may accompany them as
-        Passengers/Riders")."""
+        """`passenger_of` / `rider_of` (Surrender Check note 5) name a vehicle:
+        one of them, a vehicle that exists, ridden by Personnel. (In its
+        Location, of its side or a prisoner with its Guard: rules the position
+        may break, D6.1 and A20.51 in rules/core/position_checks.lp.)"""
         keys = [k for k in ("passenger_of", "rider_of") if getattr(u, k) is not None]
         if not keys:
             return
@@ -1098,17 +1107,6 @@ class _Schema:
             raise PositionError(self.file, u.line, path, f"no unit {vid!r}")
         if v.type != "vehicle":
             raise PositionError(self.file, u.line, path, f"{vid} is a {v.type}, not a vehicle")
-        if (v.hex, v.level) != (u.hex, u.level):
-            raise PositionError(self.file, u.line, path,
-                                f"a {'Passenger' if key == 'passenger_of' else 'Rider'} is in its vehicle's Location: "
-                                f"{u.id} at {u.location}, {vid} at {v.location}")
-        if u.guard is not None:
-            g = by_id[u.guard]
-            if getattr(g, key) != vid:
-                raise PositionError(self.file, u.line, path,
-                                    f"a prisoner rides only with its Guard (A20.51): {u.guard} is not {key} {vid}")
-        elif v.side != u.side:
-            raise PositionError(self.file, u.line, path, f"{vid} is on another side ({v.side}) than {u.id} ({u.side})")
 
     def only_for(self, u: _Map, path: str, key: str, utype: str, types: tuple[str, ...]) -> None:
         if _given(u.get(key)) and utype not in types:
@@ -1122,11 +1120,8 @@ class _Schema:
         status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)],
                              items, spath)
         node = u["status"]
-        if "wounded" in status and utype not in ("leader", "hero"):
-            self.fail(node, spath, f"only a leader or hero can be wounded, not a {utype}")
-        for needs_broken in ("dm", "disrupted"):
-            if needs_broken in status and "broken" not in status:
-                self.fail(node, spath, f"{needs_broken} needs broken as well")
+        # a wounded squad, an unbroken unit under DM or Disrupted break rules
+        # (A17.11, A10.62, A19.12): rules/core/position_checks.lp
         if "crew_broken" in status and utype != "vehicle":
             self.fail(node, spath, f"crew_broken is the state of a vehicle's Inherent Crew, not of a {utype}")
         if "ce" in status and "bu" in status:
@@ -1177,7 +1172,7 @@ class _Schema:
             ipath = f"{path}[{i}]"
             m = None
             if isinstance(item, _Map):
-                m = self.mapping(item, ipath, WEAPON_KEYS, required=("kind",))
+                m = item
                 item, ipath_kind = m["kind"], _join(ipath, "kind")
             else:
                 ipath_kind = ipath
