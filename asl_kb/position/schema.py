@@ -32,7 +32,9 @@ import re
 from asl_kb.errors import PositionError
 from asl_kb.resources import docs_dir
 
-_INT = re.compile(r"[+-]?\d{1,9}")
+#: a whole number of any length the schema can still compare with its range
+#: (Python's int() refuses over 4,300 digits); longer is not a number
+_INT = re.compile(r"[+-]?\d{1,4000}")
 #: keywords that only describe (editors show them); they do not validate
 _ANNOTATIONS = frozenset(("$schema", "title", "description", "examples", "definitions", "default"))
 
@@ -293,8 +295,9 @@ def _error(error, tree, file: str) -> PositionError:
     if kind in ("minimum", "maximum"):
         if "maximum" not in sch:
             return PositionError(file, line, key or None, f"expected a whole number >= {want}, got {error.instance}")
-        return PositionError(file, line, key or None,
-                             f"{error.instance} is out of range {sch['minimum']}..{sch['maximum']}")
+        shown = str(error.instance)
+        shown = shown if len(shown) <= 20 else shown[:20] + "..."
+        return PositionError(file, line, key or None, f"{shown} is out of range {sch['minimum']}..{sch['maximum']}")
     if kind == "uniqueItems":
         seen: set = set()
         for i, item in enumerate(error.instance):
