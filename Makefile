@@ -26,6 +26,7 @@ test: install-test
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 bench: install
+	$(BIN)/python benchmarks/bench_players.py --repeat 3
 	$(BIN)/python benchmarks/bench_cases.py --repeat 3 --case-repeat 3
 	$(BIN)/python benchmarks/bench_rout.py --repeat 1
 	$(BIN)/python benchmarks/bench_phase.py
