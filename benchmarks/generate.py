@@ -219,14 +219,16 @@ def generate_open_stack(squads: int, smc: int = 0, seed: int = 0, hs: int = 0, s
                         enemy_range: int = 1) -> str:
     """YAML text of one stack on an all-open board (A0..GG10, no terrain):
     ``squads`` broken Russian 4-4-7 squads, ``hs`` broken 2-4-7 half-squads
-    and ``smc`` broken 8-0 leaders in one hex ``seed`` picks away from the
-    edges, one unbroken German 4-6-7 squad ADJACENT to it (``enemy_range``
+    and ``smc`` broken 8-0 leaders in one hex ``seed`` picks in the middle of the
+    board, one unbroken German 4-6-7 squad ADJACENT to it (``enemy_range``
     1). Every way out is in the German's LOS and Normal Range: the stack
     surrenders (A20.21) or is rejected (A20.3); at range 2 it routs, in
     thousands of ways (Interdiction, Low Crawl). ``shuffled``: the units listed in a seeded order, with
     ids as a player may write them (not in listing order)."""
     rng = random.Random(f"asl-kb-bench:{seed}:open-stack")
-    inner = [h for h in board_hexes(0) if 3 <= h[0] <= BOARD_COLS - 4 and 3 <= h[1] <= BOARD_ROWS - 3]
+    # the middle of the board: under No Quarter the stack may rout six MF
+    # any way, in thousands of ways (A20.3)
+    inner = [h for h in board_hexes(0) if 10 <= h[0] <= BOARD_COLS - 11 and 4 <= h[1] <= BOARD_ROWS - 4]
     at = rng.choice(inner)
     enemy = rng.choice([h for h in board_hexes(0) if _distance(h, at) == enemy_range])
     units = ([("squad", "4-4-7")] * squads + [("half_squad", "2-4-7")] * hs + [("leader", "8-0")] * smc)
