@@ -2,7 +2,8 @@
 
 Each broken unit's fates come from its rout graph twice: as the position
 gives No Quarter (world 0) and with every side having invoked it (world 1,
-asked only when some surrender may be rejected). The phase program picks one
+asked only when some unit's turn may follow a rejection: the phase program
+says so, may_follow_rejection). The phase program picks one
 fate per unit; its constraints (A20.3, A20.21, A20.51) decide which
 combinations are legal. Here the facts are written and the answer sets read.
 
