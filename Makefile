@@ -30,6 +30,7 @@ lint: install-test
 	$(BIN)/ruff check asl_kb tests benchmarks
 
 bench: install
+	$(BIN)/python benchmarks/bench_players.py --repeat 3
 	$(BIN)/python benchmarks/bench_cases.py --repeat 3 --case-repeat 3
 	$(BIN)/python benchmarks/bench_rout.py --repeat 1
 	$(BIN)/python benchmarks/bench_phase.py

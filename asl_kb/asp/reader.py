@@ -66,7 +66,7 @@ def reason_kind(reason) -> str:
 class Answer:
     """One answer set, read through the contract."""
 
-    def __init__(self, symbols):
+    def __init__(self, symbols, memo: dict | None = None):
         self.says: dict[str, str] = {}
         self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
         self.kind_says: dict[str, str] = {}
@@ -75,7 +75,7 @@ class Answer:
         self.violated: list[tuple[str, clingo.Symbol]] = []
         self.atoms: dict[str, list] = defaultdict(list)
         self._said: dict = {}
-        for s in read_symbols(symbols):
+        for s in read_symbols(symbols, memo):
             name = s.name
             a = s.arguments
             if name == "because" and len(a) == 3:

@@ -185,13 +185,18 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         incomplete.append(f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut")
     # A rejected surrender invokes No Quarter for the later units (A20.3): for
     # the whole-phase listing their fates are asked again with No Quarter in
-    # force. (Which surrenders a Guard's capacity may free needs no second
-    # solve: a rejection only lowers the loads, so every unit freed in some
-    # outcome is freed in one without rejections.)
+    # force -- where the phase program says some unit's turn may follow a
+    # rejection (Phase.may_follow_rejection). (Which surrenders a Guard's
+    # capacity may free needs no second solve: a rejection only lowers the
+    # loads, so every unit freed in some outcome is freed in one without
+    # rejections.)
     rejectable = any(f.invokes_no_quarter is not None for u in units for f in u.fates)
     surrenders = any(f.kind == "surrender" for u in units for f in u.fates)
     world1 = None
     info = g.info
+    if rejectable and phase:
+        from asl_kb.engines.phase import Phase
+        rejectable = Phase(position, units, None, g.accompany, g.rank, info).may_follow_rejection()
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
         g1, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),

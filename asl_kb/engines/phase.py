@@ -2,7 +2,8 @@
 
 Each broken unit's fates come from its rout graph twice: as the position
 gives No Quarter (world 0) and with every side having invoked it (world 1,
-asked only when some surrender may be rejected). The phase program picks one
+asked only when some unit's turn may follow a rejection: the phase program
+says so, may_follow_rejection). The phase program picks one
 fate per unit; its constraints (A20.3, A20.21, A20.51) decide which
 combinations are legal. Here the facts are written and the answer sets read.
 
@@ -50,6 +51,9 @@ class Phase:
         self.world1 = world1 is not None
         self.units = {u.id: u for u in position.units}
         self.entries = {e.id: e for e in world0}
+        self._order = {uid: i for i, uid in enumerate(self.entries)}
+        self._memo: dict = {}
+        self._texts: dict = {}
         # Without world 1 (no --phase), the rejections' later units may only
         # rout before the rejection: a subset of the outcomes that holds every
         # outcome without a rejection (enough for brave()).
@@ -143,6 +147,32 @@ class Phase:
         ctl.ground([("base", [])])
         return ctl
 
+    def may_follow_rejection(self) -> bool:
+        """Whether some unit's turn may come after a rejection by its enemy
+        side, so that the whole phase needs its fates under No Quarter
+        (world 1). Asked of the phase program itself, before world 1 is
+        figured: each unit with a surrender that needs quarter (phase_reads
+        A20.3) is given one more fate, existing only under No Quarter and
+        tied to nothing else -- the least any such fate can be -- and the
+        question is whether some legal whole-phase outcome picks one. None
+        does where every rejection takes the unit with it (its stack,
+        surrendering at one instant, A20.21): world 1 would only add fates
+        no outcome can pick."""
+        if self.world1 or not self.coupled:
+            return self.world1
+        extra = {}
+        for uid in self.coupled:
+            if any("A20.3" in self._info(uid, f).read_by for f in self.fates[uid]):
+                extra[uid] = len(self.classes[uid])
+        if not extra:
+            return False
+        facts = self.facts() + "".join(f"fate_option({q(u)},{c},1).\n" for u, c in extra.items())
+        ctl = new_control("phase.lp", facts, ("--enum-mode=brave", "0"))
+        ctl.ground([("base", [])])
+        last: list = []
+        ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
+        return any(s.name == "pick" and extra.get(s.arguments[0].string) == s.arguments[1].number for s in last)
+
     def brave(self) -> dict:
         """{(unit, fate id): explanation} for each surrender that some legal
         whole-phase outcome frees for lack of Guard capacity."""
@@ -200,7 +230,7 @@ class Phase:
             for uid, c in m["pick"].items():
                 n *= len(self.classes[uid][c])
             count += n
-        models.sort(key=lambda m: _outcome_key(self._render(m, {u: self.classes[u][c][0] for u, c in m["pick"].items()})))
+        models.sort(key=lambda m: self._key(m, {u: self.classes[u][c][0] for u, c in m["pick"].items()}))
         listed = []
         for m in models:
             if len(listed) >= limit:
@@ -213,7 +243,8 @@ class Phase:
         return count, listed, complete
 
     def _parse(self, symbols) -> dict:
-        ans = Answer(symbols)
+        # (one memo for every model: they share most of their atoms)
+        ans = Answer(symbols, self._memo)
         at, ans.atoms = ans.atoms, {}   # keep only the words (says/2) with the model
         return {"pick": {s.arguments[0].string: s.arguments[1].number for s in at["pick"]},
                 "slot": {s.arguments[0].string: s.arguments[1].number for s in at["slot"]},
@@ -224,15 +255,38 @@ class Phase:
                 "with": {s.arguments[1].string: s.arguments[0].string for s in at["with"]},
                 "answer": ans}
 
+    def _text(self, sym) -> str:
+        """str(sym), figured once per symbol (the models share their reasons)."""
+        t = self._texts.get(sym)
+        if t is None:
+            t = self._texts[sym] = str(sym)
+        return t
+
+    def _turn_order(self, m: dict, fate_of: dict) -> list:
+        """The units of an outcome in rout order (A10.5 rank, then slot)."""
+        order = self._order
+        return sorted(fate_of, key=lambda u: (rank_of(self.rank, u), m["slot"].get(u, 0), order[u]))
+
+    def _key(self, m: dict, fate_of: dict) -> list:
+        """The sort key of self._render(m, fate_of), without the explanations
+        (every model is sorted; only the listed ones are rendered)."""
+        out = []
+        for uid in self._turn_order(m, fate_of):
+            f = self.fates[uid][fate_of[uid]]
+            routs = f.kind == "rout"
+            out.append((uid, "freed" if uid in m["freed"] else f.kind, f.captor or "", f.at,
+                        m["guard"].get(uid) or "", tuple(i.at for i in f.interdiction) if routs else (),
+                        (f.low_crawl or False) if routs else False))
+        return out
+
     def _render(self, m: dict, fate_of: dict) -> PhaseOutcome:
         """One whole-phase outcome: the class model m with a concrete fate
         (index) for each unit, in rout order."""
         turns = []
-        order = {uid: i for i, uid in enumerate(self.entries)}
-        for uid in sorted(fate_of, key=lambda u: (rank_of(self.rank, u), m["slot"].get(u, 0), order[u])):
+        for uid in self._turn_order(m, fate_of):
             f = self.fates[uid][fate_of[uid]]
             because = [Because(r, m["answer"].say(reason), reason_kind(reason))
-                       for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], str(x[1])))]
+                       for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], self._text(x[1])))]
             routs = f.kind == "rout"
             turns.append(Turn(uid, "freed" if uid in m["freed"] else f.kind, f.at, because,
                               captor=f.captor, cause=f.cause, invokes_no_quarter=f.invokes_no_quarter,
@@ -241,7 +295,3 @@ class Phase:
                               guard=m["guard"].get(uid), accompanied_by=m["with"].get(uid)))
         return PhaseOutcome(sorted(m["nq"]), turns)
 
-
-def _outcome_key(o: PhaseOutcome):
-    return [(t.unit, t.fate, t.captor or "", t.at, t.guard or "", tuple(t.interdiction or ()), t.low_crawl or False)
-            for t in o.turns]

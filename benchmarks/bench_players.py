@@ -1,0 +1,194 @@
+"""The positions players make (issue 28), as whole CLI runs beside the import
+floor: prints each against its target and writes docs/performance.md.
+
+Each row is one `asl-kb outcomes POSITION --format json` process (`--phase`
+where the row says so), its wall time the median of `--repeat` runs and its
+peak memory (ru_maxrss) the most of any; the import floor (`python -c
+'import clingo, yaml, jinja2'`) is run in the same rounds, interleaved with
+the rows, so that a busy machine slows both alike. Every position is
+generated and seeded (benchmarks/generate.py) but the rulebook's A10.5 EX
+(facts/rout/A10.5-EX.yaml), whose target is a ratio to the floor.
+
+Nothing is asserted: the machine may be shared. docs/performance.md holds
+the current table only (no date, commit or machine load: those belong to a
+run, not to the document); tests/test_bench_players.py checks its form.
+
+Usage (from the repository root):
+    .venv/bin/python benchmarks/bench_players.py            # every row, 3 runs each
+    .venv/bin/python benchmarks/bench_players.py --quick    # the small rows only
+    .venv/bin/python benchmarks/bench_players.py --no-write # print, leave the doc alone
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from generate import (generate_area_spread, generate_open, generate_open_stack,  # noqa: E402
+                      generate_position)
+
+FLOOR = [sys.executable, "-c", "import clingo, yaml, jinja2"]
+DOC = ROOT / "docs" / "performance.md"
+RULEBOOK = ROOT / "facts" / "rout" / "A10.5-EX.yaml"
+#: the table's columns (tests/test_bench_players.py checks the document by them)
+COLUMNS = ("position", "wall s", "x floor", "peak MiB", "target", "met", "met at a 0.09 s floor")
+#: the import floor the issue's targets in seconds were set against: a target
+#: of T s is T / 0.09 times the floor, which a busy machine moves less
+ISSUE_FLOOR = 0.09
+
+
+@dataclass(frozen=True)
+class Row:
+    """One benchmark row: a position (YAML text, or a bundled file), its CLI
+    options, and its target: seconds of wall time, or a ratio to the floor
+    (`ratio`), and at most `mib` MiB where given."""
+    name: str
+    make: object            # () -> YAML text, or a Path
+    phase: bool = False
+    seconds: float | None = None
+    ratio: float | None = None
+    mib: float | None = None
+    quick: bool = True
+
+    def target(self) -> str:
+        parts = [f"<= {self.seconds:g} s" if self.seconds is not None else f"<= {self.ratio:g}x floor"]
+        if self.mib is not None:
+            parts.append(f"<= {self.mib:g} MiB")
+        return ", ".join(parts)
+
+    def met(self, wall: float, floor: float, mib: float, scaled: bool = False) -> bool:
+        """Within the target; `scaled`: the seconds read as a ratio to the
+        floor (T / ISSUE_FLOOR times it)."""
+        if self.seconds is None:
+            ok = wall / floor <= self.ratio
+        else:
+            ok = wall / floor <= self.seconds / ISSUE_FLOOR if scaled else wall <= self.seconds
+        return ok and (self.mib is None or mib <= self.mib)
+
+
+def rows(seed: int = 0) -> list[Row]:
+    """Issue 28's table, in its order."""
+    return [
+        Row("legal stack: 3 squads + 4 leaders ADJACENT to an enemy, --phase",
+            lambda: generate_open_stack(3, 4, seed), phase=True, seconds=0.5),
+        Row("10 squads in one hex ADJACENT to an enemy, --phase",
+            lambda: generate_open_stack(10, 0, seed), phase=True, seconds=1.0),
+        Row("one broken squad on an all-open board, enemy at range 2",
+            lambda: generate_open(seed), seconds=0.5),
+        Row("the rulebook's A10.5 EX", RULEBOOK, ratio=1.5),
+        Row("160 broken units over 16 boards",
+            lambda: generate_position(16, 10, seed, spread=True), seconds=1.5),
+        Row("300 broken units over [A1, GG200]",
+            lambda: generate_area_spread(300, 200, seed), seconds=3.0, mib=500, quick=False),
+        Row("1,000 broken units over [A1, GG200]",
+            lambda: generate_area_spread(1000, 200, seed), seconds=10.0, mib=500, quick=False),
+        Row("25-unit stack (12 squads, 9 HS, 4 leaders, a player's order) ADJACENT to an enemy",
+            lambda: generate_open_stack(12, 4, seed, hs=9, shuffled=True), seconds=1.0),
+    ]
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).parent / "asl-kb"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "asl_kb.cli"]
+
+
+def run(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak MiB) of one child process; its output discarded."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) not in (0, 3):      # 3: an incomplete answer, still an answer
+        raise RuntimeError(f"{' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
+    return wall, ru.ru_maxrss / 1024
+
+
+def table(results: list[tuple[Row, float, float]], floor: float) -> list[str]:
+    """The Markdown table of the results (no date, commit or load)."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "| " + " | ".join("---" for _ in COLUMNS) + " |",
+             f"| import floor (`python -c 'import clingo, yaml, jinja2'`) | {floor:.2f} | 1.00 | - | - | - | - |"]
+    for row, wall, mib in results:
+        lines.append(f"| {row.name} | {wall:.2f} | {wall / floor:.2f} | {mib:.0f} | "
+                     f"{row.target()} | {_yes(row.met(wall, floor, mib))} | {_yes(row.met(wall, floor, mib, True))} |")
+    return lines
+
+
+def _yes(ok: bool) -> str:
+    return "yes" if ok else "no"
+
+
+DOC_HEAD = """# Performance
+
+The positions players make, each one whole `asl-kb outcomes POSITION --format
+json` process (`--phase` where the row says so), beside the import floor
+(`python -c 'import clingo, yaml, jinja2'`) measured in the same run,
+interleaved with the rows. Wall time: the median of the runs; peak memory:
+the most of any run (ru_maxrss). The positions are generated and seeded by
+`benchmarks/generate.py` (the rulebook's A10.5 EX is `facts/rout/A10.5-EX.yaml`).
+`make bench` runs `benchmarks/bench_players.py`, which prints this table and
+writes it here: the figures are those of the last run, on whatever machine
+ran it. A shared machine slows every row and the floor alike, so the last
+column reads each target in seconds as a ratio to the floor, as set: T s
+with the floor at 0.09 s, that is T / 0.09 times the floor.
+
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each row and of the floor (default 3)")
+    ap.add_argument("--quick", action="store_true", help="leave out the 300 and 1,000 unit rows")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-write", action="store_true", help="do not write docs/performance.md")
+    ap.add_argument("--cli", help="the command to run instead of asl-kb (e.g. another checkout's, to compare)")
+    args = ap.parse_args(argv)
+    chosen = [r for r in rows(args.seed) if r.quick or not args.quick]
+    cli = args.cli.split() if args.cli else _cli()
+    walls: dict[str, list[float]] = {r.name: [] for r in chosen}
+    mibs: dict[str, float] = {r.name: 0.0 for r in chosen}
+    floors: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="asl-kb-bench-") as tmp:
+        paths = {}
+        for i, r in enumerate(chosen):
+            if isinstance(r.make, Path):
+                paths[r.name] = str(r.make)
+            else:
+                paths[r.name] = os.path.join(tmp, f"row{i}.yaml")
+                Path(paths[r.name]).write_text(r.make(), encoding="utf-8")
+        for k in range(max(1, args.repeat)):
+            floors.append(run(FLOOR)[0])
+            for r in chosen:
+                wall, mib = run(cli + ["outcomes", paths[r.name], "--format", "json"] + (["--phase"] if r.phase else []))
+                walls[r.name].append(wall)
+                mibs[r.name] = max(mibs[r.name], mib)
+                print(f"  round {k + 1}: {r.name}: {wall:.2f} s", file=sys.stderr, flush=True)
+    floor = statistics.median(floors)
+    results = [(r, statistics.median(walls[r.name]), mibs[r.name]) for r in chosen]
+    lines = table(results, floor)
+    print(f"seed {args.seed}; median of {max(1, args.repeat)} interleaved runs; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
+    print("\n".join(lines))
+    for r, wall, mib in results:
+        print(f"target: {r.name}: {r.target()} -> {'met' if r.met(wall, floor, mib) else 'missed'}"
+              + ("" if r.seconds is None else
+                 f"; as {r.seconds / ISSUE_FLOOR:.1f}x the floor: {wall / floor:.1f}x -> "
+                 f"{'met' if r.met(wall, floor, mib, True) else 'missed'}"))
+    if not (args.no_write or args.quick or args.cli):
+        DOC.write_text(DOC_HEAD + "\n".join(lines) + "\n", encoding="utf-8")
+        print(f"wrote {DOC.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
