@@ -20,8 +20,29 @@ def judge_gaps(name: str, text: str, rs: RuleSet) -> dict:
     """One position: does `asl-kb check` find something? (picklable, for workers)"""
     with rs.active():
         position = rs.apply(load_position_text(text, name))
-        r = check(position)
+        r = check_under(position, rs)
     return {"witness": not r["consistent"], "incomplete": [], "findings": r["findings"]}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a["kind"] == b["kind"] and a.get("unit") == b.get("unit")
+
+
+def check_under(position, rs: RuleSet) -> dict:
+    """`asl-kb check` of a position (already `rs.apply`'d) under the rule set;
+    under a rules folder each finding also names the folder's edits it
+    needs (committee/edits.py: undone, the finding goes)."""
+    from asl_kb.committee.edits import needed
+    with rs.active():
+        r = check(position)
+    if rs.folder is None:
+        return r
+    for f in r["findings"]:
+        blamed = needed(rs, lambda: any(_same(f, g) for g in check(position)["findings"]))
+        f["edits"] = [e.as_json() for e in blamed] if blamed is not None else []
+        if blamed is None:
+            f["also_in_shipped_rules"] = True
+    return r
 
 
 def clause_rules(finding: dict) -> list[str]:

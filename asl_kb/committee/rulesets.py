@@ -115,13 +115,16 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     files = sorted(p.relative_to(path).as_posix() for p in path.rglob("*.lp") if p.is_file())
     if not files:
         raise RuleSetError(str(folder), None, key, "the folder holds no .lp file")
-    for rel in files:
-        _parse_file(path / rel, str(path / rel))
     shipped = rules_dir()
     replaces = tuple(f for f in files if (shipped / f).is_file())
     adds = tuple(f for f in files if f not in replaces)
     rs = RuleSet(folder=path.resolve(), replaces=replaces, adds=adds)
-    _load_entries(materialize(rs.folder), path)
+    complete = materialize(rs.folder)
+    # each file parsed where it runs, in the complete folder: an overlaid
+    # entry program's #include names a shipped file (check.lp's phase/doc.lp)
+    for rel in files:
+        _parse_file(complete / rel, str(path / rel), complete, path)
+    _load_entries(complete, path)
     return rs
 
 
@@ -148,15 +151,15 @@ def _clingo_error(messages: list[str], default_file: str, key: str, temp: Path |
     return RuleSetError(default_file, None, key, text)
 
 
-def _parse_file(path: Path, shown: str) -> None:
+def _parse_file(path: Path, shown: str, temp: Path, real: Path) -> None:
     messages: list[str] = []
     try:
         clingo.ast.parse_files([str(path)], lambda _stm: None,
                                logger=lambda _code, msg: messages.append(msg), message_limit=5)
     except RuntimeError:
-        raise _clingo_error(messages, shown, "syntax") from None
+        raise _clingo_error(messages, shown, "syntax", temp, real) from None
     if any(": error:" in m for m in messages):
-        raise _clingo_error(messages, shown, "syntax")
+        raise _clingo_error(messages, shown, "syntax", temp, real)
 
 
 def _load_entries(folder: Path, real: Path) -> None:

@@ -1,0 +1,163 @@
+"""The clauses a rules folder changes, and which of them a finding needs.
+
+A folder overlays the shipped rules file by file; what the committee wants
+named is the clause it edited. Each overlay file's clauses (clingo's parser,
+as `make mutate` reads them: asl_kb/mutate/mutants.py) are matched against
+the shipped file's, in order (difflib): every run of clauses added, deleted
+or rewritten is one *edit*, with its file, line, rule id and both texts.
+
+`needed(rs, present)`: the edits a finding comes from -- a set of them that
+gives it with every other edit undone, none of which can be undone too (a
+minimal core over the edits): the finding is run again under rules folders
+with edits undone, one more at a time. None when the shipped rules (every
+edit undone) give it too.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from asl_kb.asp.control import using_rules
+from asl_kb.engines.cores import rule_of_file
+from asl_kb.resources import rules_dir
+
+
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    file: str            # path under the rules folder, e.g. "rout/A20_21_surrender.lp"
+    line: int            # line of the edit in the folder's file
+    kind: str            # "added", "deleted" or "changed"
+    clause: str          # the folder's clause(s) (whitespace collapsed), "" when deleted
+    was: str             # the shipped clause(s), "" when added
+    start: int           # byte span of the folder's file the shipped text replaces to undo it
+    end: int
+    replacement: bytes
+
+    @property
+    def rule(self) -> str:
+        return rule_of_file(self.file)
+
+    def as_json(self) -> dict:
+        out = {"file": self.file, "line": self.line, "rule": self.rule, "edit": self.kind}
+        if self.clause:
+            out["clause"] = self.clause
+        if self.was:
+            out["was"] = self.was
+        return out
+
+    def text(self) -> str:
+        """One line: `rout/A20_21_surrender.lp:74 [A20.21] changed: CLAUSE`."""
+        return f"{self.file}:{self.line} [{self.rule}] {self.kind}: {self.clause or self.was}"
+
+
+def _clauses(rules: Path, rel: str):
+    from asl_kb.mutate.mutants import file_clauses
+    text = (rules / rel).read_bytes()
+    out = []
+    for c in file_clauses(rules, rel):
+        d = c.mutants[0]                      # the deletion: the clause's whole span
+        out.append((d.clause, d.start, d.end, d.line))
+    return text, out
+
+
+def _one_by_one(opcodes):
+    """difflib's runs split into one edit per clause where they pair up (a
+    run of clauses added, deleted, or rewritten one for one)."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "insert":
+            yield from ((tag, i1, i1, j, j + 1) for j in range(j1, j2))
+        elif tag == "delete":
+            yield from ((tag, i, i + 1, j1, j1) for i in range(i1, i2))
+        elif tag == "replace" and i2 - i1 == j2 - j1:
+            yield from ((tag, i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1))
+        else:
+            yield tag, i1, i2, j1, j2
+
+
+_EDITS: dict[Path, tuple[Edit, ...]] = {}
+
+
+def edits(rs) -> tuple[Edit, ...]:
+    """Every edit of the rule set's folder against the shipped rules, in file
+    order (none for a rule version)."""
+    if rs.folder is None:
+        return ()
+    hit = _EDITS.get(rs.folder)
+    if hit is not None:
+        return hit
+    from asl_kb.committee.rulesets import materialize
+    complete, shipped = materialize(rs.folder), rules_dir()
+    out: list[Edit] = []
+    for rel in sorted(rs.replaces + rs.adds):
+        text, mine = _clauses(complete, rel)
+        old_text, theirs = _clauses(shipped, rel) if rel in rs.replaces else (b"", [])
+        sm = difflib.SequenceMatcher(None, [c[0] for c in theirs], [c[0] for c in mine], autojunk=False)
+        for tag, i1, i2, j1, j2 in _one_by_one(sm.get_opcodes()):
+            if tag == "equal":
+                continue
+            was = " ".join(c[0] for c in theirs[i1:i2])
+            replacement = b"\n".join(old_text[c[1]:c[2]] for c in theirs[i1:i2])
+            if j1 < j2:
+                start, end, line = mine[j1][1], mine[j2 - 1][2], mine[j1][3]
+            else:      # deleted: the shipped clauses go back after the clause before
+                start = end = mine[j1 - 1][2] if j1 else (mine[0][1] if mine else len(text))
+                line = mine[j1 - 1][3] if j1 else 1
+                replacement = b"\n" + replacement + b"\n"
+            kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
+            out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement))
+    _EDITS[rs.folder] = tuple(out)
+    return _EDITS[rs.folder]
+
+
+_VARIANTS: dict[tuple, Path] = {}
+
+
+def undone(rs, which: frozenset[int]) -> Path:
+    """A complete rules folder: the rule set's with the edits `which` (their
+    indices in edits(rs)) undone."""
+    key = (rs.folder, which)
+    hit = _VARIANTS.get(key)
+    if hit is not None:
+        return hit
+    from asl_kb.committee.rulesets import materialize
+    complete = materialize(rs.folder)
+    target = complete.parent / f"{complete.name}-undo{len(_VARIANTS)}"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(complete, target)
+    all_edits = edits(rs)
+    by_file: dict[str, list[Edit]] = {}
+    for i in sorted(which):
+        by_file.setdefault(all_edits[i].file, []).append(all_edits[i])
+    for rel, es in by_file.items():
+        text = (complete / rel).read_bytes()
+        for e in sorted(es, key=lambda e: e.start, reverse=True):
+            text = text[:e.start] + e.replacement + text[e.end:]
+        (target / rel).write_bytes(text)
+    _VARIANTS[key] = target
+    return target
+
+
+def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
+    """The edits the finding `present()` (run under the active rules) comes
+    from: a set of them that gives it alone (every other edit undone) and
+    none of which can be undone -- a minimal core over the edits. None when
+    it stays with every edit undone: the shipped rules give it too."""
+    all_edits = edits(rs)
+    if not all_edits:
+        return None
+    everything = frozenset(range(len(all_edits)))
+
+    def gives(kept: frozenset[int]) -> bool:
+        with using_rules(undone(rs, everything - kept)):
+            return present()
+    if gives(frozenset()):
+        return None
+    kept = set(everything)
+    for i in sorted(everything):
+        if gives(frozenset(kept - {i})):
+            kept.discard(i)
+    return [all_edits[i] for i in sorted(kept)]
