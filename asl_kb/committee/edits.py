@@ -120,7 +120,7 @@ def undone(rs, which: frozenset[int]) -> Path:
     indices in edits(rs)) undone."""
     key = (rs.folder, which)
     hit = _VARIANTS.get(key)
-    if hit is not None:
+    if hit is not None and hit.exists():
         return hit
     from asl_kb.committee.rulesets import materialize
     complete = materialize(rs.folder)

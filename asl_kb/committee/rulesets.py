@@ -61,6 +61,12 @@ class RuleSet:
     def flipped(self, switch: str) -> "RuleSet":
         return dataclasses.replace(self, flip=switch)
 
+    def cli_args(self) -> list[str]:
+        """The options that name this rule set to `outcomes`, `check`,
+        `why-not` and `report` (a replay line)."""
+        return (["--rules", str(self.folder) if self.folder is not None else self.version]
+                + (["--switch", self.flip] if self.flip else []))
+
     def as_json(self) -> dict:
         out = {"version": self.version}
         if self.folder is not None:
@@ -210,3 +216,12 @@ def materialize(folder: Path) -> Path:
         shutil.copyfile(p, dest)
     _MATERIALIZED[folder] = target
     return target
+
+
+def discard_materialized() -> None:
+    """Remove the materialized folders now (a one-position command ends its
+    process without running exit handlers)."""
+    for root in _TEMP_ROOT:
+        shutil.rmtree(root, True)
+    _TEMP_ROOT.clear()
+    _MATERIALIZED.clear()

@@ -35,9 +35,8 @@ def _phase_conflicts(position, result) -> list[dict]:
     if not ph.coupled:
         return []
     facts = ph.facts()
-    core = minimal_core("phase.lp", facts)
-    if core is None:
-        return []
+    # (check.lp first, whatever the answer: the program it loads is the
+    # one the tests read for clingo's warnings)
     ctl = new_control("check.lp", facts, ("--opt-mode=optN", "0"))
     ctl.ground([("base", [])])
     sets = set()
@@ -46,6 +45,9 @@ def _phase_conflicts(position, result) -> list[dict]:
         if m.optimality_proven:
             sets.add(tuple(sorted((rule, str(clause)) for rule, clause in Answer(m.symbols(shown=True)).violated)))
     ctl.solve(on_model=on_model)
+    core = minimal_core("phase.lp", facts)
+    if core is None:
+        return []
     # a kind check.lp does not name: the rule of the clause deriving it
     named = {c["clause"].split("(", 2)[1]: c["rule"] for c in constraints("phase.lp")
              if c["clause"].startswith("violated(")}
