@@ -24,6 +24,22 @@ def without_captor_clause(folder):
     return folder
 
 
+def captor_clause_deleted(folder) -> dict:
+    """The cause a change of that folder is attributed to: the edit, the
+    captor/3 clause deleted (at its line in the shipped file)."""
+    text = (rules_dir() / SURRENDER).read_text()
+    line = text[:text.index(CAPTOR_CLAUSE)].count("\n") + 1
+    return {"rule_folder": str(folder.resolve()),
+            "edit": {"file": SURRENDER, "line": line, "rule": "A20.21", "edit": "deleted"}}
+
+
+def cause_key(c: dict) -> dict:
+    """A cause without the clause's wording."""
+    if "edit" not in c:
+        return c
+    return {**c, "edit": {k: v for k, v in c["edit"].items() if k not in ("clause", "was")}}
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     out = capsys.readouterr()
@@ -94,7 +110,9 @@ def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
     vanished = [x for x in r["rows"] if x["change"] == "-"]
     assert any("surrender" in x["outcome"] for x in vanished)
     for x in r["rows"]:
-        assert x["caused_by"] == [{"rule_folder": str(folder.resolve()), "replaces": [SURRENDER], "adds": []}]
+        # the edited clause, not only the folder
+        assert [cause_key(c) for c in x["caused_by"]] == [captor_clause_deleted(folder)]
+        assert x["caused_by"][0]["edit"]["was"].startswith(CAPTOR_CLAUSE.strip())
     assert r["to"]["replaces"] == [SURRENDER]
 
 

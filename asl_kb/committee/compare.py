@@ -98,6 +98,8 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
                 causes.setdefault(item, []).append(cause)
             for item in vanished & (ra.items - flipped):
                 causes.setdefault(item, []).append(cause)
+        if a.folder is None and b.folder is not None:
+            _edit_causes(pa, b, phase, ra, appeared, vanished, causes)
         combination = {"switch": "+".join(differing) or "(none)", "rule": "combination"}
         if a.folder != b.folder:
             combination["rule_folder"] = str(b.folder or a.folder)
@@ -124,6 +126,36 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     if cut:
         out["incomplete_because"] = cut
     return out
+
+
+#: a folder with more edits than this is attributed as a whole (each edit
+#: is one more run of a differing position)
+EDITS_TRIED = 12
+
+
+def _edit_causes(pa, b: RuleSet, phase: bool, ra: Run, appeared: set, vanished: set, causes: dict) -> None:
+    """The folder's edits (committee/edits.py) one at a time: the `--from`
+    position run under the shipped rules with that edit alone in force; a
+    change it reproduces is attributed to the edited clause, before the
+    folder as a whole."""
+    from asl_kb.asp.control import using_rules
+    from asl_kb.committee.edits import edits, undone
+    every = edits(b)
+    if not every or len(every) > EDITS_TRIED:
+        return
+    folder_cause = _folder_cause(b)
+    for i, e in enumerate(every):
+        with using_rules(undone(b, frozenset(range(len(every))) - {i})):
+            r = outcomes(pa, phase=phase)
+        flipped = _items(r)
+        cause = {"rule_folder": str(b.folder), "edit": e.as_json()}
+        for item in (appeared & (flipped - ra.items)) | (vanished & (ra.items - flipped)):
+            listed = causes.setdefault(item, [])
+            listed.insert(sum("edit" in c for c in listed), cause)
+    # the folder as a whole only where no edit alone reproduces the change
+    for item, listed in causes.items():
+        if any("edit" in c for c in listed) and folder_cause in listed:
+            listed.remove(folder_cause)
 
 
 def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:

@@ -69,6 +69,9 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
 
 
 def cause_text(c: dict) -> str:
+    if "edit" in c:
+        e = c["edit"]
+        return f"{e['file']}:{e['line']} [{e['rule']}] ({e['edit']} in {c['rule_folder']})"
     if "rule_folder" in c and c.get("rule") != "combination":
         parts = [f"replaces {', '.join(c['replaces'])}"] if c.get("replaces") else []
         parts += [f"adds {', '.join(c['adds'])}"] if c.get("adds") else []

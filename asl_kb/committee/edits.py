@@ -28,7 +28,7 @@ from asl_kb.resources import rules_dir
 @dataclasses.dataclass(frozen=True)
 class Edit:
     file: str            # path under the rules folder, e.g. "rout/A20_21_surrender.lp"
-    line: int            # line of the edit in the folder's file
+    line: int            # line of the edit in the folder's file (deleted: in the shipped file)
     kind: str            # "added", "deleted" or "changed"
     clause: str          # the folder's clause(s) (whitespace collapsed), "" when deleted
     was: str             # the shipped clause(s), "" when added
@@ -104,7 +104,7 @@ def edits(rs) -> tuple[Edit, ...]:
                 start, end, line = mine[j1][1], mine[j2 - 1][2], mine[j1][3]
             else:      # deleted: the shipped clauses go back after the clause before
                 start = end = mine[j1 - 1][2] if j1 else (mine[0][1] if mine else len(text))
-                line = mine[j1 - 1][3] if j1 else 1
+                line = theirs[i1][3]        # where it stood in the shipped file
                 replacement = b"\n" + replacement + b"\n"
             kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
             out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement))
