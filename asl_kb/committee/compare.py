@@ -15,7 +15,7 @@ import dataclasses
 
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
 from asl_kb.committee.rulesets import RuleSet, with_switch
-from asl_kb.engines.diff import _describe, _items, switches_in_force
+from asl_kb.engines.diff import _describe, _items, compared, switches_in_force
 from asl_kb.engines.outcomes import answers, answers_each, outcomes, reads_phase
 from asl_kb.model import Outcomes
 
@@ -54,8 +54,8 @@ def run(position, rs: RuleSet, phase: bool = False, applied: bool = False) -> Ru
     already carries the rule set's version and switches)."""
     with rs.active():
         p = position if applied else rs.apply(position)
-        r = outcomes(p, phase=phase)
-    return Run(_items(r), rule_ids(r), list(r.incomplete_because or ()))
+        r, cut = compared(p, phase)
+    return Run(_items(r), rule_ids(r), cut)
 
 
 def unit_of(item: tuple) -> str:
@@ -146,7 +146,7 @@ def _edit_causes(pa, b: RuleSet, phase: bool, ra: Run, appeared: set, vanished: 
     folder_cause = _folder_cause(b)
     for i, e in enumerate(every):
         with using_rules(undone(b, frozenset(range(len(every))) - {i})):
-            r = outcomes(pa, phase=phase)
+            r, _ = compared(pa, phase)
         flipped = _items(r)
         cause = {"rule_folder": str(b.folder), "edit": e.as_json()}
         for item in (appeared & (flipped - ra.items)) | (vanished & (ra.items - flipped)):

@@ -87,15 +87,33 @@ def _with_switch(position, name: str, on: bool):
     return dataclasses.replace(position, readings=readings)
 
 
+#: whole-phase outcomes a diff lists and compares one by one (the phase
+#: program enumerates at most as many: engines/phase.py MAX_OUTCOMES)
+PHASE_COMPARED = 20000
+
+
+def compared(position, phase: bool):
+    """The position's outcomes as a diff compares them, and what of them was
+    cut: with `phase`, every whole-phase outcome is listed to be compared,
+    and a phase counted past what was listed says so."""
+    r = outcomes(position, phase=phase, limit=PHASE_COMPARED if phase else None)
+    cut = list(r.incomplete_because or ()) if not r.complete else []
+    ph = r.phase
+    # (the independent units' fates are compared as the units' own items)
+    if ph is not None and ph.combinations is not None and len(ph.outcomes) < ph.combinations:
+        cut.append(f"whole phase: {ph.combinations} combinations, only the first {len(ph.outcomes)} compared")
+    return r, cut
+
+
 def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
-    """Outcomes (with phase, also the whole-phase outcomes: all counted, the
-    first 100 compared) that appear or vanish from version_a to version_b."""
+    """Outcomes (with phase, also the whole-phase outcomes, every one up to
+    PHASE_COMPARED, else said cut) that appear or vanish from version_a to
+    version_b."""
     cut = []
 
     def run(p):
-        r = outcomes(p, phase=phase)
-        if not r.complete:
-            cut.extend(r.incomplete_because or ())
+        r, c = compared(p, phase)
+        cut.extend(c)
         return _items(r)
 
     pa = dataclasses.replace(position, rules=version_a)
