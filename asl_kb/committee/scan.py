@@ -110,27 +110,46 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
             batch, verdicts, results = submit()
             while batch:
                 ahead = submit()
+                taken = 0
+
+                def take() -> None:
+                    """The batch's verdicts at hand, in enumeration order."""
+                    nonlocal taken, tried, untouched, stopped
+                    while stopped is None and taken < len(batch) and batch[taken].index in verdicts:
+                        c = batch[taken]
+                        verdict = verdicts[c.index]
+                        taken += 1
+                        tried += 1
+                        untouched += bool(verdict.get("untouched"))
+                        cut.extend(f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
+                        if verdict["witness"]:
+                            found.append((c, verdict))
+                            if len(found) >= witnesses:
+                                stopped = f"{witnesses} witness(es) found"
+
+                def over() -> str | None:
+                    if ctrl_c.is_set():
+                        return "interrupted"
+                    if timeout is not None and time.perf_counter() - started > timeout:
+                        return f"--timeout {timeout:g} s reached"
+                    return None
+                take()
+                # results as they come: the deadline is looked at after each,
+                # not only after the batch (a cluster's batch is long)
                 for index, verdict in results:
                     verdicts[index] = verdict
                     if out is not None:
                         out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
                         out.flush()
-                for c in batch:
-                    verdict = verdicts[c.index]
-                    tried += 1
-                    untouched += bool(verdict.get("untouched"))
-                    cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
-                    if verdict["witness"]:
-                        found.append((c, verdict))
-                        if len(found) >= witnesses:
-                            stopped = f"{witnesses} witness(es) found"
-                            break
+                    take()
+                    if stopped is None and taken < len(batch):
+                        stopped = over()
+                    if stopped is not None:
+                        break
                 if progress is not None:
                     progress(tried, len(found), time.perf_counter() - started)
-                if stopped is None and ctrl_c.is_set():
-                    stopped = "interrupted"
-                if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
-                    stopped = f"--timeout {timeout:g} s reached"
+                if stopped is None:
+                    stopped = over()
                 if stopped is not None:
                     break
                 batch, verdicts, results = ahead

@@ -1,0 +1,55 @@
+"""Cut runs say so: a whole-phase diff listed short of its combinations is
+incomplete; a search stops within its --timeout even inside a long batch;
+`python -m asl_kb.mutate --search` cut by its timeout counts the mutant
+unfinished (exit 3), not "not told apart"."""
+from __future__ import annotations
+
+import json
+import time
+
+from asl_kb.committee import scan as scan_mod
+from asl_kb.committee.scope import load_scope
+from asl_kb.engines import diff as diff_mod
+from asl_kb.mutate.__main__ import main as mutate_main
+from asl_kb.mutate.mutants import file_mutants
+from asl_kb.resources import rules_dir
+from conftest import FACTS
+from test_committee_diff import run
+
+
+def test_a_phase_diff_listed_short_is_incomplete(capsys, monkeypatch):
+    # article Ex6: 2 whole-phase combinations; compare only 1 of them
+    case = str(FACTS / "phase/article-Ex6.yaml")
+    code, out, _ = run(capsys, "diff", case, "--phase", "--switch", "massacre_in_location", "--format", "json")
+    assert code == 0 and json.loads(out)["complete"]
+    monkeypatch.setattr(diff_mod, "PHASE_COMPARED", 1)
+    code, out, _ = run(capsys, "diff", case, "--phase", "--switch", "massacre_in_location", "--format", "json")
+    r = json.loads(out)
+    assert code == 3 and not r["complete"]
+    assert any("2 combinations, only the first 1 compared" in w for w in r["incomplete_because"])
+
+
+def test_timeout_stops_inside_a_batch():
+    """A cluster's batch is long: the deadline is looked at after each result."""
+    def slow(jobs):
+        for index, _name, _text in jobs:
+            time.sleep(0.1)
+            yield index, {"witness": False, "incomplete": []}
+    slow.batch = 64
+    started = time.perf_counter()
+    s = scan_mod.scan(load_scope("tiny"), slow, timeout=1.0)
+    took = time.perf_counter() - started
+    assert s["stopped"] == "--timeout 1 s reached" and s["incomplete"]
+    # (a batch of 64 would be 6.4 s; one result past the deadline is 0.1 s)
+    assert 0 < s["tried"] < 64 and took < 1.0 * 1.1 + 0.05
+
+
+def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
+    rel = "rout/A20_21_surrender.lp"
+    m = file_mutants(rules_dir(), rel)[0]
+    code = mutate_main([rel, "--search", "--mutants", m.id, "--scope", "tiny", "--timeout", "0.001",
+                        "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 3 and "UNFINISHED" in out and "1 unfinished" in out
+    (row,) = json.loads((tmp_path / "search-report.json").read_text())["mutants"]
+    assert row["told_apart"] is False and row["complete"] is False
