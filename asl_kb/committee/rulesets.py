@@ -52,6 +52,9 @@ class RuleSet:
     adds: tuple[str, ...] = ()
     #: a switch of versions.lp flipped relative to the rule set (None: none)
     flip: str | None = None
+    #: a complete rules folder run as it is (a folder's edits partly undone,
+    #: committee/edits.py), instead of the materialized overlay
+    complete: Path | None = None
 
     @property
     def label(self) -> str:
@@ -78,7 +81,8 @@ class RuleSet:
     @contextlib.contextmanager
     def active(self):
         """Run the block's programs under this rule set's rules folder."""
-        with using_rules(materialize(self.folder) if self.folder is not None else None):
+        folder = self.complete or (materialize(self.folder) if self.folder is not None else None)
+        with using_rules(folder):
             yield
 
     def apply(self, position):

@@ -46,6 +46,13 @@ def _items(result: Outcomes) -> set[tuple]:
         for u in section or ():
             for f in u.fates:
                 items.add((key, u.id, f.kind, f.captor or ""))
+    # --voluntary-break (A10.41): who may break, what would follow, and why none may
+    for u in result.voluntary_break or ():
+        items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None))
+        for f in u.fates:
+            items.add(("voluntary_break", u.id) + f.key)
+    for b in result.voluntary_break_refused or ():
+        items.add(("voluntary_break_refused", b.rule, b.reason or b.says))
     pris = result.prisoners
     if pris is not None:
         for o in pris.required + pris.options:
@@ -65,8 +72,14 @@ def _describe(item: tuple) -> str:
         return "whole phase: " + "; ".join(
             f"{u} {f}" + (f" to {c}" if c and f == "surrender" else f" by {c}" if c else "") + f" at {a}"
             + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
-    if item[0] == "unit":
+    if item[0] == "voluntary_break_refused":
+        return f"no unit may break voluntarily: [{item[1]}] {item[2]}"
+    if item[0] == "voluntary_break" and item[2] == "may break":
+        return f"{item[1]} may break voluntarily (A10.41)"
+    if item[0] in ("unit", "voluntary_break"):
         _, uid, fate, captor, cause, at, low_crawl, ints, _opt = item
+        if item[0] == "voluntary_break":
+            uid = f"{uid} (broken voluntarily)"
         words = fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "") + f" at {at}"
         if low_crawl:
             words += " by Low Crawl"
@@ -92,11 +105,11 @@ def _with_switch(position, name: str, on: bool):
 PHASE_COMPARED = 20000
 
 
-def compared(position, phase: bool):
+def compared(position, phase: bool, voluntary_break: bool = False):
     """The position's outcomes as a diff compares them, and what of them was
     cut: with `phase`, every whole-phase outcome is listed to be compared,
     and a phase counted past what was listed says so."""
-    r = outcomes(position, phase=phase, limit=PHASE_COMPARED if phase else None)
+    r = outcomes(position, phase=phase, voluntary_break=voluntary_break, limit=PHASE_COMPARED if phase else None)
     cut = list(r.incomplete_because or ()) if not r.complete else []
     ph = r.phase
     # (the independent units' fates are compared as the units' own items)
