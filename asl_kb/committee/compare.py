@@ -16,7 +16,7 @@ import dataclasses
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
 from asl_kb.committee.rulesets import RuleSet, with_switch
 from asl_kb.engines.diff import _describe, _items, compared, switches_in_force
-from asl_kb.engines.outcomes import answers, answers_each, outcomes, reads_phase
+from asl_kb.engines.outcomes import answers_each, outcomes, reads_phase
 from asl_kb.model import Outcomes
 
 
@@ -76,12 +76,14 @@ def _folder_cause(rs: RuleSet) -> dict:
 
 
 def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bool = True,
-            voluntary_break: bool = False) -> dict:
+            voluntary_break: bool = False, shortcut: bool = True) -> dict:
     """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
-    "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}."""
+    "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}.
+    (`shortcut`: first ask whether the programs answer alike -- False when
+    the caller knows they may well not: then the outcomes are read at once.)"""
     pa = _applied(position, a)
     pb = _applied(position, b)
-    if not phase and not voluntary_break and _same_answers(pa, a, pb, b):
+    if shortcut and not phase and not voluntary_break and _same_answers(pa, a, pb, b):
         return {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [], "complete": True}
     vb = voluntary_break
     ra, rb = run(pa, a, phase, True, vb), run(pb, b, phase, True, vb)
@@ -175,7 +177,14 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
     return out, combination
 
 
-def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
+def same_outcomes(position, a: RuleSet, b: RuleSet) -> bool:
+    """Whether the position's outcomes (fates, immediate surrenders,
+    prisoners' options; not the explanations' rule ids) are shown equal
+    under a and b without reading them (False: they may differ)."""
+    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=False)
+
+
+def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -191,12 +200,13 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
-            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing))
+            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing),
+                                         explained=explained)
     else:
         with a.active():
-            first = answers(pa)
+            (first,) = answers_each([pa], explained=explained)
         with b.active():
-            second = answers(pb)
+            (second,) = answers_each([pb], explained=explained)
     if first != second:
         return False
     if not reads_phase(first):

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+
+import clingo.ast as A
 
 from asl_kb.asp.control import using_rules
 from asl_kb.engines.cores import rule_of_file
@@ -35,6 +38,8 @@ class Edit:
     start: int           # byte span of the folder's file the shipped text replaces to undo it
     end: int
     replacement: bytes
+    #: the shipped clauses' texts, one by one
+    was_texts: tuple[bytes, ...] = ()
 
     @property
     def rule(self) -> str:
@@ -107,7 +112,8 @@ def edits(rs) -> tuple[Edit, ...]:
                 line = theirs[i1][3]        # where it stood in the shipped file
                 replacement = b"\n" + replacement + b"\n"
             kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
-            out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement))
+            out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
+                            tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2])))
     _EDITS[rs.folder] = tuple(out)
     return _EDITS[rs.folder]
 
@@ -161,3 +167,92 @@ def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
         if gives(frozenset(kept - {i})):
             kept.discard(i)
     return [all_edits[i] for i in sorted(kept)]
+
+
+# -- the edits as a switch ---------------------------------------------------
+
+#: the switch the combined folder (as_switch) gives a folder's edits
+SWITCH = "asl_kb_erratum"
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
+
+
+def _guarded(clause: bytes, sign: str) -> bytes | None:
+    """A clause (its text) with `in_force(SWITCH)` (sign "") or `not
+    in_force(SWITCH)` (sign "not ") added to its body, as clingo prints it;
+    None for a statement that takes no body literal (#minimize)."""
+    out: list = []
+    A.parse_string(clause.decode(), out.append)
+    rules = [s for s in out if s.ast_type != A.ASTType.Program]
+    if len(rules) != 1 or rules[0].ast_type != A.ASTType.Rule:
+        return None
+    st = rules[0]
+    loc = st.location
+    lit = A.Literal(loc, A.Sign.Negation if sign else A.Sign.NoSign, A.SymbolicAtom(
+        A.Function(loc, "in_force", [A.Function(loc, SWITCH, [], 0)], 0)))
+    return str(st.update(body=list(st.body) + [lit])).encode()
+
+
+def _others(text: bytes) -> list[str]:
+    """A file's statements other than its clauses (#show, #const, #external,
+    #program, #minimize...) and its #include lines, as comparable text."""
+    out: list = []
+    A.parse_string(_INCLUDE.sub("", text.decode()), out.append)
+    return [str(s) for s in out if s.ast_type not in (A.ASTType.Rule, A.ASTType.Comment)]
+
+
+_SWITCHED: dict[Path, Path | None] = {}
+
+
+def as_switch(rs) -> Path | None:
+    """A complete rules folder holding both the shipped rules and the
+    folder's: each edit's new clauses read `in_force(SWITCH)`, its shipped
+    clauses `not in_force(SWITCH)`, and versions.lp declares SWITCH a Q&A
+    reading (on unless a position's `readings` turns it off). With SWITCH on
+    it answers as the folder, off as the shipped rules, so the edits are a
+    switch's clauses (committee/relevance.py skips the positions they cannot
+    touch, and both sides are grounded once). None when the folder changes
+    more than clauses (an #include of a shipped file, #show, #const,
+    #external, #program, #minimize) or a clause takes no body literal."""
+    if rs.folder in _SWITCHED:
+        hit = _SWITCHED[rs.folder]
+        if hit is None or hit.exists():
+            return hit
+    from asl_kb.committee.rulesets import materialize
+    complete, shipped = materialize(rs.folder), rules_dir()
+    all_edits = edits(rs)
+    target = complete.parent / f"{complete.name}-switch"
+    result: Path | None = target
+    try:
+        for rel in rs.replaces:
+            mine, theirs = (complete / rel).read_bytes(), (shipped / rel).read_bytes()
+            kept = set(_INCLUDE.findall(theirs.decode()))
+            new = set(_INCLUDE.findall(mine.decode()))
+            # an include may only be added, of a file the folder adds
+            if not kept <= new or not (new - kept) <= set(rs.adds) or _others(mine) != _others(theirs):
+                raise ValueError(rel)
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(complete, target)
+        for rel in sorted(set(e.file for e in all_edits)):
+            text = (complete / rel).read_bytes()
+            mine = _clauses(complete, rel)[1]
+            by_start = {(c[1], c[2]): c for c in mine}
+            pieces = []
+            for e in sorted((e for e in all_edits if e.file == rel), key=lambda e: e.start, reverse=True):
+                new_clauses = [c for (a, b), c in by_start.items() if e.start <= a and b <= e.end]
+                guarded = [_guarded(text[c[1]:c[2]], "") for c in sorted(new_clauses, key=lambda c: c[1])]
+                was = [_guarded(x, "not ") for x in e.was_texts]
+                if any(g is None for g in guarded + was):
+                    raise ValueError(rel)
+                pieces.append((e.start, e.end, b"\n".join(guarded + was)))
+            for start, end, piece in pieces:
+                text = text[:start] + piece + text[end:]
+            (target / rel).write_bytes(text)
+        versions = target / "core" / "versions.lp"
+        versions.write_text(versions.read_text()
+                            + f'\n% (asl-kb search: the rule folder {rs.folder} as a switch)\n'
+                              f'qa_reading({SWITCH}, "{rs.folder.name}").\n')
+    except (ValueError, RuntimeError):
+        result = None
+    _SWITCHED[rs.folder] = result
+    return result
