@@ -53,3 +53,12 @@ def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
     assert code == 3 and "UNFINISHED" in out and "1 unfinished" in out
     (row,) = json.loads((tmp_path / "search-report.json").read_text())["mutants"]
     assert row["told_apart"] is False and row["complete"] is False
+
+
+def test_progress_bar_on_stderr_only_when_asked(capsys):
+    argv = ("search", "diff", "--switch", "guard_outnumbered", "--scope", "tiny")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""        # not a terminal, not asked
+    code, out2, err = run(capsys, *argv, "--progress")
+    assert code == 0 and out2 == out
+    assert "\r[" in err and "82/82 positions" in err and err.endswith("\n")

@@ -70,6 +70,8 @@ def _search_args(p) -> None:
                    help="judge positions on N local Dask worker processes (default: in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="judge positions on an existing Dask cluster (default: none)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw a progress bar on standard error (default: only when it is a terminal)")
 
 
 def at_least(least: int, unit: str = ""):
@@ -133,10 +135,14 @@ def _search(args) -> int:
     if args.resume and not args.stream:
         print("error: --resume: needs --stream FILE", file=sys.stderr)
         return 2
+    from asl_kb.committee.progress import bar_for
     scope = load_scope(args.scope)
+    bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
-                   timeout=args.timeout, stream=args.stream, resume=args.resume)
+                   timeout=args.timeout, stream=args.stream, resume=args.resume, progress=bar)
     with contextlib.ExitStack() as stack:
+        if bar is not None:
+            stack.callback(bar.close)
         if args.workers or args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
             options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
