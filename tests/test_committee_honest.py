@@ -62,3 +62,15 @@ def test_progress_bar_on_stderr_only_when_asked(capsys):
     code, out2, err = run(capsys, *argv, "--progress")
     assert code == 0 and out2 == out
     assert "\r[" in err and "82/82 positions" in err and err.endswith("\n")
+
+
+def test_a_witness_fits_twenty_lines(capsys):
+    code, out, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--scope", "disrupted",
+                       "--witnesses", "2")
+    assert code == 1
+    blocks = out.split("\n  witness ")[1:]
+    assert len(blocks) == 2 and all(len(b.splitlines()) <= 20 for b in blocks)
+    # the position in one line, then what vanished in words
+    first = blocks[0].splitlines()
+    assert "U1 russian squad 4-4-7 broken disrupted at P15" in first[1]
+    assert first[2].strip().startswith("vanished 1 elimination")

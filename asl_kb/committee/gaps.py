@@ -82,6 +82,7 @@ def to_text(report: dict) -> str:
     for w in report["witnesses"]:
         lines.append(f"  {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
                      + (f": {w['file']}" if "file" in w else ""))
+        lines.append(f"    {w['brief']}")
         if "replay" in w:
             lines.append(f"    replay: {w['replay']}")
         for f in w["findings"]:
@@ -91,6 +92,4 @@ def to_text(report: dict) -> str:
                 lines += [f"      core: {c['at']} [{c['rule']}] {c['violated']}" for c in f["clauses"]]
             lines += [f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
                       for e in f.get("edits", ())]
-        if "yaml" in w:
-            lines += ["    | " + line for line in w["yaml"].splitlines()]
     return "\n".join(lines) + "\n"

@@ -20,8 +20,9 @@ from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_
 from asl_kb.committee.scope import Scope
 from asl_kb.position.loader import load_position_text
 
-#: outcomes listed per witness and change in the text report
-SHOWN = 8
+#: outcomes listed per witness and change in the text report (a witness
+#: fits 20 lines; every one is in --format json)
+SHOWN = 4
 
 
 def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
@@ -100,6 +101,29 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
     return finish_report(report, s)
 
 
+def summary(entries: list[dict]) -> str:
+    """What a list of outcomes that appear or vanish comes to, in words:
+    `2 surrenders, 3037 Interdicted routs to 40 destinations`."""
+    import re
+    kinds: dict[str, set] = {}
+    count: dict[str, int] = {}
+    for e in entries:
+        text = e["outcome"].split(": ", 1)[-1]
+        kind = text.split(" ", 1)[0].split(",")[0]
+        if kind == "rout":
+            kind = "Interdicted rout" if "Interdiction" in text else (
+                "Low Crawl" if "Low Crawl" in text else "rout")
+        at = re.search(r"\bat (\S+?)(?:,|$| )", text)
+        kind = {"eliminated": "elimination", "stay": "stay"}.get(kind, kind)
+        count[kind] = count.get(kind, 0) + 1
+        kinds.setdefault(kind, set()).add(at[1] if at else "")
+    def plural(n, word):
+        return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+    return ", ".join(plural(n, k) + (f" to {plural(len(kinds[k]), 'destination')}"
+                                     if k.endswith(("rout", "Crawl")) and len(kinds[k] - {""}) > 1 else "")
+                     for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0])))
+
+
 def to_text(report: dict) -> str:
     head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
@@ -108,14 +132,22 @@ def to_text(report: dict) -> str:
         whose = "the switch's clauses" if report["to"].get("folder") is None else "the folder's edited clauses"
         incomplete = (f" ({untouched} of them shown untouched by {whose}, not run)" + incomplete)
     if not report["witnesses"]:
-        return f"{head}: none in {report['tried']} positions{incomplete}\n"
+        warn = ""
+        if untouched and untouched == report["tried"] and report["complete"]:
+            warn = (f"\n  warning: the changed clauses can act in no position of scope {report['scope']}: "
+                    "a scope holding what they read may tell the rule sets apart")
+        return f"{head}: none in {report['tried']} positions{incomplete}{warn}\n"
     lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "
              f"(smallest first; {report['stopped']}){incomplete}"]
     for w in report["witnesses"]:
         lines.append(f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
                      + (f": {w['file']}" if "file" in w else ""))
+        lines.append(f"    {w['brief']}")
         if "replay" in w:
             lines.append(f"    replay: {w['replay']}")
+        # in a few lines: what appeared and vanished, in words, and a few rows
+        said = "; ".join(f"{key} {summary(w[key])}" for key in ("vanished", "appeared") if w[key])
+        lines.append(f"    {said}")
         for key, sign in (("appeared", "+"), ("vanished", "-")):
             for e in w[key][:SHOWN]:
                 why = ", ".join(_cause(c) for c in e["caused_by"])
@@ -125,8 +157,6 @@ def to_text(report: dict) -> str:
         for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
             if w[key]:
                 lines.append(f"    clauses fired only in {side}: {', '.join(w[key])}")
-        if "yaml" in w:
-            lines += ["    | " + line for line in w["yaml"].splitlines()]
     return "\n".join(lines) + "\n"
 
 
