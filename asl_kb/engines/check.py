@@ -43,7 +43,13 @@ def _phase_conflicts(position, result) -> list[dict]:
 
     def on_model(m):
         if m.optimality_proven:
-            sets.add(tuple(sorted((rule, str(clause)) for rule, clause in Answer(m.symbols(shown=True)).violated)))
+            named = {(rule, str(clause)) for rule, clause in Answer(m.symbols(shown=True)).violated}
+            # a violated/1 kind check.lp does not name (a rules folder's new
+            # constraint) takes part all the same, its rule read below
+            known = {c for _, c in named}
+            named |= {("", str(s.arguments[0])) for s in m.symbols(atoms=True)
+                      if s.name == "violated" and len(s.arguments) == 1 and str(s.arguments[0]) not in known}
+            sets.add(tuple(sorted(named)))
     ctl.solve(on_model=on_model)
     core = minimal_core("phase.lp", facts)
     if core is None:
