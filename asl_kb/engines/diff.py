@@ -26,8 +26,14 @@ def switches_in_force(position) -> dict[str, str]:
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
-    rule_of = {s.arguments[0].name: s.arguments[1].string for s in shown if s.name in ("version_switch", "qa_reading")}
-    return {s.arguments[0].name: rule_of.get(s.arguments[0].name, "") for s in shown if s.name == "in_force"}
+    from asl_kb.asp.reader import rule_order
+    rules: dict[str, set] = {}
+    for s in shown:
+        if s.name in ("version_switch", "qa_reading"):
+            rules.setdefault(s.arguments[0].name, set()).add(s.arguments[1].string)
+    # a switch of several rules (stack_surrender: A20.3, A20.21) names each, in rule order
+    return {s.arguments[0].name: ", ".join(sorted(rules.get(s.arguments[0].name, ()), key=rule_order))
+            for s in shown if s.name == "in_force"}
 
 
 def _items(result: Outcomes) -> set[tuple]:
