@@ -74,3 +74,17 @@ def test_a_witness_fits_twenty_lines(capsys):
     first = blocks[0].splitlines()
     assert "U1 russian squad 4-4-7 broken disrupted at P15" in first[1]
     assert first[2].strip().startswith("vanished 1 elimination")
+
+
+def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
+    code, out, _ = run(capsys, "search", "coverage", "--scope", "tiny", "--sample", "3", "--format", "json")
+    assert code == 0
+    r = json.loads(out)
+    rows = {x["input"]: x for x in r["inputs"]}
+    from asl_kb.committee.coverage import inputs
+    assert set(rows) == {f"{n}/{a}" for n, a, _ in inputs()}
+    # tiny places broken squads: status/2 is produced; it holds no Guard
+    assert rows["status/2"]["scopes"] == ["tiny"] and rows["guard_of/2"]["scopes"] == []
+    assert "guard_of/2" in r["never_produced"]
+    # who reads an input: the A10.52 clause barring Low Crawl reads start/2
+    assert any(c.startswith("rout/A10_52_low_crawl.lp:") for c in rows["start/2"]["read_by"])

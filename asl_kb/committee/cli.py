@@ -42,7 +42,8 @@ def add_parsers(sub, common) -> None:
                        help="search a scope of positions, smallest first: where two rule sets part, or gaps "
                             "(exit 1 if found)")
     ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
-                          help="diff (where two rule sets part) or gaps (no legal outcome, a rule broken)")
+                          help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
+                               "coverage (what the scopes give of what the rules read)")
     sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
     _search_args(sd)
@@ -52,6 +53,13 @@ def add_parsers(sub, common) -> None:
                     help="rule set: current, prior or a rules folder (default: --rules, else current)")
     sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
+    sc = ss.add_parser("coverage", parents=[common],
+                       help="each input of rules/core/defined.lp: the shipped scopes that produce it, the clauses "
+                            "that read it")
+    sc.add_argument("--scope", action="append", metavar="NAME|FILE",
+                    help="a scope to look at (repeatable; default: every shipped scope)")
+    sc.add_argument("--sample", type=_positive, default=40, metavar="N",
+                    help="positions looked at per scope, spread over it (default: 40)")
 
 
 def _search_args(p) -> None:
@@ -127,7 +135,21 @@ def _diff(args) -> int:
     return 0 if report["complete"] else 3
 
 
+def _coverage(args) -> int:
+    from asl_kb.committee import coverage
+    from asl_kb.committee.scope import SCOPES_DIR, load_scope
+    names = args.scope or sorted(p.stem for p in SCOPES_DIR.glob("*.yaml"))
+    report = coverage.coverage([load_scope(n) for n in names], args.sample)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(coverage.to_text(report, args.limit if args.limit is not None else 3))
+    return 0
+
+
 def _search(args) -> int:
+    if args.search == "coverage":
+        return _coverage(args)
     import contextlib
     from asl_kb.committee import gaps, search
     from asl_kb.committee.rulesets import parse_ruleset
