@@ -88,3 +88,20 @@ def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
     assert "guard_of/2" in r["never_produced"]
     # who reads an input: the A10.52 clause barring Low Crawl reads start/2
     assert any(c.startswith("rout/A10_52_low_crawl.lp:") for c in rows["start/2"]["read_by"])
+
+
+def test_search_diff_without_scope_grows_smallest_first(capsys):
+    # the switch acts only with prisoners: the smallest shipped scopes show it
+    # nowhere; the positions in all are capped (exit 3, said cut)
+    code, out, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--max-positions", "150",
+                       "--format", "json")
+    r = json.loads(out)
+    assert code == 3 and not r["complete"] and not r["witnesses"]
+    assert [g["scope"] for g in r["grown"]][:2] == ["disrupted", "tiny"]
+    assert sum(g["tried"] for g in r["grown"]) == 150
+    assert r["incomplete_because"] == ["stopped: 150 positions tried in all (--max-positions)"]
+    # a switch the smallest scope shows: found there
+    code, out, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1",
+                       "--format", "json")
+    r = json.loads(out)
+    assert code == 1 and [g["scope"] for g in r["grown"]] == ["disrupted"] and r["witnesses"][0]["index"] == 2

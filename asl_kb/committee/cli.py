@@ -46,7 +46,7 @@ def add_parsers(sub, common) -> None:
                                "coverage (what the scopes give of what the rules read)")
     sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
-    _search_args(sd)
+    _search_args(sd, grow=True)
     sg = ss.add_parser("gaps", parents=[common],
                        help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
     sg.add_argument("--rule-set", metavar="R",
@@ -62,9 +62,11 @@ def add_parsers(sub, common) -> None:
                     help="positions looked at per scope, spread over it (default: 40)")
 
 
-def _search_args(p) -> None:
-    p.add_argument("--scope", default="tiny", metavar="NAME|FILE",
-                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML (default: tiny)")
+def _search_args(p, grow: bool = False) -> None:
+    p.add_argument("--scope", default=None if grow else "tiny", metavar="NAME|FILE",
+                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML "
+                        + ("(default: the shipped scopes one after another, smallest first, until a witness; "
+                           "at most 20000 positions in all unless --max-positions)" if grow else "(default: tiny)"))
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
@@ -135,6 +137,22 @@ def _diff(args) -> int:
     return 0 if report["complete"] else 3
 
 
+def _grown(args) -> int:
+    """search diff without --scope: the shipped scopes, smallest first."""
+    from asl_kb.committee import search
+    a, b = _rule_sets(args)
+    report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses, max_positions=args.max_positions,
+                              timeout=args.timeout, out=args.out)
+    if args.format == "json":
+        shown = {k: v for k, v in report.items() if not k.startswith("_")}
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(search.grown_text(report))
+    if report["witnesses"]:
+        return 1
+    return 0 if report["complete"] else 3
+
+
 def _coverage(args) -> int:
     from asl_kb.committee import coverage
     from asl_kb.committee.scope import SCOPES_DIR, load_scope
@@ -158,6 +176,8 @@ def _search(args) -> int:
         print("error: --resume: needs --stream FILE", file=sys.stderr)
         return 2
     from asl_kb.committee.progress import bar_for
+    if args.scope is None:
+        return _grown(args)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,

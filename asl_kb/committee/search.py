@@ -163,3 +163,69 @@ def to_text(report: dict) -> str:
 def _cause(c: dict) -> str:
     from asl_kb.committee.corpus import cause_text
     return cause_text(c)
+
+
+#: positions a grown search tries in all when --max-positions is not given
+GROWN_AT_MOST = 20000
+
+
+def shipped_scopes_by_size() -> list:
+    """The shipped scopes, smallest first (units, then positions)."""
+    from asl_kb.committee.enumerate import count
+    from asl_kb.committee.scope import SCOPES_DIR, load_scope
+    scopes = [load_scope(p.stem) for p in SCOPES_DIR.glob("*.yaml")]
+    # (counting the positions of three units costs half a minute: those last)
+    return sorted(scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 else 0, s.name))
+
+
+def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
+              timeout: float | None = None, **options) -> dict:
+    """`search diff` without a scope: the shipped scopes one after another,
+    smallest first, until one holds a witness; else "equivalent within N
+    positions of up to K units" (or cut: --timeout, --max-positions, by
+    default GROWN_AT_MOST positions in all)."""
+    import time
+    started = time.perf_counter()
+    budget = GROWN_AT_MOST if max_positions is None else max_positions
+    grown, report = [], None
+    for scope in shipped_scopes_by_size():
+        left = None if timeout is None else timeout - (time.perf_counter() - started)
+        if budget <= 0 or (left is not None and left <= 0):
+            grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
+            break
+        report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
+                             timeout=left, **options)
+        budget -= report["tried"]
+        grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
+                      "untouched": report["untouched"], "units": scope.max_units})
+        if report["witnesses"] or not report["complete"]:
+            break
+    report = dict(report)
+    report["grown"] = grown
+    tried = sum(g["tried"] for g in grown)
+    report["complete"] = all(g["complete"] for g in grown)
+    if not report["complete"]:
+        report["incomplete_because"] = (
+            [f"stopped: {max_positions or GROWN_AT_MOST} positions tried in all"
+             + (" (--max-positions)" if max_positions else " (the default without --scope)")]
+            if budget <= 0 else report.get("incomplete_because") or ["stopped: --timeout reached"])
+    if not report["witnesses"] and report["complete"]:
+        report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in grown)}
+    return report
+
+
+def grown_text(report: dict) -> str:
+    lines = [f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
+             "smallest first"]
+    for g in report["grown"]:
+        state = "" if g["complete"] else " (cut)"
+        lines.append(f"  {g['scope']}: {g['tried']} positions{state}"
+                     + (f", {g['untouched']} untouched" if g["untouched"] else ""))
+    if report["witnesses"]:
+        return "\n".join(lines) + "\n" + to_text(report)
+    if report["complete"]:
+        e = report["equivalent_within"]
+        lines.append(f"equivalent within {e['positions']} positions of up to {e['units']} units")
+    else:
+        lines.append("none found — INCOMPLETE: " + "; ".join(report["incomplete_because"]))
+    return "\n".join(lines) + "\n"
