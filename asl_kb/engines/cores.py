@@ -81,13 +81,15 @@ def _written(st) -> str:
 def constraints(entry: str) -> list[dict]:
     """The constraints of an entry program of the active rule set, in load order."""
     rules = active_rules()
-    out: list[dict] = []
+    return [_clause_entry(rules, st) for st in _parsed(rules / entry)
+            if st.ast_type == A.ASTType.Rule and _is_constraint(st)]
 
-    def take(st):
-        if st.ast_type == A.ASTType.Rule and _is_constraint(st):
-            out.append(_clause_entry(rules, st))
-    A.parse_files([str(rules / entry)], take)
-    return out
+
+def _parsed(path: Path) -> list:
+    """The statements of an entry program and its includes, parsed once per
+    process while none of its files changes (asl_kb/asp/control.py)."""
+    from asl_kb.asp.control import _statements
+    return _statements(path)
 
 
 def minimal_core(entry: str, facts: str) -> list[dict] | None:
@@ -98,7 +100,7 @@ def minimal_core(entry: str, facts: str) -> list[dict] | None:
     guarded: list[dict] = []
     ctl = clingo.Control(["--warn=none"])
     with A.ProgramBuilder(ctl) as builder:
-        def take(st):
+        for st in _parsed(rules / entry):
             if st.ast_type == A.ASTType.Rule and _is_constraint(st):
                 i = len(guarded)
                 guarded.append(_clause_entry(rules, st))
@@ -107,7 +109,6 @@ def minimal_core(entry: str, facts: str) -> list[dict] | None:
                     A.Function(loc, _GUARD, [A.SymbolicTerm(loc, clingo.Number(i))], 0)))
                 st = st.update(body=list(st.body) + [guard])
             builder.add(st)
-        A.parse_files([str(rules / entry)], take)
     ctl.add("base", [], "".join(f"#external {_GUARD}({i}).\n" for i in range(len(guarded))))
     if facts:
         add_facts(ctl, facts)
