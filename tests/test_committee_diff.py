@@ -37,7 +37,7 @@ def cause_key(c: dict) -> dict:
     """A cause without the clause's wording."""
     if "edit" not in c:
         return c
-    return {**c, "edit": {k: v for k, v in c["edit"].items() if k not in ("clause", "was")}}
+    return {**c, "edit": {k: v for k, v in c["edit"].items() if k not in ("clause", "was", "sentence")}}
 
 
 def run(capsys, *argv):

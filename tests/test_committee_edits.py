@@ -28,6 +28,9 @@ def test_the_deleted_clause_is_the_one_edit():
     line = shipped[:shipped.index(BARRED)].count("\n") + 1
     (e,) = edits.edits(rs)
     assert (e.file, e.line, e.rule, e.kind, e.was) == (LOW_CRAWL, line, "A10.52", "deleted", BARRED)
+    # and the rule's words the rules file quotes above it
+    assert e.sentence == '"Low Crawl cannot be used to exit an enemy-occupied Location."'
+    assert e.as_json()["sentence"] == e.sentence
 
 
 def test_edits_as_a_switch_skip_only_positions_they_cannot_touch():

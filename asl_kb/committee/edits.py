@@ -40,6 +40,9 @@ class Edit:
     replacement: bytes
     #: the shipped clauses' texts, one by one
     was_texts: tuple[bytes, ...] = ()
+    #: the comment right above the clause (its rule's words, as the rules
+    #: files quote them), "" when none
+    sentence: str = ""
 
     @property
     def rule(self) -> str:
@@ -51,6 +54,8 @@ class Edit:
             out["clause"] = self.clause
         if self.was:
             out["was"] = self.was
+        if self.sentence:
+            out["sentence"] = self.sentence
         return out
 
     def text(self) -> str:
@@ -80,6 +85,18 @@ def _one_by_one(opcodes):
             yield from ((tag, i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1))
         else:
             yield tag, i1, i2, j1, j2
+
+
+def _comment_above(text: bytes, line: int) -> str:
+    """The `%` comment block right above a line (1-based) of a rules file,
+    as one line of words."""
+    lines = text.decode().split("\n")
+    block = []
+    n = line - 2
+    while n >= 0 and lines[n].lstrip().startswith("%"):
+        block.append(lines[n].lstrip().lstrip("%").strip())
+        n -= 1
+    return " ".join(w for w in reversed(block) if w)
 
 
 _EDITS: dict[Path, tuple[Edit, ...]] = {}
@@ -112,8 +129,10 @@ def edits(rs) -> tuple[Edit, ...]:
                 line = theirs[i1][3]        # where it stood in the shipped file
                 replacement = b"\n" + replacement + b"\n"
             kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
+            said = _comment_above(old_text if j1 == j2 else text, line) or \
+                (_comment_above(old_text, theirs[i1][3]) if i1 < i2 else "")
             out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
-                            tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2])))
+                            tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2]), said))
     _EDITS[rs.folder] = tuple(out)
     return _EDITS[rs.folder]
 
