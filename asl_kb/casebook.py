@@ -535,17 +535,28 @@ def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
     return failures
 
 
+def asks_outcomes(r) -> bool:
+    """Whether a run expects anything of the position's outcomes (else it
+    asks only `check` or `why-not`: a position that breaks a rule has no
+    outcomes to ask)."""
+    return any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
+                                       "disrupted", "phase", "prisoners", "complete"))
+
+
+def run_position(case, r):
+    """The position a run of a case is run on (its overrides applied)."""
+    return position_from_tree(r.tree, case.path)
+
+
 def _run(case, r) -> list[Failure]:
     from asl_kb.engines.outcomes import outcomes
-    position = position_from_tree(r.tree, case.path)
+    position = run_position(case, r)
     out = []
 
     def fail(line, unit, expected, found):
         out.append(Failure(case.path, line, r.label, unit, expected, found))
 
-    needs_outcomes = any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
-                                                 "disrupted", "phase", "prisoners", "complete"))
-    if needs_outcomes:
+    if asks_outcomes(r):
         # expectations name the keys of the JSON output (docs/cases.md): compared with it
         result = outcomes(position, all_paths=r.options["all_paths"],
                           voluntary_break=r.options["voluntary_break"],

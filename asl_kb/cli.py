@@ -58,6 +58,7 @@ class _VersionAction(argparse._VersionAction):
 def _report_parser(sub, common) -> None:
     r = sub.add_parser("report", parents=[common], help="one self-contained HTML page: the hex map with every fate drawn")
     _position_arg(r)
+    _switch_arg(r)
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
     r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)")
     r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)")
@@ -184,8 +185,9 @@ def _common() -> argparse.ArgumentParser:
     """The options every subcommand takes."""
     c = _Parser(add_help=False)
     g = c.add_argument_group("common options (every subcommand)")
-    g.add_argument("--rules", choices=VERSIONS, metavar="VERSION",
-                   help="rule version: current or prior (default: the position's `rules`, else current)")
+    g.add_argument("--rules", metavar="RULES",
+                   help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
+                        "(docs/committee.md) (default: the position's `rules`, else current)")
     g.add_argument("--format", choices=("text", "json"), default="text",
                    help="output format: text for players, json for tools (default: text)")
     g.add_argument("--limit", type=_count, metavar="N",
@@ -207,6 +209,11 @@ def _common() -> argparse.ArgumentParser:
     return c
 
 
+def _switch_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--switch", metavar="NAME",
+                   help="flip this switch of rules/core/versions.lp against the rule set (default: none)")
+
+
 def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
     if optional:
         p.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), metavar="POSITION",
@@ -222,6 +229,7 @@ def _outcomes_parser(sub, common) -> None:
                                    "(summarised per destination; --all lists every one), Heat of Battle, "
                                    "Disrupted and prisoners' outcomes.")
     _position_arg(o)
+    _switch_arg(o)
     o.add_argument("--all", action="store_true",
                    help="list every fate in the text (default: a summary per destination: Low Crawl and "
                         "the routes no other route there beats)")
@@ -242,6 +250,7 @@ def _check_parser(sub, common) -> None:
                        description="Find the units or whole phase the rules leave without a legal outcome, "
                                    "and the rules the position breaks, with the clauses in conflict.")
     _position_arg(c)
+    _switch_arg(c)
 
 
 def _why_not_parser(sub, common) -> None:
@@ -252,6 +261,7 @@ def _why_not_parser(sub, common) -> None:
                                    "'it is legal: fate N' (its number in `outcomes --all`), or the rules and "
                                    "clauses that forbid it, derived in rules/why_not.lp.")
     _position_arg(w, optional=False)
+    _switch_arg(w)
     w.add_argument("unit", metavar="UNIT", help="the id of the unit the fate is proposed for")
     w.add_argument("fate", nargs="+", metavar="FATE",
                    help="rout LOCATION | surrender CAPTOR | stay | eliminated")
@@ -437,12 +447,26 @@ def _run(args) -> int:
         from asl_kb.serve.server import serve
         return serve(args)
     position = load_position(args.position)
-    if args.rules:
+    if args.rules in VERSIONS and not args.switch:
         position = dataclasses.replace(position, rules=args.rules)
     global _POSITION
     _POSITION = position
+    elif args.rules or args.switch:
+        # a rule set (version, rules folder, a switch flipped): the command
+        # runs under it (docs/committee.md "Rule sets")
+        from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
+        rs = parse_ruleset(args.rules or position.rules, switch=args.switch)
+        try:
+            with rs.active():
+                return _command(rs.apply(position), args, rs)
+        finally:
+            discard_materialized()
+    return _command(position, args, None)
+
+
+def _command(position, args, rs) -> int:
     if args.command == "check":
-        return _check(position, args)
+        return _check(position, args, rs)
     if args.command == "report":
         return _report(position, args)
     if args.command == "why-not":
@@ -515,10 +539,15 @@ def _why_not(position, args) -> int:
     return EXIT_OK if r["legal"] else EXIT_DIFFERS
 
 
-def _check(position, args) -> int:
+def _check(position, args, rs=None) -> int:
     import json
-    from asl_kb.engines.check import check
-    r = check(position)
+    if rs is not None:
+        from asl_kb.committee.gaps import check_under
+        r = check_under(position, rs)
+        r["rules"] = rs.label
+    else:
+        from asl_kb.engines.check import check
+        r = check(position)
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -534,8 +563,17 @@ def _check(position, args) -> int:
                 for c in f["clauses"]:
                     if "says" in c:     # the rule's words, where in the file
                         out.append(f"      {c['at']}: [{c['rule']}] {c['says']}")
-                    else:
-                        out.append(f"      [{c['rule']}] {c['violated']}")
+                        continue
+                    out.append(f"      [{c['rule']}] {c['violated']}")
+                    if "at" in c:
+                        out.append(f"          {c['at']}")
+                for fix in f.get("corrections", ()):
+                    out.append("      fewest broken: " + ", ".join(f"[{c['rule']}] {c['violated']}" for c in fix))
+            for e in f.get("edits", ()):
+                out.append(f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: "
+                           f"{e.get('clause') or e.get('was')}")
+            if f.get("also_in_shipped_rules"):
+                out.append("      (the shipped rules give it too)")
         sys.stdout.write("\n".join(out + more) + "\n")
     return EXIT_OK if r["consistent"] else EXIT_DIFFERS
 

@@ -87,9 +87,9 @@ def test_check_takes_rules(capsys):
 
 
 def test_bad_option_value_is_exit_2(capsys):
-    with pytest.raises(SystemExit) as e:
-        cli.main(["outcomes", "--rules", "1985"])
-    assert e.value.code == cli.EXIT_BAD_INPUT
+    # --rules takes a version or a rules folder: neither is one line, exit 2
+    assert cli.main(["outcomes", "--rules", "1985"]) == cli.EXIT_BAD_INPUT
+    assert "1985: rules: no such rule version or folder" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         cli.main(["outcomes", "--limit", "-1"])
     assert e.value.code == cli.EXIT_BAD_INPUT

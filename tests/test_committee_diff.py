@@ -24,6 +24,22 @@ def without_captor_clause(folder):
     return folder
 
 
+def captor_clause_deleted(folder) -> dict:
+    """The cause a change of that folder is attributed to: the edit, the
+    captor/3 clause deleted (at its line in the shipped file)."""
+    text = (rules_dir() / SURRENDER).read_text()
+    line = text[:text.index(CAPTOR_CLAUSE)].count("\n") + 1
+    return {"rule_folder": str(folder.resolve()),
+            "edit": {"file": SURRENDER, "line": line, "rule": "A20.21", "edit": "deleted"}}
+
+
+def cause_key(c: dict) -> dict:
+    """A cause without the clause's wording."""
+    if "edit" not in c:
+        return c
+    return {**c, "edit": {k: v for k, v in c["edit"].items() if k not in ("clause", "was", "sentence")}}
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     out = capsys.readouterr()
@@ -54,7 +70,10 @@ def test_a_switch_change_in_a_folder_and_a_glob_one_table(capsys):
     code, out, _ = run(capsys, "diff", str(FACTS / "immediate"), str(FACTS / "rout/A20.21-u*.yaml"), "--format", "json")
     assert code == 1
     r = json.loads(out)
-    assert r["positions"] == 3 and r["differing"] == 2
+    # every run of each case: article Ex8's runs differ too (its position as
+    # written has no Heat of Battle surrender to reject)
+    assert r["positions"] == 3 and r["differing"] == 3 and r["runs"] > 3
+    assert {x["run"] for x in r["rows"] if x["file"].endswith("article-Ex8.yaml")} >= {"without No Quarter"}
     changes = {(r_["file"].rsplit("/", 1)[1], r_["unit"], r_["change"], c["switch"])
                for r_ in r["rows"] for c in r_["caused_by"]}
     # A20.3 current: "reject a RtPh/Disrupted surrendering unit" (prior: RtPh only)
@@ -88,13 +107,20 @@ def test_a_switch_flipped_against_the_same_version(capsys):
 
 def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
     folder = without_captor_clause(tmp_path / "erratum")
-    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-surrender.yaml"), "--to", str(folder), "--format", "json")
+    # the case's position alone (its runs and why-not questions are asked
+    # in test_a_switch_change_in_a_folder_and_a_glob_one_table)
+    text = (FACTS / "rout/A20.21-surrender.yaml").read_text()
+    position = tmp_path / "A20.21-surrender.yaml"
+    position.write_text(text[:text.index("\nexpect:")] + "\n")
+    code, out, _ = run(capsys, "diff", str(position), "--to", str(folder), "--format", "json")
     r = json.loads(out)
     assert code == 1
     vanished = [x for x in r["rows"] if x["change"] == "-"]
     assert any("surrender" in x["outcome"] for x in vanished)
     for x in r["rows"]:
-        assert x["caused_by"] == [{"rule_folder": str(folder.resolve()), "replaces": [SURRENDER], "adds": []}]
+        # the edited clause, not only the folder
+        assert [cause_key(c) for c in x["caused_by"]] == [captor_clause_deleted(folder)]
+        assert x["caused_by"][0]["edit"]["was"].startswith(CAPTOR_CLAUSE.strip())
     assert r["to"]["replaces"] == [SURRENDER]
 
 

@@ -10,7 +10,8 @@ from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
 from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
-from test_committee_diff import SURRENDER, assert_replayed, one_witness, run, without_captor_clause
+from test_committee_diff import (assert_replayed, captor_clause_deleted, cause_key, one_witness, run,
+                                 without_captor_clause)
 
 
 @pytest.mark.parametrize("name", ["tiny", "small", "medium", "disrupted"])
@@ -65,7 +66,7 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     # terrain; no smaller position can hold a surrender
     assert (w["units"], w["non_open"]) == (2, 0)
     assert any(e["outcome"].startswith(("U1: surrender", "U2: surrender")) for e in w["vanished"])
-    assert all(c == {"rule_folder": str(folder.resolve()), "replaces": [SURRENDER], "adds": []}
+    assert all(cause_key(c) == captor_clause_deleted(folder)
                for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
     assert "A20.21" in w["fired_only_in_from"]
     # every smaller position tried first, none differing
@@ -91,8 +92,11 @@ def test_none_found_says_how_many_positions(capsys, tmp_path):
     code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
     n = count(load_scope(str(f)))
     # every position is shown untouched by the switch's clauses (relevance.py), none run
-    assert code == 0 and text.endswith(f"none in {n} positions ({n} of them shown untouched by the switch's "
-                                       f"clauses, not run)\n")
+    head, warning = text.splitlines()
+    assert code == 0 and head.endswith(f"none in {n} positions ({n} of them shown untouched by the switch's "
+                                       f"clauses, not run)")
+    # and it says the switch can act nowhere in that scope
+    assert warning.startswith("  warning: the changed clauses can act in no position of scope")
 
 
 @pytest.mark.parametrize("text, line, key", [

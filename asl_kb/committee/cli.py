@@ -43,21 +43,31 @@ def add_parsers(sub, common) -> None:
                        help="search a scope of positions, smallest first: where two rule sets part, or gaps "
                             "(exit 1 if found)")
     ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
-                          help="diff (where two rule sets part) or gaps (no legal outcome, a rule broken)")
+                          help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
+                               "coverage (what the scopes give of what the rules read)")
     sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
-    _search_args(sd)
+    _search_args(sd, grow=True)
     sg = ss.add_parser("gaps", parents=[common],
                        help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
     sg.add_argument("--rule-set", metavar="R",
                     help="rule set: current, prior or a rules folder (default: --rules, else current)")
     sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
+    sc = ss.add_parser("coverage", parents=[common],
+                       help="each input of rules/core/defined.lp: the shipped scopes that produce it, the clauses "
+                            "that read it")
+    sc.add_argument("--scope", action="append", metavar="NAME|FILE",
+                    help="a scope to look at (repeatable; default: every shipped scope)")
+    sc.add_argument("--sample", type=_positive, default=40, metavar="N",
+                    help="positions looked at per scope, spread over it (default: 40)")
 
 
-def _search_args(p) -> None:
-    p.add_argument("--scope", default="tiny", metavar="NAME|FILE",
-                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML (default: tiny)")
+def _search_args(p, grow: bool = False) -> None:
+    p.add_argument("--scope", default=None if grow else "tiny", metavar="NAME|FILE",
+                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML "
+                        + ("(default: the shipped scopes one after another, smallest first, until a witness; "
+                           "at most 20000 positions in all unless --max-positions)" if grow else "(default: tiny)"))
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
@@ -69,6 +79,8 @@ def _search_args(p) -> None:
                    help="judge positions on N local Dask worker processes (default: in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="judge positions on an existing Dask cluster (default: none)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw a progress bar on standard error (default: only when it is a terminal)")
 
 
 def at_least(least: int, unit: str = ""):
@@ -130,7 +142,37 @@ def _diff(args) -> int:
     return 0 if report["complete"] else 3
 
 
+def _grown(args) -> int:
+    """search diff without --scope: the shipped scopes, smallest first."""
+    from asl_kb.committee import search
+    a, b = _rule_sets(args)
+    report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses, max_positions=args.max_positions,
+                              timeout=args.timeout, out=args.out)
+    if args.format == "json":
+        shown = {k: v for k, v in report.items() if not k.startswith("_")}
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(search.grown_text(report))
+    if report["witnesses"]:
+        return 1
+    return 0 if report["complete"] else 3
+
+
+def _coverage(args) -> int:
+    from asl_kb.committee import coverage
+    from asl_kb.committee.scope import SCOPES_DIR, load_scope
+    names = args.scope or sorted(p.stem for p in SCOPES_DIR.glob("*.yaml"))
+    report = coverage.coverage([load_scope(n) for n in names], args.sample)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(coverage.to_text(report, args.limit if args.limit is not None else 3))
+    return 0
+
+
 def _search(args) -> int:
+    if args.search == "coverage":
+        return _coverage(args)
     import contextlib
     from asl_kb.committee import gaps, search
     from asl_kb.committee.rulesets import parse_ruleset
@@ -138,10 +180,16 @@ def _search(args) -> int:
     if args.resume and not args.stream:
         print("error: --resume: needs --stream FILE", file=sys.stderr)
         return 2
+    from asl_kb.committee.progress import bar_for
+    if args.scope is None:
+        return _grown(args)
     scope = load_scope(args.scope)
+    bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
-                   timeout=args.timeout, stream=args.stream, resume=args.resume)
+                   timeout=args.timeout, stream=args.stream, resume=args.resume, progress=bar)
     with contextlib.ExitStack() as stack:
+        if bar is not None:
+            stack.callback(bar.close)
         if args.workers or args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
             options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))

@@ -15,8 +15,8 @@ import dataclasses
 
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
 from asl_kb.committee.rulesets import RuleSet, with_switch
-from asl_kb.engines.diff import _describe, _items, switches_in_force
-from asl_kb.engines.outcomes import answers, answers_each, outcomes, reads_phase
+from asl_kb.engines.diff import _describe, _items, compared, switches_in_force
+from asl_kb.engines.outcomes import answers_each, reads_phase
 from asl_kb.model import Outcomes
 
 
@@ -49,19 +49,21 @@ def rule_ids(result: Outcomes) -> set[str]:
     return found
 
 
-def run(position, rs: RuleSet, phase: bool = False, applied: bool = False) -> Run:
+def run(position, rs: RuleSet, phase: bool = False, applied: bool = False, voluntary_break: bool = False) -> Run:
     """The position's outcomes under rule set `rs` (`applied`: position
     already carries the rule set's version and switches)."""
     with rs.active():
         p = position if applied else rs.apply(position)
-        r = outcomes(p, phase=phase)
-    return Run(_items(r), rule_ids(r), list(r.incomplete_because or ()))
+        r, cut = compared(p, phase, voluntary_break)
+    return Run(_items(r), rule_ids(r), cut)
 
 
 def unit_of(item: tuple) -> str:
     """The unit an outcome item is about ("(phase)", "(prisoners)" otherwise)."""
-    if item[0] in ("unit", "heat_of_battle", "disrupted"):
+    if item[0] in ("unit", "heat_of_battle", "disrupted", "voluntary_break"):
         return item[1]
+    if item[0] == "voluntary_break_refused":
+        return "(voluntary break)"
     if item[0] in ("phase", "phase_count"):
         return "(phase)"
     if item[1] == "state":
@@ -73,34 +75,25 @@ def _folder_cause(rs: RuleSet) -> dict:
     return {"rule_folder": str(rs.folder), "replaces": list(rs.replaces), "adds": list(rs.adds)}
 
 
-def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bool = True) -> dict:
+def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bool = True,
+            voluntary_break: bool = False, shortcut: bool = True) -> dict:
     """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
-    "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}."""
+    "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}.
+    (`shortcut`: first ask whether the programs answer alike -- False when
+    the caller knows they may well not: then the outcomes are read at once.)"""
     pa = _applied(position, a)
     pb = _applied(position, b)
-    if not phase and _same_answers(pa, a, pb, b):
+    if shortcut and not phase and not voluntary_break and _same_answers(pa, a, pb, b):
         return {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [], "complete": True}
-    ra, rb = run(pa, a, phase, True), run(pb, b, phase, True)
+    vb = voluntary_break
+    ra, rb = run(pa, a, phase, True, vb), run(pb, b, phase, True, vb)
     appeared, vanished = rb.items - ra.items, ra.items - rb.items
     causes: dict[tuple, list[dict]] = {}
-    differing: list[str] = []
+    combination = None
     if (appeared or vanished) and attribute:
-        sa, sb = _switches(pa, a, pb, b)
-        differing = sorted(set(sa) ^ set(sb))
-        rule_of = {**sa, **sb}
-        trials = [({"switch": n, "rule": rule_of.get(n, "")}, with_switch(pa, n, n in sb), a) for n in differing]
-        if a.folder != b.folder:
-            trials.append((_folder_cause(b) if b.folder is not None else {"rule_folder": "(shipped rules)"}, pa,
-                           dataclasses.replace(b, flip=None)))
-        for cause, p, rs in trials:
-            flipped = run(p, rs, phase, True).items
-            for item in appeared & (flipped - ra.items):
-                causes.setdefault(item, []).append(cause)
-            for item in vanished & (ra.items - flipped):
-                causes.setdefault(item, []).append(cause)
-        combination = {"switch": "+".join(differing) or "(none)", "rule": "combination"}
-        if a.folder != b.folder:
-            combination["rule_folder"] = str(b.folder or a.folder)
+        tried, combination = trials(position, a, b)
+        causes = attributed(tried, lambda p, rs, applied: run(p, rs, phase, applied, vb).items,
+                            ra.items, appeared, vanished)
 
     def entries(items) -> list[dict]:
         """One entry per (unit, outcome as written): items differing only in
@@ -126,7 +119,72 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     return out
 
 
-def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
+def attributed(tried: list, items_of, base: set, appeared: set, vanished: set) -> dict:
+    """{item: [cause]}: each trial of `trials()` whose items (`items_of`
+    run under it) reproduce an appeared or vanished item is a cause of it;
+    the edited clauses first, the folder as a whole only where no edit alone
+    reproduces the change."""
+    causes: dict[tuple, list[dict]] = {}
+    for cause, run_under in tried:
+        flipped = run_under(items_of)
+        for item in (appeared & (flipped - base)) | (vanished & (base - flipped)):
+            listed = causes.setdefault(item, [])
+            if "edit" in cause:
+                listed.insert(sum("edit" in c for c in listed), cause)
+            else:
+                listed.append(cause)
+    for listed in causes.values():
+        if any("edit" in c for c in listed):
+            listed[:] = [c for c in listed if "edit" in c or "rule_folder" not in c]
+    return causes
+
+
+#: a folder with more edits than this is attributed as a whole (each edit
+#: is one more run of a differing position)
+EDITS_TRIED = 12
+
+
+def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
+    """How a change from a to b is attributed, by reproduction: ([(cause,
+    run_under)], the combination's cause). Each switch in force on one side
+    only is flipped alone on the a side; where the rule folders differ, the
+    position is run under b's folder with a's version and switches; and,
+    from the shipped rules to a folder, under the shipped rules with each
+    edit of the folder alone in force (committee/edits.py): a change it
+    reproduces is the edited clause's. `run_under(fn)` is fn(position,
+    rule set, applied=True) run under that trial's rules."""
+    pa, pb = _applied(position, a), _applied(position, b)
+    sa, sb = _switches(pa, a, pb, b)
+    differing = sorted(set(sa) ^ set(sb))
+    rule_of = {**sa, **sb}
+
+    def under(p, rs):
+        return lambda fn: fn(p, rs, True)
+    out = [({"switch": n, "rule": rule_of.get(n, "")}, under(with_switch(pa, n, n in sb), a)) for n in differing]
+    if a.folder != b.folder:
+        out.append((_folder_cause(b) if b.folder is not None else {"rule_folder": "(shipped rules)"},
+                    under(pa, dataclasses.replace(b, flip=None))))
+    if a.folder is None and b.folder is not None:
+        from asl_kb.committee.edits import edits, undone
+        every = edits(b)
+        if len(every) <= EDITS_TRIED:
+            for i, e in enumerate(every):
+                out.append(({"rule_folder": str(b.folder), "edit": e.as_json()},
+                            under(pa, dataclasses.replace(a, complete=undone(b, frozenset(range(len(every))) - {i})))))
+    combination = {"switch": "+".join(differing) or "(none)", "rule": "combination"}
+    if a.folder != b.folder:
+        combination["rule_folder"] = str(b.folder or a.folder)
+    return out, combination
+
+
+def same_outcomes(position, a: RuleSet, b: RuleSet) -> bool:
+    """Whether the position's outcomes (fates, immediate surrenders,
+    prisoners' options; not the explanations' rule ids) are shown equal
+    under a and b without reading them (False: they may differ)."""
+    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=False)
+
+
+def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -142,12 +200,13 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet) -> bool:
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
-            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing))
+            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing),
+                                         explained=explained)
     else:
         with a.active():
-            first = answers(pa)
+            (first,) = answers_each([pa], explained=explained)
         with b.active():
-            second = answers(pb)
+            (second,) = answers_each([pb], explained=explained)
     if first != second:
         return False
     if not reads_phase(first):

@@ -4,6 +4,7 @@ rule sets, one table: position x unit x outcome that appears (+) or vanishes
 outcome."""
 from __future__ import annotations
 
+import dataclasses
 import glob
 from pathlib import Path
 
@@ -45,43 +46,124 @@ def _under(folder: Path) -> list[Path]:
     return sorted(f for ext in ("*.yaml", "*.yml") for f in folder.rglob(ext) if f.is_file())
 
 
+def questions(path: Path, position) -> list[tuple]:
+    """What a file asks: a plain position, its outcomes; a case (with
+    `expect:`), each of its runs -- the run's position and options (whole
+    phase, --voluntary-break), its why-not proposals and whether it asks
+    `check` -- as (label, position, options, proposals, check)."""
+    from asl_kb.casebook import asks_outcomes, has_expect, load_case, run_position
+    if not has_expect(path):
+        return [("", position, {"outcomes": True}, [], False)]
+    case = load_case(path)
+    out, seen = [], set()
+    for r in case.runs:
+        p = run_position(case, r)
+        proposals = [(w["unit"], w["fate"], w["proposal"]) for w in r.expect.get("why_not", ())]
+        options = {**r.options, "outcomes": asks_outcomes(r)}
+        # runs that differ only in what the rule sets compared set (`rules:`)
+        # ask the same question: once
+        key = (dataclasses.replace(p, rules="", name=""), tuple(sorted(options.items(), key=str)),
+               tuple((u, f) for u, f, _ in proposals), "check" in r.expect)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((r.label if len(case.runs) > 1 else "", p, options, proposals, "check" in r.expect))
+    return out
+
+
+def _answers(position, rs: RuleSet, proposals: list, check: bool, applied: bool = False) -> set[tuple]:
+    """The why-not answers (legal, or the objections' rule ids) and the
+    check findings (kind, unit, rule ids) of a run, as comparable items."""
+    items: set[tuple] = set()
+    with rs.active():
+        p = position if applied else rs.apply(position)
+        if proposals:
+            from asl_kb.engines.why_not import why_not_each
+            for (unit, fate, _), r in zip(proposals, why_not_each(p, [x[2] for x in proposals])):
+                rules = sorted({b["rule"] for b in r.get("because", ())})
+                items.add((unit, f"why-not {unit} {fate}: " + ("legal" if r["legal"] else f"not legal ({', '.join(rules)})")))
+        if check:
+            from asl_kb.committee.gaps import clause_rules
+            from asl_kb.engines.check import check as run_check
+            r = run_check(p)
+            if r["consistent"]:
+                items.add(("(check)", "check: consistent"))
+            for f in r["findings"]:
+                items.add((f.get("unit", "(check)"),
+                           f"check: {f['kind'].replace('_', ' ')}"
+                           + (f" ({f['unit']})" if "unit" in f else "") + f" [{', '.join(clause_rules(f))}]"))
+    return items
+
+
+def _answer_changes(position, a: RuleSet, b: RuleSet, proposals: list, check: bool) -> list[tuple]:
+    """The why-not and check answers that appear (+) or vanish (-), each
+    with its causes found as compare() finds an outcome's (compare.trials)."""
+    from asl_kb.committee.compare import attributed, trials
+    qa, qb = _answers(position, a, proposals, check), _answers(position, b, proposals, check)
+    appeared, vanished = qb - qa, qa - qb
+    if not (appeared or vanished):
+        return []
+    tried, combination = trials(position, a, b)
+    causes = attributed(tried, lambda p, rs, applied: _answers(p, rs, proposals, check, applied),
+                        qa, appeared, vanished)
+    return [(sign, u, o, causes.get((u, o)) or [combination])
+            for sign, xs in (("+", appeared), ("-", vanished)) for u, o in sorted(xs)]
+
+
 def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -> dict:
-    """Load every position first, then compare each; the report as a dict
-    (see docs/committee.md). A file that cannot be loaded, or a position
-    that breaks a rule, is listed under `errors` (FILE:LINE: KEY: message)
-    and the others are compared all the same; past the run's --timeout
-    (asl_kb/budget.py) the positions not reached are listed as cut."""
+    """Load every position first, then compare each -- a case's every run,
+    with its options, why-not proposals and check; the report as a dict (see
+    docs/committee.md). A file that cannot be loaded, or a run asking the
+    outcomes of a position that breaks a rule, is listed under `errors`
+    (FILE:LINE: KEY: message) and the others are compared all the same; past
+    the run's --timeout (asl_kb/budget.py) the files not reached are listed
+    as cut."""
     from asl_kb.budget import TimedOut
     files = expand(paths)
-    positions, errors = [], []
+    asked, errors = [], []
     for f in files:
         try:
             pos = load_position(f)
-            refuse_broken(pos)
-            positions.append((f, pos))
+            asked.append((f, pos, questions(f, pos)))
         except PositionError as e:
             errors.append({"file": f.as_posix(), "error": str(e)})
     rows, summary, cut = [], [], []
-    for n, (f, pos) in enumerate(positions):
+    runs = 0
+    for n, (f, pos, runs_of) in enumerate(asked):
         try:
-            d = compare(pos, a, b, phase=phase)
+            for label, p, options, proposals, check in runs_of:
+                runs += 1
+                name = pos.name + (f" [{label}]" if label else "")
+                try:
+                    if options["outcomes"]:
+                        refuse_broken(p)
+                    d = compare(p, a, b, phase=phase or options.get("phase", False),
+                                voluntary_break=options.get("voluntary_break", False))
+                except PositionError as e:
+                    if options["outcomes"]:
+                        errors.append({"file": f.as_posix(), **({"run": label} if label else {}), "error": str(e)})
+                        continue
+                    # a run asking only check/why-not of a position that breaks
+                    # a rule: it has no outcomes to compare
+                    d = {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [],
+                         "complete": True}
+                changes = [(sign, e["unit"], e["outcome"], e["caused_by"])
+                           for change, sign in (("appeared", "+"), ("vanished", "-")) for e in d[change]]
+                if proposals or check:
+                    changes += _answer_changes(p, a, b, proposals, check)
+                for sign, unit, outcome, caused in changes:
+                    rows.append({"file": f.as_posix(), "position": name, **({"run": label} if label else {}),
+                                 "unit": unit, "change": sign, "outcome": outcome, "caused_by": caused})
+                summary.append({"file": f.as_posix(), "position": name, "differs": bool(changes),
+                                "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"],
+                                "complete": d["complete"]})
+                cut += [f"{f.as_posix()}{f' [{label}]' if label else ''}: {w}" for w in d.get("incomplete_because", ())]
         except TimedOut as e:
-            left = ", ".join(g.as_posix() for g, _ in positions[n:])
+            left = ", ".join(g.as_posix() for g, _, _ in asked[n:])
             cut.append(f"--timeout passed while {e}: not compared: {left}")
             break
-        except PositionError as e:
-            errors.append({"file": f.as_posix(), "error": str(e)})
-            continue
-        for change, sign in (("appeared", "+"), ("vanished", "-")):
-            for e in d[change]:
-                rows.append({"file": f.as_posix(), "position": pos.name, "unit": e["unit"], "change": sign,
-                             "outcome": e["outcome"], "caused_by": e["caused_by"]})
-        summary.append({"file": f.as_posix(), "position": pos.name, "differs": bool(d["appeared"] or d["vanished"]),
-                        "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"],
-                        "complete": d["complete"]})
-        cut += [f"{f.as_posix()}: {w}" for w in d.get("incomplete_because", ())]
-    out = {"from": a.as_json(), "to": b.as_json(), "positions": len(files),
-           "differing": sum(1 for s in summary if s["differs"]), "complete": not cut,
+    out = {"from": a.as_json(), "to": b.as_json(), "positions": len(files), "runs": runs,
+           "differing": len({s["file"] for s in summary if s["differs"]}), "complete": not cut,
            "rows": rows, "per_position": summary}
     if cut:
         out["incomplete_because"] = cut
@@ -91,6 +173,9 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
 
 
 def cause_text(c: dict) -> str:
+    if "edit" in c:
+        e = c["edit"]
+        return f"{e['file']}:{e['line']} [{e['rule']}] ({e['edit']} in {c['rule_folder']})"
     if "rule_folder" in c and c.get("rule") != "combination":
         parts = [f"replaces {', '.join(c['replaces'])}"] if c.get("replaces") else []
         parts += [f"adds {', '.join(c['adds'])}"] if c.get("adds") else []
@@ -109,7 +194,8 @@ def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) 
         return head + "\n  no outcome changes\n"
     rows = report["rows"] if limit is None else report["rows"][:limit]
     table = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
-    table += [(r["file"], r["unit"], r["change"], r["outcome"], "; ".join(cause_text(c) for c in r["caused_by"]))
+    table += [(r["file"] + (f" [{r['run']}]" if "run" in r else ""), r["unit"], r["change"], r["outcome"],
+               "; ".join(cause_text(c) for c in r["caused_by"]))
               for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     lines = [head] + ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]

@@ -111,3 +111,18 @@ def to_yaml(scope: Scope, c: Candidate, header: str = "") -> str:
            "units": [u for k, (h, i) in enumerate(c.units) for u in scope.specs[i].as_units(f"U{k + 1}", h)]}
     body = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=200)
     return "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + body
+
+
+def brief(scope: Scope, c: Candidate) -> str:
+    """The candidate in one line, for a report (the YAML is in --format
+    json and in the witness files)."""
+    units = []
+    for k, (h, i) in enumerate(c.units):
+        for u in scope.specs[i].as_units(f"U{k + 1}", h):
+            words = [u["id"], u.get("side", ""), u["type"], u.get("counter", "")] + list(u.get("status") or ())
+            units.append(" ".join(w for w in words if w) + f" at {u['at']}"
+                         + (f" guarded by {u['guard']}" if u.get("guard") else ""))
+    terrain = ", ".join(f"{scope.palette[i]} {h}" for h, i in c.terrain)
+    nq = f"; No Quarter: {', '.join(c.no_quarter)}" if c.no_quarter else ""
+    return (f"{c.attacker} attacking, {c.phase} phase{nq}; " + "; ".join(units)
+            + (f"; {terrain}" if terrain else "") + f" (else {scope.default_terrain})")

@@ -20,8 +20,29 @@ def judge_gaps(name: str, text: str, rs: RuleSet) -> dict:
     """One position: does `asl-kb check` find something? (picklable, for workers)"""
     with rs.active():
         position = rs.apply(load_position_text(text, name))
-        r = check(position)
+        r = check_under(position, rs)
     return {"witness": not r["consistent"], "incomplete": [], "findings": r["findings"]}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a["kind"] == b["kind"] and a.get("unit") == b.get("unit")
+
+
+def check_under(position, rs: RuleSet) -> dict:
+    """`asl-kb check` of a position (already `rs.apply`'d) under the rule set;
+    under a rules folder each finding also names the folder's edits it
+    needs (committee/edits.py: undone, the finding goes)."""
+    from asl_kb.committee.edits import needed
+    with rs.active():
+        r = check(position)
+    if rs.folder is None:
+        return r
+    for f in r["findings"]:
+        blamed = needed(rs, lambda: any(_same(f, g) for g in check(position)["findings"]))
+        f["edits"] = [e.as_json() for e in blamed] if blamed is not None else []
+        if blamed is None:
+            f["also_in_shipped_rules"] = True
+    return r
 
 
 def clause_rules(finding: dict) -> list[str]:
@@ -30,14 +51,20 @@ def clause_rules(finding: dict) -> list[str]:
     return sorted(set(rules))
 
 
+def replay_command(rs: RuleSet, file: str) -> str:
+    """The `asl-kb check` command line that replays a finding under its rule set."""
+    return " ".join(["asl-kb", "check", file] + rs.cli_args())
+
+
 def search_gaps(scope: Scope, rs: RuleSet, witnesses: int = 3, max_positions: int | None = None,
                 out: str | None = None, evaluator=None, **scan_options) -> dict:
     judge = functools.partial(judge_gaps, rs=rs)
     s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
              max_positions=max_positions, **scan_options)
     def header(n, file, w, v):
+        w["replay"] = replay_command(rs, file)
         return (f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
-                f"replay: asl-kb check {file}\n"
+                f"replay: {replay_command(rs, file)}\n"
                 + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"]))
     found = witness_entries(scope, s, out, "gap",
                             lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header)
@@ -55,9 +82,14 @@ def to_text(report: dict) -> str:
     for w in report["witnesses"]:
         lines.append(f"  {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
                      + (f": {w['file']}" if "file" in w else ""))
+        lines.append(f"    {w['brief']}")
+        if "replay" in w:
+            lines.append(f"    replay: {w['replay']}")
         for f in w["findings"]:
             lines.append(f"    {f['kind'].replace('_', ' ')}" + (f" ({f['unit']})" if "unit" in f else "")
                          + f": {', '.join(f['rules'])}")
-        if "yaml" in w:
-            lines += ["    | " + line for line in w["yaml"].splitlines()]
+            if f["kind"] == "no_whole_phase_outcome":
+                lines += [f"      core: {c['at']} [{c['rule']}] {c['violated']}" for c in f["clauses"]]
+            lines += [f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
+                      for e in f.get("edits", ())]
     return "\n".join(lines) + "\n"

@@ -52,6 +52,9 @@ class RuleSet:
     adds: tuple[str, ...] = ()
     #: a switch of versions.lp flipped relative to the rule set (None: none)
     flip: str | None = None
+    #: a complete rules folder run as it is (a folder's edits partly undone,
+    #: committee/edits.py), instead of the materialized overlay
+    complete: Path | None = None
 
     @property
     def label(self) -> str:
@@ -60,6 +63,12 @@ class RuleSet:
 
     def flipped(self, switch: str) -> "RuleSet":
         return dataclasses.replace(self, flip=switch)
+
+    def cli_args(self) -> list[str]:
+        """The options that name this rule set to `outcomes`, `check`,
+        `why-not` and `report` (a replay line)."""
+        return (["--rules", str(self.folder) if self.folder is not None else self.version]
+                + (["--switch", self.flip] if self.flip else []))
 
     def as_json(self) -> dict:
         out = {"version": self.version}
@@ -72,7 +81,8 @@ class RuleSet:
     @contextlib.contextmanager
     def active(self):
         """Run the block's programs under this rule set's rules folder."""
-        with using_rules(materialize(self.folder) if self.folder is not None else None):
+        folder = self.complete or (materialize(self.folder) if self.folder is not None else None)
+        with using_rules(folder):
             yield
 
     def apply(self, position):
@@ -115,13 +125,16 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     files = sorted(p.relative_to(path).as_posix() for p in path.rglob("*.lp") if p.is_file())
     if not files:
         raise RuleSetError(str(folder), None, key, "the folder holds no .lp file")
-    for rel in files:
-        _parse_file(path / rel, str(path / rel))
     shipped = rules_dir()
     replaces = tuple(f for f in files if (shipped / f).is_file())
     adds = tuple(f for f in files if f not in replaces)
     rs = RuleSet(folder=path.resolve(), replaces=replaces, adds=adds)
-    _load_entries(materialize(rs.folder), path)
+    complete = materialize(rs.folder)
+    # each file parsed where it runs, in the complete folder: an overlaid
+    # entry program's #include names a shipped file (check.lp's phase/doc.lp)
+    for rel in files:
+        _parse_file(complete / rel, str(path / rel), complete, path)
+    _load_entries(complete, path)
     return rs
 
 
@@ -148,15 +161,15 @@ def _clingo_error(messages: list[str], default_file: str, key: str, temp: Path |
     return RuleSetError(default_file, None, key, text)
 
 
-def _parse_file(path: Path, shown: str) -> None:
+def _parse_file(path: Path, shown: str, temp: Path, real: Path) -> None:
     messages: list[str] = []
     try:
         clingo.ast.parse_files([str(path)], lambda _stm: None,
                                logger=lambda _code, msg: messages.append(msg), message_limit=5)
     except RuntimeError:
-        raise _clingo_error(messages, shown, "syntax") from None
+        raise _clingo_error(messages, shown, "syntax", temp, real) from None
     if any(": error:" in m for m in messages):
-        raise _clingo_error(messages, shown, "syntax")
+        raise _clingo_error(messages, shown, "syntax", temp, real)
 
 
 def _load_entries(folder: Path, real: Path) -> None:
@@ -207,3 +220,12 @@ def materialize(folder: Path) -> Path:
         shutil.copyfile(p, dest)
     _MATERIALIZED[folder] = target
     return target
+
+
+def discard_materialized() -> None:
+    """Remove the materialized folders now (a one-position command ends its
+    process without running exit handlers)."""
+    for root in _TEMP_ROOT:
+        shutil.rmtree(root, True)
+    _TEMP_ROOT.clear()
+    _MATERIALIZED.clear()

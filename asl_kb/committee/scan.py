@@ -110,27 +110,46 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
             batch, verdicts, results = submit()
             while batch:
                 ahead = submit()
+                taken = 0
+
+                def take() -> None:
+                    """The batch's verdicts at hand, in enumeration order."""
+                    nonlocal taken, tried, untouched, stopped
+                    while stopped is None and taken < len(batch) and batch[taken].index in verdicts:
+                        c = batch[taken]
+                        verdict = verdicts[c.index]
+                        taken += 1
+                        tried += 1
+                        untouched += bool(verdict.get("untouched"))
+                        cut.extend(f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
+                        if verdict["witness"]:
+                            found.append((c, verdict))
+                            if len(found) >= witnesses:
+                                stopped = f"{witnesses} witness(es) found"
+
+                def over() -> str | None:
+                    if ctrl_c.is_set():
+                        return "interrupted"
+                    if timeout is not None and time.perf_counter() - started > timeout:
+                        return f"--timeout {timeout:g} s reached"
+                    return None
+                take()
+                # results as they come: the deadline is looked at after each,
+                # not only after the batch (a cluster's batch is long)
                 for index, verdict in results:
                     verdicts[index] = verdict
                     if out is not None:
                         out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
                         out.flush()
-                for c in batch:
-                    verdict = verdicts[c.index]
-                    tried += 1
-                    untouched += bool(verdict.get("untouched"))
-                    cut += [f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ())]
-                    if verdict["witness"]:
-                        found.append((c, verdict))
-                        if len(found) >= witnesses:
-                            stopped = f"{witnesses} witness(es) found"
-                            break
+                    take()
+                    if stopped is None and taken < len(batch):
+                        stopped = over()
+                    if stopped is not None:
+                        break
                 if progress is not None:
                     progress(tried, len(found), time.perf_counter() - started)
-                if stopped is None and ctrl_c.is_set():
-                    stopped = "interrupted"
-                if stopped is None and timeout is not None and time.perf_counter() - started > timeout:
-                    stopped = f"--timeout {timeout:g} s reached"
+                if stopped is None:
+                    stopped = over()
                 if stopped is not None:
                     break
                 batch, verdicts, results = ahead
@@ -153,13 +172,13 @@ def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, h
     `fields(verdict)` of its search, and the position itself — written to
     `out/STEM-NNN.yaml` under `header(n, file, entry, verdict)` when `out` is
     given, else inline as `yaml`."""
-    from asl_kb.committee.enumerate import to_yaml
+    from asl_kb.committee.enumerate import brief, to_yaml
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     found = []
     for n, (c, v) in enumerate(s["witnesses"], 1):
         w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1],
-             "position": f"{scope.name} #{c.index + 1}", **fields(v)}
+             "position": f"{scope.name} #{c.index + 1}", "brief": brief(scope, c), **fields(v)}
         if out:
             file = Path(out) / f"{stem}-{n:03d}.yaml"
             w["file"] = file.as_posix()

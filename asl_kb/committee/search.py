@@ -20,8 +20,9 @@ from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_
 from asl_kb.committee.scope import Scope
 from asl_kb.position.loader import load_position_text
 
-#: outcomes listed per witness and change in the text report
-SHOWN = 8
+#: outcomes listed per witness and change in the text report (a witness
+#: fits 20 lines; every one is in --format json)
+SHOWN = 4
 
 
 def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
@@ -37,9 +38,26 @@ def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
 def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
     """The switches a and b differ in when that is all they differ in (same
     version, same rules folder), else None."""
-    if (a.version, a.folder) != (b.version, b.folder):
+    if (a.version, a.folder, a.complete) != (b.version, b.folder, b.complete):
         return None
     return tuple(sorted({a.flip, b.flip} - {None})) if a.flip != b.flip else ()
+
+
+def as_switch(a: RuleSet, b: RuleSet) -> tuple[RuleSet, RuleSet] | None:
+    """From the shipped rules to a rules folder (same version, no switch
+    flipped): the same two rule sets as one rules folder with the folder's
+    edits as a switch's clauses (committee/edits.py as_switch), off on the
+    first side, on on the second -- so the positions the edited clauses
+    cannot touch are skipped, and the others grounded once for both. None
+    otherwise, or when the folder changes more than clauses."""
+    if a.folder is not None or b.folder is None or a.flip or b.flip or a.version != b.version:
+        return None
+    from asl_kb.committee import edits
+    path = edits.as_switch(b)
+    if path is None:
+        return None
+    on = RuleSet(version=b.version, complete=path)
+    return on.flipped(edits.SWITCH), on
 
 
 def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dict:
@@ -47,13 +65,18 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     workers). When a and b differ only in switches, a position in which no
     clause of theirs can fire (relevance.py) is not run: it cannot differ."""
     position = load_position_text(text, name)
-    switches = flipped(a, b)
+    proxy = as_switch(a, b)
+    sa, sb = proxy or (a, b)
+    switches = flipped(sa, sb)
+    nothing = {"witness": False, "incomplete": [], "appeared": [], "vanished": [],
+               "fired_only_in_from": [], "fired_only_in_to": []}
     if switches is not None:
-        with a.active():
-            if not may_touch(a.apply(position), switches, phase):
-                return {"witness": False, "incomplete": [], "untouched": True, "appeared": [], "vanished": [],
-                        "fired_only_in_from": [], "fired_only_in_to": []}
-    d = compare(position, a, b, phase=phase)
+        with sa.active():
+            if not may_touch(sa.apply(position), switches, phase):
+                return {**nothing, "untouched": True}
+    # (a position an erratum's edited clauses may touch is read at once: its
+    # programs' answers seldom agree, and asking costs two more solves)
+    d = compare(position, a, b, phase=phase, shortcut=proxy is None)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
             "appeared": d["appeared"], "vanished": d["vanished"],
             "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"]}
@@ -78,21 +101,53 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
     return finish_report(report, s)
 
 
+def summary(entries: list[dict]) -> str:
+    """What a list of outcomes that appear or vanish comes to, in words:
+    `2 surrenders, 3037 Interdicted routs to 40 destinations`."""
+    import re
+    kinds: dict[str, set] = {}
+    count: dict[str, int] = {}
+    for e in entries:
+        text = e["outcome"].split(": ", 1)[-1]
+        kind = text.split(" ", 1)[0].split(",")[0]
+        if kind == "rout":
+            kind = "Interdicted rout" if "Interdiction" in text else (
+                "Low Crawl" if "Low Crawl" in text else "rout")
+        at = re.search(r"\bat (\S+?)(?:,|$| )", text)
+        kind = {"eliminated": "elimination", "stay": "stay"}.get(kind, kind)
+        count[kind] = count.get(kind, 0) + 1
+        kinds.setdefault(kind, set()).add(at[1] if at else "")
+    def plural(n, word):
+        return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+    return ", ".join(plural(n, k) + (f" to {plural(len(kinds[k]), 'destination')}"
+                                     if k.endswith(("rout", "Crawl")) and len(kinds[k] - {""}) > 1 else "")
+                     for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0])))
+
+
 def to_text(report: dict) -> str:
     head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
     untouched = report.get("untouched", 0)
     if untouched:
-        incomplete = (f" ({untouched} of them shown untouched by the switch's clauses, not run)" + incomplete)
+        whose = "the switch's clauses" if report["to"].get("folder") is None else "the folder's edited clauses"
+        incomplete = (f" ({untouched} of them shown untouched by {whose}, not run)" + incomplete)
     if not report["witnesses"]:
-        return f"{head}: none in {report['tried']} positions{incomplete}\n"
+        warn = ""
+        if untouched and untouched == report["tried"] and report["complete"]:
+            warn = (f"\n  warning: the changed clauses can act in no position of scope {report['scope']}: "
+                    "a scope holding what they read may tell the rule sets apart")
+        return f"{head}: none in {report['tried']} positions{incomplete}{warn}\n"
     lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "
              f"(smallest first; {report['stopped']}){incomplete}"]
     for w in report["witnesses"]:
         lines.append(f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
                      + (f": {w['file']}" if "file" in w else ""))
+        lines.append(f"    {w['brief']}")
         if "replay" in w:
             lines.append(f"    replay: {w['replay']}")
+        # in a few lines: what appeared and vanished, in words, and a few rows
+        said = "; ".join(f"{key} {summary(w[key])}" for key in ("vanished", "appeared") if w[key])
+        lines.append(f"    {said}")
         for key, sign in (("appeared", "+"), ("vanished", "-")):
             for e in w[key][:SHOWN]:
                 why = ", ".join(_cause(c) for c in e["caused_by"])
@@ -102,11 +157,75 @@ def to_text(report: dict) -> str:
         for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
             if w[key]:
                 lines.append(f"    clauses fired only in {side}: {', '.join(w[key])}")
-        if "yaml" in w:
-            lines += ["    | " + line for line in w["yaml"].splitlines()]
     return "\n".join(lines) + "\n"
 
 
 def _cause(c: dict) -> str:
     from asl_kb.committee.corpus import cause_text
     return cause_text(c)
+
+
+#: positions a grown search tries in all when --max-positions is not given
+GROWN_AT_MOST = 20000
+
+
+def shipped_scopes_by_size() -> list:
+    """The shipped scopes, smallest first (units, then positions)."""
+    from asl_kb.committee.enumerate import count
+    from asl_kb.committee.scope import SCOPES_DIR, load_scope
+    scopes = [load_scope(p.stem) for p in SCOPES_DIR.glob("*.yaml")]
+    # (counting the positions of three units costs half a minute: those last)
+    return sorted(scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 else 0, s.name))
+
+
+def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
+              timeout: float | None = None, **options) -> dict:
+    """`search diff` without a scope: the shipped scopes one after another,
+    smallest first, until one holds a witness; else "equivalent within N
+    positions of up to K units" (or cut: --timeout, --max-positions, by
+    default GROWN_AT_MOST positions in all)."""
+    import time
+    started = time.perf_counter()
+    budget = GROWN_AT_MOST if max_positions is None else max_positions
+    grown, report = [], None
+    for scope in shipped_scopes_by_size():
+        left = None if timeout is None else timeout - (time.perf_counter() - started)
+        if budget <= 0 or (left is not None and left <= 0):
+            grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
+            break
+        report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
+                             timeout=left, **options)
+        budget -= report["tried"]
+        grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
+                      "untouched": report["untouched"], "units": scope.max_units})
+        if report["witnesses"] or not report["complete"]:
+            break
+    report = dict(report)
+    report["grown"] = grown
+    tried = sum(g["tried"] for g in grown)
+    report["complete"] = all(g["complete"] for g in grown)
+    if not report["complete"]:
+        report["incomplete_because"] = (
+            [f"stopped: {max_positions or GROWN_AT_MOST} positions tried in all"
+             + (" (--max-positions)" if max_positions else " (the default without --scope)")]
+            if budget <= 0 else report.get("incomplete_because") or ["stopped: --timeout reached"])
+    if not report["witnesses"] and report["complete"]:
+        report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in grown)}
+    return report
+
+
+def grown_text(report: dict) -> str:
+    lines = [f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
+             "smallest first"]
+    for g in report["grown"]:
+        state = "" if g["complete"] else " (cut)"
+        lines.append(f"  {g['scope']}: {g['tried']} positions{state}"
+                     + (f", {g['untouched']} untouched" if g["untouched"] else ""))
+    if report["witnesses"]:
+        return "\n".join(lines) + "\n" + to_text(report)
+    if report["complete"]:
+        e = report["equivalent_within"]
+        lines.append(f"equivalent within {e['positions']} positions of up to {e['units']} units")
+    else:
+        lines.append("none found — INCOMPLETE: " + "; ".join(report["incomplete_because"]))
+    return "\n".join(lines) + "\n"

@@ -25,8 +25,14 @@ def switches_in_force(position) -> dict[str, str]:
     ctl.ground([("base", [])])
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
-    rule_of = {s.arguments[0].name: s.arguments[1].string for s in shown if s.name in ("version_switch", "qa_reading")}
-    return {s.arguments[0].name: rule_of.get(s.arguments[0].name, "") for s in shown if s.name == "in_force"}
+    from asl_kb.asp.reader import rule_order
+    rules: dict[str, set] = {}
+    for s in shown:
+        if s.name in ("version_switch", "qa_reading"):
+            rules.setdefault(s.arguments[0].name, set()).add(s.arguments[1].string)
+    # a switch of several rules (stack_surrender: A20.3, A20.21) names each, in rule order
+    return {s.arguments[0].name: ", ".join(sorted(rules.get(s.arguments[0].name, ()), key=rule_order))
+            for s in shown if s.name == "in_force"}
 
 
 def _items(result: Outcomes) -> set[tuple]:
@@ -45,6 +51,13 @@ def _items(result: Outcomes) -> set[tuple]:
         for u in section or ():
             for f in u.fates:
                 items.add((key, u.id, f.kind, f.captor or ""))
+    # --voluntary-break (A10.41): who may break, what would follow, and why none may
+    for u in result.voluntary_break or ():
+        items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None))
+        for f in u.fates:
+            items.add(("voluntary_break", u.id) + f.key)
+    for b in result.voluntary_break_refused or ():
+        items.add(("voluntary_break_refused", b.rule, b.reason or b.says))
     pris = result.prisoners
     if pris is not None:
         for o in pris.required + pris.options:
@@ -64,8 +77,14 @@ def _describe(item: tuple) -> str:
         return "whole phase: " + "; ".join(
             f"{u} {f}" + (f" to {c}" if c and f == "surrender" else f" by {c}" if c else "") + f" at {a}"
             + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
-    if item[0] == "unit":
+    if item[0] == "voluntary_break_refused":
+        return f"no unit may break voluntarily: [{item[1]}] {item[2]}"
+    if item[0] == "voluntary_break" and item[2] == "may break":
+        return f"{item[1]} may break voluntarily (A10.41)"
+    if item[0] in ("unit", "voluntary_break"):
         _, uid, fate, captor, cause, at, low_crawl, ints, _opt = item
+        if item[0] == "voluntary_break":
+            uid = f"{uid} (broken voluntarily)"
         words = fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "") + f" at {at}"
         if low_crawl:
             words += " by Low Crawl"
@@ -86,15 +105,33 @@ def _with_switch(position, name: str, on: bool):
     return dataclasses.replace(position, readings=readings)
 
 
+#: whole-phase outcomes a diff lists and compares one by one (the phase
+#: program enumerates at most as many: engines/phase.py MAX_OUTCOMES)
+PHASE_COMPARED = 20000
+
+
+def compared(position, phase: bool, voluntary_break: bool = False):
+    """The position's outcomes as a diff compares them, and what of them was
+    cut: with `phase`, every whole-phase outcome is listed to be compared,
+    and a phase counted past what was listed says so."""
+    r = outcomes(position, phase=phase, voluntary_break=voluntary_break, limit=PHASE_COMPARED if phase else None)
+    cut = list(r.incomplete_because or ()) if not r.complete else []
+    ph = r.phase
+    # (the independent units' fates are compared as the units' own items)
+    if ph is not None and ph.combinations is not None and len(ph.outcomes) < ph.combinations:
+        cut.append(f"whole phase: {ph.combinations} combinations, only the first {len(ph.outcomes)} compared")
+    return r, cut
+
+
 def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
-    """Outcomes (with phase, also the whole-phase outcomes: all counted, the
-    first 100 compared) that appear or vanish from version_a to version_b."""
+    """Outcomes (with phase, also the whole-phase outcomes, every one up to
+    PHASE_COMPARED, else said cut) that appear or vanish from version_a to
+    version_b."""
     cut = []
 
     def run(p):
-        r = outcomes(p, phase=phase)
-        if not r.complete:
-            cut.extend(r.incomplete_because or ())
+        r, c = compared(p, phase)
+        cut.extend(c)
         return _items(r)
 
     pa = dataclasses.replace(position, rules=version_a)

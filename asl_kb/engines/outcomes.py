@@ -77,7 +77,12 @@ def answers(position) -> tuple:
     return answers_each([position])[0]
 
 
-def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
+#: the explanation's predicates (contract.md): an answer without them still
+#: decides every fate, outcome and prisoners' option (committee search)
+EXPLANATION = frozenset({"because", "says", "arguments"})
+
+
+def answers_each(positions: list, rout_once: bool = False, explained: bool = True) -> list[tuple]:
     """answers() of several variants of one position that differ only in a
     few facts (rule version, switches): the prisoners program grounded once
     for all of them (asp/solve.py solve_each), and the rout program too with
@@ -96,7 +101,9 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
         rout = [solve(position_facts(p), sum(1 for u in p.units if "concealed" in u.status))[0] for p in positions]
     # clingo keeps one copy of each symbol in the process: equal symbols have
     # equal representations, whichever Control made them
-    out = [("rout", keys(symbols)) for symbols in rout]
+    # (without the explanation: `explained` False, the atoms fates are read from)
+    keep = (lambda s: True) if explained else (lambda s: s.name not in EXPLANATION)
+    out = [("rout", keys(s for s in symbols if keep(s))) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):
         from asl_kb.engines import prisoners
@@ -105,7 +112,8 @@ def answers_each(positions: list, rout_once: bool = False) -> list[tuple]:
             told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
         if told is None:
             told = [prisoners.answer(p) if a else () for p, a in zip(positions, asked)]
-        out = [o + ("prisoners", keys(t)) if a else o for o, t, a in zip(out, told, asked)]
+        out = [o + ("prisoners", keys(s for s in t if keep(s))) if a else o
+               for o, t, a in zip(out, told, asked)]
     return out
 
 

@@ -319,7 +319,9 @@ def _search(args, rules: Path, mutants) -> int:
     shipped rules: a distinguishing position is a proposed case (its expected
     outcome to be checked by a person against the rule text), none means the
     mutant is equivalent within the scope. Exit 1 when some mutant is told
-    apart, 0 when none is, 2 on bad input."""
+    apart, else 3 when some search was cut (--timeout: that mutant is
+    unfinished, neither told apart nor equivalent), 0 when none is, 2 on
+    bad input."""
     import tempfile
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
@@ -346,7 +348,7 @@ def _search(args, rules: Path, mutants) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     current = parse_ruleset("current")
-    told = 0
+    told = unfinished = 0
     rows = []
     with tempfile.TemporaryDirectory(prefix="asl-kb-mutant-") as tmp:
         for n, key in enumerate(want, 1):
@@ -371,15 +373,18 @@ def _search(args, rules: Path, mutants) -> int:
                 rows.append({**m.as_dict(), "told_apart": True, "position": w["position"], "file_out": str(case),
                              "appeared": w["appeared"], "vanished": w["vanished"]})
             else:
-                state = "equivalent within the scope" if r["complete"] else "INCOMPLETE"
+                # a search cut (--timeout, Ctrl-C) tells nothing of the mutant:
+                # unfinished, not "not told apart"
+                state = "equivalent within the scope" if r["complete"] else "UNFINISHED"
+                unfinished += not r["complete"]
                 print(f"{where}\n    {state}: none in {r['tried']} positions of scope {scope.name}"
                       + ("" if r["complete"] else f" ({'; '.join(r['incomplete_because'])})"))
                 rows.append({**m.as_dict(), "told_apart": False, "tried": r["tried"], "complete": r["complete"]})
     print(f"\n{len(want)} mutant(s) searched in scope {scope.name}: {told} told apart (proposed cases under "
-          f"{args.out}/), {len(want) - told} not")
+          f"{args.out}/), {len(want) - told - unfinished} equivalent within the scope, {unfinished} unfinished")
     Path(args.out).mkdir(parents=True, exist_ok=True)
     (Path(args.out) / "search-report.json").write_text(json.dumps({"scope": scope.name, "mutants": rows}, indent=1) + "\n")
-    return 1 if told else 0
+    return 1 if told else (3 if unfinished else 0)
 
 
 def _figures(rows, seconds, jobs) -> dict:

@@ -1,0 +1,277 @@
+"""The clauses a rules folder changes, and which of them a finding needs.
+
+A folder overlays the shipped rules file by file; what the committee wants
+named is the clause it edited. Each overlay file's clauses (clingo's parser,
+as `make mutate` reads them: asl_kb/mutate/mutants.py) are matched against
+the shipped file's, in order (difflib): every run of clauses added, deleted
+or rewritten is one *edit*, with its file, line, rule id and both texts.
+
+`needed(rs, present)`: the edits a finding comes from -- a set of them that
+gives it with every other edit undone, none of which can be undone too (a
+minimal core over the edits): the finding is run again under rules folders
+with edits undone, one more at a time. None when the shipped rules (every
+edit undone) give it too.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import clingo.ast as A
+
+from asl_kb.asp.control import using_rules
+from asl_kb.engines.cores import rule_of_file
+from asl_kb.resources import rules_dir
+
+
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    file: str            # path under the rules folder, e.g. "rout/A20_21_surrender.lp"
+    line: int            # line of the edit in the folder's file (deleted: in the shipped file)
+    kind: str            # "added", "deleted" or "changed"
+    clause: str          # the folder's clause(s) (whitespace collapsed), "" when deleted
+    was: str             # the shipped clause(s), "" when added
+    start: int           # byte span of the folder's file the shipped text replaces to undo it
+    end: int
+    replacement: bytes
+    #: the shipped clauses' texts, one by one
+    was_texts: tuple[bytes, ...] = ()
+    #: the comment right above the clause (its rule's words, as the rules
+    #: files quote them), "" when none
+    sentence: str = ""
+
+    @property
+    def rule(self) -> str:
+        return rule_of_file(self.file)
+
+    def as_json(self) -> dict:
+        out = {"file": self.file, "line": self.line, "rule": self.rule, "edit": self.kind}
+        if self.clause:
+            out["clause"] = self.clause
+        if self.was:
+            out["was"] = self.was
+        if self.sentence:
+            out["sentence"] = self.sentence
+        return out
+
+    def text(self) -> str:
+        """One line: `rout/A20_21_surrender.lp:74 [A20.21] changed: CLAUSE`."""
+        return f"{self.file}:{self.line} [{self.rule}] {self.kind}: {self.clause or self.was}"
+
+
+def _clauses(rules: Path, rel: str):
+    from asl_kb.mutate.mutants import file_clauses
+    text = (rules / rel).read_bytes()
+    out = []
+    for c in file_clauses(rules, rel):
+        d = c.mutants[0]                      # the deletion: the clause's whole span
+        out.append((d.clause, d.start, d.end, d.line))
+    return text, out
+
+
+def _one_by_one(opcodes):
+    """difflib's runs split into one edit per clause where they pair up (a
+    run of clauses added, deleted, or rewritten one for one)."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "insert":
+            yield from ((tag, i1, i1, j, j + 1) for j in range(j1, j2))
+        elif tag == "delete":
+            yield from ((tag, i, i + 1, j1, j1) for i in range(i1, i2))
+        elif tag == "replace" and i2 - i1 == j2 - j1:
+            yield from ((tag, i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1))
+        else:
+            yield tag, i1, i2, j1, j2
+
+
+def _comment_above(text: bytes, line: int) -> str:
+    """The `%` comment block right above a line (1-based) of a rules file,
+    as one line of words."""
+    lines = text.decode().split("\n")
+    block = []
+    n = line - 2
+    while n >= 0 and lines[n].lstrip().startswith("%"):
+        block.append(lines[n].lstrip().lstrip("%").strip())
+        n -= 1
+    return " ".join(w for w in reversed(block) if w)
+
+
+_EDITS: dict[Path, tuple[Edit, ...]] = {}
+
+
+def edits(rs) -> tuple[Edit, ...]:
+    """Every edit of the rule set's folder against the shipped rules, in file
+    order (none for a rule version)."""
+    if rs.folder is None:
+        return ()
+    hit = _EDITS.get(rs.folder)
+    if hit is not None:
+        return hit
+    from asl_kb.committee.rulesets import materialize
+    complete, shipped = materialize(rs.folder), rules_dir()
+    out: list[Edit] = []
+    for rel in sorted(rs.replaces + rs.adds):
+        text, mine = _clauses(complete, rel)
+        old_text, theirs = _clauses(shipped, rel) if rel in rs.replaces else (b"", [])
+        sm = difflib.SequenceMatcher(None, [c[0] for c in theirs], [c[0] for c in mine], autojunk=False)
+        for tag, i1, i2, j1, j2 in _one_by_one(sm.get_opcodes()):
+            if tag == "equal":
+                continue
+            was = " ".join(c[0] for c in theirs[i1:i2])
+            replacement = b"\n".join(old_text[c[1]:c[2]] for c in theirs[i1:i2])
+            if j1 < j2:
+                start, end, line = mine[j1][1], mine[j2 - 1][2], mine[j1][3]
+            else:      # deleted: the shipped clauses go back after the clause before
+                start = end = mine[j1 - 1][2] if j1 else (mine[0][1] if mine else len(text))
+                line = theirs[i1][3]        # where it stood in the shipped file
+                replacement = b"\n" + replacement + b"\n"
+            kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
+            said = _comment_above(old_text if j1 == j2 else text, line) or \
+                (_comment_above(old_text, theirs[i1][3]) if i1 < i2 else "")
+            out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
+                            tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2]), said))
+    _EDITS[rs.folder] = tuple(out)
+    return _EDITS[rs.folder]
+
+
+_VARIANTS: dict[tuple, Path] = {}
+
+
+def undone(rs, which: frozenset[int]) -> Path:
+    """A complete rules folder: the rule set's with the edits `which` (their
+    indices in edits(rs)) undone."""
+    key = (rs.folder, which)
+    hit = _VARIANTS.get(key)
+    if hit is not None and hit.exists():
+        return hit
+    from asl_kb.committee.rulesets import materialize
+    complete = materialize(rs.folder)
+    target = complete.parent / f"{complete.name}-undo{len(_VARIANTS)}"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(complete, target)
+    all_edits = edits(rs)
+    by_file: dict[str, list[Edit]] = {}
+    for i in sorted(which):
+        by_file.setdefault(all_edits[i].file, []).append(all_edits[i])
+    for rel, es in by_file.items():
+        text = (complete / rel).read_bytes()
+        for e in sorted(es, key=lambda e: e.start, reverse=True):
+            text = text[:e.start] + e.replacement + text[e.end:]
+        (target / rel).write_bytes(text)
+    _VARIANTS[key] = target
+    return target
+
+
+def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
+    """The edits the finding `present()` (run under the active rules) comes
+    from: a set of them that gives it alone (every other edit undone) and
+    none of which can be undone -- a minimal core over the edits. None when
+    it stays with every edit undone: the shipped rules give it too."""
+    all_edits = edits(rs)
+    if not all_edits:
+        return None
+    everything = frozenset(range(len(all_edits)))
+
+    def gives(kept: frozenset[int]) -> bool:
+        with using_rules(undone(rs, everything - kept)):
+            return present()
+    if gives(frozenset()):
+        return None
+    kept = set(everything)
+    for i in sorted(everything):
+        if gives(frozenset(kept - {i})):
+            kept.discard(i)
+    return [all_edits[i] for i in sorted(kept)]
+
+
+# -- the edits as a switch ---------------------------------------------------
+
+#: the switch the combined folder (as_switch) gives a folder's edits
+SWITCH = "asl_kb_erratum"
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
+
+
+def _guarded(clause: bytes, sign: str) -> bytes | None:
+    """A clause (its text) with `in_force(SWITCH)` (sign "") or `not
+    in_force(SWITCH)` (sign "not ") added to its body, as clingo prints it;
+    None for a statement that takes no body literal (#minimize)."""
+    out: list = []
+    A.parse_string(clause.decode(), out.append)
+    rules = [s for s in out if s.ast_type != A.ASTType.Program]
+    if len(rules) != 1 or rules[0].ast_type != A.ASTType.Rule:
+        return None
+    st = rules[0]
+    loc = st.location
+    lit = A.Literal(loc, A.Sign.Negation if sign else A.Sign.NoSign, A.SymbolicAtom(
+        A.Function(loc, "in_force", [A.Function(loc, SWITCH, [], 0)], 0)))
+    return str(st.update(body=list(st.body) + [lit])).encode()
+
+
+def _others(text: bytes) -> list[str]:
+    """A file's statements other than its clauses (#show, #const, #external,
+    #program, #minimize...) and its #include lines, as comparable text."""
+    out: list = []
+    A.parse_string(_INCLUDE.sub("", text.decode()), out.append)
+    return [str(s) for s in out if s.ast_type not in (A.ASTType.Rule, A.ASTType.Comment)]
+
+
+_SWITCHED: dict[Path, Path | None] = {}
+
+
+def as_switch(rs) -> Path | None:
+    """A complete rules folder holding both the shipped rules and the
+    folder's: each edit's new clauses read `in_force(SWITCH)`, its shipped
+    clauses `not in_force(SWITCH)`, and versions.lp declares SWITCH a Q&A
+    reading (on unless a position's `readings` turns it off). With SWITCH on
+    it answers as the folder, off as the shipped rules, so the edits are a
+    switch's clauses (committee/relevance.py skips the positions they cannot
+    touch, and both sides are grounded once). None when the folder changes
+    more than clauses (an #include of a shipped file, #show, #const,
+    #external, #program, #minimize) or a clause takes no body literal."""
+    if rs.folder in _SWITCHED:
+        hit = _SWITCHED[rs.folder]
+        if hit is None or hit.exists():
+            return hit
+    from asl_kb.committee.rulesets import materialize
+    complete, shipped = materialize(rs.folder), rules_dir()
+    all_edits = edits(rs)
+    target = complete.parent / f"{complete.name}-switch"
+    result: Path | None = target
+    try:
+        for rel in rs.replaces:
+            mine, theirs = (complete / rel).read_bytes(), (shipped / rel).read_bytes()
+            kept = set(_INCLUDE.findall(theirs.decode()))
+            new = set(_INCLUDE.findall(mine.decode()))
+            # an include may only be added, of a file the folder adds
+            if not kept <= new or not (new - kept) <= set(rs.adds) or _others(mine) != _others(theirs):
+                raise ValueError(rel)
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(complete, target)
+        for rel in sorted(set(e.file for e in all_edits)):
+            text = (complete / rel).read_bytes()
+            mine = _clauses(complete, rel)[1]
+            by_start = {(c[1], c[2]): c for c in mine}
+            pieces = []
+            for e in sorted((e for e in all_edits if e.file == rel), key=lambda e: e.start, reverse=True):
+                new_clauses = [c for (a, b), c in by_start.items() if e.start <= a and b <= e.end]
+                guarded = [_guarded(text[c[1]:c[2]], "") for c in sorted(new_clauses, key=lambda c: c[1])]
+                was = [_guarded(x, "not ") for x in e.was_texts]
+                if any(g is None for g in guarded + was):
+                    raise ValueError(rel)
+                pieces.append((e.start, e.end, b"\n".join(guarded + was)))
+            for start, end, piece in pieces:
+                text = text[:start] + piece + text[end:]
+            (target / rel).write_bytes(text)
+        versions = target / "core" / "versions.lp"
+        versions.write_text(versions.read_text()
+                            + f'\n% (asl-kb search: the rule folder {rs.folder} as a switch)\n'
+                              f'qa_reading({SWITCH}, "{rs.folder.name}").\n')
+    except (ValueError, RuntimeError):
+        result = None
+    _SWITCHED[rs.folder] = result
+    return result
