@@ -447,10 +447,11 @@ def _run(args) -> int:
         from asl_kb.serve.server import serve
         return serve(args)
     position = load_position(args.position)
+    global _POSITION
+    _POSITION = position    # the watchdog's cut answer names it
     if args.rules in VERSIONS and not args.switch:
         position = dataclasses.replace(position, rules=args.rules)
-    global _POSITION
-    _POSITION = position
+        _POSITION = position
     elif args.rules or args.switch:
         # a rule set (version, rules folder, a switch flipped): the command
         # runs under it (docs/committee.md "Rule sets")
