@@ -96,12 +96,11 @@ def _shared_engine_runs(monkeypatch):
     why-not, the committee's compare and gaps -- gets the session's shared
     runs (tests/_runs.py: same answer, computed once). A test's own rules
     folder, a --timeout run and a traced run are always run."""
-    import asl_kb.committee.compare
     import asl_kb.committee.gaps
     import asl_kb.engines.check
     import asl_kb.engines.diff
     import asl_kb.engines.outcomes
-    for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff, asl_kb.committee.compare):
+    for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff):
         monkeypatch.setattr(module, "outcomes", _runs.outcomes)
     for module in (asl_kb.engines.check, asl_kb.committee.gaps):
         monkeypatch.setattr(module, "check", _runs.check)
