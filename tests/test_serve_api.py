@@ -106,6 +106,7 @@ def test_meta_names_the_terrain_table_and_the_loader_vocabulary(client):
     m = client.get("/api/meta").json()
     assert m["terrains"] == list(terrain.TERRAIN)
     assert m["features"] == list(terrain.FEATURES)
+    assert m["hexsides"] == list(terrain.HEXSIDES) and "wall" in m["hexsides"]
     assert "broken" in m["statuses"] and "dm" in m["statuses"] and "concealed" in m["statuses"]
     assert "rout" in m["phases"] and m["versions"] == ["current", "prior"]
     assert "A20.3" in m["errata"]
@@ -189,6 +190,22 @@ def test_answer_bad_position_is_the_loaders_error(client):
     text = yamltext.to_text(tree)
     assert "Z99" in text.splitlines()[e["line"] - 1]
     assert e["message"].startswith(f"mine.yaml:{e['line']}: units[0].at: ")
+
+
+
+def test_answer_and_save_a_hexside(client):
+    # map.hexsides as the page sets it: the loader reads it, the report draws
+    # it, the saved file holds it; hexes not ADJACENT are the loader's error
+    tree = small()
+    tree["map"]["hexsides"] = {"E5-E6": "wall"}
+    out = client.post("/api/answer", json={"tree": tree}).json()
+    assert yamltext.to_tree(out["text"])["map"]["hexsides"] == {"E5-E6": "wall"}
+    assert out["html"].count('class="hexside hs-wall"') == 1 and "E5-E6: wall" in out["html"]
+    saved = client.post("/api/save", json={"tree": tree})
+    assert load_position_text(saved.text, "saved.yaml").hexside("E6", "E5") == "wall"
+    tree["map"]["hexsides"] = {"E5-E7": "wall"}
+    e = err(client.post("/api/answer", json={"tree": tree}), 400)
+    assert e["key"] == "map.hexsides.E5-E7"
 
 
 DEEP: list = ["x"]

@@ -3,7 +3,8 @@ Playwright (never a downloaded browser; skipped locally when either is
 missing, a failure under CI, as tests/test_report_browser.py), the app
 under uvicorn on a free 127.0.0.1 port. One test builds the A10.531 EX
 position by clicks alone and saves it: the file answers as the bundled one;
-another opens a bundled position, drags a unit and sees the fates change.
+another opens a bundled position, drags a unit and sees the fates change,
+sets a wall between two hexes (saved as map.hexsides, drawn) and clears it.
 The first leaves its screenshot as docs/serve.png (made again only when it
 is missing or ASL_KB_SCREENSHOTS=1)."""
 from __future__ import annotations
@@ -28,6 +29,7 @@ from asl_kb.position.loader import load_position  # noqa: E402
 from asl_kb.report import png  # noqa: E402
 from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
+from asl_kb.serve import yamltext  # noqa: E402
 from asl_kb.serve.app import create_app  # noqa: E402
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
@@ -201,7 +203,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     app.close()
 
 
-def test_open_a_position_move_a_unit_see_the_fates_change(browser, server):
+def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_path):
     app = App(browser, server)
     page = app.page
     n = app.count()
@@ -254,4 +256,29 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server):
     n = app.answered(n)
     assert page.evaluate("document.body.dataset.state") == "answered"
     assert page.is_hidden("#error")
+    # a wall: one hex, then an ADJACENT one (a hex not ADJACENT starts again)
+    app.tool("hexside")
+    page.click('#palette-hexside button[data-hexside="wall"]')
+    app.hex("D6")
+    app.hex("D8")
+    assert "not ADJACENT" in page.inner_text("#hexside-hint") and "hexsides" not in (page.evaluate(
+        "window.aslKbServe.tree").get("map") or {})
+    app.hex("D7")
+    n = app.answered(n)
+    assert page.evaluate("document.body.dataset.state") == "answered", page.inner_text("#error")
+    wall = app.frame.locator("polyline.hexside.hs-wall")
+    assert wall.count() == 1 and "D7-D8: wall" in wall.locator("title").text_content()
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "walled.yaml"
+    download.value.save_as(saved)
+    assert yamltext.to_tree(saved.read_text(encoding="utf-8"))["map"]["hexsides"] == {"D8-D7": "wall"}
+    assert load_position(saved).hexside("D7", "D8") == "wall"
+    # none clears it
+    page.click('#palette-hexside button[data-hexside="none"]')
+    app.hex("D7")
+    app.hex("D8")
+    n = app.answered(n)
+    assert app.frame.locator("polyline.hexside").count() == 0
+    assert "hexsides" not in page.evaluate("window.aslKbServe.tree")["map"]
     app.close(refused=1)

@@ -1,7 +1,7 @@
 """The routes of `asl-kb serve` (Starlette).
 
     GET  /                 the page (static/index.html; its script and style beside it)
-    GET  /api/meta         the names the page offers: terrain table, features, statuses, ...
+    GET  /api/meta         the names the page offers: terrain table, features, hexsides, statuses, ...
     GET  /api/start        the position named on the command line (or a new one)
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
     POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
@@ -140,6 +140,7 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         from asl_kb.report.html import SIDE_COLOURS
         return JSONResponse({
             "terrains": list(terrain.TERRAIN), "features": list(terrain.FEATURES),
+            "hexsides": list(terrain.HEXSIDES),
             "statuses": list(loader.STATUSES), "types": list(loader.UNIT_TYPES),
             "phases": list(loader.PHASES), "versions": list(loader.DEFAULT_VERSIONS),
             "errata": sorted(loader.switch_rules()), "readings": sorted(loader.switch_names()),

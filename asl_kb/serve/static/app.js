@@ -16,7 +16,7 @@
   };
   var TOOLS = [["select", "Select / move"], ["unit", "Unit"], ["terrain", "Terrain"], ["feature", "Feature"],
                ["smoke", "SMOKE"], ["elevation", "Hill level"], ["levels", "Building levels"],
-               ["los", "LOS"], ["area", "Area"], ["why-not", "Why not?"]];
+               ["hexside", "Hexside"], ["los", "LOS"], ["area", "Area"], ["why-not", "Why not?"]];
   var UNIT_FIELDS = ["id", "side", "type", "counter", "at", "nationality", "class", "guard", "passenger_of", "rider_of"];
   // fields naming another unit, with what "none" means
   var UNIT_REFS = {guard: "— (not a prisoner)", passenger_of: "— (not a Passenger)", rider_of: "— (not a Rider)"};
@@ -24,8 +24,8 @@
   var S = {
     meta: null, tree: null, original: null, filename: "position.yaml", tool: "select",
     selected: null, seq: 0, tab: Math.random().toString(36).slice(2), inflight: null, timer: null,
-    losFirst: null, areaFirst: null, error: null, answers: 0, drag: null,
-    terrain: "woods", feature: "foxhole"
+    losFirst: null, areaFirst: null, sideFirst: null, error: null, answers: 0, drag: null,
+    terrain: "woods", feature: "foxhole", hexside: "wall"
   };
 
   function $(sel) { return document.querySelector(sel); }
@@ -67,7 +67,7 @@
   function pruneMap() {
     var m = S.tree.map;
     if (!m) return;
-    ["terrain", "levels", "smoke", "area"].forEach(function (k) { prune(m, k); });
+    ["terrain", "levels", "smoke", "area", "hexsides"].forEach(function (k) { prune(m, k); });
     prune(S.tree, "map");
     if (S.tree.los) { ["blocked", "clear", "hindrance"].forEach(function (k) { prune(S.tree.los, k); }); prune(S.tree, "los"); }
   }
@@ -120,6 +120,30 @@
     else obj[key] = value;
   }
   function hexOf(at) { return String(at || "").split("@")[0]; }
+  // map.hexsides' key naming the hexside between a and b (either order, as the loader reads it)
+  function hexsideKey(a, b) {
+    var hs = S.tree.map && S.tree.map.hexsides;
+    if (!hs || typeof hs !== "object" || Array.isArray(hs)) return null;
+    var keys = Object.keys(hs);
+    for (var i = 0; i < keys.length; i++) {
+      var ends = keys[i].split("-").map(function (x) { return x.trim(); });
+      if (ends.length === 2 && ((ends[0] === a && ends[1] === b) || (ends[0] === b && ends[1] === a))) return keys[i];
+    }
+    return null;
+  }
+  // ADJACENT on the drawn map: the two hexes' outlines share an edge (two
+  // corners); the loader checks it again
+  function corners(doc, h) {
+    var p = doc.querySelector('polygon.hex[data-hex="' + CSS.escape(h) + '"]');
+    return p ? p.getAttribute("points").trim().split(/\s+/).map(function (xy) { return xy.split(",").map(Number); }) : [];
+  }
+  function adjacentOnMap(a, b) {
+    var doc = frameDoc(), pb = corners(doc, b), shared = 0;
+    corners(doc, a).forEach(function (p) {
+      if (pb.some(function (q) { return Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5; })) shared++;
+    });
+    return shared === 2;
+  }
 
   // ---- changes
   function changed() {
@@ -204,9 +228,12 @@
     var u = m && units()[+m[1]];
     return u && u.id;
   }
-  function errorHex() {
-    var m = /^map\.(?:terrain|levels)\.([A-Za-z0-9]+)/.exec((S.error && S.error.key) || "");
-    return m && m[1];
+  function errorHexes() {
+    var key = (S.error && S.error.key) || "";
+    var m = /^map\.(?:terrain|levels)\.([A-Za-z0-9]+)/.exec(key);
+    if (m) return [m[1]];
+    m = /^map\.hexsides\.\s*([A-Za-z0-9]+)\s*-\s*([A-Za-z0-9]+)/.exec(key);
+    return m ? [m[1], m[2]] : [];
   }
 
   // ---- the report in the iframe
@@ -252,10 +279,12 @@
     doc.querySelectorAll(".sel, .err, .pick").forEach(function (x) { x.classList.remove("sel", "err", "pick"); });
     var sel = S.selected !== null && units()[S.selected];
     if (sel) doc.querySelectorAll('g.counter[data-unit="' + CSS.escape(sel.id) + '"]').forEach(function (x) { x.classList.add("sel"); });
-    var eu = errorUnit(), eh = errorHex();
+    var eu = errorUnit();
     if (eu) doc.querySelectorAll('g.counter[data-unit="' + CSS.escape(eu) + '"]').forEach(function (x) { x.classList.add("err"); });
-    if (eh) doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(eh) + '"]').forEach(function (x) { x.classList.add("err"); });
-    var pick = S.losFirst || S.areaFirst;
+    errorHexes().forEach(function (eh) {
+      doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(eh) + '"]').forEach(function (x) { x.classList.add("err"); });
+    });
+    var pick = S.losFirst || S.areaFirst || S.sideFirst;
     if (pick) doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(pick) + '"]').forEach(function (x) { x.classList.add("pick"); });
   }
   function hexAt(doc, x, y) {
@@ -332,6 +361,23 @@
         var j = m.smoke.indexOf(h);
         if (j >= 0) m.smoke.splice(j, 1); else m.smoke.push(h);
         break;
+      case "hexside":
+        var hint = $("#hexside-hint");
+        if (!S.sideFirst || S.sideFirst === h) { S.sideFirst = h; hint.textContent = "from " + h + ": click an ADJACENT hex"; markMap(); return; }
+        if (!adjacentOnMap(S.sideFirst, h)) {
+          hint.textContent = S.sideFirst + " and " + h + " are not ADJACENT; from " + h + ": click an ADJACENT hex";
+          S.sideFirst = h; markMap(); return;
+        }
+        var hk = hexsideKey(S.sideFirst, h);
+        if (S.hexside === "none") { if (hk) delete mapSec().hexsides[hk]; }
+        else {
+          m = mapSec();
+          if (!m.hexsides || typeof m.hexsides !== "object" || Array.isArray(m.hexsides)) m.hexsides = {};
+          m.hexsides[hk || S.sideFirst + "-" + h] = S.hexside;
+        }
+        S.sideFirst = null;
+        hint.textContent = "click one hex, then an ADJACENT one";
+        break;
       case "los":
         if (!S.losFirst) { S.losFirst = h; $("#los-hint").textContent = "from " + h + ": click the other hex"; markMap(); return; }
         if (S.losFirst === h) return;
@@ -407,6 +453,7 @@
     renderUnitEditor();
     renderUnitList();
     renderLos();
+    renderHexsides();
     if (S.error) showError(S.error); else markMap();
   }
   function sidesKnown() {
@@ -499,6 +546,16 @@
       });
     });
   }
+  function renderHexsides() {
+    var ul = $("#hexside-list"), hs = (S.tree.map && S.tree.map.hexsides) || {};
+    ul.textContent = "";
+    if (typeof hs !== "object" || Array.isArray(hs)) return;
+    Object.keys(hs).forEach(function (k) {
+      var li = el("li", {dataset: {key: "map.hexsides." + k}}, k + ": " + hs[k] + " ");
+      li.appendChild(el("button", {type: "button", dataset: {hexside: k}}, "×"));
+      ul.appendChild(li);
+    });
+  }
   function renderTools() {
     var list = $("#tool-list");
     TOOLS.forEach(function (t) {
@@ -515,6 +572,11 @@
       var b = el("button", {type: "button"}, n);
       b.dataset.feature = n;
       $("#palette-feature").appendChild(b);
+    });
+    S.meta.hexsides.concat(["none"]).forEach(function (n) {
+      var b = el("button", {type: "button"}, n);
+      b.dataset.hexside = n;
+      $("#palette-hexside").appendChild(b);
     });
     options($("#t-side"), S.meta.sides, "german");
     options($("#t-type"), S.meta.types, "squad");
@@ -533,11 +595,12 @@
   }
   function setTool(t) {
     S.tool = t;
-    S.losFirst = S.areaFirst = null;
+    S.losFirst = S.areaFirst = S.sideFirst = null;
     document.querySelectorAll("#tool-list button").forEach(function (b) { b.classList.toggle("on", b.dataset.tool === t); });
     document.querySelectorAll("#tool-options > div").forEach(function (d) { d.classList.toggle("shown", d.dataset.for === t); });
     document.querySelectorAll("#palette-terrain button").forEach(function (b) { b.classList.toggle("on", b.dataset.terrain === S.terrain); });
     document.querySelectorAll("#palette-feature button").forEach(function (b) { b.classList.toggle("on", b.dataset.feature === S.feature); });
+    document.querySelectorAll("#palette-hexside button").forEach(function (b) { b.classList.toggle("on", b.dataset.hexside === S.hexside); });
     markMap();
   }
 
@@ -554,6 +617,16 @@
     $("#palette-feature").addEventListener("click", function (ev) {
       var b = ev.target.closest("button[data-feature]");
       if (b) { S.feature = b.dataset.feature; setTool("feature"); }
+    });
+    $("#palette-hexside").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-hexside]");
+      if (b) { S.hexside = b.dataset.hexside; setTool("hexside"); }
+    });
+    $("#hexside-list").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-hexside]");
+      if (!b || !S.tree.map || !S.tree.map.hexsides) return;
+      delete S.tree.map.hexsides[b.dataset.hexside];
+      changed();
     });
     $("#t-type").addEventListener("change", templateCounters);
     $("#why").addEventListener("click", function () { this.hidden = true; });
