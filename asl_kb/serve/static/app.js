@@ -153,6 +153,7 @@
   }
   function schedule() {
     clearTimeout(S.timer);
+    S.seq++;      // an answer still on its way is to an older edit: not shown
     S.timer = setTimeout(answer, 120);
     setState("pending", "answering…");
   }
