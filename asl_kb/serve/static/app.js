@@ -597,6 +597,7 @@
   function setTool(t) {
     S.tool = t;
     S.losFirst = S.areaFirst = S.sideFirst = null;
+    $("#hexside-hint").textContent = "click one hex, then an ADJACENT one";
     document.querySelectorAll("#tool-list button").forEach(function (b) { b.classList.toggle("on", b.dataset.tool === t); });
     document.querySelectorAll("#tool-options > div").forEach(function (d) { d.classList.toggle("shown", d.dataset.for === t); });
     document.querySelectorAll("#palette-terrain button").forEach(function (b) { b.classList.toggle("on", b.dataset.terrain === S.terrain); });
