@@ -227,7 +227,8 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
             result.phase = WholePhase(
                 count=count * free if done else None,
                 independent=[IndependentUnit(uid, len(ph.fates[uid])) for uid in ph.independent],
-                voluntary_rout=[VoluntaryRout(l, sorted(us)) for l, us in sorted(ph.leaders.items())],
+                voluntary_rout=[VoluntaryRout(l, sorted(us, key=unit_key))
+                               for l, us in sorted(ph.leaders.items(), key=lambda x: unit_key(x[0]))],
                 outcomes=listed,
                 assumes=["each unit's fates are figured against the position at the start of the RtPh: "
                          "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "

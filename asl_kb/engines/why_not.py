@@ -150,8 +150,9 @@ def _how(fates, numbers: list[int]) -> dict:
     manner = "low_crawl_only" if crawls == {True} else "no_low_crawl" if crawls == {False} else "either"
     n, f = routs[0]
     route = {"fate": n, "low_crawl": f.low_crawl, "path": f.path,
-             "interdiction": sorted({i.at for i in f.interdiction}),
-             "optional_interdiction": sorted({i.at for i in f.optional_interdiction})}
+             # as the fate lists them: in hex order, once per entry (A10.53)
+             "interdiction": [i.at for i in f.interdiction],
+             "optional_interdiction": [i.at for i in f.optional_interdiction]}
     if f.odds is not None:
         route["odds"] = f.odds.to_json()
     return {"manner": manner, "route": route}

@@ -2,8 +2,6 @@
 broken unit's fates and their summary."""
 from __future__ import annotations
 
-from fractions import Fraction
-
 
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.record import FrozenRecord, Record, record
@@ -62,11 +60,6 @@ class Odds(Record):
     @property
     def of(self) -> int:
         return 36 ** self.nmcs
-
-    def sort_key(self) -> tuple:
-        """Best first: most often intact, then arriving at all, then least often eliminated."""
-        return (-Fraction(self.intact, self.of), -Fraction(self.intact + self.reduced, self.of),
-                Fraction(self.eliminated, self.of), self.nmcs)
 
     def to_json(self) -> dict:
         out: dict = {"nmcs": self.nmcs}

@@ -27,7 +27,7 @@ import yaml
 
 from asl_kb.position import counters
 from asl_kb.position import schema as position_schema
-from asl_kb.board import hexgrid
+from asl_kb.board import hexgrid, terrain
 from asl_kb.errors import PositionError
 from asl_kb.record import FrozenRecord, record
 
@@ -46,13 +46,12 @@ MAX_ID = 40
 
 PHASES = ("rally", "prep_fire", "movement", "defensive_fire",
           "advancing_fire", "rout", "advance", "close_combat")
-TERRAINS = ("open", "road", "woods", "forest", "building", "stone_building",
-            "wooden_building", "rubble", "grain", "brush", "orchard", "marsh",
-            "water", "stream", "cliff")
+#: the terrain and hexside names are the terrain table's (one list to keep)
+TERRAINS = tuple(terrain.TERRAIN)
 BUILDINGS = ("building", "stone_building", "wooden_building")
 FEATURES = ("foxhole", "trench", "shellhole", "entrenchment", "pillbox", "wreck",
             "smoke", "blaze", "wire", "minefield", "ffe")
-HEXSIDES = ("wall", "hedge", "bocage")     # asl_kb/board/terrain.py HEXSIDES
+HEXSIDES = tuple(terrain.HEXSIDES)
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun", "unarmed")
 TYPE_ALIASES = {"half-squad": "half_squad"}
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")

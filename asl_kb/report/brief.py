@@ -137,26 +137,6 @@ def _odds_sig(o):
 
 
 # ---------------------------------------------------------------- fates
-def fate_words(f) -> str:
-    """A non-rout fate's words (a group names no path)."""
-    if f.kind == "surrender":
-        return f"surrender to {f.captor} in {f.at} ({f.guard} becomes its Guard)" if f.guard else \
-            f"surrender to {f.captor} in {f.at}"
-    if f.kind == "freed":
-        return f"surrender to {f.captor} in {f.at}, freed as Unarmed for lack of Guard capacity"
-    if f.kind == "eliminated":
-        line = f"eliminated ({f.cause.replace('_', ' ')}"
-        if f.invokes_no_quarter is not None:
-            line += f": {f.captor} rejects the surrender, No Quarter for the {f.invokes_no_quarter} side"
-        line += f") in {f.at}"
-        if f.llmc:
-            line += "; LLMC for " + ", ".join(f.llmc)
-        return line
-    if f.kind == "stay":
-        return f"stay in {f.at}"
-    return f"{f.kind} in {f.at}"
-
-
 def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head: bool = True) -> list[str]:
     """The default text of one unit or stack (at most MAX_LINES lines);
     without `head`, only its fates (the caller said who and why)."""

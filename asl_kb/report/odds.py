@@ -15,7 +15,7 @@ the worst case for the routing unit.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from asl_kb.asp.reader import text
 from asl_kb.model.rout import Odds, PinnedAt
@@ -72,16 +72,22 @@ class NmcTable:
             live = nxt
         n = len(hexes)
         return Odds(nmcs=n, intact=live["whole"], reduced=live["reduced"],
-                    pinned=[PinnedAt(h, pinned[h]) for h in hexes if pinned.get(h)],
+                    pinned=[PinnedAt(h, pinned[h]) for h in dict.fromkeys(hexes) if pinned.get(h)],
                     eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
 
 
 def path_order(f) -> list[str]:
     """The Interdiction Locations of a fate (both kinds) in the order its
-    example path enters them."""
-    hexes = {i.at for i in f.interdiction} | {i.at for i in f.optional_interdiction}
-    pos = {h: k for k, h in enumerate(f.path)}
-    return sorted(hexes, key=lambda h: (pos.get(h, len(pos)), h))
+    example path enters them, once per NMC: a re-entered Location is
+    Interdicted again (A10.53), so it is listed once per entry, as many
+    times as the fate's Interdiction lists it (summary.nmcs counts the same)."""
+    want = Counter(i.at for i in f.interdiction) | Counter(i.at for i in f.optional_interdiction)
+    out = []
+    for h in f.path[1:]:          # (the start Location is not entered)
+        if want[h] > 0:
+            want[h] -= 1
+            out.append(h)
+    return out + sorted(want.elements())
 
 
 def add_odds(units, table: NmcTable | None) -> None:
