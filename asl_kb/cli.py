@@ -23,7 +23,7 @@ DEFAULT_POSITION = default_position()
 VERSIONS = ("current", "prior")
 
 #: exit status -> meaning (one table for every subcommand)
-EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL = 0, 1, 2, 3, 70
+EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 EXIT_CODES = {
     EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
               "why-not: the fate is legal)",
@@ -33,6 +33,7 @@ EXIT_CODES = {
     EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits) or the run was "
                      "(--timeout, --max-memory); the result says why",
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
+    EXIT_INTERRUPTED: "interrupted: Ctrl-C (SIGINT) stopped the run before it answered",
 }
 #: whole-phase outcomes listed when --limit is not given
 DEFAULT_PHASE_LIMIT = 100
@@ -384,7 +385,7 @@ def _main(args) -> int:
         return _cut(args, f"the memory cap (--max-memory {args.max_memory} MiB) was reached",
                     {"memory_mib": args.max_memory, "while": budget.phase()})
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as e:  # a bug: one line, or the traceback with --debug
         first = (str(e).strip().splitlines() or [""])[0]
         if args.debug:

@@ -111,7 +111,7 @@ def test_internal_error_is_exit_70_without_traceback(monkeypatch, capsys):
 
 
 def test_exit_code_table():
-    assert sorted(cli.EXIT_CODES) == [0, 1, 2, 3, 70]
+    assert sorted(cli.EXIT_CODES) == [0, 1, 2, 3, 70, 130]
 
 
 def test_exit_code_table_is_documented():
