@@ -662,14 +662,23 @@ def _cited_words(r) -> dict[str, list[str]]:
 
 
 def odds_words(o: dict) -> str:
-    """A fate's odds (its JSON) in words."""
-    parts = [f"intact {o['intact']['chance']} ({o['intact']['percent']}%)"]
-    if o["reduced"]["chance"].split("/")[0] != "0":
-        parts.append(f"reduced {o['reduced']['chance']}")
-    for p in o["pinned"]:
-        parts.append(f"pinned in {p['at']} {p['chance']}")
-    if o["eliminated"]["chance"].split("/")[0] != "0":
-        parts.append(f"eliminated {o['eliminated']['chance']} ({o['eliminated']['percent']}%)")
+    """A fate's odds (its JSON) in the words of the text listing
+    (brief.odds_text): exact chances in 36^n, the pins summed with their
+    Locations named."""
+    def ways(c: dict) -> tuple[int, int]:
+        k, n = c["chance"].split("/")
+        return int(k), int(n)
+    intact, of = ways(o["intact"])
+    parts = [f"intact {intact}/{of} ({round(100 * intact / of)}%)"]
+    reduced = ways(o["reduced"])[0]
+    if reduced:
+        parts.append(f"reduced {reduced}/{of}")
+    pinned = sum(ways(p)[0] for p in o["pinned"])
+    if pinned:
+        parts.append(f"pinned {pinned}/{of} in {', '.join(p['at'] for p in o['pinned'])}")
+    eliminated = ways(o["eliminated"])[0]
+    if eliminated:
+        parts.append(f"eliminated {eliminated}/{of}")
     return ", ".join(parts)
 
 
