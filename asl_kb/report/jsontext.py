@@ -72,12 +72,14 @@ _INDENTS = ["\n" + "  " * n for n in range(64)]
 
 
 def _value(o, depth: int) -> str:
-    f = _FAST.get(o.__class__)
+    cls = o.__class__
+    f = _FAST.get(cls)
     if f is not None:
         return f(o)
-    s = _scalar(o)
-    if s is not None:
-        return s
+    if cls is not dict and cls is not list:
+        s = _scalar(o)
+        if s is not None:
+            return s
     if depth + 1 >= len(_INDENTS):
         _INDENTS.extend("\n" + "  " * n for n in range(len(_INDENTS), depth + 2))
     inner, outer = _INDENTS[depth + 1], _INDENTS[depth]
