@@ -2,13 +2,12 @@
 input) or text (asl_kb/report/text.py)."""
 from __future__ import annotations
 
-import json
-
 from asl_kb.model import Outcomes
+from asl_kb.report.jsontext import indented
 from asl_kb.report.text import to_text
 
 __all__ = ["to_json", "to_text"]
 
 
 def to_json(result: Outcomes) -> str:
-    return json.dumps(result.to_json(), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    return indented(result.to_json()) + "\n"

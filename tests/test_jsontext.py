@@ -1,0 +1,45 @@
+"""asl_kb/report/jsontext.py writes the very text of json.dumps(indent=2,
+ensure_ascii=False): every kind of value, key and nesting the standard
+encoder knows, and a bundled position's answer."""
+from __future__ import annotations
+
+import enum
+import json
+
+import pytest
+
+from asl_kb.report.jsontext import indented
+
+
+class _Count(enum.IntEnum):
+    TWO = 2
+
+
+VALUES = [
+    {}, [], (), "", 0, -7, 10 ** 30, 1.5, -0.0, 1e300, float("nan"), float("inf"), -float("inf"),
+    True, False, None, _Count.TWO,
+    "é ü — \u2028 \x00 \x1f \" \\ \n \t / [ ] { } , :",
+    {"a": [1, [2, [3, {}]], ()], "b": {"c": {"d": []}}, "": ""},
+    {1: "int", 2.5: "float", True: "true", None: "null", "s": [{}, [], [[]]]},
+    [{"rule": "A10.5", "odds": {"chance": "1/1", "percent": 100.0}}, ("H7", "G7")],
+    [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_same_text_as_the_standard_encoder(value):
+    assert indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_what_the_standard_encoder_refuses_it_refuses():
+    with pytest.raises(TypeError):
+        indented({"x": {1, 2}})
+    with pytest.raises(TypeError):
+        indented({(1, 2): "tuple key"})
+
+
+def test_a_bundled_answer():
+    from asl_kb.position.loader import load_position
+    from tests._runs import outcomes
+    answer = outcomes(load_position("facts/rout/A10.5-EX.yaml")).to_json()
+    assert indented(answer) == json.dumps(answer, indent=2, ensure_ascii=False)
