@@ -19,7 +19,7 @@ from asl_kb.resources import rules_dir
 
 FOLDER = Path(__file__).parent / "data" / "errata" / "low-crawl-leaves-enemy"
 LOW_CRAWL = "rout/A10_52_low_crawl.lp"
-BARRED = "lc_barred(U) :- start(U,L), enemy(U,E), in_loc(L,E), not guard_of(E,_)."
+BARRED = "lc_barred(U) :- start(U,L), side(U,SideA), side(E,SideB), SideA != SideB, in_loc(L,E), not guard_of(E,_)."
 
 
 def test_the_deleted_clause_is_the_one_edit():

@@ -5,6 +5,7 @@ counters, a legend entry for every terrain drawn, concealed enemy units as
 says how a legal rout is made; counts past 2^53 are also strings."""
 import json
 import re
+from pathlib import Path
 
 import jsonschema
 
@@ -40,7 +41,7 @@ def test_caption_names_position_unit_fate_and_odds():
 
 
 def test_labels_are_drawn_over_the_counters_and_the_legend_names_every_terrain():
-    position, r, text = _page(cases_dir() / "rout" / "player-stack-in-the-open.yaml")
+    position, r, text = _page(Path(__file__).resolve().parent / "data" / "player-stack-in-the-open.yaml")
     assert text.index('<g id="units">') < text.index('<g id="labels">')
     legend = text[text.index('<div class="legend">'):]
     legend = legend[:legend.index("</div>")]
