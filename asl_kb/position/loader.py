@@ -317,14 +317,7 @@ def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_V
             data = f.read(MAX_BYTES + 1)   # bounded even if the file grew since stat
     except OSError as e:
         raise PositionError(file, None, None, f"cannot read file: {e.strerror}") from None
-    if len(data) > MAX_BYTES:
-        raise PositionError(file, None, None, _too_large(len(data)))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise PositionError(file, line, None, "file is not UTF-8 text") from None
-    return load_position_text(text, file, versions)
+    return load_position_text(_text(data, file), file, versions)
 
 
 STDIN = "<stdin>"
@@ -338,13 +331,17 @@ def _load_stdin(versions) -> Position:
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
     except (OSError, ValueError, AttributeError) as e:
         raise PositionError(STDIN, None, None, f"cannot read standard input: {e}") from None
+    return load_position_text(_text(data, STDIN), STDIN, versions)
+
+
+def _text(data: bytes, name: str) -> str:
+    """The bytes read of a position (up to one past the limit) as text."""
     if len(data) > MAX_BYTES:
-        raise PositionError(STDIN, None, None, _too_large(len(data)))
+        raise PositionError(name, None, None, _too_large(len(data)))
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise PositionError(STDIN, data.count(b"\n", 0, e.start) + 1, None, "file is not UTF-8 text") from None
-    return load_position_text(text, STDIN, versions)
+        raise PositionError(name, data.count(b"\n", 0, e.start) + 1, None, "file is not UTF-8 text") from None
 
 
 def load_position_text(text: str, filename: str,

@@ -620,21 +620,21 @@ def _term(t) -> str:
 # rule ids -> the rules catalogue
 # --------------------------------------------------------------------------
 
+def _because_items(r):
+    """Every `because` line ({rule, says, ...}) anywhere in the result."""
+    if isinstance(r, dict):
+        if "rule" in r and "says" in r and isinstance(r["rule"], str):
+            yield r
+        for v in r.values():
+            yield from _because_items(v)
+    elif isinstance(r, list):
+        for v in r:
+            yield from _because_items(v)
+
+
 def _cited(r) -> set[str]:
     """Every rule id in a `because` list anywhere in the result."""
-    found: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "rule" in x and "says" in x and isinstance(x["rule"], str):
-                found.add(x["rule"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(r)
-    return found
+    return {x["rule"] for x in _because_items(r)}
 
 
 #: sentences shown per rule in "Rules cited"
@@ -647,17 +647,9 @@ def _cited_words(r) -> dict[str, list[str]]:
     from asl_kb.model import Because
     from asl_kb.report.brief import merge_because
     lines: dict[str, list] = {}
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "rule" in x and "says" in x and isinstance(x["rule"], str) and isinstance(x["says"], str):
-                lines.setdefault(x["rule"], []).append(Because(x["rule"], x["says"], x.get("reason", "")))
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(r)
+    for x in _because_items(r):
+        if isinstance(x["says"], str):
+            lines.setdefault(x["rule"], []).append(Because(x["rule"], x["says"], x.get("reason", "")))
     return {rule: [b.says for b in merge_because(bs)] for rule, bs in lines.items()}
 
 
