@@ -1,5 +1,6 @@
 """Shared helpers: run a position file and look at the fates of a unit;
 the session's shared engine runs (tests/_runs.py)."""
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -165,3 +166,34 @@ def pytest_collection_modifyitems(config, items):
                 return n
         return len(RUN_FIRST)
     items.sort(key=rank)     # stable: the rest keep their order
+
+
+# ------------------------------------------------------------ the browser
+
+def _no_browser() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    from asl_kb.report import png
+    if png.chromium_path() is None:
+        return "no Chromium (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium through Playwright (never a downloaded
+    browser), for the report's and the web app's pages: skipped when it is
+    missing, a failure under CI (CI=true)."""
+    reason = _no_browser()
+    if reason:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"browser tests cannot run under CI: {reason}")
+        pytest.skip(reason)
+    from asl_kb.report import png
+    with png.sync_playwright() as p:
+        b = png.launch(p)
+        yield b
+        b.close()

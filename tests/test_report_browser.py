@@ -4,7 +4,6 @@ Playwright is missing; under CI (CI=true) that is a failure, so `make test`
 on a fresh machine runs these for real."""
 from __future__ import annotations
 
-import os
 import struct
 import subprocess
 import sys
@@ -14,35 +13,11 @@ import pytest
 
 from asl_kb.board import hexgrid
 from asl_kb.report import html as report
-from asl_kb.report import png
 from asl_kb.resources import cases_dir
 
 from test_report_html import CASES, RENDER_SECONDS, case_page
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[test]')"
-    if png.chromium_path() is None:
-        return "no Chromium (apt-get install chromium)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"browser tests cannot run under CI: {reason}")
-        pytest.skip(reason)
-    with png.sync_playwright() as p:
-        b = png.launch(p)
-        yield b
-        b.close()
 
 
 class Page:

@@ -26,7 +26,6 @@ uvicorn = pytest.importorskip("uvicorn")
 
 import _runs  # noqa: E402
 from asl_kb.position.loader import load_position  # noqa: E402
-from asl_kb.report import png  # noqa: E402
 from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
 from asl_kb.serve import yamltext  # noqa: E402
@@ -36,23 +35,6 @@ A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
 SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "serve.png"
 #: ms a step may wait for the page (an answer is a fraction of a second idle)
 WAIT = 30_000
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        import playwright.sync_api  # noqa: F401
-        reason = None if png.chromium_path() else "no Chromium (apt-get install chromium)"
-    except ImportError:
-        reason = "the playwright package is not installed (pip install -e '.[test]')"
-    if reason:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"browser tests cannot run under CI: {reason}")
-        pytest.skip(reason)
-    with png.sync_playwright() as p:
-        b = png.launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

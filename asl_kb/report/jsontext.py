@@ -29,19 +29,12 @@ def _float(o: float) -> str:
 
 
 def _key(k) -> str:
-    # as json.encoder's key coercion (skipkeys=False)
+    # as json.encoder's key coercion (skipkeys=False): a string as itself,
+    # a number, true, false or null as the string of its JSON
     if isinstance(k, str):
         return encode_basestring(k)
-    if isinstance(k, float):
-        return encode_basestring(_float(k))
-    if k is True:
-        return '"true"'
-    if k is False:
-        return '"false"'
-    if k is None:
-        return '"null"'
-    if isinstance(k, int):
-        return encode_basestring(int.__repr__(k))
+    if k is None or isinstance(k, (int, float)):
+        return '"' + _scalar(k) + '"'
     raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
 
 
