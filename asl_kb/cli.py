@@ -35,7 +35,9 @@ EXIT_CODES = {
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
     EXIT_INTERRUPTED: "interrupted: Ctrl-C (SIGINT) stopped the run before it answered",
 }
-#: whole-phase outcomes listed when --limit is not given
+#: whole-phase outcomes listed when --limit is not given: the engine's
+#: DEFAULT_PHASE_LISTING (asl_kb/engines/outcomes.py; not imported here, the
+#: CLI's start is benchmarked; tests/test_cli.py holds the two equal)
 DEFAULT_PHASE_LIMIT = 100
 
 

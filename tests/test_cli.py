@@ -138,3 +138,10 @@ def test_a_subcommand_parsed_alone_reads_as_among_all(command, capsys):
     if command in ("outcomes", "check", "report"):
         args = [command, "x.yaml", "--format", "json", "--limit", "3"]
         assert vars(cli._parser(args).parse_args(args)) == vars(cli._parser().parse_args(args))
+
+
+def test_one_default_phase_listing():
+    """The CLI's default --limit for --phase is the engine's (written twice
+    only so that the CLI's start does not import the engine)."""
+    from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
+    assert cli.DEFAULT_PHASE_LIMIT == DEFAULT_PHASE_LISTING

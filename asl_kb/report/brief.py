@@ -154,11 +154,8 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
         for x in stack:
             own = [b for b in x.because if (b.rule, b.says) not in shared]
             out += [f"    {x.id} only: [{b.rule}] {b.says}" for b in merge_because(own)]
-    for x in stack:
-        if x.voluntary_rout:
-            out.append(f"    {x.id if len(stack) > 1 else 'it'} may be accompanied by "
-                       f"{_or(x.voluntary_rout)} (A10.711: shares its fate, adds his leadership DRM to "
-                       "its Interdiction NMC, eliminated if it fails one)")
+    # a leader who may rout with the unit (A10.711) is one of its because
+    # lines above, in the rules' words (rules/rout/explain.lp may_accompany)
     if u.inconsistent:
         out.append("    NO LEGAL OUTCOME: the rules as encoded leave this unit nothing to do")
         return out if head else out[-1:]

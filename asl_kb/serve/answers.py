@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 
+from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.position.loader import load_position_text
 
-#: whole-phase outcomes listed (the CLI's default --limit for --phase)
-PHASE_LIMIT = 100
+#: whole-phase outcomes listed: the engine's own default, as the CLI's
+PHASE_LIMIT = DEFAULT_PHASE_LISTING
 #: the most hexes the editor draws (every hex of the area, to paint on);
 #: past it the map is drawn as the report draws it, around what is named
 MAX_DRAWN_HEXES = 4000
