@@ -33,6 +33,9 @@ _finished = False
 
 class TimedOut(Exception):
     """The deadline passed; the message says where the work was cut."""
+    #: set (not always) by the reader it cut: the units read in full and their odds table
+    done: list
+    table: object
 
 
 def slack(timeout: float) -> float:

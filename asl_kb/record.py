@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import reprlib
 from operator import attrgetter
+from typing import dataclass_transform
 
 #: a class -> the getters of its compared, shown and hashed fields as
 #: tuples, and the names of the shown ones (figured at first use)
@@ -75,10 +76,11 @@ class FrozenRecord(Record):
     """A frozen record: hashable, by its compared fields."""
     __slots__ = ()
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # hashable where Record is not (as dataclass)
         return hash(_fields(self.__class__)[3](self))
 
 
+@dataclass_transform()  # a type checker reads a record as the dataclass it is
 def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
     """`@dataclass` for a class deriving from Record (FrozenRecord when
     frozen): the same __init__, fields and frozen guards; equality, repr and
