@@ -269,7 +269,7 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
         return any(a != b for a in mine for b in theirs)
 
     if from_watchers if from_watchers is not None else len(spots) < len(sides_at):
-        watched = {}
+        watched: dict = {}
         for spot, mine in spots.items():
             budget.check("figuring the facts (line of sight)")
             mine = frozenset(mine)

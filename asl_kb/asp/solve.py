@@ -16,6 +16,8 @@ complete by construction.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import cast
 
 import clingo
 
@@ -66,7 +68,7 @@ def _stage_parts(ctl, stage: int) -> list:
 
 
 def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
-          deadline: float | None = None) -> tuple[list[clingo.Symbol], SolveStats]:
+          deadline: float | None = None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
     """The shown atoms of the program's answer set, and timing figures.
     `entry`: rout.lp, or an entry program that includes it (why_not.lp).
     Past `deadline` (time.monotonic()) it raises TimedOut: checked between the
@@ -78,12 +80,13 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     ctl = new_control(entry, facts)
     ground_stages(ctl, concealed, stats, deadline)
     t0 = time.perf_counter()
-    shown: list[list[clingo.Symbol]] = []
+    shown: list[Sequence[clingo.Symbol]] = []
     if deadline is None:
         ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
     else:
         _check(deadline, "solving the rout graphs")
-        with ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)), async_=True) as handle:
+        with cast(clingo.SolveHandle, ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)),
+                                                async_=True)) as handle:
             if not handle.wait(max(0.0, deadline - time.monotonic())):
                 handle.cancel()
                 raise TimedOut("solving the rout graphs")
@@ -93,7 +96,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
 
 
 def solve_each(variants: list[str], concealed: int = 0, entry: str = "rout.lp",
-               staged: bool = True) -> list[list[clingo.Symbol]] | None:
+               staged: bool = True) -> list[Sequence[clingo.Symbol]] | None:
     """The shown atoms of the program's answer set for each of several fact
     texts that differ in a few facts (a switch, the rule version), grounded
     once: the facts not common to all are `#external` atoms, set true or
@@ -117,10 +120,11 @@ def solve_each(variants: list[str], concealed: int = 0, entry: str = "rout.lp",
         ground_stages(ctl, concealed)
     else:
         ctl.ground([("base", [])])
-    out = []
+    out: list[Sequence[clingo.Symbol]] = []
     for variant in lines:
         have = set(variant)
-        for line, term in zip(differing, terms):
+        # (no term is None: returned above)
+        for line, term in zip(differing, cast("list[clingo.Symbol]", terms)):
             ctl.assign_external(term, line in have)
         shown: list[clingo.Symbol] = []
         ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))

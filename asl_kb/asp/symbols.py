@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+from typing import Any
 
 import clingo
 
@@ -35,7 +36,7 @@ _C_NAMES = ("clingo_symbol_hash", "clingo_symbol_type", "clingo_symbol_name", "c
             "clingo_symbol_number", "clingo_symbol_string", "clingo_error_message", "clingo_symbol_type_function")
 
 
-def _probe() -> tuple[str | None, object, object]:
+def _probe() -> tuple[str | None, Any, Any]:
     """(why the fast path cannot run on this clingo or None, _ffi, _lib)."""
     try:
         from clingo._internal import _ffi, _lib
@@ -91,7 +92,8 @@ def keys(symbols) -> frozenset:
     return frozenset(s._rep for s in symbols)
 
 
-class ReadSymbol(clingo.Symbol if _PROBLEM is None else object):
+# (the base is chosen at import, so mypy takes it as Any)
+class ReadSymbol(clingo.Symbol if _PROBLEM is None else object):  # type: ignore[misc]
     """A clingo symbol with its attributes read once (only those of its type
     are set: `number` of a function raises AttributeError, as clingo raises
     RuntimeError)."""
@@ -183,7 +185,7 @@ def any_named(keyed, name: str) -> bool:
     """Whether any of the symbols of `keyed` (made by `keys()`, on either
     path) is a function named `name`: read through the C API with one
     out-parameter on the fast path."""
-    p_char = _ffi.new("char**") if _PROBLEM is None else None
+    p_char: Any = _ffi.new("char**") if _PROBLEM is None else None
     want = name.encode()
     for k in keyed:
         if type(k) is int:

@@ -103,7 +103,7 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     # equal representations, whichever Control made them
     # (without the explanation: `explained` False, the atoms fates are read from)
     keep = (lambda s: True) if explained else (lambda s: s.name not in EXPLANATION)
-    out = [("rout", keys(s for s in symbols if keep(s))) for symbols in rout]
+    out: list[tuple] = [("rout", keys(s for s in symbols if keep(s))) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):
         from asl_kb.engines import prisoners
@@ -318,7 +318,7 @@ def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
     """The fates of the units `order`, read from the graph. Past the deadline
     TimedOut; when these are the units the answer lists (`listed`: not the
     No Quarter world's or the Voluntary Break's), it carries those done."""
-    units = []
+    units: list[UnitFates] = []
     for u in order:
         try:
             budget.check("reading the fates")
