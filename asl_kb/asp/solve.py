@@ -85,8 +85,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
         ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
     else:
         _check(deadline, "solving the rout graphs")
-        with cast(clingo.SolveHandle, ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)),
-                                                async_=True)) as handle:
+        with ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)), async_=True) as handle:
             if not handle.wait(max(0.0, deadline - time.monotonic())):
                 handle.cancel()
                 raise TimedOut("solving the rout graphs")
