@@ -117,7 +117,8 @@ def minimal_core(entry: str, facts: str) -> list[dict] | None:
     # one more assumption, in every core)
     for i in range(len(guarded)):
         ctl.assign_external(clingo.Function(_GUARD, [clingo.Number(i)]), None)
-    lit = {ctl.symbolic_atoms[clingo.Function(_GUARD, [clingo.Number(i)])].literal: i
+    # (each guard atom is there: declared #external above)
+    lit = {ctl.symbolic_atoms[clingo.Function(_GUARD, [clingo.Number(i)])].literal: i  # type: ignore[union-attr]
            for i in range(len(guarded))}
 
     def unsat_core(keep: list[int]) -> list[int] | None:

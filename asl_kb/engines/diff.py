@@ -37,7 +37,7 @@ def switches_in_force(position) -> dict[str, str]:
 
 def _items(result: Outcomes) -> set[tuple]:
     """Every outcome of a result as a comparable item."""
-    items = set()
+    items: set[tuple] = set()
     ph = result.phase
     if ph is not None:
         items.add(("phase_count", ph.count))

@@ -94,7 +94,7 @@ class Graph:
         self.paths_cut = False
         self.leaves_sw = defaultdict(list)
         #: immediate surrenders (immediate/3): event -> unit -> its fates
-        self.events = defaultdict(lambda: defaultdict(set))
+        self.events: defaultdict = defaultdict(lambda: defaultdict(set))
         self.llmc = defaultdict(list)
         self._entered = {}
         #: exposures (sets of (Location, Interdictor) pairs) by number, the
@@ -187,9 +187,9 @@ class Graph:
         r = self._ids[root]
         # breadth-first: the first path found to a (state, exposure) is a shortest one
         start = (r, 0, 0)
-        best = {start: (r,)}
+        best: dict[tuple, tuple] = {start: (r,)}
         queue = deque([start])
-        found_i = {}
+        found_i: dict = {}
         while queue:
             node, ints, opts = key = queue.popleft()
             path = best[key]
@@ -267,7 +267,7 @@ class Graph:
             found = self._interdiction_lists[pairs] = (listed, Fate.exposure_key(listed))
         return found
 
-    def _head(self, leaf) -> tuple:
+    def _head(self, leaf) -> tuple[str, str, str, str, bool]:
         """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf."""
         head = self._heads.get(leaf)
         if head is None:
@@ -305,7 +305,7 @@ class Graph:
     def _all_paths(self, root):
         """Every path from root to a leaf, by (leaf, exposure): --all-paths."""
         out = defaultdict(set)
-        stack = [(root, (root,), frozenset(), frozenset())]
+        stack: list[tuple] = [(root, (root,), frozenset(), frozenset())]
         count = 0
         while stack and count < MAX_PATHS:
             node, path, ints, opts = stack.pop()

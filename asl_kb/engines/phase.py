@@ -61,8 +61,8 @@ class Phase:
         self.fates: dict[str, list[Fate]] = {}
         self.worlds: dict[str, list[set]] = {}
         for uid, e in self.entries.items():
-            keyed = {}
-            worlds = {}
+            keyed: dict = {}
+            worlds: dict = {}
             for w, fates in ((0, e.fates), (1, w1.get(uid, e.fates if world1 is not None else []))):
                 for f in fates:
                     k = f.key
@@ -110,7 +110,7 @@ class Phase:
         p = self.position
         out = switch_facts(p)
         sides = sorted({u.side for u in p.units})
-        captors = set()
+        captors: set[str] = set()
         for uid in self.coupled:
             u = self.units[uid]
             U = q(uid)
@@ -126,9 +126,11 @@ class Phase:
                     out.append(f"fate_option({U},{c},{w}).")
                 mode = self._mode(uid, f)
                 if f.kind == "surrender":
+                    assert f.captor is not None  # a surrender names its captor
                     out.append(f"surrender_option({U},{c},{q(f.captor)},{mode}).")
                     captors.add(f.captor)
                 elif f.invokes_no_quarter is not None:
+                    assert f.captor is not None  # so does a rejected one
                     out.append(f"rejection_option({U},{c},{q(f.captor)},{mode}).")
                     captors.add(f.captor)
                 elif f.kind == "rout":
@@ -182,7 +184,8 @@ class Phase:
         last: list = []
         ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
         ans = Answer(last)
-        picks, reasons = {}, {}
+        picks: dict = {}
+        reasons: dict = {}
         for s in ans.atoms["pick"]:
             a = s.arguments
             picks.setdefault(a[0].string, set()).add(a[1].number)
@@ -207,7 +210,8 @@ class Phase:
         if not self.coupled:
             return 1, [], True   # nothing to combine: only the independent units' fates
         ctl = self._control(["0", "--project=show"])
-        models, complete = [], True
+        models: list = []
+        complete = True
         deadline = min(time.monotonic() + MAX_SECONDS, deadline or float("inf"))
         with ctl.solve(yield_=True, async_=True) as handle:
             while True:
@@ -231,7 +235,7 @@ class Phase:
                 n *= len(self.classes[uid][c])
             count += n
         models.sort(key=lambda m: self._key(m, {u: self.classes[u][c][0] for u, c in m["pick"].items()}))
-        listed = []
+        listed: list = []
         for m in models:
             if len(listed) >= limit:
                 break

@@ -43,7 +43,7 @@ def solve_prisoners(position) -> Prisoners:
 def read(symbols, phase: str) -> Prisoners:
     ans = Answer(symbols)
     at = ans.atoms
-    dice = defaultdict(lambda: defaultdict(set))
+    dice: defaultdict = defaultdict(lambda: defaultdict(set))
     kinds = {}
     for s in at["roll"]:
         o, kind, r, effect = s.arguments
@@ -53,7 +53,7 @@ def read(symbols, phase: str) -> Prisoners:
         else:
             kinds[o] = kind.name
             dice[o][r.number].add(effect)
-    chosen = defaultdict(dict)
+    chosen: defaultdict = defaultdict(dict)
     for s in at["chosen"]:
         o, r, effect, who, n = s.arguments
         chosen[(o, text(r) if r.type != clingo.SymbolType.Number else r.number)][effect.name] = (who.name, n.number)
@@ -155,7 +155,7 @@ def _bands(ans, kind, by_roll: dict, chosen: dict) -> list[Band]:
 def _joint(ans, i: int, j: int, rows) -> Joint:
     """A20.221: the chance of each joint result of two opposed attacks."""
     ways, total = _WAYS["dr2"]
-    acc = defaultdict(int)
+    acc: defaultdict = defaultdict(int)
     for r1, r2, res in rows:
         acc[res] += ways[r1] * ways[r2]
     cleared = sum(acc.values())
