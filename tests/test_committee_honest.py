@@ -103,6 +103,10 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
     assert [g["scope"] for g in r["grown"]][:2] == ["disrupted", "tiny"]
     assert sum(g["tried"] for g in r["grown"]) == 150
     assert r["incomplete_because"] == ["stopped: 150 positions tried in all (--max-positions)"]
+    # a --timeout passed before the first scope: that scope cut at once, said cut (not an internal error)
+    code, out, _ = run(capsys, "search", "diff", "--timeout", "0.001", "--format", "json")
+    r = json.loads(out)
+    assert code == 3 and not r["complete"] and [g["scope"] for g in r["grown"]] == ["disrupted"]
     # a switch the smallest scope shows: found there
     code, out, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1",
                        "--format", "json")

@@ -40,7 +40,7 @@ def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
     version, same rules folder), else None."""
     if (a.version, a.folder, a.complete) != (b.version, b.folder, b.complete):
         return None
-    return tuple(sorted({a.flip, b.flip} - {None})) if a.flip != b.flip else ()
+    return tuple(sorted(f for f in (a.flip, b.flip) if f is not None)) if a.flip != b.flip else ()
 
 
 def as_switch(a: RuleSet, b: RuleSet) -> tuple[RuleSet, RuleSet] | None:
@@ -190,17 +190,18 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     grown, report = [], None
     for scope in shipped_scopes_by_size():
         left = None if timeout is None else timeout - (time.perf_counter() - started)
-        if budget <= 0 or (left is not None and left <= 0):
+        # (the first scope is always run, cut at once if need be: its report is the answer's)
+        if report is not None and (budget <= 0 or (left is not None and left <= 0)):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
             break
         report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
-                             timeout=left, **options)
+                             timeout=left if left is None else max(left, 0.0), **options)
         budget -= report["tried"]
         grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
                       "untouched": report["untouched"], "units": scope.max_units})
         if report["witnesses"] or not report["complete"]:
             break
-    report = dict(report)
+    report = dict(report or {})
     report["grown"] = grown
     tried = sum(g["tried"] for g in grown)
     report["complete"] = all(g["complete"] for g in grown)
