@@ -101,7 +101,7 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
         merged: dict[tuple, list[dict]] = {}
         for item in items:
             caused = merged.setdefault((unit_of(item), _describe(item)), [])
-            for c in causes.get(item) or ([combination] if attribute else []):
+            for c in causes.get(item) or ([combination] if attribute and combination is not None else []):
                 if c not in caused:
                     caused.append(c)
         return [{"unit": u, "outcome": o, "caused_by": c} for (u, o), c in sorted(merged.items())]

@@ -134,6 +134,7 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
             for label, p, options, proposals, check in runs_of:
                 runs += 1
                 name = pos.name + (f" [{label}]" if label else "")
+                d: dict
                 try:
                     if options["outcomes"]:
                         refuse_broken(p)

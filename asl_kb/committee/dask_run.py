@@ -53,10 +53,10 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
                     for future in as_completed(futures):
                         yield from future.result()
                 return results()
-            evaluate.batch = BATCH
+            evaluate.batch = BATCH  # type: ignore[attr-defined]  # function attributes, read by getattr
             # judge one position on every worker now (each reads the rules
             # and builds its slices on its first position): a benchmark
             # times the workers warm
-            evaluate.warm = lambda name, text: client.run(judge, name, text)
+            evaluate.warm = lambda name, text: client.run(judge, name, text)  # type: ignore[attr-defined]
             return evaluate
         yield make

@@ -20,6 +20,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import clingo.ast as A
 
@@ -263,7 +264,7 @@ def as_switch(rs) -> Path | None:
                 was = [_guarded(x, "not ") for x in e.was_texts]
                 if any(g is None for g in guarded + was):
                     raise ValueError(rel)
-                pieces.append((e.start, e.end, b"\n".join(guarded + was)))
+                pieces.append((e.start, e.end, b"\n".join(cast("list[bytes]", guarded + was))))  # (no None: raised above)
             for start, end, piece in pieces:
                 text = text[:start] + piece + text[end:]
             (target / rel).write_bytes(text)

@@ -131,7 +131,8 @@ def _conditions(body):
     """Positive literals and comparisons of a body, and its negative
     literals (kept only where they read facts alone, see _render);
     aggregates and conditional literals dropped (treated as true)."""
-    atoms, comparisons = [], []
+    atoms: list = []
+    comparisons: list = []
     for lit in body:
         if lit.ast_type == A.ASTType.Literal and lit.sign == A.Sign.Negation \
                 and lit.atom.ast_type == A.ASTType.SymbolicAtom:
@@ -420,7 +421,7 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
     return Slice(text, frozenset(s[0] for s in seen))
 
 
-def _subsumed(rx, rules, switch_rules, switches, exact) -> list:
+def _subsumed(rx, rules, switch_rules, switches, exact) -> tuple[list, list]:
     """Conditions under which a switch clause can add anything: a clause
     `H :- B, not in_force(X)` beside a clause `H :- B, E` (same head, one
     condition E more, E over facts alone, none of its body reached by any
@@ -430,7 +431,8 @@ def _subsumed(rx, rules, switch_rules, switches, exact) -> list:
     rest = [l for l in rx.body if _switch_of(l) not in switches]
     rest_text = {str(l) for l in rest}
     touched = _downstream(rules, switch_rules)
-    atoms, comparisons = [], []
+    atoms: list = []
+    comparisons: list = []
     for part, r in rules:
         if part != "base" or r is rx or str(r.head) != str(rx.head) or any(_switch_of(l) for l in r.body):
             continue
@@ -667,7 +669,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
                 stage = _first_number(str(lit.atom))
                 if _positive(lit) and (kind == -1 or (kind == "t" and stage is not None)):
                     body.append(lit)
-                    last = max(last, stage if kind == "t" else -1)
+                    last = max(last, stage if kind == "t" and stage is not None else -1)
                 elif not _positive(lit) and kind == -1:
                     body.append(lit)        # `not p` of a fact predicate: kept where exact (_render)
             if not any(_positive(l) and l.atom.ast_type == A.ASTType.SymbolicAtom and _switch_of(l) is None

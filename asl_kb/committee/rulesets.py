@@ -71,7 +71,7 @@ class RuleSet:
                 + (["--switch", self.flip] if self.flip else []))
 
     def as_json(self) -> dict:
-        out = {"version": self.version}
+        out: dict = {"version": self.version}
         if self.folder is not None:
             out.update(folder=str(self.folder), replaces=list(self.replaces), adds=list(self.adds))
         if self.flip:
@@ -129,6 +129,7 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     replaces = tuple(f for f in files if (shipped / f).is_file())
     adds = tuple(f for f in files if f not in replaces)
     rs = RuleSet(folder=path.resolve(), replaces=replaces, adds=adds)
+    assert rs.folder is not None  # set just above
     complete = materialize(rs.folder)
     # each file parsed where it runs, in the complete folder: an overlaid
     # entry program's #include names a shipped file (check.lp's phase/doc.lp)

@@ -34,7 +34,7 @@ def serial(judge: Callable[[str, str], dict]) -> Evaluator:
     def evaluate(jobs):
         for index, name, text in jobs:
             yield index, judge(name, text)
-    evaluate.batch = 1
+    evaluate.batch = 1  # type: ignore[attr-defined]  # a function attribute, read by getattr
     return evaluate
 
 
@@ -80,6 +80,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     started = time.perf_counter()
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
+    cut: list[str]
     found, cut, tried, untouched = [], [], 0, 0
     stopped = None
     pending = iter(candidates(scope))

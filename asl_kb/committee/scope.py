@@ -34,7 +34,7 @@ class UnitSpec:
     prisoners: tuple["UnitSpec", ...] = ()
 
     def as_yaml(self, uid: str, at: str) -> dict:
-        out = {"id": uid, "side": self.side, "type": self.type}
+        out: dict = {"id": uid, "side": self.side, "type": self.type}
         if self.counter:
             out["counter"] = self.counter
         out["at"] = at
