@@ -17,6 +17,7 @@ result.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from asl_kb.model import Because, UnitFates
 from asl_kb.report.odds import path_order
@@ -162,6 +163,7 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
     if not head:
         out = []
     s = u.summary
+    assert s is not None  # add_summaries gave every unit its summary
     kinds: dict[str, int] = {}
     for f in u.fates:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
@@ -221,12 +223,13 @@ def _group_words(kind: str, cause, fates) -> str:
     return f"{kind} in {where}"
 
 
-def _groups(u: UnitFates, stack: list[UnitFates] = ()) -> list[list[str]]:
+def _groups(u: UnitFates, stack: Sequence[UnitFates] = ()) -> list[list[str]]:
     """The fates other than routs, grouped by what a player tells apart
     (kind and cause; the captors and Locations named together), each with
     its explanations once: a list of lines per group. The other units of
     a stack add what differs for them (a leader's LLMC, A10.2)."""
     merged: dict[tuple, list[int]] = {}
+    assert u.summary is not None  # add_summaries gave every unit its summary
     for g in u.summary.groups or ():
         merged.setdefault((g.kind, g.cause), []).extend(g.fates)
     out = []
@@ -258,6 +261,7 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
     """The rout destinations grouped by the odds of their best route, fewest
     NMCs first, within `budget` lines."""
     u = stack[0]
+    assert u.summary is not None  # add_summaries gave every unit its summary
     dests = u.summary.destinations
     if not dests:
         return []

@@ -137,7 +137,7 @@ class _View:
         self.unit_loc = {u.id: (u.hex if not u.level else f"{u.hex}@{u.level}") for u in position.units}
         self.overlays: list[dict] = []
         self.fate_lists = [self._unit_entry(u, "rout", i) for i, u in enumerate(r["units"])]
-        self.immediate = []
+        self.immediate: list[dict] = []
         for key, title in (("heat_of_battle", "Heat of Battle (A15.5)"),
                            ("disrupted", "Disrupted units entered by the enemy (A19.12)")):
             if key in r:
@@ -366,7 +366,7 @@ class _View:
     def _overlay(self, u: dict, f: dict, oid: str) -> dict:
         start = _hex_of(u["at"])
         at = _hex_of(f.get("at", u["at"]))
-        paths = f.get("paths") if self.all_paths and f.get("paths") else []
+        paths = f["paths"] if self.all_paths and f.get("paths") else []
         path = f.get("path") or [u["at"]]
         elements: list[dict] = []
         hexes = {start, at}

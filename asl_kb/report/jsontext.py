@@ -10,7 +10,9 @@ output is byte-identical (tests/test_jsontext.py compares the two)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from json.encoder import encode_basestring
+from typing import Any, cast
 
 __all__ = ["indented"]
 
@@ -34,7 +36,7 @@ def _key(k) -> str:
     if isinstance(k, str):
         return encode_basestring(k)
     if k is None or isinstance(k, (int, float)):
-        return '"' + _scalar(k) + '"'
+        return '"' + cast(str, _scalar(k)) + '"'   # (a scalar's JSON is a str)
     raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
 
 
@@ -59,7 +61,7 @@ def _scalar(o) -> str | None:
 
 
 #: the exact-type fast path of _scalar (subclasses take the isinstance way)
-_FAST = {str: encode_basestring, type(None): lambda o: "null", bool: lambda o: "true" if o else "false",
+_FAST: dict[type, Callable[[Any], str]] = {str: encode_basestring, type(None): lambda o: "null", bool: lambda o: "true" if o else "false",
          int: int.__repr__, float: _float}
 _INDENTS = ["\n" + "  " * n for n in range(64)]
 

@@ -120,7 +120,7 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
         # Smallest first, each asked only against the unbeaten ones found:
         # one beaten by a route is beaten by an unbeaten one (the smallest
         # route under it), met earlier (an open board: 3,000 routes)
-        unbeaten = []
+        unbeaten: list = []
         for k in sorted(exposure, key=lambda k: len(k[0]) + len(k[1])):
             if not any(o[0] <= k[0] and o[1] <= k[1] for o in unbeaten):
                 unbeaten.append(k)

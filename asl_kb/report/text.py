@@ -25,7 +25,7 @@ def to_text(result: Outcomes, all_paths: bool = False, all: bool = False, limit:
     out: list[str] = []
     head = f"{result.position} — rules: {result.rules}"
     if not result.complete:
-        head += " — INCOMPLETE: " + "; ".join(result.incomplete_because)
+        head += " — INCOMPLETE: " + "; ".join(result.incomplete_because or ())
     out.append(head)
     if all:
         for u in result.units:
@@ -180,7 +180,7 @@ def _voluntary_break(out: list[str], r: Outcomes, all_paths: bool, all: bool, li
     out.append("Voluntary Break (A10.41):")
     if r.voluntary_break_refused is not None:
         _because(out, r.voluntary_break_refused, "    ")
-    for u in r.voluntary_break:
+    for u in r.voluntary_break or ():
         out.append(f"{u.id} ({u.side}) in {u.at}: "
                    + ("may break voluntarily" if u.may_break else "may not break voluntarily"))
         _because(out, u.because, "    ")
