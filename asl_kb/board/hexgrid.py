@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, cast
 
 from asl_kb.record import FrozenRecord, record
 
@@ -568,7 +568,7 @@ _ID_BY_CUBE: dict[tuple[int, int], str | None] = {}
 
 def _cube_id_cached(key: tuple[int, int]) -> str | None:
     hid = _ID_BY_CUBE.get(key, 0)
-    if hid == 0:
+    if isinstance(hid, int):   # 0: not met yet
         hid = _ID_BY_CUBE[key] = _cube_id(*key)
     return hid
 
@@ -593,7 +593,7 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
         if len(members) == 1:
             key = (ax + members[0][0], az + members[0][2])
             hid = get(key, 0)
-            if hid == 0:
+            if isinstance(hid, int):   # 0: not met yet
                 hid = _cube_id_cached(key)
             if hid is not None:
                 out.append((hid,))
@@ -601,5 +601,5 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
         ids = [_cube_id_cached((ax + x, az + z)) for x, _y, z in members]
         if None not in ids:
             ids.sort(key=hex_coords)
-            out.append(tuple(ids))
+            out.append(tuple(cast("list[str]", ids)))
     return tuple(out)

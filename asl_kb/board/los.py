@@ -141,7 +141,7 @@ class LosMap:
                 elif kind == "clear":
                     result = _CLEAR
                 else:
-                    result = (True, int(pair[2]))
+                    result = (True, int(pair[2]))  # type: ignore[misc]  # a hindrance pair's third is its DRM
                 # later kinds win: blocked > clear > hindrance for the same pair
                 self._overrides[(a, b)] = result
                 self._overrides[(b, a)] = result
@@ -324,7 +324,7 @@ class LosMap:
                             best = d
                 if all_block:
                     return _BLOCKED
-                total += best
+                total += best  # type: ignore[operator]  # set: not all_block
             if total >= HINDRANCE_BLOCKS_AT:
                 return _BLOCKED
         if total >= HINDRANCE_BLOCKS_AT:
@@ -337,6 +337,7 @@ class LosMap:
         """Whether a wall, hedge or bocage hexside the line crosses blocks it
         (the module docstring)."""
         lo, hi = (ha, hb) if ha <= hb else (hb, ha)
+        assert self._hexside is not None  # asked only with hexsides
         for x, y in crossed_sides(a, b):
             kind = self._hexside(x, y)
             if kind is None or a in (x, y) or b in (x, y):
