@@ -80,7 +80,7 @@ class WholePhase(Record):
     combinations: int | None
 
     def to_json(self) -> dict:
-        out = {"count": self.count, "independent": [i.to_json() for i in self.independent],
+        out: dict = {"count": self.count, "independent": [i.to_json() for i in self.independent],
                "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
                "outcomes": [o.to_json() for o in self.outcomes], "assumes": self.assumes,
                "combinations": self.combinations}
