@@ -21,7 +21,7 @@ import re
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -405,7 +405,7 @@ class _Str(str):
 
 
 class _Seq(list):
-    line: int
+    line: int | None   # None: made of a node without a line (committee/scope.py)
 
 
 class _Map(dict):
@@ -473,7 +473,7 @@ class _TreeBuilder:
         self.root = None
         self.documents = 0
 
-    def fail(self, event, path: str | None, message: str):
+    def fail(self, event, path: str | None, message: str) -> NoReturn:
         raise PositionError(self.file, event.start_mark.line + 1, path or None, message)
 
     def build(self, events):
@@ -587,7 +587,7 @@ class _Schema:
 
     # -- generic helpers
 
-    def fail(self, node, path: str, message: str):
+    def fail(self, node, path: str, message: str) -> NoReturn:
         line = getattr(node, "line", None)
         raise PositionError(self.file, line, path or None, message)
 

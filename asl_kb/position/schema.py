@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from typing import Any
 
 from asl_kb.errors import PositionError
 from asl_kb.resources import docs_dir
@@ -192,7 +193,7 @@ def first_error(tree, instance, file: str) -> PositionError:
     return min(found, key=lambda p: (p.line or 0, "unknown key" not in p.message, -len(p.key or "")))
 
 
-def _node_at(tree, path) -> tuple[object, str]:
+def _node_at(tree, path) -> tuple[Any, str]:
     """The tree node at a jsonschema path, and its dotted key."""
     node, key = tree, ""
     for step in path:
