@@ -93,7 +93,7 @@ class Clause:
     """One mutable clause of a rules file: its AST statement, the parameters of
     the `#program` part it is in, where it ends in the file's bytes, and its
     mutants (the deletion first, then one negation per body literal, in order)."""
-    statement: object
+    statement: A.AST
     part: tuple[str, ...]
     end: int
     mutants: tuple[Mutant, ...]

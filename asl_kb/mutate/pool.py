@@ -29,7 +29,8 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
         before = len(control.WARNINGS)
         t0, c0 = time.perf_counter(), time.process_time()
         status, detail = "pass", ""
-        keep = control.keeping_controls() if probes else contextlib.nullcontext([])
+        keep: contextlib.AbstractContextManager = (control.keeping_controls() if probes
+                                                  else contextlib.nullcontext([]))
         with control.tracing_entries() as entries, keep as controls:
             try:
                 failures = suite.run_case(case, prefer=prefer[case]) if prefer and prefer.get(case) \
@@ -45,7 +46,7 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
             status, detail = "error", errors[0].splitlines()[0]
         elif status == "pass" and failures:
             status, detail = "fail", str(failures[0])
-        run = getattr(failures[0], "run", None) if status == "fail" else None
+        run = getattr(failures[0], "run", None) if status == "fail" and failures else None
         out.append({"case": str(case), "status": status, "detail": detail, "run": run,
                     "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
                     "entries": sorted(entries)})
@@ -158,7 +159,7 @@ class Pool:
                         more = False
                         break
                     w["task"] = t
-                    w["deadline"] = time.monotonic() + self._allowed(t, 0)
+                    w["deadline"] = time.monotonic() + self._allowed(t, 0)  # type: ignore[operator]  # case 0: seconds
                     w["started"], w["at"] = time.monotonic(), 0
                     w["conn"].send((*t[:4], t[5] if len(t) > 5 else None))
                     busy += 1
