@@ -264,7 +264,8 @@ def as_switch(rs) -> Path | None:
                 was = [_guarded(x, "not ") for x in e.was_texts]
                 if any(g is None for g in guarded + was):
                     raise ValueError(rel)
-                pieces.append((e.start, e.end, b"\n".join(cast("list[bytes]", guarded + was))))  # (no None: raised above)
+                # (none is None: raised above)
+                pieces.append((e.start, e.end, b"\n".join(cast("list[bytes]", guarded + was))))
             for start, end, piece in pieces:
                 text = text[:start] + piece + text[end:]
             (target / rel).write_bytes(text)
