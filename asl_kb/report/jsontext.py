@@ -61,8 +61,9 @@ def _scalar(o) -> str | None:
 
 
 #: the exact-type fast path of _scalar (subclasses take the isinstance way)
-_FAST: dict[type, Callable[[Any], str]] = {str: encode_basestring, type(None): lambda o: "null", bool: lambda o: "true" if o else "false",
-         int: int.__repr__, float: _float}
+_FAST: dict[type, Callable[[Any], str]] = {
+    str: encode_basestring, type(None): lambda o: "null", bool: lambda o: "true" if o else "false",
+    int: int.__repr__, float: _float}
 _INDENTS = ["\n" + "  " * n for n in range(64)]
 
 
