@@ -48,7 +48,7 @@ class Failure:
 @dataclass
 class Run:
     label: str
-    line: int
+    line: int | None
     options: dict            # phase, voluntary_break, all_paths, limit
     tree: Any                # the position tree with this run's overrides
     expect: dict             # section name -> checked expectation
@@ -142,7 +142,7 @@ class _Expect:
                     options[k] = self.integer(v, p)
                 else:
                     overrides[k] = (v, p)
-        expect = {}
+        expect: dict = {}
         for k in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             if _given(node.get(k)):
                 sec = node[k]

@@ -49,7 +49,7 @@ The HTML report (`asl-kb report`) quotes the rows of each rule it cites.
 
 def header(text: str) -> str:
     """The first paragraph of the file's leading comment, on one line."""
-    lines = []
+    lines: list[str] = []
     for line in text.splitlines():
         if not line.startswith("%") or line.startswith("%*"):
             break
