@@ -6,6 +6,7 @@ Nothing here decides a rules question: it calls what the CLI calls."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
 from asl_kb.errors import AslKbError, PositionError
@@ -75,7 +76,8 @@ def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
     cli._cap_memory(max_memory)
     try:
         with collector.paused():
-            out = {"outcomes": outcomes, "why_not": why_not}[name](**kwargs)
+            by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not}
+            out = by_name[name](**kwargs)
     except MemoryError:
         out = {"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"}
     except Exception as e:  # a bug: one line, as the CLI's exit 70

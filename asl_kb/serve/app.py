@@ -227,7 +227,9 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         runner.warm()
         yield
 
-    app = Starlette(routes=routes, exception_handlers={BadRequest: bad_request, Exception: internal},
+    # (starlette types a handler's exception as Exception, not the class it is registered for)
+    handlers: dict = {BadRequest: bad_request, Exception: internal}
+    app = Starlette(routes=routes, exception_handlers=handlers,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
                     lifespan=lifespan)
     app.state.runner = runner

@@ -93,7 +93,7 @@ class Runner:
         try:
             proc.start()
             sender.close()
-            loop.add_reader(receiver.fileno(), lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(receiver.fileno(), lambda: None if ready.done() else ready.set_result(None))
             deadline = loop.time() + self.timeout + self.grace
             while not ready.done():
                 left = deadline - loop.time()
