@@ -133,12 +133,12 @@ def main(argv=None) -> int:
             f"cli: outcomes {RULEBOOK.name} (text)": cli + ["outcomes", str(RULEBOOK)]}
     if "cli" not in groups:
         side = dict(list(side.items())[:1])
-    runs = {k: [] for k in side}
+    runs: dict[str, list] = {k: [] for k in side}
     for _ in range(max(1, args.repeat)):
         for k, argv_ in side.items():
             runs[k].append(run_child(argv_))
     floor = _median(runs[next(iter(side))], "wall")
-    rows = []
+    rows: list[tuple] = []
     for k, rs in runs.items():
         rows.append((k, f"{_median(rs, 'wall'):.3f}", f"{_median(rs, 'cpu'):.3f}",
                      f"{_median(rs, 'wall') / floor:.2f}", "-", "-", "-", "-", "-",
@@ -207,7 +207,7 @@ def _targets(cli_runs: dict, floor: float, measured: dict, boards) -> list[str]:
         if k.startswith("cli: outcomes"):
             ratio = _median(rs, "wall") / floor
             out.append(f"target: {k[5:]} <= 1.6x the import floor (wall, median): {ratio:.2f}x -> {_verdict(ratio, 1.6)}")
-    spread = {b: measured.get(f"spread: {b} board(s) x 10 broken") for b in boards}
+    spread: dict = {b: measured.get(f"spread: {b} board(s) x 10 broken") for b in boards}
     top = max(b for b in boards)
     if spread.get(top) and top == 16:
         c, r = spread[16]

@@ -46,6 +46,7 @@ def main() -> None:
         t0 = time.perf_counter()
         r = outcomes(pos, phase=True)
         dt = time.perf_counter() - t0
+        assert r.phase is not None  # asked with phase=True
         print(f"{s:>6} {2 * s:>6} {dt:>8.3f} {str(r.phase.count):>9} {str(r.complete):>8}")
 
 

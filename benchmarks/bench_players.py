@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,7 @@ class Row:
     options, and its target: seconds of wall time, or a ratio to the floor
     (`ratio`), and at most `mib` MiB where given."""
     name: str
-    make: object            # () -> YAML text, or a Path
+    make: Callable[[], str] | Path   # () -> YAML text, or a Path
     phase: bool = False
     seconds: float | None = None
     ratio: float | None = None
@@ -71,6 +72,7 @@ class Row:
         """Within the target; `scaled`: the seconds read as a ratio to the
         floor (T / ISSUE_FLOOR times it)."""
         if self.seconds is None:
+            assert self.ratio is not None  # a target in seconds or as a ratio
             ok = wall / floor <= self.ratio
         else:
             ok = wall / floor <= self.seconds / ISSUE_FLOOR if scaled else wall <= self.seconds

@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -206,7 +207,7 @@ class _SightTimer:
 
     def __init__(self):
         import asl_kb.asp.facts as facts_mod
-        self.cls = getattr(facts_mod, "FactBuilder", None)
+        self.cls: Any = getattr(facts_mod, "FactBuilder", None)
         self.orig = getattr(self.cls, "sight", None) if self.cls else None
         self.seconds = 0.0
 
@@ -253,7 +254,8 @@ _LAYERS = (
 
 def _layers(stats: pstats.Stats) -> dict:
     out = {name: 0.0 for name, _ in _LAYERS}
-    for (file, _line, fn), (_cc, _nc, tt, _ct, _callers) in stats.stats.items():
+    # (pstats keeps its table in .stats, which typeshed does not declare)
+    for (file, _line, fn), (_cc, _nc, tt, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
         for name, test in _LAYERS:
             if test(file.replace("\\", "/"), fn):
                 out[name] += tt

@@ -233,6 +233,7 @@ def generate_open_stack(squads: int, smc: int = 0, seed: int = 0, hs: int = 0, s
     enemy = rng.choice([h for h in board_hexes(0) if _distance(h, at) == enemy_range])
     units = ([("squad", "4-4-7")] * squads + [("half_squad", "2-4-7")] * hs + [("leader", "8-0")] * smc)
     ids = {"squad": "R", "half_squad": "H", "leader": "L"}
+    seen: dict[str, int]
     rows, seen = [], {}
     for kind, counter in units:
         seen[kind] = seen.get(kind, 0) + 1
@@ -291,4 +292,4 @@ if __name__ == "__main__":
     args = [int(a) for a in sys.argv[1:] if a != "--spread"]
     if len(args) not in (2, 3):
         sys.exit("usage: generate.py [--spread] BOARDS BROKEN [SEED]  (--spread: BROKEN per board)")
-    sys.stdout.write(generate_position(*args, spread=spread))
+    sys.stdout.write(generate_position(*args, spread=spread))  # type: ignore[misc, arg-type]  # 2 or 3 numbers
