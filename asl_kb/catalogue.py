@@ -22,6 +22,8 @@ import re
 import sys
 from pathlib import Path
 
+from asl_kb.position.loader import SWITCH_KINDS
+
 ROOT = Path(__file__).resolve().parent.parent
 #: the chapters in the order the catalogue lists them (entry programs first)
 CHAPTERS = ("", "core", "rout", "immediate", "phase", "prisoners", "why_not")
@@ -106,8 +108,37 @@ def rows(rules: Path) -> list[tuple[str, str, str]]:
     return out
 
 
+#: what each switch kind of rules/core/versions.lp (SWITCH_KINDS: a kind not
+#: described here fails the catalogue) is, and how a position flips it
+KINDS = {
+    "erratum": "an erratum changed the rule's text (`readings:` or `errata:`)",
+    "reading": "the current text says it, the prior does not (`readings:` or `errata:`)",
+    "qa_reading": "an official Q&A reads the rule so, either version (`readings:` only)",
+    "text_reading": "the rule's own words, where another source parts from them, either version (`readings:` only)",
+}
+SWITCHES_HEAD = """
+## Switches
+
+The named switches of `rules/core/versions.lp` (versions are data), by kind.
+
+| switch | kind | rule | what the kind is |
+| --- | --- | --- | --- |
+"""
+SWITCH = re.compile(r'^(%s)\((\w+),\s*"([^"]+)"\)\.' % "|".join(SWITCH_KINDS), re.M)
+
+
+def switches(rules: Path) -> list[tuple[str, str, str, str]]:
+    """(switch, kind, rules, what the kind is) in the file's order; a switch of
+    several rules (stack_surrender) is one row."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for kind, name, rule in SWITCH.findall((rules / "core" / "versions.lp").read_text(encoding="utf-8")):
+        out.setdefault((name, kind), []).append(rule)
+    return [(f"`{n}`", f"`{k}`", ", ".join(r), KINDS[k]) for (n, k), r in out.items()]
+
+
 def render(rules: Path = ROOT / "rules") -> str:
-    return HEAD + "".join(f"| {r} | {f} | {w} |\n" for r, f, w in rows(rules))
+    return (HEAD + "".join(f"| {r} | {f} | {w} |\n" for r, f, w in rows(rules))
+            + SWITCHES_HEAD + "".join(f"| {' | '.join(row)} |\n" for row in switches(rules)))
 
 
 def main(argv: list[str] | None = None) -> int:

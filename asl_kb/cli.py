@@ -1,7 +1,9 @@
 """asl-kb command line: `asl-kb outcomes|diff|check|why-not POSITION ...`.
 
-Every subcommand takes the same options (--rules, --format, --limit,
---timeout, --max-memory, --debug, --version) and exits with one of the
+Every subcommand takes the common options it uses (--rules, --format,
+--limit, --timeout, --max-memory, --debug, --version: `report` writes HTML
+only, so takes no --format; `serve` answers in its page, so takes neither
+--format nor --limit; any other option is refused) and exits with one of the
 codes in EXIT_CODES (documented in docs/output-format.md, with what each
 subcommand does with a position that breaks a rule).
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
 import sys
 import traceback
@@ -59,7 +62,7 @@ class _VersionAction(argparse._VersionAction):
 
 
 def _report_parser(sub, common) -> None:
-    r = sub.add_parser("report", parents=[common], help="one self-contained HTML page: the hex map with every fate drawn")
+    r = sub.add_parser("report", parents=[common(output_format=False)], help="one self-contained HTML page: the hex map with every fate drawn")
     _position_arg(r)
     _switch_arg(r)
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
@@ -73,10 +76,6 @@ def _report_parser(sub, common) -> None:
 def _report(position, args) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.html import to_html
-    if args.format != "text":
-        print("error: --format: report writes one HTML page (for JSON: asl-kb outcomes --format json)",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
     fate = None
     if args.fate:
         unit, _, n = args.fate.rpartition(":")
@@ -184,20 +183,31 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def _common() -> argparse.ArgumentParser:
-    """The options every subcommand takes."""
+@functools.cache
+def _common(output_format: bool = True, limit: bool = True) -> argparse.ArgumentParser:
+    """The common options, as a parent parser of the subcommands that use
+    them: a subcommand without an output of its own to shape (`report`
+    writes HTML, `serve` a web page) does not take --format or --limit, so
+    that argparse refuses them; its args still carry the defaults the
+    shared code reads (text, no limit)."""
     c = _Parser(add_help=False)
-    g = c.add_argument_group("common options (every subcommand)")
+    g = c.add_argument_group("common options")
     g.add_argument("--rules", metavar="RULES",
                    help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
                         "(docs/committee.md) (default: the position's `rules`, else current)")
-    g.add_argument("--format", choices=("text", "json"), default="text",
-                   help="output format: text for players, json for tools (default: text)")
-    g.add_argument("--limit", type=_count, metavar="N",
-                   help="list at most N items of each listing (fates or destinations of a unit, "
-                        "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
-                        "everything is still counted. JSON lists every fate whatever N (default: "
-                        f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
+    if output_format:
+        g.add_argument("--format", choices=("text", "json"), default="text",
+                       help="output format: text for players, json for tools (default: text)")
+    else:
+        c.set_defaults(format="text")
+    if limit:
+        g.add_argument("--limit", type=_count, metavar="N",
+                       help="list at most N items of each listing (fates or destinations of a unit, "
+                            "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
+                            "everything is still counted. JSON lists every fate whatever N (default: "
+                            f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
+    else:
+        c.set_defaults(limit=None)
     g.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="past SECONDS, answer with complete: false and what was cut, exit 3 "
                         f"(default: {DEFAULT_TIMEOUT:g})")
@@ -227,7 +237,7 @@ def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
 
 
 def _outcomes_parser(sub, common) -> None:
-    o = sub.add_parser("outcomes", parents=[common], help="every legal outcome of a position's Rout Phase",
+    o = sub.add_parser("outcomes", parents=[common()], help="every legal outcome of a position's Rout Phase",
                        description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
                                    "(summarised per destination; --all lists every one), Heat of Battle, "
                                    "Disrupted and prisoners' outcomes.")
@@ -247,7 +257,7 @@ def _outcomes_parser(sub, common) -> None:
 
 
 def _check_parser(sub, common) -> None:
-    c = sub.add_parser("check", parents=[common],
+    c = sub.add_parser("check", parents=[common()],
                        help="does the position leave a unit or the phase without a legal outcome, "
                             "or break a rule? (exit 1 if so)",
                        description="Find the units or whole phase the rules leave without a legal outcome, "
@@ -257,7 +267,7 @@ def _check_parser(sub, common) -> None:
 
 
 def _why_not_parser(sub, common) -> None:
-    w = sub.add_parser("why-not", parents=[common],
+    w = sub.add_parser("why-not", parents=[common()],
                        help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
                        description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
                                    "`surrender CAPTOR` (a unit id), `stay` or `eliminated` (for Failure to Rout). The answer: "
@@ -271,7 +281,7 @@ def _why_not_parser(sub, common) -> None:
 
 
 def _serve_parser(sub, common) -> None:
-    s = sub.add_parser("serve", parents=[common],
+    s = sub.add_parser("serve", parents=[common(output_format=False, limit=False)],
                        help="a local web app: build a position on the hex map, see every legal outcome as you go",
                        description="A local web app (docs/serve.md): the position's map drawn as `report` draws it, "
                                    "units, terrain and the header edited with the mouse, every change checked by the "
@@ -300,7 +310,6 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     so that the usage and errors list them all."""
     words = [a for a in argv or () if not a.startswith("-")]
     only = words[0] if words and words[0] in SUBCOMMANDS else None
-    common = _common()
     ap = _Parser(
         prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
         epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
@@ -312,7 +321,7 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     added = []
     for name, add in SUBCOMMANDS.items():
         if (only is None or name == only) and add not in added:
-            add(sub, common)
+            add(sub, _common)
             added.append(add)
     return ap
 
@@ -405,7 +414,7 @@ def _cut(args, why: str, cut: dict) -> int:
     false, why, and where it was; exit 3. (`outcomes` answers with the units
     done: asl_kb/engines/outcomes.py.)"""
     with budget.ANSWER_LOCK:
-        if args.format == "json" and args.command != "report":
+        if args.format == "json":
             import json
             sys.stdout.write(json.dumps({"complete": False, "incomplete_because": [why], "cut": cut},
                                         indent=2, ensure_ascii=False) + "\n")
@@ -512,7 +521,7 @@ def _arm_watchdog(args):
             from asl_kb.report.render import to_json, to_text
             r = _timed_out(_POSITION, args.timeout, where)
             return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
-        if args.format == "json" and args.command != "report":
+        if args.format == "json":
             import json
             return json.dumps({"complete": False, "incomplete_because": [why],
                                "cut": {"timeout": args.timeout, "while": where}}, indent=2) + "\n"

@@ -22,10 +22,8 @@ from asl_kb.committee.search import search_diff
 
 def switches() -> list[str]:
     """The switches of rules/core/versions.lp, in the file's order."""
-    import re
-    from asl_kb.resources import rules_dir
-    text = (rules_dir() / "core" / "versions.lp").read_text()
-    return list(dict.fromkeys(re.findall(r"^(?:erratum|reading|qa_reading)\((\w+),", text, re.M)))
+    from asl_kb.position.loader import declared_switches
+    return declared_switches()
 
 
 def main() -> None:

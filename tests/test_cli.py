@@ -1,6 +1,6 @@
-"""One CLI (issue 11, item 5): every subcommand takes the same --rules,
---format, --limit, --debug and --version; every argument has help text that
-states its default; one exit-code table."""
+"""One CLI (issue 11, item 5): every subcommand takes the common options it
+uses (--rules, --format, --limit, --debug, --version) and refuses the others;
+every argument has help text that states its default; one exit-code table."""
 import argparse
 import json
 
@@ -18,12 +18,27 @@ def _subparsers():
     return sub.choices
 
 
-def test_every_subcommand_takes_the_common_options():
+#: the common options a subcommand has no use for: report writes HTML, serve a web page
+UNUSED = {"report": {"--format"}, "serve": {"--format", "--limit"}}
+COMMON = {"--rules", "--format", "--limit", "--timeout", "--max-memory", "--debug", "--version", "--help"}
+
+
+def test_every_subcommand_takes_the_common_options_it_uses():
     subs = _subparsers()
     assert set(subs) == set(COMMANDS)
     for name, p in subs.items():
         opts = {s for a in p._actions for s in a.option_strings}
-        assert {"--rules", "--format", "--limit", "--debug", "--version", "--help"} <= opts, name
+        assert COMMON - UNUSED.get(name, set()) <= opts, name
+        assert not opts & UNUSED.get(name, set()), name
+
+
+@pytest.mark.parametrize("argv", [["serve", "--format", "json"], ["serve", "--limit", "3"],
+                                  ["report", "--format", "json"]])
+def test_an_option_a_subcommand_does_not_use_is_refused(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    assert e.value.code == cli.EXIT_BAD_INPUT
+    assert f"unrecognized arguments: {argv[1]}" in capsys.readouterr().err
 
 
 def test_every_argument_has_help_with_its_default():
@@ -136,7 +151,7 @@ def test_a_subcommand_parsed_alone_reads_as_among_all(command, capsys):
     alone = capsys.readouterr().out
     assert alone == full and command in alone
     if command in ("outcomes", "check", "report"):
-        args = [command, "x.yaml", "--format", "json", "--limit", "3"]
+        args = [command, "x.yaml", "--limit", "3"] + (["--format", "json"] if command != "report" else [])
         assert vars(cli._parser(args).parse_args(args)) == vars(cli._parser().parse_args(args))
 
 

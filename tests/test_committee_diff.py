@@ -105,6 +105,17 @@ def test_a_switch_flipped_against_the_same_version(capsys):
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"disrupted_rejection"}
 
 
+def test_an_own_words_reading_is_a_switch_like_the_others(capsys):
+    # leave_building_toward_cover is a text_reading of A10.51 (versions.lp):
+    # --switch takes it, and the changes name it and its rule
+    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A10.51-leaving-own-building.yaml"),
+                       "--switch", "leave_building_toward_cover", "--format", "json")
+    r = json.loads(out)
+    assert code == 1 and r["to"] == {"version": "current", "switch": "leave_building_toward_cover"}
+    assert {(c["switch"], c["rule"]) for x in r["rows"] for c in x["caused_by"]} == {
+        ("leave_building_toward_cover", "A10.51")}
+
+
 def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
     folder = without_captor_clause(tmp_path / "erratum")
     # the case's position alone (its runs and why-not questions are asked

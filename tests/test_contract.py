@@ -61,3 +61,13 @@ def test_prisoners_results_are_structured(case):
         assert o["kind"] and o["says"] and isinstance(o["because"], list)
         for b in o.get("rolls", ()):
             assert all("kind" in e for e in b["effects"])
+
+
+def test_each_rules_file_has_one_program_block_per_part_in_ground_order():
+    # CONTRIBUTING.md: a staged file reads in the order clingo grounds it
+    # (asl_kb/asp/solve.py ground_stages: base, step+plan, carry, final)
+    order = ["base", "step", "plan", "carry", "final"]
+    for lp in sorted(RULES.rglob("*.lp")):
+        parts = re.findall(r"^#program (\w+)", lp.read_text(), flags=re.M)
+        assert len(parts) == len(set(parts)), (lp.name, parts)
+        assert parts == sorted(parts, key=lambda p: order.index(p) if p in order else -1), (lp.name, parts)

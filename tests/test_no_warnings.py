@@ -108,3 +108,20 @@ def test_the_usual_way_in_keeps_the_other_warnings(tmp_path):
         ctl = control.new_control("rout.lp", "n(a).\n")
         ctl.ground([("base", [])])
     assert [code for code, _ in control.WARNINGS[before:]] == ["OperationUndefined"]
+
+
+
+def test_a_test_process_exits_without_ast_noise():
+    # a process that built a Control from parsed statements keeps them
+    # (control._PARSED): at exit they are released before clingo.ast's
+    # module is torn down, not each with an "Exception ignored in:
+    # AST.__del__" line (seen at every pytest worker's exit; a plain script
+    # tears its modules down in another order)
+    import subprocess
+    import sys
+    from conftest import ROOT
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+                          "tests/test_cli.py::test_check_takes_rules"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-500:]
+    assert "Exception ignored" not in run.stdout + run.stderr, (run.stdout + run.stderr)[-500:]

@@ -305,12 +305,6 @@ def test_why_not_names_a_missing_level(tmp_path):
     assert code == 2 and "not a level" in err and len(err) < 300
 
 
-def test_report_refuses_json(tmp_path):
-    f = write(tmp_path, TWO)
-    code, out, err = run("report", f, "--format", "json")
-    assert code == 2 and out == "" and "--format" in err
-
-
 @pytest.mark.parametrize("edit, key, words", [
     (("L2, status", "L2, status: [broken]}}\n  - {id: T, side: russian, type: vehicle, at: L3, vca: 99999999999, x"),
      None, None),

@@ -17,8 +17,9 @@ UNITS = "units:\n  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L2
 
 
 def _switch_rules():
+    """The rules with an erratum or a current-text reading (what `errata:` switches)."""
     text = (rules_dir() / "core" / "versions.lp").read_text()
-    return set(re.findall(r'^(?:erratum|reading|qa_reading)\(\w+,\s*"([^"]+)"\)', text, re.M))
+    return set(re.findall(r'^(?:erratum|reading)\(\w+,\s*"([^"]+)"\)', text, re.M))
 
 
 def test_unknown_erratum_is_a_key_error_listing_the_switched_rules():
@@ -30,6 +31,16 @@ def test_unknown_erratum_is_a_key_error_listing_the_switched_rules():
     assert (err.line, err.key) == (4, "errata.A99.9")
     listed = set(re.findall(r"A\d+\.\d+", err.message.split("(", 1)[1]))
     assert listed == _switch_rules() and "A99.9" not in listed
+
+
+def test_an_own_words_reading_is_switched_by_name_not_by_errata():
+    # A10.51 has only a text_reading (leave_building_toward_cover): `errata:`
+    # switches errata and current-text readings, so it names no switch there
+    with pytest.raises(PositionError) as info:
+        load_position_text(HEAD + "errata:\n  A10.51: off\n" + UNITS, "p.yaml")
+    assert (info.value.line, info.value.key) == (4, "errata.A10.51")
+    pos = load_position_text(HEAD + "readings:\n  leave_building_toward_cover: off\n" + UNITS, "p.yaml")
+    assert pos.readings == (("leave_building_toward_cover", False),)
 
 
 def test_unknown_reading_is_the_same_kind_of_error():

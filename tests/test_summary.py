@@ -86,3 +86,31 @@ def test_a10_531_ex_summary():
 @pytest.mark.parametrize("path", sorted(FACTS.glob("*/*.yaml")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_bundled_default_text_under_300_lines(path):
     assert len(to_text(_runs.outcomes(load_position(path))).splitlines()) < 300
+
+
+def _odds_key(f):
+    """A route's odds as a player ranks them: arriving (intact or reduced),
+    then not eliminated, then intact (fractions of 36^n)."""
+    from fractions import Fraction
+    o = f["odds"]
+    def p(c):
+        return Fraction(*map(int, c["chance"].split("/")))
+    return (-(p(o["intact"]) + p(o["reduced"])), p(o["eliminated"]), -p(o["intact"]))
+
+
+@pytest.mark.parametrize("rel", ["rout/A10.53-odds-adjacent-pin.yaml", "rout/A10.531-EX.yaml", "rout/A10.5-EX.yaml"])
+def test_each_destination_s_first_route_has_the_best_odds(rel):
+    # the route the text and `why-not` show for a destination is its first
+    # fate: no route there has better odds of arriving (then of not being
+    # eliminated), whatever their Interdiction Locations' hex order
+    r = _runs.outcomes(load_position(FACTS / rel)).to_json()
+    for u in r["units"]:
+        for d in u["summary"]["destinations"]:
+            there = [f for f in u["fates"] if f["fate"] == "rout" and f["at"] == d["at"]]
+            best = u["fates"][d["first"] - 1]
+            assert all(_odds_key(best) <= _odds_key(f) for f in there), (rel, u["id"], d["at"])
+    if rel == "rout/A10.53-odds-adjacent-pin.yaml":
+        # two 3-NMC routes to X8: the one whose pin in X6 (ADJACENT to G5)
+        # eliminates comes second
+        d = r["units"][0]["summary"]["destinations"][0]
+        assert [i["at"] for i in r["units"][0]["fates"][d["first"] - 1]["interdiction"]] == ["Y6", "Y7", "Y8"]

@@ -20,6 +20,7 @@ program that way). Both ways give the same answers (tests/test_digests.py).
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import contextvars
@@ -110,6 +111,19 @@ _LOADED: set[str] = set()
 #: statements): parsed once, reused while none of its files changed
 _PARSED: collections.OrderedDict = collections.OrderedDict()
 _PARSED_AT_MOST = 32
+
+
+def release_at_exit(clear) -> None:
+    """Empty a module-level cache of clingo.ast objects at exit: an AST
+    releases its C handle in __del__ through clingo.ast's library object,
+    which the interpreter's teardown of modules may have cleared first (each
+    kept statement then printed "Exception ignored in: AST.__del__" as a
+    test worker or a committee process exited). atexit runs before that
+    teardown."""
+    atexit.register(clear)
+
+
+release_at_exit(_PARSED.clear)
 
 
 def _read(path: str) -> bytes | None:

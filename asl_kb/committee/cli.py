@@ -29,8 +29,8 @@ def _rule_set_args(p) -> None:
 
 
 def add_parsers(sub, common) -> None:
-    """`diff` and `search` with the common options of every subcommand (`common`: a parent parser)."""
-    d = sub.add_parser("diff", parents=[common],
+    """`diff` and `search` with the common options (`common()`: their parent parser)."""
+    d = sub.add_parser("diff", parents=[common()],
                        help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, "
                             "and what causes them (exit 1 if any)",
                        description="Run positions under two rule sets (--from, --to, --switch: docs/committee.md); "
@@ -39,22 +39,22 @@ def add_parsers(sub, common) -> None:
     d.add_argument("paths", nargs="*", metavar="PATH",
                    help="position files, folders, globs (default: the bundled A10.531 EX)")
     _rule_set_args(d)
-    s = sub.add_parser("search", parents=[common],
+    s = sub.add_parser("search", parents=[common()],
                        help="search a scope of positions, smallest first: where two rule sets part, or gaps "
                             "(exit 1 if found)")
     ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
                           help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
                                "coverage (what the scopes give of what the rules read)")
-    sd = ss.add_parser("diff", parents=[common], help="the smallest positions of a scope where two rule sets part")
+    sd = ss.add_parser("diff", parents=[common()], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
     _search_args(sd, grow=True)
-    sg = ss.add_parser("gaps", parents=[common],
+    sg = ss.add_parser("gaps", parents=[common()],
                        help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
     sg.add_argument("--rule-set", metavar="R",
                     help="rule set: current, prior or a rules folder (default: --rules, else current)")
     sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
-    sc = ss.add_parser("coverage", parents=[common],
+    sc = ss.add_parser("coverage", parents=[common()],
                        help="each input of rules/core/defined.lp: the shipped scopes that produce it, the clauses "
                             "that read it")
     sc.add_argument("--scope", action="append", metavar="NAME|FILE",

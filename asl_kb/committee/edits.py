@@ -60,7 +60,7 @@ class Edit:
         return out
 
     def text(self) -> str:
-        """One line: `rout/A20_21_surrender.lp:74 [A20.21] changed: CLAUSE`."""
+        """One line: `rout/A20_21_surrender.lp:89 [A20.21] changed: CLAUSE`."""
         return f"{self.file}:{self.line} [{self.rule}] {self.kind}: {self.clause or self.was}"
 
 

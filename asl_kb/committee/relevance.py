@@ -46,7 +46,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as A
 
-from asl_kb.asp.control import active_rules, add_facts
+from asl_kb.asp.control import active_rules, add_facts, release_at_exit
 
 PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches.lp")
 
@@ -764,3 +764,8 @@ def acts_only_in_final(entry: str, switches: tuple[str, ...]) -> bool:
     active rules folder is in `#program final` (none elsewhere)."""
     parts = _switch_parts(str(active_rules()), entry, tuple(sorted(switches)))
     return parts is not None and parts <= {"final"}
+
+
+# the parsed programs and slices above hold clingo.ast statements
+for _cache in (_parsed, _slice, _slice_statements, _staged_slice):
+    release_at_exit(_cache.cache_clear)

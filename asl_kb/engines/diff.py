@@ -28,7 +28,7 @@ def switches_in_force(position) -> dict[str, str]:
     from asl_kb.asp.reader import rule_order
     rules: dict[str, set] = {}
     for s in shown:
-        if s.name in ("version_switch", "qa_reading"):
+        if s.name in ("version_switch", "qa_reading", "text_reading"):
             rules.setdefault(s.arguments[0].name, set()).add(s.arguments[1].string)
     # a switch of several rules (stack_surrender: A20.3, A20.21) names each, in rule order
     return {s.arguments[0].name: ", ".join(sorted(rules.get(s.arguments[0].name, ()), key=rule_order))

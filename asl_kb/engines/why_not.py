@@ -140,9 +140,9 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
 
 def _how(fates, numbers: list[int]) -> dict:
     """How a legal rout is made: by Low Crawl only, never, or either way
-    (`manner`), and its first fate in printed order -- the fewest
-    Interdiction NMCs -- as `route`: its number, path, Interdiction
-    Locations and odds."""
+    (`manner`), and its first fate in printed order -- the best route, by
+    its odds (report/odds.py preference) -- as `route`: its number, path,
+    Interdiction Locations and odds."""
     routs = [(n, fates[n - 1]) for n in numbers if fates[n - 1].kind == "rout"]
     if not routs:
         return {}
@@ -187,7 +187,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
         line = f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)"
         if "manner" in r:
             route = r["route"]
-            line += f"\n    {MANNER_WORDS[r['manner']]}; fewest NMCs: fate {route['fate']}, " + " → ".join(route["path"])
+            line += f"\n    {MANNER_WORDS[r['manner']]}; best route: fate {route['fate']}, " + " → ".join(route["path"])
             ints = sorted(set(route["interdiction"]) | set(route["optional_interdiction"]))
             if ints:
                 line += ", Interdiction in " + ", ".join(ints)

@@ -167,7 +167,7 @@ class Destination(Record):
     unbeaten: list[UnbeatenRoute]
     beaten: int
     #: the fewest Interdiction NMCs of a route there (0 by Low Crawl), and the
-    #: number of its first fate (the route with the fewest)
+    #: number of its first fate (the best route: report/odds.py preference)
     least_nmcs: int = 0
     first: int = 0
 

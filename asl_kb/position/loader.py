@@ -125,20 +125,32 @@ def _side_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if hexgrid.hex_coords(a) <= hexgrid.hex_coords(b) else (b, a)
 
 
-_SWITCH = re.compile(r"^(?:erratum|reading|qa_reading)\((\w+),", re.M)
-_SWITCH_RULE = re.compile(r'^(?:erratum|reading|qa_reading)\(\w+,\s*"([^"]+)"\)', re.M)
+#: the kinds of switch rules/core/versions.lp declares: an erratum, a reading of
+#: the current text (both switched by rule with `errata:` too), a Q&A reading,
+#: a reading of a rule's own words where another source parts from them (by
+#: name only)
+SWITCH_KINDS = ("erratum", "reading", "qa_reading", "text_reading")
+BY_RULE_KINDS = ("erratum", "reading")
+_SWITCH = re.compile(r"^(?:%s)\((\w+)," % "|".join(SWITCH_KINDS), re.M)
+_SWITCH_RULE = re.compile(r'^(?:%s)\(\w+,\s*"([^"]+)"\)' % "|".join(BY_RULE_KINDS), re.M)
+
+
+def declared_switches() -> list[str]:
+    """The named switches rules/core/versions.lp declares, in the file's order
+    (read from the rules, so the names live in one place)."""
+    from asl_kb.asp.control import active_rules
+    return list(dict.fromkeys(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text())))
 
 
 def switch_names() -> frozenset[str]:
-    """The named switches rules/core/versions.lp declares (read from the rules, so
-    the names live in one place)."""
-    from asl_kb.asp.control import active_rules
-    return frozenset(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text()))
+    """The named switches rules/core/versions.lp declares."""
+    return frozenset(declared_switches())
 
 
 def switch_rules() -> frozenset[str]:
-    """The rule ids that have a switch in rules/core/versions.lp (what `errata:`
-    may name), read from the rules like the switch names."""
+    """The rule ids that have an erratum or current-text reading in
+    rules/core/versions.lp (what `errata:` may name: a Q&A or own-words
+    reading is switched by name only), read from the rules like the names."""
     from asl_kb.asp.control import active_rules
     return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
 
@@ -867,8 +879,7 @@ class _Schema:
         return tuple(out)
 
     def readings(self, node) -> tuple[tuple[str, bool], ...]:
-        """Named switches of rules/core/versions.lp (errata, text readings, Q&A
-        readings), each on or off."""
+        """Named switches of rules/core/versions.lp (SWITCH_KINDS), each on or off."""
         if not _given(node):
             return ()
         if not isinstance(node, _Map):

@@ -703,6 +703,8 @@ def _catalogue() -> tuple[tuple, ...]:
         return ()
     rows = []
     for line in text.splitlines():
+        if line.startswith("## "):
+            break  # the switches table after the files' is no rule's entry
         cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
         if len(cells) < 3 or cells[0] in ("rule", "---"):
             continue

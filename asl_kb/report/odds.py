@@ -15,7 +15,9 @@ the worst case for the routing unit.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
+from fractions import Fraction
 
 from asl_kb.asp.reader import text
 from asl_kb.model.rout import Odds, PinnedAt
@@ -74,6 +76,23 @@ class NmcTable:
         return Odds(nmcs=n, intact=live["whole"], reduced=live["reduced"],
                     pinned=[PinnedAt(h, pinned[h]) for h in dict.fromkeys(hexes) if pinned.get(h)],
                     eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
+
+
+def preference(o: Odds | None) -> tuple:
+    """How a player ranks routes to one destination by their odds (a
+    rendering choice over the rules' odds, docs/output-format.md "Best
+    route"): the best chance of arriving (intact or reduced: a pinned unit
+    routs no further) first, then the least chance of elimination (a pin in a
+    Location where it eliminates, pin_eliminates/3), then the best chance of
+    arriving intact. () without odds (the rules give the unit no NMC)."""
+    return () if o is None else _preference(o.nmcs, o.intact, o.reduced, o.eliminated)
+
+
+@functools.lru_cache(maxsize=4096)
+def _preference(nmcs: int, intact: int, reduced: int, eliminated: int) -> tuple:
+    """(asked for every rout fate: an open board's thousands share a few odds)"""
+    of = 36 ** nmcs
+    return (-Fraction(intact + reduced, of), Fraction(eliminated, of), -Fraction(intact, of))
 
 
 def path_order(f) -> list[str]:

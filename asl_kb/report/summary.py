@@ -73,13 +73,16 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     """A unit's fates in the order every listing prints and numbers them:
     routs first, destination by destination (the destination a route with
     the fewest Interdiction NMCs reaches first, then hex order), within one
-    the fewest NMCs first (a step before a Low Crawl); then stay, surrender (by captor), freed and
+    the best odds first (odds.preference: the route a player takes is the
+    destination's first fate; with their odds added, add_summaries), then
+    the fewest NMCs (a step before a Low Crawl); then stay, surrender (by captor), freed and
     eliminated. The key reads only what the fates are (Locations compared
     as hexes, unit ids with digits as numbers), never the file's order: the
     numbers are the same in text, JSON, `why-not` and `report --fate`.
     Ordering fates is presentation, not a rules question: no fate is added
     or dropped."""
     from asl_kb.engines.outcomes import unit_key
+    from asl_kb.report.odds import preference
     least: dict[str, int] = {}
     for f in fates:
         if f.kind == "rout":
@@ -87,7 +90,8 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
 
     def key(f: Fate):
         head = (KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0)
-        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at), nmcs(f), f.low_crawl,
+        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at),
+                        preference(f.odds) if f.kind == "rout" else (), nmcs(f), f.low_crawl,
                         _set_key(_hexes(f.interdiction)), _set_key(_hexes(f.optional_interdiction)),
                         [(i.at, list(map(unit_key, i.by))) for i in f.interdiction],
                         [(i.at, list(map(unit_key, i.by))) for i in f.optional_interdiction]))
@@ -148,13 +152,13 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
 
 
 def add_summaries(result, table=None) -> None:
-    """Give every unit of the result (and of --voluntary-break) its fates in
-    printed order (order_fates), their odds (odds.py, from the rules'
-    NmcTable `table`) and its summary."""
+    """Give every unit of the result (and of --voluntary-break) its fates'
+    odds (odds.py, from the rules' NmcTable `table`), its fates in printed
+    order (order_fates: by those odds within a destination) and its summary."""
     from asl_kb.report.odds import add_odds
     for u in result.units + (result.voluntary_break or []):
-        u.fates = order_fates(u.fates)
         add_odds([u], table)
+        u.fates = order_fates(u.fates)
         u.summary = unit_summary(u.fates)
     from asl_kb.report.brief import stacks
     for stack in stacks(result.units):
