@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from asl_kb.model import Outcomes
 from asl_kb.report.jsontext import Written, indented
-from asl_kb.report.text import to_text
 
 __all__ = ["to_json", "to_text"]
 
@@ -29,3 +28,9 @@ def to_json(result: Outcomes) -> str:
         for u in data["units"] + data.get("voluntary_break", []):
             u["fates"] = Written(orjson.dumps(u["fates"], option=orjson.OPT_INDENT_2).decode())
     return indented(data) + "\n"
+
+
+def to_text(result: Outcomes, *args, **kwargs) -> str:
+    """report/text.py's to_text (imported only for a text answer)."""
+    from asl_kb.report.text import to_text as text
+    return text(result, *args, **kwargs)
