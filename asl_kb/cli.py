@@ -445,10 +445,11 @@ def _refuse_broken(position, result) -> None:
     capacity, a Guard that is not armed Personnel, an Unarmed unit attacking
     an AFV) is refused like one that breaks a rule of
     rules/core/position_checks.lp (outcomes() refuses those itself): exit 2,
-    FILE:LINE: KEY: the rule's words. `asl-kb check` lists them all (exit 1)."""
-    from asl_kb.engines.legality import refuse_broken
+    FILE:LINE: KEY: the rule's words. `asl-kb check` lists them all (exit 1).
+    (A result not cut is one whose run checked position_checks.lp first.)"""
+    from asl_kb.engines.legality import refuse_prisoners
     if result.cut is None:
-        refuse_broken(position, result.prisoners)
+        refuse_prisoners(position, result.prisoners)
 
 
 def _run(args) -> int:

@@ -43,3 +43,25 @@ def test_a_bundled_answer():
     from tests._runs import outcomes
     answer = outcomes(load_position("facts/rout/A10.5-EX.yaml")).to_json()
     assert indented(answer) == json.dumps(answer, indent=2, ensure_ascii=False)
+
+
+def test_a_written_part_is_put_in_at_its_depth():
+    from asl_kb.report.jsontext import Written
+    part = {"a": [1, {"b": "x\ny"}], "c": [], "d": {}}
+    doc = {"top": [{"deep": part}], "at_top": part}
+    text = json.dumps(part, indent=2, ensure_ascii=False)
+    written = {"top": [{"deep": Written(text)}], "at_top": Written(text)}
+    assert indented(written) == json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("name", ["A10.53-odds.yaml", "A10.53-odds-adjacent-pin.yaml", "A10.53-re-entry.yaml"])
+def test_fates_written_by_orjson_are_the_same_text(monkeypatch, name):
+    # a result past MANY_FATES has its fates written by orjson: the same text
+    from asl_kb.position.loader import load_position
+    from asl_kb.report import render
+    from tests._runs import outcomes
+    result = outcomes(load_position(f"facts/rout/{name}"))
+    assert any(f.odds and f.odds.nmcs for u in result.units for f in u.fates)
+    plain = render.to_json(result)
+    monkeypatch.setattr(render, "MANY_FATES", 0)
+    assert render.to_json(result) == plain == json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"

@@ -69,6 +69,7 @@ class Answer:
     def __init__(self, symbols, memo: dict | None = None):
         self.says: dict[str, str] = {}
         self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
+        self._made: dict = {}         # (rule, words, kind) -> Because
         self.kind_says: dict[str, str] = {}
         self.arguments: dict[str, tuple[str, ...]] = {}
         self.because: dict = defaultdict(list)
@@ -120,7 +121,14 @@ class Answer:
             if k not in items or kind < items[k]:      # one line per wording, as before
                 items[k] = kind
         key = (lambda x: (rule_order(x[0]), x[1])) if by_rule_number else None
-        return [Because(r, s, items[r, s]) for r, s in sorted(items, key=key)]
+        # (one Because a line: the fates of an open board repeat a few dozen
+        # lines thousands of times)
+        made = self._made
+        return [made.get((r, s, items[r, s])) or self._because(r, s, items[r, s]) for r, s in sorted(items, key=key)]
+
+    def _because(self, rule: str, says: str, kind: str) -> Because:
+        b = self._made[(rule, says, kind)] = Because(rule, says, kind)
+        return b
 
     def explain_subject(self, subject, by_rule_number: bool = True) -> list[Because]:
         return self.explain(self.because.get(subject, ()), by_rule_number)

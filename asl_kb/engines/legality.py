@@ -123,6 +123,13 @@ def refuse_broken(position, prisoners=None) -> None:
     its result when the caller has it, else it is run here): what every
     subcommand but `check` does with such a position (docs/output-format.md)."""
     require_legal(position)
+    refuse_prisoners(position, prisoners)
+
+
+def refuse_prisoners(position, prisoners=None) -> None:
+    """refuse_broken() but for rules/core/position_checks.lp: for a position
+    that outcomes() has checked against those already (it refuses itself a
+    position that breaks one)."""
     if prisoners is None and position.involves_prisoners():
         from asl_kb.engines import prisoners as program
         prisoners = program.solve_prisoners(position)

@@ -2,6 +2,7 @@
 broken unit's fates and their summary."""
 from __future__ import annotations
 
+import functools
 
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.record import FrozenRecord, Record, record
@@ -31,8 +32,15 @@ class AbandonedSW(FrozenRecord):
 def chance(k: int, n: int) -> dict:
     """A chance of k in 36^n as the JSON gives it: the exact fraction (not
     reduced: n NMCs of 36 ways each) and a percent to one decimal."""
+    fraction, percent = _chance(k, n)
+    return {"chance": fraction, "percent": percent}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _chance(k: int, n: int) -> tuple[str, float]:
+    # (the fates of a unit repeat a few chances thousands of times)
     of = 36 ** n
-    return {"chance": f"{k}/{of}", "percent": round(100 * k / of, 1)}
+    return f"{k}/{of}", round(100 * k / of, 1)
 
 
 @record(frozen=True, slots=True)

@@ -84,8 +84,12 @@ def stacks(units: list[UnitFates]) -> list[list[UnitFates]]:
     Low Crawl, Interdiction) and the same must/may rout, as stacks (in the
     order of the first of each); a unit alone is a stack of one."""
     out: dict[tuple, list[UnitFates]] = {}
+    shared: dict[str, int] = {}
     for u in units:
-        key = (u.at, u.must_rout, u.may_rout, tuple(f.key for f in u.fates))
+        shared[u.at] = shared.get(u.at, 0) + 1
+    for u in units:
+        # (alone in its Location: a stack of one, its fates' keys not asked)
+        key = (u.at, u.must_rout, u.may_rout, tuple(f.key for f in u.fates)) if shared[u.at] > 1 else (u.at,)
         out.setdefault(key, []).append(u)
     return list(out.values())
 

@@ -6,7 +6,11 @@ only writes compact JSON), a generator per container and a yield per token:
 an all-open board's 7 MB of fates spent half its run there. This writer
 builds the same text with one join per container and the C string escaper
 (`json.encoder.encode_basestring`, as the standard encoder uses), so the
-output is byte-identical (tests/test_jsontext.py compares the two)."""
+output is byte-identical (tests/test_jsontext.py compares the two).
+
+A part already written (`Written`: its text as at the top level, e.g. by
+orjson) is put in at its place, each of its lines indented to the depth
+there: a JSON text has no line break but between its tokens."""
 from __future__ import annotations
 
 import json
@@ -14,7 +18,12 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any, cast
 
-__all__ = ["indented"]
+__all__ = ["Written", "indented"]
+
+
+class Written(str):
+    """A value's JSON text, written as `indented` writes it at the top level."""
+    __slots__ = ()
 
 _INF = float("inf")
 
@@ -72,6 +81,8 @@ def _value(o, depth: int) -> str:
     f = _FAST.get(cls)
     if f is not None:
         return f(o)
+    if cls is Written:
+        return o.replace("\n", "\n" + "  " * depth) if depth else str(o)
     if cls is not dict and cls is not list:
         s = _scalar(o)
         if s is not None:

@@ -38,6 +38,8 @@ class NmcTable:
         self.pin_eliminates: dict = defaultdict(set)
         for s in answer.atoms.get("pin_eliminates", ()):
             self.pin_eliminates[text(s.arguments[0])].add(text(s.arguments[1]))
+        #: (unit, with, Locations) -> the distributions after their NMCs (_after)
+        self._memo: dict = {}
 
     def leaders(self, unit: str) -> list[str]:
         """The leaders who may rout with `unit` and add their DRM (A10.711)."""
@@ -50,32 +52,45 @@ class NmcTable:
         whole = self.rolls.get((unit, "whole", with_leader))
         if whole is None:
             return None
-        reduced = self.rolls.get((unit, "reduced", "none"), {})
-        # distributions in ways of 36^i: state -> ways; outcomes that end the rout
-        live = {"whole": 1, "reduced": 0}
-        pinned: dict[str, int] = {}
-        eliminated = 0
-        for h in hexes:
-            nxt = {"whole": 0, "reduced": 0}
-            pinned = {k: v * 36 for k, v in pinned.items()}
-            eliminated *= 36
-            for state, ways in live.items():
-                if not ways:
-                    continue
-                table = whole if state == "whole" else reduced
-                nxt[state] += ways * table.get("pass", 0)
-                nxt["reduced"] += ways * table.get("casualty_reduction", 0)
-                eliminated += ways * table.get("eliminated", 0)
-                pin = ways * table.get("pinned", 0)
-                if h in self.pin_eliminates.get(unit, ()):
-                    eliminated += pin
-                else:
-                    pinned[h] = pinned.get(h, 0) + pin
-            live = nxt
+        live_whole, live_reduced, pinned, eliminated = self._after(unit, with_leader, whole, tuple(hexes))
         n = len(hexes)
-        return Odds(nmcs=n, intact=live["whole"], reduced=live["reduced"],
+        return Odds(nmcs=n, intact=live_whole, reduced=live_reduced,
                     pinned=[PinnedAt(h, pinned[h]) for h in dict.fromkeys(hexes) if pinned.get(h)],
                     eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
+
+    def _after(self, unit: str, with_leader: str, whole: dict, hexes: tuple) -> tuple:
+        """The distributions after the NMCs of `hexes`, in ways of 36^n: the
+        unit whole, reduced, pinned (Location -> ways) and eliminated. Kept
+        by path: the fates of one unit share their first Locations (an open
+        board: thousands of paths), so each is one NMC more than one met."""
+        key = (unit, with_leader, hexes)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        if not hexes:
+            out = self._memo[key] = (1, 0, {}, 0)
+            return out
+        live_whole, live_reduced, before, eliminated = self._after(unit, with_leader, whole, hexes[:-1])
+        h = hexes[-1]
+        reduced = self.rolls.get((unit, "reduced", "none"), {})
+        pinned = {k: v * 36 for k, v in before.items()}
+        eliminated *= 36
+        nxt = {"whole": 0, "reduced": 0}
+        eliminates = h in self.pin_eliminates.get(unit, ())
+        for state, ways in (("whole", live_whole), ("reduced", live_reduced)):
+            if not ways:
+                continue
+            table = whole if state == "whole" else reduced
+            nxt[state] += ways * table.get("pass", 0)
+            nxt["reduced"] += ways * table.get("casualty_reduction", 0)
+            eliminated += ways * table.get("eliminated", 0)
+            pin = ways * table.get("pinned", 0)
+            if eliminates:
+                eliminated += pin
+            else:
+                pinned[h] = pinned.get(h, 0) + pin
+        out = self._memo[key] = (nxt["whole"], nxt["reduced"], pinned, eliminated)
+        return out
 
 
 def preference(o: Odds | None) -> tuple:
@@ -100,13 +115,18 @@ def path_order(f) -> list[str]:
     example path enters them, once per NMC: a re-entered Location is
     Interdicted again (A10.53), so it is listed once per entry, as many
     times as the fate's Interdiction lists it (summary.nmcs counts the same)."""
-    want = Counter(i.at for i in f.interdiction) | Counter(i.at for i in f.optional_interdiction)
+    want: dict[str, int] = {}
+    for i in f.interdiction:
+        want[i.at] = want.get(i.at, 0) + 1
+    if f.optional_interdiction:     # (a Counter union: the more of each)
+        for h, n in Counter(i.at for i in f.optional_interdiction).items():
+            want[h] = max(n, want.get(h, 0))
     out = []
     for h in f.path[1:]:          # (the start Location is not entered)
-        if want[h] > 0:
+        if want.get(h, 0) > 0:
             want[h] -= 1
             out.append(h)
-    return out + sorted(want.elements())
+    return out + sorted(h for h, n in want.items() for _ in range(n))
 
 
 def add_odds(units, table: NmcTable | None) -> None:

@@ -83,19 +83,37 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     or dropped."""
     from asl_kb.engines.outcomes import unit_key
     from asl_kb.report.odds import preference
-    least: dict[str, int] = {}
-    for f in fates:
-        if f.kind == "rout":
-            least[f.at] = min(least.get(f.at, 99), nmcs(f))
+    # (an open board: thousands of fates naming a few units and Locations;
+    # each id's and Interdiction's part of the key figured once)
+    ids: dict[str, list] = {}
+    parts: dict[tuple, tuple] = {}
 
-    def key(f: Fate):
-        head = (KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0)
-        return (head + (unit_key(f.captor or ""), f.cause or "", _loc_key(f.at),
-                        preference(f.odds) if f.kind == "rout" else (), nmcs(f), f.low_crawl,
-                        _set_key(_hexes(f.interdiction)), _set_key(_hexes(f.optional_interdiction)),
-                        [(i.at, list(map(unit_key, i.by))) for i in f.interdiction],
-                        [(i.at, list(map(unit_key, i.by))) for i in f.optional_interdiction]))
-    return sorted(fates, key=key)
+    def id_key(uid: str):
+        k = ids.get(uid)
+        if k is None:
+            k = ids[uid] = unit_key(uid)
+        return k
+
+    def listed(interdictions) -> list:
+        out = []
+        for i in interdictions:
+            k = parts.get((i.at, i.by))
+            if k is None:
+                k = parts[(i.at, i.by)] = (i.at, [id_key(b) for b in i.by])
+            out.append(k)
+        return out
+    exposures = [(_hexes(f.interdiction), _hexes(f.optional_interdiction)) for f in fates]
+    counts = [0 if f.low_crawl else len(hi | ho) for f, (hi, ho) in zip(fates, exposures)]
+    least: dict[str, int] = {}
+    for f, n in zip(fates, counts):
+        if f.kind == "rout":
+            least[f.at] = min(least.get(f.at, 99), n)
+    keys = [(KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0,
+             id_key(f.captor or ""), f.cause or "", _loc_key(f.at),
+             preference(f.odds) if f.kind == "rout" else (), n, f.low_crawl,
+             _set_key(hi), _set_key(ho), listed(f.interdiction), listed(f.optional_interdiction))
+            for f, (hi, ho), n in zip(fates, exposures, counts)]
+    return [fates[i] for i in sorted(range(len(fates)), key=keys.__getitem__)]
 
 
 def unit_summary(fates: list[Fate]) -> FateSummary:
