@@ -68,7 +68,8 @@ class NmcTable:
         if hit is not None:
             return hit
         if not hexes:
-            out = self._memo[key] = (1, 0, {}, 0)
+            out: tuple = (1, 0, {}, 0)
+            self._memo[key] = out
             return out
         live_whole, live_reduced, before, eliminated = self._after(unit, with_leader, whole, hexes[:-1])
         h = hexes[-1]
