@@ -22,7 +22,10 @@ run: install
 # e.g. with PYTEST_ARGS=-s to see the figures the report's browser tests print
 TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
+# (asl_kb's bytecode written first, as installing the package does: the CLI
+# runs the tests start would otherwise each compile it, PYTHONDONTWRITEBYTECODE or not)
 test: lint
+	$(BIN)/python -m compileall -q asl_kb
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # ruff and mypy (pyproject.toml [tool.ruff], [tool.mypy]: asl_kb and
