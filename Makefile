@@ -23,7 +23,7 @@ run: install
 TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 # (asl_kb's bytecode written first, as installing the package does: the CLI
-# runs the tests start would otherwise each compile it, PYTHONDONTWRITEBYTECODE or not)
+# processes the tests start would otherwise each compile it under PYTHONDONTWRITEBYTECODE)
 test: lint
 	$(BIN)/python -m compileall -q asl_kb
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
