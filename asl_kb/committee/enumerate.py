@@ -6,13 +6,16 @@ canonical form -- so the first position found is minimal within the scope,
 and the order never depends on anything but the scope.
 
 Two placements equal under one of the hex grid's 12 rotations and
-reflections about the patch's centre are one position: only the placement
-whose canonical form (the smallest of its 12 images, as cube coordinates
-relative to the centre) is kept, written as that image.
+reflections about the patch's centre, or under a translation that keeps
+every placed hex in the patch, are one position (the margin keeps the map's
+edge out of every unit's reach, so the rules answer them alike): only the
+placement whose canonical form (the smallest of its images, as cube
+coordinates relative to the centre) is kept, written as that image.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Iterator
 
@@ -46,16 +49,8 @@ def _rel(scope: Scope):
     return to_rel, from_rel
 
 
-def canonical(units, terrain):
-    """The smallest image under the 12 symmetries of (units, terrain), each a
-    sorted tuple of (relative cube, index)."""
-    best = None
-    for sym in _SYMMETRIES:
-        image = (tuple(sorted((_key(sym(c)), i) for c, i in units)),
-                 tuple(sorted((_key(sym(c)), i) for c, i in terrain)))
-        if best is None or image < best:
-            best = image
-    return best
+def _plus(c, d):
+    return (c[0] + d[0], c[1] + d[1], c[2] + d[2])
 
 
 def _key(c):
@@ -63,20 +58,44 @@ def _key(c):
     return (max(abs(c[0]), abs(c[1]), abs(c[2])), c)
 
 
+def _class_key(units, terrain):
+    """The same for every placement equal to this one under a symmetry and a
+    translation: the smallest of its 12 images, each moved so that its
+    smallest cell is the origin."""
+    best = None
+    for sym in _SYMMETRIES:
+        u = [(sym(c), i) for c, i in units]
+        t = [(sym(c), i) for c, i in terrain]
+        o = min(c for c, _ in u + t)
+        d = (-o[0], -o[1], -o[2])
+        image = (tuple(sorted((_plus(c, d), i) for c, i in u)), tuple(sorted((_plus(c, d), i) for c, i in t)))
+        if best is None or image < best:
+            best = image
+    return best
+
+
+@functools.lru_cache(maxsize=64)
 def placements(scope: Scope, n_units: int, n_terrain: int) -> list:
-    """Canonical placements of n_units units and n_terrain non-open hexes."""
+    """Canonical placements of n_units units and n_terrain non-open hexes:
+    of each class (above), its smallest member in the patch. Every member
+    of a class that lies in the patch is some placement enumerated here, so
+    the smallest of those met is the class's canonical form."""
     to_rel, _ = _rel(scope)
     cells = sorted(to_rel.values())
     slots = [(c, i) for c in cells for i in range(len(scope.specs))]
     broken = {i for i, s in enumerate(scope.specs) if "broken" in s.status}
-    seen = set()
+    best: dict = {}
     for units in itertools.combinations_with_replacement(slots, n_units):
         if scope.require_broken and not any(i in broken for _, i in units):
             continue
         for where in itertools.combinations(cells, n_terrain):
             for kinds in itertools.product(range(len(scope.palette)), repeat=n_terrain):
-                seen.add(canonical(units, tuple(zip(where, kinds))))
-    return sorted(seen)
+                terrain = tuple(zip(where, kinds))
+                key = _class_key(units, terrain)
+                form = (tuple(sorted((_key(c), i) for c, i in units)), tuple(sorted((_key(c), i) for c, i in terrain)))
+                if key not in best or form < best[key]:
+                    best[key] = form
+    return sorted(best.values())
 
 
 def candidates(scope: Scope) -> Iterator[Candidate]:
