@@ -191,6 +191,12 @@ def _units(scope: Scope, c: Candidate) -> list[tuple[dict, str]]:
     return [x for k, (h, i) in enumerate(c.units) for x in scope.specs[i].with_kinds(f"U{k + 1}", h)]
 
 
+def unit_count(scope: Scope, c: Candidate) -> int:
+    """How many units the position holds (a Guard's prisoners, a vehicle's
+    Passengers and Riders counted)."""
+    return len(_units(scope, c))
+
+
 def _header(scope: Scope, c: Candidate) -> dict | None:
     """The candidate's header choices as position keys (kinds turned into
     the ids of the units of those kinds); None when one of them names

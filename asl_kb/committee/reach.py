@@ -317,3 +317,30 @@ def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> d
 def _shown(need: Need) -> str:
     name, _, consts = need
     return f"{name}({','.join(c if c is not None else '_' for c in consts)})"
+
+
+def changed(a, b) -> tuple[str, list[Clause]] | None:
+    """The clauses two rule sets differ by, and the complete rules folder
+    they are read in: a switch's clauses (the rule sets differ in switches
+    alone), or a rules folder's edits against the shipped rules. None when
+    they differ otherwise (two versions: every switch they set apart)."""
+    from asl_kb.committee.rulesets import materialize
+    from asl_kb.committee.search import flipped
+    switches = flipped(a, b)
+    if switches:
+        folder = a.complete or (materialize(a.folder) if a.folder is not None else rules_dir())
+        return str(folder), switch_clauses(str(folder), switches)
+    if a.folder is None and a.complete is None and b.folder is not None and not a.flip and not b.flip \
+            and a.version == b.version:
+        return str(materialize(b.folder)), edit_clauses(b)
+    return None
+
+
+def idle(scope, a, b) -> dict[str, list[str]] | None:
+    """Each changed clause that can act nowhere in the scope, with what it
+    needs that the scope never produces; None when the changed clauses are
+    not known (changed() is None) or none is idle."""
+    got = changed(a, b)
+    if got is None or not got[1]:
+        return None
+    return missing(scope, got[0], got[1]) or None
