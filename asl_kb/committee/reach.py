@@ -165,19 +165,22 @@ def needs(folder: str, changed: list[Clause], inputs_: frozenset) -> dict[str, l
     return out
 
 
+def _reads_switch(lit) -> bool:
+    return any((n, a) == ("in_force", 1) for n, a, _ in list(_atoms([lit])) + list(_atoms([lit], False)))
+
+
 def _sibling_needs(rule, everything, inputs_) -> list[Need]:
-    body = {str(lit) for lit in rule.body if not str(lit).lstrip("not ").startswith("in_force(")}
-    if not any(str(lit).startswith("not ") and "in_force(" in str(lit) for lit in rule.body):
+    """`H :- B, not in_force(X)` beside `H :- B, not E`: it needs E too."""
+    if not any(_reads_switch(lit) and lit.sign == A.Sign.Negation for lit in rule.body):
         return []
+    body = {str(lit) for lit in rule.body if not _reads_switch(lit)}
     got = []
     for other in everything:
-        if str(other.rule.head) != str(rule.head):
+        theirs = {str(lit) for lit in other.rule.body}
+        if str(other.rule.head) != str(rule.head) or not body < theirs or len(theirs - body) != 1:
             continue
-        rest = {str(lit) for lit in other.rule.body} - body
-        if len(rest) == 1 and body <= {str(lit) for lit in other.rule.body}:
-            for n, a, args in _atoms(other.rule.body, False):
-                if (n, a) in inputs_ and f"not {n}" in next(iter(rest)):
-                    got.append((n, a, _constants(args)))
+        (extra,) = [lit for lit in other.rule.body if str(lit) not in body]
+        got += [(n, a, _constants(args)) for n, a, args in _atoms([extra], False) if (n, a) in inputs_]
     return got
 
 
@@ -280,9 +283,11 @@ def produced(scope, per_scope: int = 40) -> Produced:
     from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
     from asl_kb.committee.enumerate import to_yaml
     from asl_kb.position.loader import load_position_text
+    # (the same candidates: the enumeration reads only the patch, and the
+    # scope's own are already enumerated)
     near = dataclasses.replace(scope, margin=min(scope.margin, 1))
     found: dict = {}
-    for c in _samples(near, per_scope):
+    for c in _samples(scope, per_scope):
         p = load_position_text(to_yaml(near, c), f"{scope.name} #{c.index + 1}")
         text = "\n".join([position_facts(p, voluntary_break=True), prisoner_facts(p)] + switch_facts(p))
         for line in text.splitlines():
