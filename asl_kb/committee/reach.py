@@ -143,8 +143,10 @@ def edit_clauses(rs) -> list[Clause]:
     from asl_kb.committee import edits
     out = []
     for e in edits.edits(rs):
-        for text in ([e.clause] if e.clause else []) + [t.decode() for t in e.was_texts]:
-            out.extend(_rules_of(text, e.file, e.line))
+        out.extend(_rules_of(e.clause, e.file, e.line) if e.clause else [])
+        # the shipped text of a rewritten clause, named apart from the new one
+        was = [c for t in e.was_texts for c in _rules_of(t.decode(), e.file, e.line)]
+        out.extend(dataclasses.replace(c, where=f"{c.where} (shipped)") if e.clause else c for c in was)
     return out
 
 
@@ -158,8 +160,7 @@ def needs(folder: str, changed: list[Clause], inputs_: frozenset) -> dict[str, l
     everything = clauses(folder)
     for c in changed:
         got = [(n, a, _constants(args)) for n, a, args in _atoms(c.rule.body) if (n, a) in inputs_]
-        x = _switch_of(c.rule)
-        if x is not None:
+        if _switch_of(c.rule) is not None:
             got += _sibling_needs(c.rule, everything, inputs_)
         out[c.where] = got
     return out
