@@ -20,7 +20,7 @@ def _scope_text() -> str:
 
 def test_a_kind_with_prisoners_places_them_in_the_guards_location():
     s = load_scope("guards")
-    guarded = [c for c in candidates(s) if any(s.specs[i].prisoners for _, i in c.units)]
+    guarded = [c for c in candidates(s) if any(s.specs[i].carried for _, i in c.units)]
     assert guarded
     p = load_position_text(to_yaml(s, guarded[0]), "x.yaml")
     prisoners = [u for u in p.units if u.guard]
@@ -35,8 +35,8 @@ def test_guard_outnumbered_found_at_a_minimal_position_replayed_by_diff(capsys, 
     scope.write_text(_scope_text())
     out = tmp_path / "witnesses"
     _, w = one_witness(capsys, "--switch", "guard_outnumbered", "--scope", str(scope), "--out", str(out))
-    # two placements (a broken squad, a Guard with its prisoner), no terrain
-    assert (w["units"], w["non_open"]) == (2, 0)
+    # three units (a broken squad, a Guard with its prisoner), no terrain
+    assert (w["units"], w["non_open"]) == (3, 0)
     position = load_position_text(open(w["file"]).read(), w["file"])
     assert any(u.guard for u in position.units) and any("broken" in u.status for u in position.units)
     # A20.52: the Guard (US# 3) holds a half-squad (US# 2): under the current
@@ -80,8 +80,8 @@ def test_prisoners_readings_found_in_the_prisoners_scope_and_replayed(capsys, tm
     scope = tmp_path / "prisoners.yaml"
     scope.write_text((SCOPES_DIR / "prisoners.yaml").read_text().replace("margin: 7", "margin: 1"))
     _, w = one_witness(capsys, "--switch", switch, "--scope", str(scope), "--out", str(tmp_path / "w"))
-    # one placement: a Guard and its prisoner in one Location
-    assert (w["units"], w["non_open"]) == (1, 0)
+    # two units: a Guard and its prisoner in one Location
+    assert (w["units"], w["non_open"]) == (2, 0)
     position = load_position_text(open(w["file"]).read(), w["file"])
     assert [u.guard for u in position.units if u.guard] == ["U1"]
     assert all(c == {"switch": switch, "rule": rule} for e in w["vanished"] + w["appeared"] for c in e["caused_by"])

@@ -29,22 +29,28 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
     centre = hexgrid.cube(s.centre)
 
     def image(c, sym):
+        """c turned or mirrored, then moved so that its smallest cell is the origin"""
         def rel(h):
             x = hexgrid.cube(h)
             return sym(tuple(a - b for a, b in zip(x, centre)))
-        return (tuple(sorted((rel(h), i) for h, i in c.units)), tuple(sorted((rel(h), i) for h, i in c.terrain)),
+        o = min(rel(h) for h, _ in c.units + c.terrain)
+        def moved(h):
+            return tuple(a - b for a, b in zip(rel(h), o))
+        return (tuple(sorted((moved(h), i) for h, i in c.units)), tuple(sorted((moved(h), i) for h, i in c.terrain)),
                 c.attacker, c.no_quarter, c.phase)
 
     seen = set()
     for c in cs:
         images = {image(c, sym) for sym in _SYMMETRIES}
-        assert not images & seen, f"{c} repeats an earlier position turned or mirrored"
+        assert not images & seen, f"{c} repeats an earlier position turned, mirrored or moved"
         seen |= images
-    # every placement of the scope is some candidate turned or mirrored: a
-    # broken unit in the centre with a German in each of the six neighbours
-    # is one position
-    one_german = [c for c in cs if c.size == (2, 0) and ("P15", 0) in c.units and c.units[1][1] == 1
-                  and hexgrid.distance(c.units[1][0], "P15") == 1]
+    # a lone unit is one position wherever it stands, and written nearest the centre
+    assert [c.units for c in cs if c.size == (1, 0)] == [(("P15", 0),)]
+    # every placement of the scope is some candidate turned, mirrored or
+    # moved: a broken unit with a German in any of its six neighbours, in
+    # any hex of the patch, is one position
+    one_german = [c for c in cs if c.size == (2, 0) and c.units[1][1] == 1
+                  and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1]
     assert len(one_german) == 1
     # each candidate is a position the loader reads
     for c in cs[::10]:

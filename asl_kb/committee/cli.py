@@ -65,9 +65,11 @@ def add_parsers(sub, common) -> None:
 
 def _search_args(p, grow: bool = False) -> None:
     p.add_argument("--scope", default=None if grow else "tiny", metavar="NAME|FILE",
-                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners) or a scope YAML "
-                        + ("(default: the shipped scopes one after another, smallest first, until a witness; "
-                           "at most 20000 positions in all unless --max-positions)" if grow else "(default: tiny)"))
+                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners, concealed, escape, "
+                        "combat, features) or a scope YAML "
+                        + ("(default: the shipped scopes one after another, smallest first, passing over those "
+                           "that never produce what the changed clauses read, until a witness; at most 20000 "
+                           "positions in all unless --max-positions)" if grow else "(default: tiny)"))
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")

@@ -173,12 +173,12 @@ def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, h
     `fields(verdict)` of its search, and the position itself — written to
     `out/STEM-NNN.yaml` under `header(n, file, entry, verdict)` when `out` is
     given, else inline as `yaml`."""
-    from asl_kb.committee.enumerate import brief, to_yaml
+    from asl_kb.committee.enumerate import brief, to_yaml, unit_count
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     found = []
     for n, (c, v) in enumerate(s["witnesses"], 1):
-        w = {"index": c.index + 1, "units": c.size[0], "non_open": c.size[1],
+        w = {"index": c.index + 1, "units": unit_count(scope, c), "non_open": c.size[1],
              "position": f"{scope.name} #{c.index + 1}", "brief": brief(scope, c), **fields(v)}
         if out:
             file = Path(out) / f"{stem}-{n:03d}.yaml"

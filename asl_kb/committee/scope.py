@@ -1,51 +1,102 @@
 """A scope: a bounded family of positions to search, as YAML data (the
 format is documented in docs/committee.md). Shipped scopes live in
-asl_kb/committee/scopes/ (tiny, small, medium, disrupted, guards,
-prisoners); `load_scope(NAME|FILE)` reads one, checked key by key: a bad one
-is a `FILE:LINE: KEY: message` PositionError, as a bad position is.
+asl_kb/committee/scopes/; `load_scope(NAME|FILE)` reads one, checked key by
+key: a bad one is a `FILE:LINE: KEY: message` PositionError, as a bad
+position is. A unit kind's position keys (nationality, class, sw,
+heat_of_battle, ...) are handed to the position loader as written, so the
+scope can say whatever a position can of a unit; the loader checks them.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import yaml
 
 from asl_kb.board import hexgrid
 from asl_kb.errors import PositionError
-from asl_kb.position.loader import (PHASES, STATUSES, TERRAINS, UNIT_TYPES, _Map, _parse, _Schema,
-                                    _Seq, load_position_text)
+from asl_kb.position.loader import (BUILDINGS, FEATURES, PHASES, STATUSES, TERRAINS, UNIT_TYPES, _Map, _parse,
+                                    _plain, _Schema, _Seq, _Str, load_position_text)
 
 SCOPES_DIR = Path(__file__).resolve().parent / "scopes"
-TOP = ("name", "notes", "map", "terrain", "units", "attacker", "no_quarter", "phase")
+TOP = ("name", "notes", "map", "terrain", "units", "attacker", "no_quarter", "phase", "elr", "massacred",
+       "mopping_up", "close_combat", "fire_effects")
 MAX_RADIUS = 4
 MAX_UNITS = 4
+#: a unit kind's keys handed to the position loader as written (docs/position-format.md)
+PASSED = ("nationality", "class", "sw", "heat_of_battle", "fp", "range", "morale", "leadership", "armament",
+          "vca", "tca", "ca")
+#: the keys of a kind that place other units in its Location, and the
+#: position key each of those units gets (A20.5 prisoners, D6.1 Passengers,
+#: D6.23 Riders)
+CARRIED = {"prisoners": "guard", "passengers": "passenger_of", "riders": "rider_of"}
+KIND = ("name", "type", "counter", "side", "status", "level", "count", "stacked_with", "within") + PASSED + tuple(CARRIED)
 
 
 @dataclasses.dataclass(frozen=True)
 class UnitSpec:
-    """What one unit of a scope may be (its hex aside); `prisoners`: the
-    units it guards, placed in its Location (A20.5: a captured unit "is
-    placed above the unit that captured it")."""
+    """What one unit of a scope may be (its hex aside); `carried`: the units
+    placed in its Location with it, each with the key tying it to this unit
+    (`guard`: its prisoners, A20.5, a captured unit "is placed above the unit
+    that captured it"; `passenger_of`, `rider_of`: D6.1, D6.23); `passed`:
+    position keys as written; `level`: the building level it stands on."""
     side: str
     type: str
     counter: str
     status: tuple[str, ...]
-    prisoners: tuple["UnitSpec", ...] = ()
+    carried: tuple[tuple[str, "UnitSpec"], ...] = ()
+    passed: tuple[tuple[str, str], ...] = ()      # (key, its value as JSON)
+    level: int = 0
+    kind: str = ""
 
     def as_yaml(self, uid: str, at: str) -> dict:
         out: dict = {"id": uid, "side": self.side, "type": self.type}
         if self.counter:
             out["counter"] = self.counter
-        out["at"] = at
+        out["at"] = f"{at}@{self.level}" if self.level else at
         if self.status:
             out["status"] = list(self.status)
+        out.update((k, json.loads(v)) for k, v in self.passed)
         return out
 
     def as_units(self, uid: str, at: str) -> list[dict]:
-        """The unit and its prisoners (ids uidP1, uidP2, ...) as position units."""
-        return [self.as_yaml(uid, at)] + [{**p.as_yaml(f"{uid}P{j + 1}", at), "guard": uid}
-                                          for j, p in enumerate(self.prisoners)]
+        """The unit and the units it carries (ids uidP1, uidP2, ...) as
+        position units."""
+        return [u for u, _ in self.with_kinds(uid, at)]
+
+    def with_kinds(self, uid: str, at: str) -> list[tuple[dict, str]]:
+        """as_units, each unit with the name of its kind ("" unnamed)."""
+        me = self.as_yaml(uid, at)
+        return [(me, self.kind)] + [({**c.as_yaml(f"{uid}P{j + 1}", at), "at": me["at"], key: uid}, c.kind)
+                                    for j, (key, c) in enumerate(self.carried)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    """What a scope says of all the units of one kind: how many
+    (`count`), and beside which other kind each must stand."""
+    name: str
+    count: tuple[int, int] | None = None        # (MIN, MAX) units of this kind
+    stacked_with: str | None = None             # in the Location of a unit of that kind
+    within: tuple[str, int] | None = None       # within range N of a unit of that kind
+
+
+@dataclasses.dataclass(frozen=True)
+class Terrain:
+    """One entry of a scope's terrain palette: a terrain, its features
+    (SMOKE, Blaze, FFE, minefields, fortifications...) and upper building
+    levels."""
+    terrain: str
+    features: tuple[str, ...] = ()
+    levels: int = 0
+
+    def as_yaml(self):
+        return [self.terrain, *self.features] if self.features else self.terrain
+
+    def __str__(self) -> str:
+        words = [self.terrain, *self.features] + ([f"{self.levels} level(s)"] if self.levels else [])
+        return " ".join(words)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,7 +107,7 @@ class Scope:
     radius: int
     margin: int
     default_terrain: str
-    palette: tuple[str, ...]
+    palette: tuple[Terrain, ...]
     non_open: int
     min_units: int
     max_units: int
@@ -65,6 +116,12 @@ class Scope:
     attackers: tuple[str, ...]
     no_quarter: tuple[tuple[str, ...], ...]
     phases: tuple[str, ...]
+    kinds: tuple[Kind, ...] = ()
+    hexsides: tuple[tuple[str, str], ...] = ()      # fixed (HEX-HEX, kind): no symmetry then
+    #: the header's other choices, each a tuple of (key, option as JSON) --
+    #: elr, massacred, mopping_up, close_combat, fire_effects (enumerate.py
+    #: writes an option naming kinds for the units of those kinds)
+    options: tuple[tuple[tuple[str, str], ...], ...] = ((),)
 
     def patch(self) -> tuple[str, ...]:
         """The hexes units and non-open terrain may stand in."""
@@ -131,33 +188,41 @@ def scope_from_text(text: str, file: str) -> Scope:
     if not isinstance(root, _Map):
         raise PositionError(file, getattr(root, "line", None), None, "a scope is a mapping; see docs/committee.md")
     top = s.mapping(root, "", TOP, ("name", "map", "units", "attacker"))
-    m = s.mapping(top["map"], "map", ("centre", "radius", "margin", "default_terrain"), ("centre", "radius"))
+    m = s.mapping(top["map"], "map", ("centre", "radius", "margin", "default_terrain", "hexsides"), ("centre", "radius"))
     centre = s.hex(m["centre"], "map.centre")
     radius = s.integer(m["radius"], "map.radius", 0, MAX_RADIUS)
     margin = s.optional(m, "margin", 7, lambda n, p: s.integer(n, p, 0, 12), "map")
     default = s.optional(m, "default_terrain", "open", lambda n, p: s.choice(n, p, TERRAINS), "map")
     if centre and hexgrid.hex_coords(centre)[1] - radius - margin < 1 or hexgrid.hex_coords(centre)[0] - radius - margin < 0:
         s.fail(m["centre"], "map.centre", f"too near the map's corner A0 for radius {radius} and margin {margin}")
+    hexsides = ()
+    if m.get("hexsides") is not None:
+        # checked as a position's map.hexsides (ADJACENT hexes, known kinds)
+        hexsides = tuple((str(k), str(v)) for k, v in s.mapping(m["hexsides"], "map.hexsides",
+                                                                 tuple(m["hexsides"])).items())
+        try:
+            load_position_text(yaml.safe_dump({"name": "check", "attacker": "x", "map": {
+                "area": list(_area(centre, radius, margin)), "hexsides": dict(hexsides)}}), "scope")
+        except PositionError as e:
+            s.fail(m["hexsides"], e.key or "map.hexsides", e.message)
     palette, non_open = (), 0
     if top.get("terrain") is not None:
         t = s.mapping(top["terrain"], "terrain", ("palette", "non_open"), ("palette",))
-        palette = s.names(t["palette"], "terrain.palette", TERRAINS, "[woods, building]")
+        palette = tuple(_terrain(s, n, f"terrain.palette[{i}]")
+                        for i, n in enumerate(s.seq(t["palette"], "terrain.palette", "[woods, building]")))
+        if not palette:
+            s.fail(t["palette"], "terrain.palette", "must not be empty")
+        s.unique(list(palette), t["palette"], "terrain.palette")
         non_open = s.optional(t, "non_open", 1, lambda n, p: s.integer(n, p, 0, 3), "terrain")
-    u = s.mapping(top["units"], "units", ("count", "kinds", "sides", "statuses", "require_broken"),
-                  ("count", "kinds"))
-    lo, hi = s.pair(u["count"], "units.count", 1, MAX_UNITS)
-    kinds = []
+    u = s.mapping(top["units"], "units", ("count", "kinds", "sides", "statuses", "require_broken", "one_of_each"),
+                  ("kinds",))
+    one_of_each = s.optional(u, "one_of_each", False, lambda n, p: s.flag(n, p), "units")
     seq = s.seq(u["kinds"], "units.kinds", "[{type: squad, counter: 4-4-7}]")
     if not seq:
         s.fail(seq, "units.kinds", "must not be empty")
-    for i, k in enumerate(seq):
-        path = f"units.kinds[{i}]"
-        k = s.mapping(k, path, ("type", "counter", "side", "status", "prisoners"), ("type",))
-        kinds.append((k, s.choice(k["type"], f"{path}.type", UNIT_TYPES),
-                      s.optional(k, "counter", "", lambda n, p: s.string(n, p), path),
-                      s.optional(k, "side", None, lambda n, p: s.ident(n, p), path),
-                      s.optional(k, "status", None, lambda n, p: _status(s, n, p), path),
-                      s.optional(k, "prisoners", (), lambda n, p: _prisoners(s, n, p), path)))
+    if u.get("count") is None and not one_of_each:
+        s.fail(u, "units.count", "required key 'count' is missing (or say one_of_each: yes)")
+    lo, hi = (len(seq), len(seq)) if u.get("count") is None else s.pair(u["count"], "units.count", 1, MAX_UNITS)
     sides: tuple[str, ...] = ()
     if u.get("sides") is not None:
         sides = s.names(u["sides"], "units.sides", None, "[russian, german]")
@@ -166,16 +231,34 @@ def scope_from_text(text: str, file: str) -> Scope:
         sq = s.seq(u["statuses"], "units.statuses", "[[broken], [broken, dm], []]")
         statuses = [_status(s, st, f"units.statuses[{i}]") for i, st in enumerate(sq)]
     require_broken = s.optional(u, "require_broken", True, lambda n, p: s.flag(n, p), "units")
-    specs = []
-    for k, typ, counter, side, status, prisoners in kinds:
+    specs, kinds = [], []
+    levels = max((t.levels for t in palette), default=0)
+    for i, node in enumerate(seq):
+        path = f"units.kinds[{i}]"
+        k = s.mapping(node, path, KIND, ("type",))
+        name = s.optional(k, "name", f"kind{i + 1}", lambda n, p: s.ident(n, p), path)
+        count = (1, 1) if one_of_each else s.optional(k, "count", None, lambda n, p: s.pair(n, p, 0, MAX_UNITS), path)
+        kinds.append(Kind(name, count,
+                          s.optional(k, "stacked_with", None, lambda n, p: s.ident(n, p), path),
+                          s.optional(k, "within", None, lambda n, p: _within(s, n, p), path)))
+        side = s.optional(k, "side", None, lambda n, p: s.ident(n, p), path)
+        status = s.optional(k, "status", None, lambda n, p: _status(s, n, p), path)
         if side is None and not sides:
             s.fail(k, "units.kinds", "a kind without `side` needs `units.sides`")
+        level = s.optional(k, "level", 0, lambda n, p: s.integer(n, p, 0, levels), path)
         for sd in ((side,) if side else sides):
             for st in ((status,) if status is not None else statuses):
-                spec = UnitSpec(sd, typ, counter, st, prisoners)
-                _check_spec(spec, k, file, centre, _area(centre, radius, margin))
+                spec = _spec(s, k, path, sd, st, name, level)
+                _check_spec(spec, k, file, centre, _area(centre, radius, margin), level)
                 if spec not in specs:
                     specs.append(spec)
+    names = [k.name for k in kinds]
+    s.unique(names, seq, "units.kinds")
+    named = set(names) | {c.kind for sp in specs for _, c in sp.carried}
+    for i, k in enumerate(kinds):
+        for other, key in ((k.stacked_with, "stacked_with"), (k.within and k.within[0], "within.of")):
+            if other is not None and other not in named:
+                s.fail(seq[i], f"units.kinds[{i}].{key}", f"no kind named {other!r} (kinds: {', '.join(names)})")
     attackers = s.names(top["attacker"] if isinstance(top["attacker"], _Seq) else _one(top["attacker"]),
                         "attacker", None, "[german]")
     nq: list[tuple[str, ...]] = [()]
@@ -186,27 +269,117 @@ def scope_from_text(text: str, file: str) -> Scope:
     phases = ("rout",)
     if top.get("phase") is not None:
         phases = s.names(top["phase"] if isinstance(top["phase"], _Seq) else _one(top["phase"]), "phase", PHASES, "[rout]")
+    options = _options(s, top, named)
     return Scope(name=s.string(top["name"], "name"), file=file, centre=centre, radius=radius, margin=margin,
                  default_terrain=default, palette=palette, non_open=non_open, min_units=lo, max_units=hi,
                  specs=tuple(specs), require_broken=require_broken, attackers=attackers,
-                 no_quarter=tuple(nq), phases=phases)
+                 no_quarter=tuple(nq), phases=phases, kinds=tuple(kinds), hexsides=hexsides, options=options)
+
+
+def _spec(s: _ScopeSchema, k, path: str, side: str, status: tuple, name: str, level: int) -> UnitSpec:
+    """One unit spec of a kind: its position keys, and the units it carries."""
+    passed = tuple((key, json.dumps(_plain(k[key]))) for key in PASSED if k.get(key) is not None)
+    carried = tuple((rel, c) for key, rel in CARRIED.items() if k.get(key) is not None
+                    for c in _carried(s, k[key], f"{path}.{key}", level))
+    return UnitSpec(side, s.choice(k["type"], f"{path}.type", UNIT_TYPES),
+                    s.optional(k, "counter", "", lambda n, p: s.string(n, p), path), status, carried, passed,
+                    level, name)
+
+
+def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ...]:
+    """A kind's prisoners, passengers or riders: each {type, counter, side,
+    status, name, position keys}, side required; they stand where it does."""
+    out = []
+    for j, p in enumerate(s.seq(node, path, "[{type: half_squad, counter: 2-4-7, side: russian}]")):
+        at = f"{path}[{j}]"
+        p = s.mapping(p, at, ("type", "counter", "side", "status", "name") + PASSED, ("type", "side"))
+        out.append(UnitSpec(s.ident(p["side"], f"{at}.side"), s.choice(p["type"], f"{at}.type", UNIT_TYPES),
+                            s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
+                            s.optional(p, "status", (), lambda n, q: _status(s, n, q), at), (),
+                            tuple((key, json.dumps(_plain(p[key]))) for key in PASSED if p.get(key) is not None),
+                            level, s.optional(p, "name", "", lambda n, q: s.ident(n, q), at)))
+    return tuple(out)
+
+
+def _terrain(s: _ScopeSchema, node, path: str) -> Terrain:
+    """A palette entry: a terrain name, or {terrain, features, levels}."""
+    if not isinstance(node, _Map):
+        return Terrain(s.choice(node, path, TERRAINS))
+    t = s.mapping(node, path, ("terrain", "features", "levels"), ("terrain",))
+    terrain = s.choice(t["terrain"], f"{path}.terrain", TERRAINS)
+    features = ()
+    if t.get("features") is not None:
+        features = s.names(t["features"], f"{path}.features", FEATURES, "[foxhole]")
+    levels = s.optional(t, "levels", 0, lambda n, p: s.integer(n, p, 0, 3), path)
+    if levels and terrain not in BUILDINGS:
+        s.fail(t["levels"], f"{path}.levels", f"only building terrain has levels, not {terrain}")
+    return Terrain(terrain, features, levels)
+
+
+def _within(s: _ScopeSchema, node, path: str) -> tuple[str, int]:
+    w = s.mapping(node, path, ("of", "range"), ("of", "range"))
+    return s.ident(w["of"], f"{path}.of"), s.integer(w["range"], f"{path}.range", 0, 2 * MAX_RADIUS)
+
+
+#: the header keys whose choices are enumerated, each a list of options
+OPTION_KEYS = ("elr", "massacred", "mopping_up", "close_combat", "fire_effects")
+_CC = ("attackers", "defenders", "capture", "hand_to_hand", "ambush")
+_FX = ("by", "eliminated", "failed_mc", "random_selection")
+
+
+def _options(s: _ScopeSchema, top, named: set) -> tuple:
+    """The product of the header's choices: each option a tuple of (key,
+    JSON); `none` (or `[]`, `{}`) for "not given"."""
+    import itertools
+    per_key = []
+    for key in OPTION_KEYS:
+        if top.get(key) is None:
+            continue
+        choices: list[tuple] = []
+        for i, n in enumerate(s.seq(top[key], key, "[none, ...]")):
+            at = f"{key}[{i}]"
+            if isinstance(n, _Str) and n == "none":
+                choices.append(())
+                continue
+            if key == "elr":
+                e = s.mapping(n, at, tuple(n) if isinstance(n, _Map) else ())
+                value = {str(k): s.integer(v, f"{at}.{k}", 0, 6) for k, v in e.items()}
+            elif key == "massacred":
+                value = [s.ident(x, f"{at}[{j}]") for j, x in enumerate(s.seq(n, at, "[german]"))]
+            elif key == "mopping_up":
+                value = s.flag(n, at)
+            else:
+                allowed = _CC if key == "close_combat" else _FX
+                e = s.mapping(n, at, allowed)
+                given: dict[str, object] = {}
+                value = given
+                for k, v in e.items():
+                    if k in ("capture", "hand_to_hand", "ambush"):
+                        given[k] = s.flag(v, f"{at}.{k}")
+                    elif k == "by":
+                        given[k] = s.ident(v, f"{at}.{k}")
+                    elif k == "random_selection":
+                        r = s.mapping(v, f"{at}.{k}", ("result", "at"), ("result", "at"))
+                        given[k] = {"result": s.choice(r["result"], f"{at}.{k}.result", ("kia", "k")),
+                                    "at": _kind_name(s, r["at"], f"{at}.{k}.at", named)}
+                    else:
+                        given[k] = [_kind_name(s, x, f"{at}.{k}[{j}]", named)
+                                    for j, x in enumerate(s.seq(v, f"{at}.{k}", "[guard]"))]
+            choices.append(((key, json.dumps(value)),) if value not in ({}, [], False) else ())
+        per_key.append(choices)
+    return tuple(tuple(x for part in combo for x in part) for combo in itertools.product(*per_key)) or ((),)
+
+
+def _kind_name(s: _ScopeSchema, node, path: str, named: set) -> str:
+    name = s.ident(node, path)
+    if name not in named:
+        s.fail(node, path, f"no kind named {name!r} (kinds: {', '.join(sorted(named))})")
+    return name
 
 
 def _status(s: _ScopeSchema, node, path: str) -> tuple[str, ...]:
     seq = s.seq(node, path, "[broken, dm]")
     return tuple(s.choice(n, f"{path}[{j}]", STATUSES) for j, n in enumerate(seq))
-
-
-def _prisoners(s: _ScopeSchema, node, path: str) -> tuple[UnitSpec, ...]:
-    """A kind's prisoners: each {type, counter, side, status}, side required."""
-    out = []
-    for j, p in enumerate(s.seq(node, path, "[{type: half_squad, counter: 2-4-7, side: russian}]")):
-        at = f"{path}[{j}]"
-        p = s.mapping(p, at, ("type", "counter", "side", "status"), ("type", "side"))
-        out.append(UnitSpec(s.ident(p["side"], f"{at}.side"), s.choice(p["type"], f"{at}.type", UNIT_TYPES),
-                            s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
-                            s.optional(p, "status", (), lambda n, q: _status(s, n, q), at)))
-    return tuple(out)
 
 
 def _one(node):
@@ -215,9 +388,10 @@ def _one(node):
     return seq
 
 
-def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str]) -> None:
+def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str], level: int = 0) -> None:
     """A unit spec the position loader accepts (its error, at the scope's line)."""
-    text = yaml.safe_dump({"name": "check", "attacker": spec.side, "map": {"area": list(area)},
+    board = {"terrain": {at: "building"}, "levels": {at: level}} if level else {}
+    text = yaml.safe_dump({"name": "check", "attacker": spec.side, "map": {"area": list(area), **board},
                            "units": spec.as_units("U1", at)}, sort_keys=False)
     try:
         position = load_position_text(text, "scope")

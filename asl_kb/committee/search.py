@@ -98,6 +98,8 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
                             header)
     report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(), "from_label": a.label,
               "to_label": b.label, **scanned(s), "untouched": s["untouched"], "witnesses": found}
+    from asl_kb.committee.reach import idle
+    report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
     return finish_report(report, s)
 
 
@@ -136,7 +138,7 @@ def to_text(report: dict) -> str:
         if untouched and untouched == report["tried"] and report["complete"]:
             warn = (f"\n  warning: the changed clauses can act in no position of scope {report['scope']}: "
                     "a scope holding what they read may tell the rule sets apart")
-        return f"{head}: none in {report['tried']} positions{incomplete}{warn}\n"
+        return f"{head}: none in {report['tried']} positions{incomplete}{warn}\n" + _idle_text(report)
     lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "
              f"(smallest first; {report['stopped']}){incomplete}"]
     for w in report["witnesses"]:
@@ -160,6 +162,14 @@ def to_text(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _idle_text(report: dict) -> str:
+    """A warning line for each changed clause that can act nowhere in the
+    scope: it reads an input no position of the scope produces."""
+    return "".join(f"  warning: {x['clause']} can act nowhere in scope {report['scope']}: it reads "
+                   f"{', '.join(x['needs'])}, which no position of it produces\n"
+                   for x in report.get("idle_clauses", ()))
+
+
 def _cause(c: dict) -> str:
     from asl_kb.committee.corpus import cause_text
     return cause_text(c)
@@ -174,8 +184,10 @@ def shipped_scopes_by_size() -> list:
     from asl_kb.committee.enumerate import count
     from asl_kb.committee.scope import SCOPES_DIR, load_scope
     scopes = [load_scope(p.stem) for p in SCOPES_DIR.glob("*.yaml")]
-    # (counting the positions of three units costs half a minute: those last)
-    return sorted(scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 else 0, s.name))
+    # (counting the positions of three units over two rings costs half a
+    # minute: those last)
+    return sorted(scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 or s.radius <= 1 else 1 << 30,
+                                         s.name))
 
 
 def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
@@ -183,17 +195,28 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     """`search diff` without a scope: the shipped scopes one after another,
     smallest first, until one holds a witness; else "equivalent within N
     positions of up to K units" (or cut: --timeout, --max-positions, by
-    default GROWN_AT_MOST positions in all)."""
+    default GROWN_AT_MOST positions in all). The scope is derived from what
+    the changed clauses read (reach.py): a scope in which every one of them
+    can act nowhere -- it never produces an input each needs -- is passed
+    over, with what it lacks."""
     import time
+    from asl_kb.committee import reach
     started = time.perf_counter()
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     grown, report = [], None
+    clauses = reach.changed(a, b)
     for scope in shipped_scopes_by_size():
         left = None if timeout is None else timeout - (time.perf_counter() - started)
         # (the first scope is always run, cut at once if need be: its report is the answer's)
         if report is not None and (budget <= 0 or (left is not None and left <= 0)):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
             break
+        if clauses is not None and clauses[1]:
+            idle = reach.missing(scope, *clauses)
+            if len(idle) == len(clauses[1]):
+                grown.append({"scope": scope.name, "tried": 0, "complete": True, "untouched": 0,
+                              "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()]})
+                continue
         report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
                              timeout=left if left is None else max(left, 0.0), **options)
         budget -= report["tried"]
@@ -201,24 +224,33 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
                       "untouched": report["untouched"], "units": scope.max_units})
         if report["witnesses"] or not report["complete"]:
             break
-    report = dict(report or {})
+    searched = [g for g in grown if "passed_over" not in g]
+    if report is None:
+        report = {"from": a.as_json(), "to": b.as_json(), "from_label": a.label, "to_label": b.label,
+                  "tried": 0, "untouched": 0, "witnesses": [], "complete": False,
+                  "incomplete_because": ["no shipped scope produces what the changed clauses read"]}
+    report = dict(report)
     report["grown"] = grown
     tried = sum(g["tried"] for g in grown)
-    report["complete"] = all(g["complete"] for g in grown)
-    if not report["complete"]:
+    report["complete"] = bool(searched) and all(g["complete"] for g in searched)
+    if not report["complete"] and searched:
         report["incomplete_because"] = (
             [f"stopped: {max_positions or GROWN_AT_MOST} positions tried in all"
              + (" (--max-positions)" if max_positions else " (the default without --scope)")]
             if budget <= 0 else report.get("incomplete_because") or ["stopped: --timeout reached"])
     if not report["witnesses"] and report["complete"]:
-        report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in grown)}
+        report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in searched)}
     return report
 
 
 def grown_text(report: dict) -> str:
     lines = [f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
-             "smallest first"]
+             "smallest first, each holding what the changed clauses read"]
     for g in report["grown"]:
+        if "passed_over" in g:
+            lacks = sorted({n for x in g["passed_over"] for n in x["needs"]})
+            lines.append(f"  {g['scope']}: passed over, no position of it produces {', '.join(lacks)}")
+            continue
         state = "" if g["complete"] else " (cut)"
         lines.append(f"  {g['scope']}: {g['tried']} positions{state}"
                      + (f", {g['untouched']} untouched" if g["untouched"] else ""))
