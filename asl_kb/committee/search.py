@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from asl_kb.committee.compare import compare
+from asl_kb.committee.compare import compare, same_outcomes
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet
 from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
@@ -74,8 +74,13 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
         with sa.active():
             if not may_touch(sa.apply(position), switches, phase):
                 return {**nothing, "untouched": True}
-    # (a position an erratum's edited clauses may touch is read at once: its
-    # programs' answers seldom agree, and asking costs two more solves)
+    # A position an erratum's edited clauses may touch: its answers under
+    # the combined folder, the rout graphs' dead ends left out (an edit often
+    # adds or removes only states no fate is reached from), and read in full
+    # -- under the real rule sets, so rows are attributed to the edited
+    # clause -- only where they differ.
+    if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True):
+        return nothing
     d = compare(position, a, b, phase=phase, shortcut=proxy is None)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
             "appeared": d["appeared"], "vanished": d["vanished"],
@@ -188,7 +193,13 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     started = time.perf_counter()
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     grown, report = [], None
+    bar = options.pop("progress", None)
     for scope in shipped_scopes_by_size():
+        if bar is not None:
+            # one bar over every scope: the positions tried in all
+            before = sum(g["tried"] for g in grown)
+            options["progress"] = lambda tried, found, _s, before=before: bar(
+                before + tried, found, time.perf_counter() - started)
         left = None if timeout is None else timeout - (time.perf_counter() - started)
         if budget <= 0 or (left is not None and left <= 0):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
