@@ -189,6 +189,8 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     finally:
         if out is not None:
             out.close()
+    if progress is not None:
+        progress(tried, len(found), time.perf_counter() - started, last=True)
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")

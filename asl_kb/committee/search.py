@@ -198,7 +198,7 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
         if bar is not None:
             # one bar over every scope: the positions tried in all
             before = sum(g["tried"] for g in grown)
-            options["progress"] = lambda tried, found, _s, before=before: bar(
+            options["progress"] = lambda tried, found, _s, last=False, before=before: bar(
                 before + tried, found, time.perf_counter() - started)
         left = None if timeout is None else timeout - (time.perf_counter() - started)
         if budget <= 0 or (left is not None and left <= 0):
@@ -214,6 +214,8 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     report = dict(report)
     report["grown"] = grown
     tried = sum(g["tried"] for g in grown)
+    if bar is not None:
+        bar(tried, len(report["witnesses"]), time.perf_counter() - started, last=True)
     report["complete"] = all(g["complete"] for g in grown)
     if not report["complete"]:
         report["incomplete_because"] = (
