@@ -81,13 +81,15 @@ def test_a_touched_position_differing_only_in_dead_ends_is_not_read():
 
 def test_live_drops_dead_ends_only():
     """graph.live: a link into a state no leaf is reached from, and what is
-    said of that state, go; the start stays (as its own term)."""
+    said of that state, go; a start left with dead ends only stays (as its
+    own term: it is still a root of the graph)."""
     s = clingo.parse_term
     start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
-    atoms = [s(x) for x in (f'link({start},b)', 'link(b,c)', f'link({start},d)', 'link(d,e)', 'leaf("U1",c)',
-                            'because(b,"A10.5",x)', 'because(d,"A10.52",y)', 'interdiction(e,"P16","U2")',
-                            'fate(c,stay)', 'because(rout("U1"),"A10.5",must)')]
+    stuck = 'rout_state(at_start("U2"),loc("P16",0),0,none,0,start)'
+    atoms = [s(x) for x in (f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)',
+                            f'link({start},d)', 'link(d,e)', 'because(d,"A10.52",y)', 'interdiction(e,"P16","U2")',
+                            f'link({stuck},f)', 'fate(c,stay)', 'because(rout("U1"),"A10.5",must)')]
     kept = {str(x) for x in live(atoms)}
     assert kept == {f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)', 'fate(c,stay)',
-                    'because(rout("U1"),"A10.5",must)', start}
-    assert live(atoms[:2] + atoms[4:6]) == atoms[:2] + atoms[4:6]      # nothing dead: as it was
+                    'because(rout("U1"),"A10.5",must)', stuck}
+    assert live(atoms[:4]) == atoms[:4]      # nothing dead: as it was

@@ -177,15 +177,18 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
     return out, combination
 
 
-def same_outcomes(position, a: RuleSet, b: RuleSet, explained: bool = False, live: bool = False) -> bool:
+def same_outcomes(position, a: RuleSet, b: RuleSet, explained: bool = False, live: bool = False,
+                  once_in: frozenset = frozenset({"final"})) -> bool:
     """Whether the position's outcomes (fates, immediate surrenders,
     prisoners' options; with `explained`, the explanations' rule ids too)
     are shown equal under a and b without reading them (False: they may
-    differ); `live` as _same_answers."""
-    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=explained, live=live)
+    differ); `live`, `once_in` as _same_answers."""
+    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=explained, live=live,
+                         once_in=once_in)
 
 
-def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: bool = False) -> bool:
+def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: bool = False,
+                  once_in: frozenset = frozenset({"final"})) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -196,14 +199,16 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: 
     that program cannot tell a from b (same folder, no switch clause there
     of the switches they differ in). `live`: the rout graphs' dead ends left
     out (graph.live: a clause that adds only states no fate is reached from
-    changes no outcome)."""
+    changes no outcome). `once_in`: the `#program` parts the switch clauses
+    may be in for the rout program to be grounded once for both (`final`
+    alone by default: see outcomes.answers_each)."""
     differing = None
     if a.folder == b.folder:
         sa, sb = _switches(pa, a, pb, b)
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
-            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing),
+            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing, once_in),
                                          explained=explained, live=live)
     else:
         with a.active():

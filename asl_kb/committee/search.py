@@ -75,11 +75,14 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
             if not may_touch(sa.apply(position), switches, phase):
                 return {**nothing, "untouched": True}
     # A position an erratum's edited clauses may touch: its answers under
-    # the combined folder, the rout graphs' dead ends left out (an edit often
-    # adds or removes only states no fate is reached from), and read in full
-    # -- under the real rule sets, so rows are attributed to the edited
-    # clause -- only where they differ.
-    if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True):
+    # the combined folder -- grounded once for both where the edited clauses
+    # are static (#program base) or final; left open, an edited static atom
+    # the stages read grounds what either side may reach -- the rout graphs'
+    # dead ends left out (an edit often adds or removes only states no fate
+    # is reached from); read in full, under the real rule sets so that rows
+    # are attributed to the edited clause, only where they differ.
+    if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True,
+                                                         once_in=frozenset({"base", "final"})):
         return nothing
     d = compare(position, a, b, phase=phase, shortcut=proxy is None)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),

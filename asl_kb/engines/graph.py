@@ -363,7 +363,8 @@ _OF_STATE = frozenset({"because", "interdiction", "optional_interdiction"})
 def live(symbols) -> list:
     """An answer's shown atoms without the dead ends of its rout graphs:
     each `link` into a state from which no leaf is reached, and what is said
-    of such a state (_OF_STATE), with each start kept (as its own term) --
+    of such a state (_OF_STATE), with each start left with dead ends only
+    kept as its own term (it is still one of Graph.roots) --
     a Graph reads its fates off paths from a start to a leaf only, and the
     walk meets a state's live children in the same order with or without
     the dead ones, so two answers whose live atoms are equal give equal
@@ -388,5 +389,5 @@ def live(symbols) -> list:
     if not dead:
         return symbols
     gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
-    starts = [m for m in states - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
+    starts = [m for m in dead - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
     return [s for i, s in enumerate(symbols) if i not in gone] + sorted(starts)
