@@ -142,16 +142,17 @@ def _diff(args) -> int:
     return 0 if report["complete"] else 3
 
 
-def _grown(args, left) -> int:
+def _grown(args, since: float) -> int:
     """search diff without --scope: the shipped scopes, smallest first
-    (`left()`: the seconds of --timeout left)."""
+    (--timeout counted from `since`, a time.monotonic())."""
     from asl_kb.committee import search
     from asl_kb.committee.progress import Bar
     a, b = _rule_sets(args)
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
         report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses,
-                                  max_positions=args.max_positions, timeout=left(), out=args.out, progress=bar)
+                                  max_positions=args.max_positions, timeout=args.timeout, since=since, out=args.out,
+                                  progress=bar)
     finally:
         if bar is not None:
             bar.close()
@@ -183,10 +184,7 @@ def _search(args) -> int:
     import time
     # --timeout counts from here: the scope's loading and a cluster's start
     # are in it (a run ends within 10 % of it)
-    started = time.monotonic()
-
-    def left() -> float | None:
-        return None if args.timeout is None else max(0.0, args.timeout - (time.monotonic() - started))
+    since = time.monotonic()
     import contextlib
     from asl_kb.committee import gaps, search
     from asl_kb.committee.rulesets import parse_ruleset
@@ -196,7 +194,7 @@ def _search(args) -> int:
         return 2
     from asl_kb.committee.progress import bar_for
     if args.scope is None:
-        return _grown(args, left)
+        return _grown(args, since)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
@@ -207,7 +205,7 @@ def _search(args) -> int:
         if args.workers or args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
             options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
-        options["timeout"] = left()
+        options.update(timeout=args.timeout, since=since)
         if args.search == "diff":
             a, b = _rule_sets(args)
             report = search.search_diff(scope, a, b, phase=args.phase, **options)

@@ -97,12 +97,13 @@ def _within(results: Iterator[tuple[int, dict]], deadline: float | None) -> Iter
 
 
 def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
-         timeout: float | None = None, stream: str | None = None, resume: bool = False,
+         timeout: float | None = None, since: float | None = None, stream: str | None = None, resume: bool = False,
          progress: Callable[[int, int, float], None] | None = None) -> dict:
     """{"tried", "untouched" (verdicts marked so: not run), "witnesses":
     [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
-    deadline = None if timeout is None else time.monotonic() + timeout
+    # (`since`: the time.monotonic() the timeout counts from, if before now)
+    deadline = None if timeout is None else (time.monotonic() if since is None else since) + timeout
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
     found, cut, tried, untouched = [], [], 0, 0
@@ -155,7 +156,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
                 def over() -> str | None:
                     if ctrl_c.is_set():
                         return "interrupted"
-                    if timeout is not None and time.perf_counter() - started > timeout:
+                    if deadline is not None and time.monotonic() > deadline:
                         return f"--timeout {timeout:g} s reached"
                     return None
                 take()

@@ -187,13 +187,15 @@ def shipped_scopes_by_size() -> list:
 
 
 def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
-              timeout: float | None = None, **options) -> dict:
+              timeout: float | None = None, since: float | None = None, **options) -> dict:
     """`search diff` without a scope: the shipped scopes one after another,
     smallest first, until one holds a witness; else "equivalent within N
     positions of up to K units" (or cut: --timeout, --max-positions, by
     default GROWN_AT_MOST positions in all)."""
     import time
     started = time.perf_counter()
+    # (--timeout counts from `since`, a time.monotonic(): from here if None)
+    since = time.monotonic() if since is None else since
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     grown, report = [], None
     bar = options.pop("progress", None)
@@ -203,12 +205,11 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
             before = sum(g["tried"] for g in grown)
             options["progress"] = lambda tried, found, _s, last=False, before=before: bar(
                 before + tried, found, time.perf_counter() - started)
-        left = None if timeout is None else timeout - (time.perf_counter() - started)
-        if budget <= 0 or (left is not None and left <= 0):
+        if budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
             break
         report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
-                             timeout=left, **options)
+                             timeout=timeout, since=since, **options)
         budget -= report["tried"]
         grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
                       "untouched": report["untouched"], "units": scope.max_units})
