@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import clingo
+
 from asl_kb.committee import edits
-from asl_kb.committee.compare import compare
+from asl_kb.committee.compare import compare, same_outcomes
 from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.committee.scope import load_scope
-from asl_kb.committee.search import as_switch
+from asl_kb.committee.search import as_switch, judge_diff
+from asl_kb.engines.graph import live
 from asl_kb.position.loader import load_position_text
 from asl_kb.resources import rules_dir
 
@@ -53,3 +56,40 @@ def test_edits_as_a_switch_skip_only_positions_they_cannot_touch():
     beside = next(p for p in untouched if len(p.units) == 2)
     d = compare(beside, a, b)
     assert not d["appeared"] and not d["vanished"]
+
+
+def test_a_touched_position_differing_only_in_dead_ends_is_not_read():
+    """The erratum lets the broken squad Low Crawl out of its enemy's hex,
+    but every Location it could crawl to is ADJACENT to that unbroken enemy:
+    the answers differ only in rout states no fate is reached from. Without
+    those dead ends (graph.live) they are equal -- and so are the outcomes
+    read in full under the real rule sets."""
+    a, b = parse_ruleset("current"), parse_ruleset(str(FOLDER))
+    off, on = as_switch(a, b)
+    scope = load_scope("tiny")
+    c = next(c for c in candidates(scope) if c.index == 30)
+    p = load_position_text(to_yaml(scope, c), "tiny #31")
+    assert p.units[0].hex == p.units[1].hex == "O16"
+    assert not same_outcomes(p, off, on, explained=True)
+    assert same_outcomes(p, off, on, explained=True, live=True)
+    d = compare(p, a, b, shortcut=False)
+    assert not d["appeared"] and not d["vanished"] and not d["fired_only_in_to"]
+    assert judge_diff("tiny #31", to_yaml(scope, c), a, b, False) == {
+        "witness": False, "incomplete": [], "appeared": [], "vanished": [],
+        "fired_only_in_from": [], "fired_only_in_to": []}
+
+
+def test_live_drops_dead_ends_only():
+    """graph.live: a link into a state no leaf is reached from, and what is
+    said of that state, go; a start left with dead ends only stays (as its
+    own term: it is still a root of the graph)."""
+    s = clingo.parse_term
+    start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
+    stuck = 'rout_state(at_start("U2"),loc("P16",0),0,none,0,start)'
+    atoms = [s(x) for x in (f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)',
+                            f'link({start},d)', 'link(d,e)', 'because(d,"A10.52",y)', 'interdiction(e,"P16","U2")',
+                            f'link({stuck},f)', 'fate(c,stay)', 'because(rout("U1"),"A10.5",must)')]
+    kept = {str(x) for x in live(atoms)}
+    assert kept == {f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)', 'fate(c,stay)',
+                    'because(rout("U1"),"A10.5",must)', stuck}
+    assert live(atoms[:4]) == atoms[:4]      # nothing dead: as it was

@@ -11,10 +11,15 @@ findings, where the shipped rules find none.
   a broken unit whose only fates are surrenders has no whole-phase outcome.
 * captor-in-cover: the A20.21 surrender leaf only for a captor in a
   building or woods: a unit that must surrender in the open has no fate.
+
+Each is searched as a committee member would: `asl-kb search gaps --scope
+tiny --rules FOLDER`.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
 import shlex
 from pathlib import Path
@@ -22,9 +27,7 @@ from pathlib import Path
 import pytest
 
 from asl_kb import cli
-from asl_kb.committee.gaps import search_gaps
 from asl_kb.committee.rulesets import parse_ruleset
-from asl_kb.committee.scope import load_scope
 
 ERRATA = Path(__file__).parent / "data" / "errata"
 
@@ -37,9 +40,16 @@ def _line(folder: str, rel: str, starts: str) -> int:
 
 @functools.lru_cache(maxsize=None)
 def _gap(folder: str, out: str) -> dict:
-    rs = parse_ruleset(str(ERRATA / folder))
-    report = search_gaps(load_scope("tiny"), rs, witnesses=1, out=str(Path(out) / folder))
-    assert report["witnesses"], report
+    """The first finding of `asl-kb search gaps --scope tiny --rules FOLDER`
+    (the command a committee member runs)."""
+    argv = ["search", "gaps", "--scope", "tiny", "--rules", str(ERRATA / folder), "--witnesses", "1",
+            "--out", str(Path(out) / folder), "--format", "json"]
+    out_, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out_), contextlib.redirect_stderr(err):
+        code = cli.main(argv)
+    assert code == cli.EXIT_DIFFERS, err.getvalue()
+    report = json.loads(out_.getvalue())
+    assert report["complete"] and report["witnesses"], report
     return report["witnesses"][0]
 
 

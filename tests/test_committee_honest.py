@@ -47,6 +47,27 @@ def test_timeout_stops_inside_a_batch():
     assert 0 < s["tried"] < 64 and took < 1.0 * 1.1 + 0.05
 
 
+def test_timeout_cuts_a_long_position_judged_in_process():
+    """In this process a position is judged under the time left: the engines'
+    checks (budget.check) cut a long one at the deadline, and it is not
+    counted judged."""
+    from asl_kb import budget
+
+    def judge(_name, _text):
+        ends = time.monotonic() + (0.05 if judge.calls else 30.0)     # the 2nd position: 30 s
+        judge.calls = judge.calls - 1 if judge.calls else 0
+        while time.monotonic() < ends:
+            budget.check("a long position")
+            time.sleep(0.01)
+        return {"witness": False, "incomplete": []}
+    judge.calls = 1
+    started = time.perf_counter()
+    s = scan_mod.scan(load_scope("tiny"), scan_mod.serial(judge), timeout=1.5)
+    took = time.perf_counter() - started
+    assert s["stopped"] == "--timeout 1.5 s reached" and s["incomplete"] == ["stopped: --timeout 1.5 s reached"]
+    assert s["tried"] == 1 and took < 1.5 * 1.1 + 0.25     # (+ the scope's enumeration, on a busy machine)
+
+
 def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
     rel = "rout/A20_21_surrender.lp"
     m = file_mutants(rules_dir(), rel)[0]
@@ -96,10 +117,12 @@ def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
 def test_search_diff_without_scope_grows_smallest_first(capsys):
     # the switch acts only with prisoners: the smallest shipped scopes show it
     # nowhere; the positions in all are capped (exit 3, said cut)
-    code, out, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--max-positions", "20",
-                       "--format", "json")
+    code, out, err = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--max-positions", "20",
+                         "--format", "json", "--progress")
     r = json.loads(out)
     assert code == 3 and not r["complete"] and not r["witnesses"]
+    # one progress bar over the scopes grown: the positions tried in all
+    assert "\r20 positions · 0 witnesses" in err and err.endswith("\n")
     assert [g["scope"] for g in r["grown"]][:3] == ["escape", "combat", "disrupted"]
     assert sum(g["tried"] for g in r["grown"]) == 20
     assert r["incomplete_because"] == ["stopped: 20 positions tried in all (--max-positions)"]

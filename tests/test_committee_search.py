@@ -57,7 +57,7 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
         load_position_text(to_yaml(s, c), "x.yaml")
 
 
-def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, tmp_path):
+def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, tmp_path, monkeypatch):
     folder = without_captor_clause(tmp_path / "erratum")
     out = tmp_path / "witnesses"
     # the shipped scope tiny with a margin of 1 hex instead of 7: the same
@@ -79,6 +79,21 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     assert r["tried"] == w["index"]
     # the witness file replays: asl-kb diff shows the same difference
     assert_replayed(capsys, w, "--to", str(folder))
+    # the same witness, rows and causes as when every position is read in
+    # full under both rule sets (the folder not taken as a switch: no
+    # position skipped, no answers compared first). (The deleted clause
+    # goes back, as a switch's clause, into its own `#program plan(t,p)`:
+    # the clause before it is in `#program base`.)
+    from asl_kb.committee import search
+    monkeypatch.setattr(search, "as_switch", lambda a, b: None)
+    r2, w2 = one_witness(capsys, "--to", str(folder), "--scope", str(tiny))
+    assert r2["untouched"] == 0
+    from asl_kb.committee.edits import edits
+    from asl_kb.committee.rulesets import parse_ruleset
+    (e,) = edits(parse_ruleset(str(folder)))
+    assert e.parts == (b"#program plan(t,p).", b"#program base.")
+    keep = ("index", "appeared", "vanished", "fired_only_in_from", "fired_only_in_to")
+    assert {k: w2[k] for k in keep} == {k: w[k] for k in keep}
 
 
 ONE_UNIT = """\

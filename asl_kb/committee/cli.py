@@ -144,12 +144,20 @@ def _diff(args) -> int:
     return 0 if report["complete"] else 3
 
 
-def _grown(args) -> int:
-    """search diff without --scope: the shipped scopes, smallest first."""
+def _grown(args, since: float) -> int:
+    """search diff without --scope: the shipped scopes, smallest first
+    (--timeout counted from `since`, a time.monotonic())."""
     from asl_kb.committee import search
+    from asl_kb.committee.progress import Bar
     a, b = _rule_sets(args)
-    report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses, max_positions=args.max_positions,
-                              timeout=args.timeout, out=args.out)
+    bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
+    try:
+        report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses,
+                                  max_positions=args.max_positions, timeout=args.timeout, since=since, out=args.out,
+                                  progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.format == "json":
         shown = {k: v for k, v in report.items() if not k.startswith("_")}
         sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
@@ -175,6 +183,10 @@ def _coverage(args) -> int:
 def _search(args) -> int:
     if args.search == "coverage":
         return _coverage(args)
+    import time
+    # --timeout counts from here: the scope's loading and a cluster's start
+    # are in it (a run ends within 10 % of it)
+    since = time.monotonic()
     import contextlib
     from asl_kb.committee import gaps, search
     from asl_kb.committee.rulesets import parse_ruleset
@@ -184,17 +196,18 @@ def _search(args) -> int:
         return 2
     from asl_kb.committee.progress import bar_for
     if args.scope is None:
-        return _grown(args)
+        return _grown(args, since)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
-                   timeout=args.timeout, stream=args.stream, resume=args.resume, progress=bar)
+                   stream=args.stream, resume=args.resume, progress=bar)
     with contextlib.ExitStack() as stack:
         if bar is not None:
             stack.callback(bar.close)
         if args.workers or args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
             options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
+        options.update(timeout=args.timeout, since=since)
         if args.search == "diff":
             a, b = _rule_sets(args)
             report = search.search_diff(scope, a, b, phase=args.phase, **options)

@@ -177,14 +177,18 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
     return out, combination
 
 
-def same_outcomes(position, a: RuleSet, b: RuleSet) -> bool:
+def same_outcomes(position, a: RuleSet, b: RuleSet, explained: bool = False, live: bool = False,
+                  once_in: frozenset = frozenset({"final"})) -> bool:
     """Whether the position's outcomes (fates, immediate surrenders,
-    prisoners' options; not the explanations' rule ids) are shown equal
-    under a and b without reading them (False: they may differ)."""
-    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=False)
+    prisoners' options; with `explained`, the explanations' rule ids too)
+    are shown equal under a and b without reading them (False: they may
+    differ); `live`, `once_in` as _same_answers."""
+    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=explained, live=live,
+                         once_in=once_in)
 
 
-def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True) -> bool:
+def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: bool = False,
+                  once_in: frozenset = frozenset({"final"})) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -193,20 +197,24 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True) -> boo
     also runs the whole-phase program (the Guard capacity a surrender may
     free): its answers are not compared, so the shortcut is taken only when
     that program cannot tell a from b (same folder, no switch clause there
-    of the switches they differ in)."""
+    of the switches they differ in). `live`: the rout graphs' dead ends left
+    out (graph.live: a clause that adds only states no fate is reached from
+    changes no outcome). `once_in`: the `#program` parts the switch clauses
+    may be in for the rout program to be grounded once for both (`final`
+    alone by default: see outcomes.answers_each)."""
     differing = None
     if a.folder == b.folder:
         sa, sb = _switches(pa, a, pb, b)
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
-            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing),
-                                         explained=explained)
+            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing, once_in),
+                                         explained=explained, live=live)
     else:
         with a.active():
-            (first,) = answers_each([pa], explained=explained)
+            (first,) = answers_each([pa], explained=explained, live=live)
         with b.active():
-            (second,) = answers_each([pb], explained=explained)
+            (second,) = answers_each([pb], explained=explained, live=live)
     if first != second:
         return False
     if not reads_phase(first):

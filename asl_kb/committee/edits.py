@@ -44,6 +44,16 @@ class Edit:
     #: the comment right above the clause (its rule's words, as the rules
     #: files quote them), "" when none
     sentence: str = ""
+    #: a deleted clause put back where another `#program` part is in force:
+    #: (the shipped clause's `#program` directive, the one to resume after it)
+    parts: tuple[bytes, bytes] | tuple[()] = ()
+
+    def put_back(self, clauses: bytes) -> bytes:
+        """Shipped clause text as it goes back in the folder's file at `start`
+        (a deleted one in its own `#program` part)."""
+        if not self.parts:
+            return clauses
+        return b"\n" + self.parts[0] + b"\n" + clauses + b"\n" + self.parts[1] + b"\n"
 
     @property
     def rule(self) -> str:
@@ -88,6 +98,15 @@ def _one_by_one(opcodes):
             yield tag, i1, i2, j1, j2
 
 
+_PROGRAM = re.compile(rb"^[ \t]*#program[^.]*\.", re.M)
+
+
+def _part_at(text: bytes, offset: int) -> bytes:
+    """The `#program` directive in force at a byte offset of a rules file."""
+    found = [m.group(0).strip() for m in _PROGRAM.finditer(text, 0, offset)]
+    return found[-1] if found else b"#program base."
+
+
 def _comment_above(text: bytes, line: int) -> str:
     """The `%` comment block right above a line (1-based) of a rules file,
     as one line of words."""
@@ -123,17 +142,23 @@ def edits(rs) -> tuple[Edit, ...]:
                 continue
             was = " ".join(c[0] for c in theirs[i1:i2])
             replacement = b"\n".join(old_text[c[1]:c[2]] for c in theirs[i1:i2])
+            parts: tuple[bytes, bytes] | tuple[()] = ()
             if j1 < j2:
                 start, end, line = mine[j1][1], mine[j2 - 1][2], mine[j1][3]
             else:      # deleted: the shipped clauses go back after the clause before
                 start = end = mine[j1 - 1][2] if j1 else (mine[0][1] if mine else len(text))
                 line = theirs[i1][3]        # where it stood in the shipped file
+                # (in the `#program` part it stood in: the clause before may be in another)
+                was_in, here = _part_at(old_text, theirs[i1][1]), _part_at(text, start)
+                if was_in != here:
+                    parts = (was_in, here)
                 replacement = b"\n" + replacement + b"\n"
             kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
             said = _comment_above(old_text if j1 == j2 else text, line) or \
                 (_comment_above(old_text, theirs[i1][3]) if i1 < i2 else "")
-            out.append(Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
-                            tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2]), said))
+            e = Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
+                     tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2]), said, parts)
+            out.append(dataclasses.replace(e, replacement=e.put_back(replacement)))
     _EDITS[rs.folder] = tuple(out)
     return _EDITS[rs.folder]
 
@@ -265,7 +290,7 @@ def as_switch(rs) -> Path | None:
                 if any(g is None for g in guarded + was):
                     raise ValueError(rel)
                 # (none is None: raised above)
-                pieces.append((e.start, e.end, b"\n".join(cast("list[bytes]", guarded + was))))
+                pieces.append((e.start, e.end, e.put_back(b"\n".join(cast("list[bytes]", guarded + was)))))
             for start, end, piece in pieces:
                 text = text[:start] + piece + text[end:]
             (target / rel).write_bytes(text)

@@ -20,9 +20,10 @@ class Bar:
         self.last = 0.0
         self.drawn = False
 
-    def __call__(self, tried: int, found: int, seconds: float) -> None:
+    def __call__(self, tried: int, found: int, seconds: float, last: bool = False) -> None:
+        """Redraw (`last`: the walk's end, drawn whenever it comes)."""
         now = time.monotonic()
-        if now - self.last < EVERY and (self.total is None or tried < self.total):
+        if now - self.last < EVERY and not last and (self.total is None or tried < self.total):
             return
         self.last = now
         if self.total:

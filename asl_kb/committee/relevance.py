@@ -759,11 +759,12 @@ def _switch_parts(folder: str, entry: str, switches: tuple[str, ...]) -> frozens
         return None
 
 
-def acts_only_in_final(entry: str, switches: tuple[str, ...]) -> bool:
+def acts_only_in_final(entry: str, switches: tuple[str, ...], parts: frozenset = frozenset({"final"})) -> bool:
     """Whether every switch clause of `switches` in the entry program of the
-    active rules folder is in `#program final` (none elsewhere)."""
-    parts = _switch_parts(str(active_rules()), entry, tuple(sorted(switches)))
-    return parts is not None and parts <= {"final"}
+    active rules folder is in `#program final` (none elsewhere), or in one
+    of `parts`."""
+    found = _switch_parts(str(active_rules()), entry, tuple(sorted(switches)))
+    return found is not None and found <= parts
 
 
 # the parsed programs and slices above hold clingo.ast statements

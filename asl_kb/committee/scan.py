@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from asl_kb import budget
 from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.scope import Scope
 
@@ -72,12 +73,37 @@ def _read_stream(path: Path) -> dict[int, dict]:
     return done
 
 
+def _within(results: Iterator[tuple[int, dict]], deadline: float | None) -> Iterator[tuple[int, dict | None]]:
+    """The evaluator's results, each one judged in this process (the serial
+    evaluator judges a position when its result is asked for) under the
+    time left (asl_kb/budget.py: the engines check it between ground calls,
+    while solving and reading): a position cut there -- TimedOut, or a
+    verdict marked incomplete once the deadline is past -- ends the results
+    with (index, None) rather than a verdict of half a position."""
+    while True:
+        left = None if deadline is None else deadline - time.monotonic()
+        try:
+            with budget.deadline_in(None if left is None else max(left, 0.0)):
+                index, verdict = next(results)
+        except StopIteration:
+            return
+        except budget.TimedOut:
+            yield -1, None
+            return
+        if verdict.get("incomplete") and deadline is not None and time.monotonic() > deadline:
+            yield index, None
+            return
+        yield index, verdict
+
+
 def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
-         timeout: float | None = None, stream: str | None = None, resume: bool = False,
-         progress: Callable[[int, int, float], None] | None = None) -> dict:
+         timeout: float | None = None, since: float | None = None, stream: str | None = None, resume: bool = False,
+         progress: Callable[..., None] | None = None) -> dict:
     """{"tried", "untouched" (verdicts marked so: not run), "witnesses":
     [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
+    # (`since`: the time.monotonic() the timeout counts from, if before now)
+    deadline = None if timeout is None else (time.monotonic() if since is None else since) + timeout
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
     cut: list[str]
@@ -131,13 +157,17 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
                 def over() -> str | None:
                     if ctrl_c.is_set():
                         return "interrupted"
-                    if timeout is not None and time.perf_counter() - started > timeout:
+                    if deadline is not None and time.monotonic() > deadline:
                         return f"--timeout {timeout:g} s reached"
                     return None
                 take()
                 # results as they come: the deadline is looked at after each,
-                # not only after the batch (a cluster's batch is long)
-                for index, verdict in results:
+                # not only after the batch (a cluster's batch is long); one
+                # judged in this process is cut at the deadline itself
+                for index, verdict in _within(results, deadline):
+                    if verdict is None:        # cut by the deadline: not judged
+                        stopped = over() or f"--timeout {timeout:g} s reached"
+                        break
                     verdicts[index] = verdict
                     if out is not None:
                         out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
@@ -161,6 +191,8 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     finally:
         if out is not None:
             out.close()
+    if progress is not None:
+        progress(tried, len(found), time.perf_counter() - started, last=True)
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from asl_kb.committee.compare import compare
+from asl_kb.committee.compare import compare, same_outcomes
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet
 from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
@@ -74,8 +74,16 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
         with sa.active():
             if not may_touch(sa.apply(position), switches, phase):
                 return {**nothing, "untouched": True}
-    # (a position an erratum's edited clauses may touch is read at once: its
-    # programs' answers seldom agree, and asking costs two more solves)
+    # A position an erratum's edited clauses may touch: its answers under
+    # the combined folder -- grounded once for both where the edited clauses
+    # are static (#program base) or final; left open, an edited static atom
+    # the stages read grounds what either side may reach -- the rout graphs'
+    # dead ends left out (an edit often adds or removes only states no fate
+    # is reached from); read in full, under the real rule sets so that rows
+    # are attributed to the edited clause, only where they differ.
+    if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True,
+                                                         once_in=frozenset({"base", "final"})):
+        return nothing
     d = compare(position, a, b, phase=phase, shortcut=proxy is None)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
             "appeared": d["appeared"], "vanished": d["vanished"],
@@ -191,7 +199,7 @@ def shipped_scopes_by_size() -> list:
 
 
 def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
-              timeout: float | None = None, **options) -> dict:
+              timeout: float | None = None, since: float | None = None, **options) -> dict:
     """`search diff` without a scope: the shipped scopes one after another,
     smallest first, until one holds a witness; else "equivalent within N
     positions of up to K units" (or cut: --timeout, --max-positions, by
@@ -202,13 +210,21 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     import time
     from asl_kb.committee import reach
     started = time.perf_counter()
+    # (--timeout counts from `since`, a time.monotonic(): from here if None)
+    since = time.monotonic() if since is None else since
     budget = GROWN_AT_MOST if max_positions is None else max_positions
-    grown, report = [], None
+    grown: list[dict] = []
+    report: dict | None = None
     clauses = reach.changed(a, b)
+    bar = options.pop("progress", None)
     for scope in shipped_scopes_by_size():
-        left = None if timeout is None else timeout - (time.perf_counter() - started)
+        if bar is not None:
+            # one bar over every scope: the positions tried in all
+            before = sum(g["tried"] for g in grown)
+            options["progress"] = lambda tried, found, _s, last=False, before=before: bar(
+                before + tried, found, time.perf_counter() - started)
         # (the first scope is always run, cut at once if need be: its report is the answer's)
-        if report is not None and (budget <= 0 or (left is not None and left <= 0)):
+        if report is not None and (budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout)):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
             break
         if clauses is not None and clauses[1]:
@@ -218,7 +234,7 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
                               "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()]})
                 continue
         report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
-                             timeout=left if left is None else max(left, 0.0), **options)
+                             timeout=timeout, since=since, **options)
         budget -= report["tried"]
         grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
                       "untouched": report["untouched"], "units": scope.max_units})
@@ -232,6 +248,8 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     report = dict(report)
     report["grown"] = grown
     tried = sum(g["tried"] for g in grown)
+    if bar is not None:
+        bar(tried, len(report["witnesses"]), time.perf_counter() - started, last=True)
     report["complete"] = bool(searched) and all(g["complete"] for g in searched)
     if not report["complete"] and searched:
         report["incomplete_because"] = (

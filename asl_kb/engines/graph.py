@@ -353,3 +353,41 @@ def _group_key(key: tuple):
     Interdiction."""
     kind, captor, cause, at, low_crawl, ints, opts = key
     return (FATE_ORDER.get(kind, 9), captor, cause, hexgrid.hex_coords(at.split("@")[0]), at, low_crawl, ints, opts)
+
+
+#: the predicates that say something of one state of a rout graph (their
+#: first argument), read only along a path from a start to a leaf
+_OF_STATE = frozenset({"because", "interdiction", "optional_interdiction"})
+
+
+def live(symbols) -> list:
+    """An answer's shown atoms without the dead ends of its rout graphs:
+    each `link` into a state from which no leaf is reached, and what is said
+    of such a state (_OF_STATE), with each start left with dead ends only
+    kept as its own term (it is still one of Graph.roots) --
+    a Graph reads its fates off paths from a start to a leaf only, and the
+    walk meets a state's live children in the same order with or without
+    the dead ones, so two answers whose live atoms are equal give equal
+    fates, paths and explanations (the committee's search compares these)."""
+    symbols = list(symbols)
+    names = [s.name for s in symbols]
+    # (each atom's arguments read once: a clingo symbol's are built per call)
+    said = [(i, symbols[i].arguments[0]) for i, name in enumerate(names) if name in _OF_STATE]
+    links = [(i, symbols[i].arguments) for i, name in enumerate(names) if name == "link"]
+    parents = defaultdict(list)
+    for _, (m, n) in links:
+        parents[n].append(m)
+    alive = {symbols[i].arguments[1] for i, name in enumerate(names) if name == "leaf"}
+    todo = list(alive)
+    while todo:
+        for m in parents.get(todo.pop(), ()):
+            if m not in alive:
+                alive.add(m)
+                todo.append(m)
+    states = set(parents).union(*parents.values())
+    dead = states - alive
+    if not dead:
+        return symbols
+    gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
+    starts = [m for m in dead - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
+    return [s for i, s in enumerate(symbols) if i not in gone] + sorted(starts)

@@ -82,14 +82,17 @@ def answers(position) -> tuple:
 EXPLANATION = frozenset({"because", "says", "arguments"})
 
 
-def answers_each(positions: list, rout_once: bool = False, explained: bool = True) -> list[tuple]:
+def answers_each(positions: list, rout_once: bool = False, explained: bool = True,
+                 live: bool = False) -> list[tuple]:
     """answers() of several variants of one position that differ only in a
     few facts (rule version, switches): the prisoners program grounded once
     for all of them (asp/solve.py solve_each), and the rout program too with
     `rout_once` -- only where those facts act in its `#program final` alone:
     left open while the stages are grounded, they would keep the stages from
     grounding to facts (the staged graph would grow with every undecided
-    state). Where they differ in more, each is run on its own."""
+    state). Where they differ in more, each is run on its own. With `live`,
+    the rout program's answer without its graphs' dead ends (graph.live):
+    equal still means equal outcomes."""
     for p in positions:
         require_legal(p)
     positions = [canonical(p) for p in positions]
@@ -103,6 +106,9 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     # equal representations, whichever Control made them
     # (without the explanation: `explained` False, the atoms fates are read from)
     keep = (lambda s: True) if explained else (lambda s: s.name not in EXPLANATION)
+    if live:
+        from asl_kb.engines.graph import live as alive
+        rout = [alive(symbols) for symbols in rout]
     out: list[tuple] = [("rout", keys(s for s in symbols if keep(s))) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):

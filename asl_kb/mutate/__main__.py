@@ -323,6 +323,7 @@ def _search(args, rules: Path, mutants) -> int:
     unfinished, neither told apart nor equivalent), 0 when none is, 2 on
     bad input."""
     import tempfile
+    from asl_kb.committee.progress import bar_for
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
     from asl_kb.committee.search import search_diff
@@ -355,7 +356,14 @@ def _search(args, rules: Path, mutants) -> int:
             m = by_id[key]
             folder = m.overlay(rules, Path(tmp) / f"m{n}")
             out = Path(args.out) / f"mutant-{n:03d}"
-            r = search_diff(scope, current, parse_ruleset(str(folder)), witnesses=1, timeout=args.timeout)
+            # a progress bar per mutant on a terminal's standard error (committee/progress.py)
+            bar = bar_for(scope, False)
+            try:
+                r = search_diff(scope, current, parse_ruleset(str(folder)), witnesses=1, timeout=args.timeout,
+                                progress=bar)
+            finally:
+                if bar is not None:
+                    bar.close()
             where = f"rules/{m.file}:{m.line}: {m.mutation}"
             if r["witnesses"]:
                 told += 1
