@@ -44,23 +44,23 @@ def groups(fb, budget: int | None = None) -> list[tuple[str, list[str]]]:
     p = fb.p
     homes = _batches(p, fb.reach, budget)
     if len(homes) == 1:
-        return [("\n".join(fb.lines) + "\n", homes[0])]
+        return [("\n".join(fb.lines) + "\n", [u for u in homes[0] if u in fb.reach])]
     index = _Index(fb)
     return [(index.text(h), [u for u in h if u in fb.reach]) for h in homes]
 
 
 def _batches(p, reach: dict, budget: int) -> list[list[str]]:
-    """Every unit in one batch (its home): in map order, a new batch once
-    the Locations in reach of the one being filled pass `budget`, never
-    between two units of one hex. A unit not figured has a home too: what
-    the rules derive of it alone (a Disrupted unit's surrender, A19.12) is
-    derived there, with the units of its hex."""
+    """Every unit in one batch (its home): in map order, a new batch at a
+    unit figured once the Locations in reach of the one being filled pass
+    `budget`, never between two units of one hex. A unit not figured has a
+    home too: what the rules derive of it alone (a Disrupted unit's
+    surrender, A19.12) is derived there, with the units of its hex."""
     order = sorted(p.units, key=lambda u: _row_first(u.hex))
     out: list[list[str]] = [[]]
     size = 0
     last = None
     for u in order:
-        if size >= budget and u.hex != last:
+        if size >= budget and u.hex != last and u.id in reach:
             out.append([])
             size = 0
         out[-1].append(u.id)

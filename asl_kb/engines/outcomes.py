@@ -71,6 +71,8 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     g = Graph((), growing=True)
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
+    if listed:
+        PROGRESS.update(read=read, graph=g)
     for text_, figured in parts:
         try:
             symbols, st = solve(text_, concealed, deadline=deadline)
@@ -90,6 +92,20 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
         _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
     roots = {_unit_of(r): r for r in g.roots}
     return g, roots, [read[u.id] for u in routing_order(position, g)], stats
+
+
+#: the units the run in progress has read so far, and its graph: what the
+#: watchdog's answer lists when a ground call overruns the deadline (cli.py)
+PROGRESS: dict = {}
+
+
+def progress() -> tuple[list[UnitFates], NmcTable | None]:
+    """The units read so far by the run in progress (in listing order), and
+    their odds table."""
+    read, g = PROGRESS.get("read"), PROGRESS.get("graph")
+    if not read:
+        return [], None
+    return _listed_order(list(read.values()), g), NmcTable(g.answer)
 
 
 def _listed_order(units, g) -> list[UnitFates]:
@@ -173,6 +189,8 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
         return _out_of_memory(position, max_memory)
+    finally:
+        PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
@@ -180,9 +198,10 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
 
 def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
     """The answer of a run cut by --timeout: what was cut, and where; the
-    units whose fates were read in full before the cut (`done`: the rout
-    graphs were solved whole; a partial graph could list fates the whole
-    one would not, so a cut while grounding or solving lists none)."""
+    units whose fates were read in full before the cut (`done`: the units
+    of the groups whose rout graphs were solved whole, asl_kb/asp/groups.py;
+    a partial graph could list fates the whole one would not, so the group
+    being grounded or solved at the cut lists none)."""
     shown = f"--timeout {timeout:g} s" if timeout is not None else "the time allowed"
     return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done), table)
 
