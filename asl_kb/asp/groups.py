@@ -36,6 +36,10 @@ GROUP_LOCATIONS = 15000
 #: and the hexes ADJACENT to it)
 NEAR = 7
 
+#: the cube offsets (x, z) of the hexes within NEAR of a hex
+_NEAR_OFFSETS = tuple((dx, dz) for dx in range(-NEAR, NEAR + 1) for dz in range(-NEAR, NEAR + 1)
+                      if abs(dx + dz) <= NEAR)
+
 
 def groups(fb, budget: int | None = None) -> list[tuple[str, list[str]]]:
     """(facts text, the ids of the units figured in it) of each group of a
@@ -82,8 +86,13 @@ class _Index:
         p = fb.p
         self.units = {u.id: u for u in p.units}
         self.at_hex: dict[str, list[str]] = {}
+        #: the units by their hex's cube coordinates (x, z): the hexes near a
+        #: unit are offsets from its own
+        self.at_cube: dict[tuple[int, int], list[str]] = {}
         for u in p.units:
             self.at_hex.setdefault(u.hex, []).append(u.id)
+            x, _, z = hexgrid.cube(u.hex)
+            self.at_cube.setdefault((x, z), []).append(u.id)
         self.in_building: dict[str, list[str]] = {}
         for u in p.units:
             b = fb.blds.get(u.hex)
@@ -101,10 +110,18 @@ class _Index:
             for a in ids:
                 for b in ids:
                     self._tie(a, b)
-        self.watchers: dict = {}
-        for tag in fb.tags:
-            if tag is not None and tag[0] == "lu":
-                self.watchers.setdefault(tag[1], set()).add(tag[2])
+        # each line's number, by what it is about (a group's lines are
+        # gathered from these and put back in the whole text's order)
+        self.common: list[int] = []
+        self.by: dict[str, dict] = {"u": {}, "home": {}, "h": {}, "ll": {}, "lu": {}, "uh": {}}
+        for i, tag in enumerate(fb.tags):
+            if tag is None:
+                self.common.append(i)
+            elif len(tag) == 2:
+                self.by[tag[0]].setdefault(tag[1], []).append(i)
+            else:
+                self.by[tag[0]].setdefault(tag[1], []).append((i, tag[2]))
+        self.watchers = {l: {uid for _, uid in pairs} for l, pairs in self.by["lu"].items()}
 
     def _tie(self, a: str, b: str) -> None:
         self.tied.setdefault(a, set()).add(b)
@@ -118,12 +135,10 @@ class _Index:
         units = set(home)
         for l in locs:
             units |= self.watchers.get(l, set())
-        for uid in home:
-            if uid not in fb.reach:
-                continue
-            start = self.units[uid].hex
-            for h in hexgrid.within(start, NEAR):
-                units.update(self.at_hex.get(h, ()))
+        for start in {self.units[uid].hex for uid in home if uid in fb.reach}:
+            x, _, z = hexgrid.cube(start)
+            for dx, dz in _NEAR_OFFSETS:
+                units.update(self.at_cube.get((x + dx, z + dz), ()))
             b = fb.blds.get(start)
             if b is not None:
                 units.update(self.in_building.get(b, ()))
@@ -146,25 +161,18 @@ class _Index:
         """The facts of the group whose units are `home`: the whole
         position's, kept to what it names."""
         units, locs, hexes = self.members(home)
-        mine = set(home)
-        keep = []
-        for line, tag in zip(self.fb.lines, self.fb.tags):
-            if tag is None:
-                keep.append(line)
-                continue
-            kind = tag[0]
-            if kind == "ll":
-                ok = tag[1] in locs and tag[2] in locs
-            elif kind == "lu":
-                ok = tag[1] in locs and tag[2] in units
-            elif kind == "h":
-                ok = tag[1] in hexes
-            elif kind == "u":
-                ok = tag[1] in units
-            elif kind == "home":
-                ok = tag[1] in mine
-            else:   # "uh"
-                ok = tag[1] in units and tag[2] in hexes
-            if ok:
-                keep.append(line)
-        return "\n".join(keep) + "\n"
+        by = self.by
+        keep = list(self.common)
+        for uid in units:
+            keep += by["u"].get(uid, ())
+            keep += [i for i, h in by["uh"].get(uid, ()) if h in hexes]
+        for uid in home:
+            keep += by["home"].get(uid, ())
+        for h in hexes:
+            keep += by["h"].get(h, ())
+        for l in locs:
+            keep += [i for i, other in by["ll"].get(l, ()) if other in locs]
+            keep += [i for i, uid in by["lu"].get(l, ()) if uid in units]
+        keep.sort()
+        lines = self.fb.lines
+        return "\n".join([lines[i] for i in keep]) + "\n"
