@@ -183,8 +183,10 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         with budget.deadline_in(timeout), collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
-        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e),
-                          getattr(e, "done", []), getattr(e, "table", None))
+        # (cut after the listed units were read -- the No Quarter world, the
+        # prisoners program: those read are listed)
+        done, table = (e.done, e.table) if hasattr(e, "done") else progress()
+        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
