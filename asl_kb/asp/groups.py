@@ -29,8 +29,9 @@ from __future__ import annotations
 from asl_kb.board import hexgrid
 
 #: Locations in reach (area/2 facts) a group takes before a new one begins:
-#: about a second and a half of grounding on a spread map
-GROUP_LOCATIONS = 15000
+#: about two seconds of grounding on a spread map (160 broken units on 16
+#: boards are one group, 1,000 over [A1, GG200] six)
+GROUP_LOCATIONS = 20000
 #: hexes from where a unit starts to the units its rules may look at
 #: without LOS (base.lp relevant/2: a Location of its reach, six hexes out,
 #: and the hexes ADJACENT to it)

@@ -68,7 +68,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     budget.check("figuring the facts (reach, LOS)")
     parts = groups(fb)
     del fb
-    g = Graph((), growing=True)
+    g = Graph((), growing=len(parts) > 1)
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
     if listed:
