@@ -26,7 +26,7 @@ from collections import defaultdict
 
 import clingo
 
-from asl_kb.asp.symbols import read_symbols
+from asl_kb.asp.symbols import read_symbols, unseen
 from asl_kb.model import Because, Term, Violation
 
 
@@ -86,10 +86,8 @@ class Answer:
         read before (two groups may derive one atom: a says/2, a unit both
         name). Returns the atoms read now by name (as `atoms`, and the
         because/3 atoms read now)."""
-        seen = self._seen
-        if seen is not None:
-            symbols = [s for s in symbols if s._rep not in seen]
-            seen.update(s._rep for s in symbols)
+        if self._seen is not None:
+            symbols = unseen(symbols, self._seen)
         new: dict[str, list] = defaultdict(list)
         for s in read_symbols(symbols, self._memo):
             name = s.name
