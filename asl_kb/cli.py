@@ -514,13 +514,14 @@ _POSITION = None
 def _arm_watchdog(args):
     """Past --timeout and its slack, inside a call no check reaches (one
     clingo ground call), answer from another thread with what is known:
-    for `outcomes` the cut answer (units not reached), else the cut line."""
+    for `outcomes` the cut answer (the units of the groups done and those
+    not reached), else the cut line."""
     def answer(where: str) -> str:
         why = f"--timeout {args.timeout:g} s passed while {where}"
         if args.command == "outcomes" and _POSITION is not None:
-            from asl_kb.engines.outcomes import _timed_out
+            from asl_kb.engines.outcomes import _timed_out, progress
             from asl_kb.report.render import to_json, to_text
-            r = _timed_out(_POSITION, args.timeout, where)
+            r = _timed_out(_POSITION, args.timeout, where, *progress())
             return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
         if args.format == "json":
             import json

@@ -32,10 +32,20 @@ def switch_facts(position) -> list[str]:
 
 
 class FactBuilder:
-    def __init__(self, position, voluntary_break: bool = False):
+    def __init__(self, position, voluntary_break: bool = False, tagged: bool = False):
         self.p = position
         self.area = hexgrid.Area(*position.area)
         self.lines: list[str] = []
+        #: with `tagged`, what each line is about (asl_kb/asp/groups.py reads
+        #: them to give each group of units only its facts): None, the whole
+        #: position; ("u", U) a unit; ("home", U) a unit only where it is
+        #: figured; ("h", H) a hex; ("ll", L1, L2) two Locations; ("uh", U, H)
+        #: a unit and a hex; ("lu", L, U) a Location and a unit
+        self.tags: list | None = [] if tagged else None
+        #: each unit's Locations in reach (board())
+        self.reach: dict[str, list] = {}
+        #: the building of each building hex met (board())
+        self.blds: dict[str, str] = {}
         self.routing = [u for u in position.units if "broken" in u.status]
         # units asked about A10.41: unbroken Personnel within 16 hexes of a unit
         # of another side (the rules decide whether they may break)
@@ -45,8 +55,10 @@ class FactBuilder:
                               for e in position.units)]
         self.routing += self.asked
 
-    def add(self, fact: str) -> None:
+    def add(self, fact: str, tag=None) -> None:
         self.lines.append(fact + ".")
+        if self.tags is not None:
+            self.tags.append(tag)
 
     def each(self, template: str, unit_ids) -> None:
         """One fact per unit id: template with {} for the quoted id."""
@@ -56,7 +68,8 @@ class FactBuilder:
     # -- the position's header -------------------------------------------
     def header(self):
         p = self.p
-        self.lines += switch_facts(p)
+        for line in switch_facts(p):
+            self.add(line[:-1])
         self.add(f"attacker({p.attacker})")
         for side in p.no_quarter:
             self.add(f"no_quarter({side})")
@@ -86,35 +99,37 @@ class FactBuilder:
     def units(self):
         for u in self.p.units:
             U = q(u.id)
-            self.add(f"unit({U})")
-            self.add(f"side({U},{u.side})")
-            self.add(f"nationality({U},{u.nationality})")
-            self.add(f"unit_type({U},{u.type})")
-            self.add(f"unit_at({U},{loc(u.hex, u.level)})")
+            tag = ("u", u.id)
+            self.add(f"unit({U})", tag)
+            self.add(f"side({U},{u.side})", tag)
+            self.add(f"nationality({U},{u.nationality})", tag)
+            self.add(f"unit_type({U},{u.type})", tag)
+            self.add(f"unit_at({U},{loc(u.hex, u.level)})", tag)
             for st in u.status:
-                self.add(f"status({U},{st})")
+                self.add(f"status({U},{st})", tag)
             if u.unarmed:
-                self.add(f"status({U},unarmed)")
+                self.add(f"status({U},unarmed)", tag)
             if u.guard is not None:
-                self.add(f"guard_of({U},{q(u.guard)})")
+                self.add(f"guard_of({U},{q(u.guard)})", tag)
             if u.passenger_of is not None:
-                self.add(f"passenger_of({U},{q(u.passenger_of)})")
+                self.add(f"passenger_of({U},{q(u.passenger_of)})", tag)
             if u.rider_of is not None:
-                self.add(f"rider_of({U},{q(u.rider_of)})")
+                self.add(f"rider_of({U},{q(u.rider_of)})", tag)
             if u.fp is not None and u.normal_range is not None:
-                self.add(f"counter_fire({U},{u.fp},{u.normal_range})")
+                self.add(f"counter_fire({U},{u.fp},{u.normal_range})", tag)
             for w in u.sw:
-                self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})")
+                self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})", tag)
             for w in u.armament:
-                self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})")
+                self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})", tag)
             if u.unit_class is not None:
-                self.add(f"uclass({U},{u.unit_class})")
+                self.add(f"uclass({U},{u.unit_class})", tag)
             if u.heat_of_battle is not None:
-                self.add(f"hob_dr({U},{u.heat_of_battle})")
+                # only where the unit is figured (groups.py): no other unit reads it
+                self.add(f"hob_dr({U},{u.heat_of_battle})", ("home", u.id))
             if u.morale is not None:
-                self.add(f"morale({U},{u.morale})")
+                self.add(f"morale({U},{u.morale})", tag)
             if u.leadership is not None:
-                self.add(f"leadership({U},{u.leadership})")
+                self.add(f"leadership({U},{u.leadership})", tag)
 
     def arcs(self, hexes):
         """Covered Arcs as geometry: each arc a unit has (a Gun's CA, a
@@ -124,15 +139,15 @@ class FactBuilder:
             for name, facing in (("ca", u.ca), ("vca", u.vca), ("tca", u.tca)):
                 if facing is None:
                     continue
-                self.add(f"facing({q(u.id)},{name})")
+                self.add(f"facing({q(u.id)},{name})", ("u", u.id))
                 for h in hexes:
                     if geometry.in_arc(u.hex, facing, h):
-                        self.add(f"in_arc({q(u.id)},{name},{q(h)})")
+                        self.add(f"in_arc({q(u.id)},{name},{q(h)})", ("uh", u.id, h))
 
     # -- board -------------------------------------------------------------
     def board(self):
         p = self.p
-        reach: dict[str, list] = {}
+        reach = self.reach
         for u in self.routing:
             budget.check("figuring the facts (each unit's reach)")
             reach[u.id] = geometry.rout_reach(p, self.area, u)
@@ -152,9 +167,9 @@ class FactBuilder:
         for uid in reach:
             U = q(uid)
             for l in reach[uid]:
-                self.add(f"area({U},{term[l]})")
+                self.add(f"area({U},{term[l]})", ("home", uid))
         for u in self.asked:
-            self.add(f"vb_scope({q(u.id)})")
+            self.add(f"vb_scope({q(u.id)})", ("home", u.id))
 
         moves = geometry.Moves(p, self.area)
         for i, l in enumerate(locs):
@@ -168,40 +183,41 @@ class FactBuilder:
                 # a cost stands for ADJACENT too (rules/core/base.lp): a
                 # spread of 16 boards has 30,000 such pairs
                 if cost is not None:
-                    self.add(f"cost({L},{O},{cost})")
+                    self.add(f"cost({L},{O},{cost})", ("ll", l, other))
                 else:
-                    self.add(f"adjacent({L},{O})")
+                    self.add(f"adjacent({L},{O})", ("ll", l, other))
 
         for h in sorted(set(hexes) | unit_hexes, key=hexgrid.hex_coords):
             x, y, z = geometry.cube(h)
-            self.add(f"cube({q(h)},{x},{y},{z})")
+            self.add(f"cube({q(h)},{x},{y},{z})", ("h", h))
 
-        blds = geometry.buildings(p, set(hexes) | unit_hexes | set(p.mopping_up))
+        blds = self.blds = geometry.buildings(p, set(hexes) | unit_hexes | set(p.mopping_up))
         for h in sorted((unit_hexes | set(p.mopping_up)) - set(hexes), key=hexgrid.hex_coords):
             if h in blds:
-                self.add(f"building({q(h)},{q(blds[h])})")
+                self.add(f"building({q(h)},{q(blds[h])})", ("h", h))
         for h in hexes:
             t = p.terrain_of(h)
             tt = terrain.terrain_type(t.terrain)
             H = q(h)
-            self.add(f"terrain({H},{tt.name})")
+            tag = ("h", h)
+            self.add(f"terrain({H},{tt.name})", tag)
             cover = tt.rout_cover
             if cover:
-                self.add(f"cover_terrain({H},{cover})")
+                self.add(f"cover_terrain({H},{cover})", tag)
             if h in blds:
-                self.add(f"building({H},{q(blds[h])})")
+                self.add(f"building({H},{q(blds[h])})", tag)
             if tt.tem:
-                self.add(f"tem({H},{tt.tem})")
+                self.add(f"tem({H},{tt.tem})", tag)
             if tt.og_possible:
-                self.add(f"og_terrain({H})")
+                self.add(f"og_terrain({H})", tag)
             hind = sum(terrain.feature_type(f).hindrance for f in t.features)
             if hind:
-                self.add(f"in_hex_hindrance({H},{hind})")
+                self.add(f"in_hex_hindrance({H},{hind})", tag)
             for f in t.features:
                 ft = terrain.feature_type(f)
-                self.add(f"feature({H},{f})")
+                self.add(f"feature({H},{f})", tag)
                 if ft.fortification:
-                    self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})")
+                    self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})", tag)
         self.arcs(hexes)
         self.sight(reach)
 
@@ -230,17 +246,17 @@ class FactBuilder:
             L = loc(*l)
             for t, r in seen[l].items():
                 if r[0]:
-                    from_spot.setdefault(t, []).append((L, r[1]))
+                    from_spot.setdefault(t, []).append((l, L, r[1]))
                     if p.hexsides and l[1] == 0:
                         # the hexside terrain of l the LOS from t enters by
                         for kind in sorted({p.hexside(x, y) for x, y in entry_sides(t[0], l[0])} - {None}):
-                            behind.setdefault(t, []).append((L, kind))
+                            behind.setdefault(t, []).append((l, L, kind))
         for u in watchers:
             U = q(u.id)
-            for L, hindrance in from_spot.get((u.hex, u.level), ()):
-                self.add(f"los({L},{U},{hindrance})")
-            for L, kind in behind.get((u.hex, u.level), ()):
-                self.add(f"hexside_cover({L},{U},{kind})")
+            for l, L, hindrance in from_spot.get((u.hex, u.level), ()):
+                self.add(f"los({L},{U},{hindrance})", ("lu", l, u.id))
+            for l, L, kind in behind.get((u.hex, u.level), ()):
+                self.add(f"hexside_cover({L},{U},{kind})", ("lu", l, u.id))
         for kind in sorted(set(p.hexsides.values())):
             self.add(f"hexside_tem({kind},{terrain.hexside_type(kind).tem})")
 

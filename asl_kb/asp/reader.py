@@ -26,7 +26,7 @@ from collections import defaultdict
 
 import clingo
 
-from asl_kb.asp.symbols import read_symbols
+from asl_kb.asp.symbols import read_symbols, unseen
 from asl_kb.model import Because, Term, Violation
 
 
@@ -66,7 +66,7 @@ def reason_kind(reason) -> str:
 class Answer:
     """One answer set, read through the contract."""
 
-    def __init__(self, symbols, memo: dict | None = None):
+    def __init__(self, symbols, memo: dict | None = None, growing: bool = False):
         self.says: dict[str, str] = {}
         self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
         self._made: dict = {}         # (rule, words, kind) -> Because
@@ -76,11 +76,26 @@ class Answer:
         self.violated: list[tuple[str, clingo.Symbol]] = []
         self.atoms: dict[str, list] = defaultdict(list)
         self._said: dict = {}
-        for s in read_symbols(symbols, memo):
+        #: `growing`: more symbols are read in later (add()), each once
+        self._seen: set | None = set() if growing else None
+        self._memo = {} if growing and memo is None else memo
+        self.add(symbols)
+
+    def add(self, symbols) -> dict[str, list]:
+        """Read symbols into this answer: a growing one (the rout program
+        run on groups of units, asl_kb/asp/groups.py) skips those it has
+        read before (two groups may derive one atom: a says/2, a unit both
+        name). Returns the atoms read now by name (as `atoms`, and the
+        because/3 atoms read now)."""
+        if self._seen is not None:
+            symbols = unseen(symbols, self._seen)
+        new: dict[str, list] = defaultdict(list)
+        for s in read_symbols(symbols, self._memo):
             name = s.name
             a = s.arguments
             if name == "because" and len(a) == 3:
                 self.because[a[0]].append((a[1].string, a[2]))
+                new[name].append(s)
             elif name == "says" and len(a) == 2:
                 key = a[0]
                 if key.name == "kind" and len(key.arguments) == 1:
@@ -94,6 +109,8 @@ class Answer:
                 self.violated.append((a[0].string, a[1]))
             else:
                 self.atoms[name].append(s)
+                new[name].append(s)
+        return new
 
     # --- explanations -----------------------------------------------------
     def say(self, reason) -> str:

@@ -92,6 +92,15 @@ def keys(symbols) -> frozenset:
     return frozenset(s._rep for s in symbols)
 
 
+def unseen(symbols, seen: set) -> list:
+    """The symbols not in `seen` (a set of keys(): clingo keeps one copy of
+    each symbol), added to it: an answer read in parts reads each once."""
+    key = (lambda s: s) if _PLAIN.get() else (lambda s: s._rep)
+    out = [s for s in symbols if key(s) not in seen]
+    seen.update(key(s) for s in out)
+    return out
+
+
 # (the base is chosen at import, so mypy takes it as Any)
 class ReadSymbol(clingo.Symbol if _PROBLEM is None else object):  # type: ignore[misc]
     """A clingo symbol with its attributes read once (only those of its type

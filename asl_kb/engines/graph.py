@@ -81,22 +81,23 @@ def rank_of(rank: dict, uid: str) -> int:
 class Graph:
     """The rout graphs of one answer set."""
 
-    def __init__(self, symbols):
-        self.answer = ans = Answer(symbols)
-        at = ans.atoms
-        self.fate = {}
-        self.children = defaultdict(list)
-        self.why = defaultdict(list)
-        self.ints = defaultdict(list)
-        self.opts = defaultdict(list)
-        self.unit_why = defaultdict(list)
-        self.accompany = defaultdict(set)
+    def __init__(self, symbols, growing: bool = False):
+        """The graphs of `symbols`; `growing`: more are added (add()), the
+        rout program's groups of units one after the other."""
+        self.answer = Answer((), growing=growing)
+        self.fate: dict = {}
+        self.children: defaultdict = defaultdict(list)
+        self.why: defaultdict = defaultdict(list)
+        self.ints: defaultdict = defaultdict(list)
+        self.opts: defaultdict = defaultdict(list)
+        self.unit_why: defaultdict = defaultdict(list)
+        self.accompany: defaultdict = defaultdict(set)
         self.paths_cut = False
-        self.leaves_sw = defaultdict(list)
+        self.leaves_sw: defaultdict = defaultdict(list)
         #: immediate surrenders (immediate/3): event -> unit -> its fates
         self.events: defaultdict = defaultdict(lambda: defaultdict(set))
-        self.llmc = defaultdict(list)
-        self._entered = {}
+        self.llmc: defaultdict = defaultdict(list)
+        self._entered: dict = {}
         #: exposures (sets of (Location, Interdictor) pairs) by number, the
         #: number of each, the number of each union met, and each one's
         #: Interdiction list: the fate walk hashes and joins small ints
@@ -105,56 +106,81 @@ class Graph:
         self._unions: dict[tuple[int, int], int] = {}
         self._interdiction_lists: dict[frozenset, tuple] = {}
         self._heads: dict = {}
+        self.leaves: set = set()
+        self.invokes: dict = {}
+        self.guard_after: dict = {}
+        self.must: set = set()
+        self.may: set = set()
+        self.rank: dict = {}
+        self.may_break: set = set()
+        self.vb: set = set()
+        #: A10.41: why no unit may break voluntarily in this phase (rule, reason)
+        self.vb_refused: list = []
+        #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
+        self.began_there: set = set()
+        self.read_by: defaultdict = defaultdict(set)
+        #: (unit, fate key) -> FateInfo, for the phase program
+        self.info: dict = {}
+        self.roots: list = []
+        #: the states by number, once the walk needs them (_compile)
+        self._syms: list | None = None
+        self.add(symbols)
+
+    def add(self, symbols) -> None:
+        """Read the shown atoms `symbols` into the graphs (those of a group
+        of units: asl_kb/asp/groups.py)."""
+        at = self.answer.add(symbols)
         nodes = set()
+        parents = set()
         for s in at["link"]:
             a = s.arguments
             self.children[a[0]].append(a[1])
+            parents.add(a[0])
             nodes.update(a)
-        self.leaves = {s.arguments[1] for s in at["leaf"]}
+        leaves = {s.arguments[1] for s in at["leaf"]}
+        self.leaves |= leaves
         for s in at["fate"]:
             self.fate[s.arguments[0]] = s.arguments[1]
-        self.invokes = {s.arguments[0]: text(s.arguments[1]) for s in at["invokes_no_quarter"]}
-        self.guard_after = {s.arguments[0]: text(s.arguments[1]) for s in at["guard_after"]}
-        for subject, pairs in ans.because.items():
+        self.invokes.update((s.arguments[0], text(s.arguments[1])) for s in at["invokes_no_quarter"])
+        self.guard_after.update((s.arguments[0], text(s.arguments[1])) for s in at["guard_after"])
+        for s in at["because"]:
+            subject, rule, reason = s.arguments
             if subject.type == clingo.SymbolType.String:      # a note on a unit's state
                 continue
             if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
-                self.unit_why[text(subject.arguments[0])].extend(pairs)
+                self.unit_why[text(subject.arguments[0])].append((rule.string, reason))
             else:   # a state of a rout graph, or an immediate surrender's fate
-                self.why[subject].extend(pairs)
+                self.why[subject].append((rule.string, reason))
         for s in at["interdiction"]:
             a = s.arguments
             self.ints[a[0]].append((text(a[1]), text(a[2])))
         for s in at["optional_interdiction"]:
             a = s.arguments
             self.opts[a[0]].append((text(a[1]), text(a[2])))
-        self.must = {text(s.arguments[0]) for s in at["must_rout"]}
-        self.may = {text(s.arguments[0]) for s in at["may_rout"]}
+        self.must.update(text(s.arguments[0]) for s in at["must_rout"])
+        self.may.update(text(s.arguments[0]) for s in at["may_rout"])
         for s in at["may_accompany"]:
             self.accompany[text(s.arguments[0])].add(text(s.arguments[1]))
-        self.rank = {text(s.arguments[0]): s.arguments[1].number for s in at["rout_rank"]}
-        self.may_break = {text(s.arguments[0]) for s in at["may_break"]}
-        self.vb = {text(s.arguments[0]) for s in at["vb_candidate"]}
-        #: A10.41: why no unit may break voluntarily in this phase (rule, reason)
-        self.vb_refused = [(s.arguments[0].string, s.arguments[1]) for s in at["vb_refused"]]
+        self.rank.update((text(s.arguments[0]), s.arguments[1].number) for s in at["rout_rank"])
+        self.may_break.update(text(s.arguments[0]) for s in at["may_break"])
+        self.vb.update(text(s.arguments[0]) for s in at["vb_candidate"])
+        self.vb_refused += [(s.arguments[0].string, s.arguments[1]) for s in at["vb_refused"]]
         for s in at["llmc"]:
             self.llmc[s.arguments[0]].append(text(s.arguments[1]))
         for s in at["leaves_sw"]:
             self.leaves_sw[s.arguments[0]].append(text(s.arguments[1]))
-        #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
-        self.began_there = {s.arguments[0] for s in at["surrenders_where_it_began"]}
-        self.read_by = defaultdict(set)
+        self.began_there.update(s.arguments[0] for s in at["surrenders_where_it_began"])
         for s in at["phase_reads"]:
             self.read_by[s.arguments[0]].add(s.arguments[1].string)
-        #: (unit, fate key) -> FateInfo, for the phase program
-        self.info = {}
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
-        self.roots = sorted(n for n in nodes | self.leaves
-                            if n.name == "rout_state" and n.arguments[-1].name == "start")
-        for kids in self.children.values():
-            kids.sort()
+        new_roots = [n for n in nodes | leaves if n.name == "rout_state" and n.arguments[-1].name == "start"]
+        self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
+        for parent in parents:
+            self.children[parent].sort()
+        if self._syms is not None:
+            self._extend(parents, nodes | leaves)
 
     def say(self, reason) -> str:
         return self.answer.say(reason)
@@ -170,20 +196,32 @@ class Graph:
     def _compile(self):
         """The graph with integer states (hashing a clingo symbol is a C call;
         the walk below hashes states many times)."""
-        if getattr(self, "_syms", None) is None:
+        if self._syms is None:
             # (numbered in any order: the walk goes by the children's order)
-            syms = list(set(self.children).union(*self.children.values(), self.leaves))
-            ids = {sym: i for i, sym in enumerate(syms)}
-            self._syms, self._ids = syms, ids
-            self._kids = [[ids[c] for c in self.children.get(sym, ())] for sym in syms]
-            self._exp = [tuple(self._number(frozenset((h, i, 1) for h, i in x)) for x in self._exposure(sym))
-                         for sym in syms]
-            self._leaf = [sym in self.leaves for sym in syms]
+            self._syms, self._ids, self._kids, self._exp, self._leaf = [], {}, [], [], []
+            self._extend(set(self.children), set(self.children).union(*self.children.values(), self.leaves))
+
+    def _extend(self, parents, nodes) -> None:
+        """Number the states `nodes` not numbered yet, and (re)list the
+        children of `parents` (add(): a group's states)."""
+        syms, ids = self._syms, self._ids
+        assert syms is not None   # (_compile numbers first)
+        for sym in nodes | parents:
+            if sym not in ids:
+                ids[sym] = len(syms)
+                syms.append(sym)
+                self._kids.append([])
+                self._exp.append(tuple(self._number(frozenset((h, i, 1) for h, i in x))
+                                       for x in self._exposure(sym)))
+                self._leaf.append(sym in self.leaves)
+        for sym in parents:
+            self._kids[ids[sym]] = [ids[c] for c in self.children.get(sym, ())]
 
     def fates(self, root, all_paths: bool):
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
         kids, exp, is_leaf, syms, join = self._kids, self._exp, self._leaf, self._syms, self._join
+        assert syms is not None   # (_compile numbers first)
         r = self._ids[root]
         # breadth-first: the first path found to a (state, exposure) is a shortest one
         start = (r, 0, 0)

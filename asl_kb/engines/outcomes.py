@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from asl_kb import budget, collector
 from asl_kb.engines.legality import require_legal
-from asl_kb.asp.facts import position_facts, prisoner_facts
+from asl_kb.asp.facts import FactBuilder, position_facts, prisoner_facts
+from asl_kb.asp.groups import groups
 import clingo
 
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, rank_of
-from asl_kb.asp.solve import TimedOut, solve, solve_each
+from asl_kb.asp.solve import SolveStats, TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.odds import NmcTable
@@ -56,13 +57,60 @@ def routing_order(position, graph) -> list:
 
 
 def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None, listed=False):
+    """The rout graphs of the position, figured in groups of units
+    (asl_kb/asp/groups.py): each group is grounded and solved on its own
+    facts, its Control released, and its units' fates read, before the next
+    begins. Past the deadline TimedOut; for the units the answer lists
+    (`listed`), it carries those read so far (`done`)."""
     concealed = sum(1 for u in position.units if "concealed" in u.status)
-    facts = position_facts(position, voluntary_break)
+    fb = FactBuilder(position, voluntary_break, tagged=True)
+    fb.build()
     budget.check("figuring the facts (reach, LOS)")
-    symbols, stats = solve(facts, concealed, deadline=deadline)
-    g = Graph(symbols)
+    parts = groups(fb)
+    del fb
+    g = Graph((), growing=len(parts) > 1)
+    stats = SolveStats()
+    read: dict[str, UnitFates] = {}
+    if listed:
+        PROGRESS.update(read=read, graph=g)
+    for text_, figured in parts:
+        try:
+            symbols, st = solve(text_, concealed, deadline=deadline)
+        except TimedOut as e:
+            if listed:
+                e.done = _listed_order(read.values(), g)
+                e.table = NmcTable(g.answer)
+            raise
+        g.add(symbols)
+        del symbols
+        stats.ground_seconds += st.ground_seconds
+        stats.solve_seconds += st.solve_seconds
+        stats.atoms += st.atoms
+        stats.stages = max(stats.stages, st.stages)
+        mine = set(figured)
+        roots = {_unit_of(r): r for r in g.roots}
+        _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
     roots = {_unit_of(r): r for r in g.roots}
-    return g, roots, _units(g, roots, routing_order(position, g), all_paths, listed), stats
+    return g, roots, [read[u.id] for u in routing_order(position, g)], stats
+
+
+#: the units the run in progress has read so far, and its graph: what the
+#: watchdog's answer lists when a ground call overruns the deadline (cli.py)
+PROGRESS: dict = {}
+
+
+def progress() -> tuple[list[UnitFates], NmcTable | None]:
+    """The units read so far by the run in progress (in listing order), and
+    their odds table."""
+    read, g = PROGRESS.get("read"), PROGRESS.get("graph")
+    if not read or g is None:
+        return [], None
+    return _listed_order(list(read.values()), g), NmcTable(g.answer)
+
+
+def _listed_order(units, g) -> list[UnitFates]:
+    """Units read so far in the order the answer lists them (routing_order)."""
+    return sorted(units, key=lambda u: (rank_of(g.rank, u.id), unit_key(u.id)))
 
 
 def answers(position) -> tuple:
@@ -141,12 +189,16 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         with budget.deadline_in(timeout), collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
-        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e),
-                          getattr(e, "done", []), getattr(e, "table", None))
+        # (cut after the listed units were read -- the No Quarter world, the
+        # prisoners program: those read are listed)
+        done, table = (e.done, e.table) if hasattr(e, "done") else progress()
+        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
         return _out_of_memory(position, max_memory)
+    finally:
+        PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
@@ -154,9 +206,10 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
 
 def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
     """The answer of a run cut by --timeout: what was cut, and where; the
-    units whose fates were read in full before the cut (`done`: the rout
-    graphs were solved whole; a partial graph could list fates the whole
-    one would not, so a cut while grounding or solving lists none)."""
+    units whose fates were read in full before the cut (`done`: the units
+    of the groups whose rout graphs were solved whole, asl_kb/asp/groups.py;
+    a partial graph could list fates the whole one would not, so the group
+    being grounded or solved at the cut lists none)."""
     shown = f"--timeout {timeout:g} s" if timeout is not None else "the time allowed"
     return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done), table)
 
@@ -320,17 +373,20 @@ def _annotate_surrenders(units, g, ph, freed):
         u.fates.extend(extra)
 
 
-def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
-    """The fates of the units `order`, read from the graph. Past the deadline
-    TimedOut; when these are the units the answer lists (`listed`: not the
-    No Quarter world's or the Voluntary Break's), it carries those done."""
+def _units(g, roots, order, all_paths, listed=False, read: dict | None = None) -> list[UnitFates]:
+    """The fates of the units `order`, read from the graph (and kept in
+    `read` by id, where given: the units read before, of earlier groups).
+    Past the deadline TimedOut; when these are the units the answer lists
+    (`listed`: not the No Quarter world's or the Voluntary Break's), it
+    carries those done."""
+    read = {} if read is None else read
     units: list[UnitFates] = []
     for u in order:
         try:
             budget.check("reading the fates")
         except TimedOut as e:
             if listed:
-                e.done = units
+                e.done = _listed_order(read.values(), g)
                 e.table = NmcTable(g.answer)   # their odds, as a whole run gives them
             raise
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
@@ -343,4 +399,5 @@ def _units(g, roots, order, all_paths, listed=False) -> list[UnitFates]:
         units.append(UnitFates(u.id, u.side, u.location, must_rout=u.id in g.must, may_rout=u.id in g.may,
                                because=g.because(g.unit_why.get(u.id, ())), fates=fates,
                                voluntary_rout=sorted(g.accompany[u.id]) if g.accompany.get(u.id) else None))
+        read[u.id] = units[-1]
     return units

@@ -1,0 +1,96 @@
+"""The rout program run on groups of units (asl_kb/asp/groups.py): a group
+derives for its units what the whole program derives for them, and a run
+cut while a later group is grounded lists the units of the groups done
+(issue 27: 1,000 spread broken units with --timeout 10 listed none)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import _runs
+from asl_kb import budget
+from asl_kb.asp import groups
+from asl_kb.asp.facts import FactBuilder
+from asl_kb.engines import outcomes as outcomes_module
+from asl_kb.position.loader import load_position, load_position_text
+from asl_kb.report.render import to_json
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate import generate_position  # noqa: E402
+
+#: bundled positions whose units the rules couple: a leader routing with a
+#: unit (A10.711), a Guard and its prisoners, Passengers and Riders, Mopping
+#: Up, Heat of Battle and Disrupted surrenders, concealment, the whole phase
+COUPLED = ["phase/article-Ex13.yaml", "phase/article-Ex6.yaml", "immediate/article-Ex8.yaml",
+           "immediate/A19.12-entered.yaml", "rout/article-Ex12.yaml", "rout/note5-passengers-riders.yaml",
+           "rout/A20.5-prisoner-low-crawl.yaml", "rout/A20.21-surrender.yaml", "rout/A10.41-voluntary-break.yaml"]
+
+
+def _spread():
+    return load_position_text(generate_position(2, 3, 0, spread=True), "spread 2x3")
+
+
+@pytest.mark.parametrize("name", COUPLED + ["bench:spread-2x3"])
+def test_one_hex_a_group_answers_as_the_whole_program(name, monkeypatch):
+    """Every unit figured in a group of its own hex (the smallest groups the
+    batching makes) gives byte-identical outcomes, --phase and
+    --voluntary-break included."""
+    p = _spread() if name.startswith("bench:") else load_position(ROOT / "facts" / name)
+    options = {"phase": True, "voluntary_break": "A10.41" in name}
+    whole = to_json(_runs.outcomes(p, **options))
+    monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    fb = FactBuilder(outcomes_module.canonical(p), options["voluntary_break"], tagged=True)
+    fb.build()
+    figured = [ids for _, ids in groups.groups(fb) if ids]
+    assert len(figured) == len({u.hex for u in p.units if u.id in fb.reach}) >= 1
+    assert to_json(outcomes_module.outcomes(p, **options)) == whole
+
+
+def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypatch):
+    """A group's facts are the whole position's kept to what it names: no
+    Location in reach of a unit of another group far away."""
+    p = outcomes_module.canonical(_spread())
+    fb = FactBuilder(p, tagged=True)
+    fb.build()
+    monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    parts = groups.groups(fb)
+    whole = set(fb.lines)
+    assert len([ids for _, ids in parts if ids]) > 1
+    for text, figured in parts:
+        lines = text.splitlines()
+        assert set(lines) <= whole
+        for uid in figured:
+            assert sum(x.startswith(f'area("{uid}",') for x in lines) == len(fb.reach[uid])
+        others = {u for _, ids in parts for u in ids} - set(figured)
+        assert not any(x.startswith(f'area("{u}",') for u in others for x in lines)
+
+
+def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatch):
+    """The deadline passes while the second group is being grounded: the
+    answer lists the first group's units, each with the fates the whole run
+    gives it, and names the others as not reached."""
+    p = _spread()
+    whole = to_json(_runs.outcomes(p))
+    whole_units = {u["id"]: u for u in json.loads(whole)["units"]}
+    monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    starts = {"n": 0}
+    real = budget.check
+
+    def check(where):
+        if where.startswith("grounding the rout graphs (reading"):
+            starts["n"] += 1
+            if starts["n"] == 2:
+                raise budget.TimedOut(where)
+        real(where)
+    monkeypatch.setattr(budget, "check", check)
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=600)))
+    assert cut["complete"] is False and cut["cut"]["while"].startswith("grounding the rout graphs")
+    done = cut["cut"]["done"]
+    assert done and [u["id"] for u in cut["units"]] == sorted(done, key=outcomes_module.unit_key)
+    for u in cut["units"]:
+        assert u["fates"] == whole_units[u["id"]]["fates"]
+    assert set(done) | set(cut["cut"]["units"]) == set(whole_units) and not set(done) & set(cut["cut"]["units"])
