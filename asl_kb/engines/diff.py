@@ -44,18 +44,20 @@ def _items(result: Outcomes) -> set[tuple]:
         for o in ph.outcomes:
             items.add(("phase", tuple((t.unit, t.fate, t.at, t.captor or "", t.accompanied_by or "")
                                       for t in o.turns)))
+    # a leader's elimination with or without the LLMC it calls for (A10.2) are two outcomes
     for u in result.units:
         for f in u.fates:
-            items.add(("unit", u.id) + f.key)
+            items.add(("unit", u.id) + f.key + (tuple(f.llmc or ()),))
     for key, section in (("heat_of_battle", result.heat_of_battle), ("disrupted", result.disrupted)):
         for u in section or ():
             for f in u.fates:
                 items.add((key, u.id, f.kind, f.captor or ""))
     # --voluntary-break (A10.41): who may break, what would follow, and why none may
     for u in result.voluntary_break or ():
-        items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None))
+        if u.may_break:
+            items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None, ()))
         for f in u.fates:
-            items.add(("voluntary_break", u.id) + f.key)
+            items.add(("voluntary_break", u.id) + f.key + (tuple(f.llmc or ()),))
     for b in result.voluntary_break_refused or ():
         items.add(("voluntary_break_refused", b.rule, b.reason or b.says))
     pris = result.prisoners
@@ -82,7 +84,7 @@ def _describe(item: tuple) -> str:
     if item[0] == "voluntary_break" and item[2] == "may break":
         return f"{item[1]} may break voluntarily (A10.41)"
     if item[0] in ("unit", "voluntary_break"):
-        _, uid, fate, captor, cause, at, low_crawl, ints, _opt = item
+        _, uid, fate, captor, cause, at, low_crawl, ints, _opt, llmc = item
         if item[0] == "voluntary_break":
             uid = f"{uid} (broken voluntarily)"
         words = fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "") + f" at {at}"
@@ -90,6 +92,8 @@ def _describe(item: tuple) -> str:
             words += " by Low Crawl"
         if ints:
             words += ", Interdiction in " + ", ".join(h for h, _ in ints)
+        if llmc:
+            words += ", LLMC for " + ", ".join(llmc)
         return f"{uid}: {words}"
     if item[0] in ("heat_of_battle", "disrupted"):
         who = {"surrender": " to ", "eliminated": " (rejected) by "}.get(item[2], " ")
