@@ -199,11 +199,12 @@ def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) 
                "; ".join(cause_text(c) for c in r["caused_by"]))
               for r in rows]
     room = tables.width()
-    lines = [head] + tables.lines(table, room, ())
-    if max(map(len, lines[1:])) > room:
+    head_lines = [x for line in head.splitlines() for x in tables.wrap(line, room, "    ")]
+    lines = head_lines + tables.lines(table, room, ())
+    if max(map(len, lines)) > room:
         # too wide for the terminal: each position on a line of its own, its
         # rows under it, the outcome and the cause wrapped
-        lines = [head]
+        lines = list(head_lines)
         for position in dict.fromkeys(row[0] for row in table[1:]):
             lines += tables.wrap(position, room, "    ")
             lines += tables.lines([table[0][1:]] + [row[1:] for row in table[1:] if row[0] == position],
