@@ -184,14 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m asl_kb.rulings", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/rulings.md is not current")
     args = ap.parse_args(argv)
-    text = generate()
-    if args.check:
-        if not TARGET.exists() or TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET.relative_to(ROOT)} is not current: run python -m asl_kb.rulings", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    from asl_kb.catalogue import write_or_check
+    return write_or_check(TARGET, generate(), args.check, "python -m asl_kb.rulings")
 
 
 if __name__ == "__main__":
