@@ -49,8 +49,6 @@ ONE_WAY = (
      "the DEFENDER's to claim, as a concealed Interdictor's is)"),
     ("A10.53", '"can the DEFENDER choose which of the qualifying Interdictors enforces the Interdiction? A. Yes."',
      "rules/rout/A10_53_interdiction.lp", "the outcomes name every possible Interdictor: no outcome depends on it"),
-    ("A12.153", '"broken units which cannot surrender as per A20.21 ... do they still surrender when Mopped-Up? '
-     'A. They Surrender"', "rules/rout/A20_21_surrender.lp", "not yet a switch"),
     ("A19.12", '"Is it immediately eliminated? A. No." (a Disrupted unit entered under No Quarter)',
      "rules/immediate/A19_12_disrupted.lp", "not yet a switch"),
     ("A20.4", '"It can eliminate as many prisoner counters as it wants for its SW usage."',
