@@ -145,11 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m asl_kb.catalogue", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/rules-catalogue.md is not current")
     args = ap.parse_args(argv)
-    target = ROOT / "docs" / "rules-catalogue.md"
-    text = render()
-    if args.check:
-        if target.read_text(encoding="utf-8") != text:
-            print(f"{target}: not current: run python -m asl_kb.catalogue", file=sys.stderr)
+    return write_or_check(ROOT / "docs" / "rules-catalogue.md", render(), args.check, "python -m asl_kb.catalogue")
+
+
+def write_or_check(target: Path, text: str, check: bool, command: str) -> int:
+    """A generated doc: write it, or (`check`) exit 1 if it is not `text`."""
+    if check:
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            print(f"{target}: not current: run {command}", file=sys.stderr)
             return 1
         return 0
     target.write_text(text, encoding="utf-8")

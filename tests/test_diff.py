@@ -41,14 +41,14 @@ def test_hob_rejection_vanishes_in_the_prior_text_because_of_a20_3():
 def test_stack_rejection_unit_by_unit_appears_in_the_prior_text_whole_phase():
     d = diff(load("rout/article-Ex4.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior", phase=True)
     appeared = {e["outcome"] for e in d["appeared"]}
-    assert "whole phase: G467 eliminated by A at BB8; G468 rout at DD8" in appeared
-    assert "whole phase: G467 eliminated by A at BB8; G468 eliminated by A at BB8" in {e["outcome"] for e in d["vanished"]}
+    assert "whole phase: G467 eliminated (rejected) by A at BB8; G468 rout at DD8" in appeared
+    assert "whole phase: G467 eliminated (rejected) by A at BB8; G468 eliminated (rejected) by A at BB8" in {e["outcome"] for e in d["vanished"]}
     assert all(c["switch"] == "stack_surrender" for e in d["appeared"] + d["vanished"] for c in e["caused_by"])
 
 
 def test_guard_restriction_flips_with_a20_52():
     d = diff(load_position(FACTS / "prisoners/article-Ex18.yaml"), "current", "prior")
-    gone = [e for e in d["vanished"] if e["outcome"] == "AG: guard_restricted"]
+    gone = [e for e in d["vanished"] if e["outcome"] == "AG: restricted Guard (A20.52)"]
     assert gone and gone[0]["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}]
 
 
@@ -63,5 +63,5 @@ def test_diff_cli_json(tmp_path):
     assert out.returncode == 1
     d = json.loads(out.stdout)
     assert d["from"] == {"version": "current"} and d["to"] == {"version": "prior"}
-    assert any(r["unit"] == "AG" and r["change"] == "-" and r["outcome"] == "AG: guard_restricted"
+    assert any(r["unit"] == "AG" and r["change"] == "-" and r["outcome"] == "AG: restricted Guard (A20.52)"
                and r["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}] for r in d["rows"])

@@ -277,3 +277,12 @@ def test_readme_is_a_front_door():
     section = text.split("## Two commands", 1)[1].split("\n## ", 1)[0]
     block = FENCE.search(section).group(2)
     assert [line.split()[:2] for line in block.splitlines()] == [["make", "run"], ["make", "test"]]
+
+
+def test_rulings_page_is_current():
+    """docs/rulings.md is what `python -m asl_kb.rulings` writes from the
+    comments of rules/core/versions.lp, the cases and the witnesses (each
+    witness block is checked against its command as every sample output)."""
+    from asl_kb import rulings
+    text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    assert text == rulings.render(rulings.found_in(text)), "docs/rulings.md is not current: run python -m asl_kb.rulings"

@@ -15,7 +15,7 @@ import dataclasses
 
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
 from asl_kb.committee.rulesets import RuleSet, with_switch
-from asl_kb.engines.diff import _describe, _items, compared, switches_in_force
+from asl_kb.engines.diff import _describe, _items, compared, kind_of, switches_in_force
 from asl_kb.engines.outcomes import answers_each, reads_phase
 from asl_kb.model import Outcomes
 
@@ -99,12 +99,17 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
         """One entry per (unit, outcome as written): items differing only in
         what the words leave out (a path's detail) are merged."""
         merged: dict[tuple, list[dict]] = {}
+        kinds: dict[tuple, tuple[str, str]] = {}
         for item in items:
-            caused = merged.setdefault((unit_of(item), _describe(item)), [])
+            key = (unit_of(item), _describe(item))
+            caused = merged.setdefault(key, [])
+            kinds[key] = kind_of(item)
             for c in causes.get(item) or ([combination] if attribute and combination is not None else []):
                 if c not in caused:
                     caused.append(c)
-        return [{"unit": u, "outcome": o, "caused_by": c} for (u, o), c in sorted(merged.items())]
+        # (kind, at: what a witness's summary counts, search.summary)
+        return [{"unit": u, "outcome": o, "caused_by": c, "kind": kinds[u, o][0], "at": kinds[u, o][1]}
+                for (u, o), c in sorted(merged.items())]
 
     cut = sorted(set(ra.incomplete + rb.incomplete))
     out = {

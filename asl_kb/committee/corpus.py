@@ -188,19 +188,28 @@ def cause_text(c: dict) -> str:
 
 
 def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) -> str:
+    from asl_kb.report import table as tables
     head = (f"diff {label_a} -> {label_b}: {report['positions']} position(s), {report['differing']} differ"
             + ("" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])))
     head += "".join(f"\n  NOT COMPARED: {e['error']}" for e in report.get("errors", ()))
     if not report["rows"]:
         return head + "\n  no outcome changes\n"
     rows = report["rows"] if limit is None else report["rows"][:limit]
-    table = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
+    table: list[tuple[str, ...]] = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
     table += [(r["file"] + (f" [{r['run']}]" if "run" in r else ""), r["unit"], r["change"], r["outcome"],
                "; ".join(cause_text(c) for c in r["caused_by"]))
               for r in rows]
-    widths = [max(len(row[i]) for row in table) for i in range(4)]
-    lines = [head] + ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]
-                      for row in table]
+    room = tables.width()
+    head_lines = [x for line in head.splitlines() for x in tables.wrap(line, room, "    ")]
+    lines = head_lines + tables.lines(table, room, ())
+    if max(map(len, lines)) > room:
+        # too wide for the terminal: each position on a line of its own, its
+        # rows under it, the outcome and the cause wrapped
+        lines = list(head_lines)
+        for position in dict.fromkeys(row[0] for row in table[1:]):
+            lines += tables.wrap(position, room, "    ")
+            lines += tables.lines([table[0][1:]] + [row[1:] for row in table[1:] if row[0] == position],
+                                  room, (2, 3), "  ")
     if len(rows) < len(report["rows"]):
         lines.append(f"  ({len(rows)} of {len(report['rows'])} rows listed: --limit)")
     return "\n".join(line.rstrip() for line in lines) + "\n"

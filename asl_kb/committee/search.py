@@ -113,69 +113,95 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
 
 def summary(entries: list[dict]) -> str:
     """What a list of outcomes that appear or vanish comes to, in words:
-    `2 surrenders, 3037 Interdicted routs to 40 destinations`."""
-    import re
-    kinds: dict[str, set] = {}
+    `2 surrenders, 3,037 Interdicted routs to 40 destinations` (each entry's
+    `kind` and `at`, compare.py)."""
     count: dict[str, int] = {}
+    where: dict[str, set] = {}
     for e in entries:
-        text = e["outcome"].split(": ", 1)[-1]
-        kind = text.split(" ", 1)[0].split(",")[0]
-        if kind == "rout":
-            kind = "Interdicted rout" if "Interdiction" in text else (
-                "Low Crawl" if "Low Crawl" in text else "rout")
-        at = re.search(r"\bat (\S+?)(?:,|$| )", text)
-        kind = {"eliminated": "elimination", "stay": "stay"}.get(kind, kind)
-        count[kind] = count.get(kind, 0) + 1
-        kinds.setdefault(kind, set()).add(at[1] if at else "")
+        count[e["kind"]] = count.get(e["kind"], 0) + 1
+        where.setdefault(e["kind"], set()).add(e["at"])
+
     def plural(n, word):
-        return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
-    return ", ".join(plural(n, k) + (f" to {plural(len(kinds[k]), 'destination')}"
-                                     if k.endswith(("rout", "Crawl")) and len(kinds[k] - {""}) > 1 else "")
+        return f"{n:,} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+    return ", ".join(plural(n, k) + (f" to {plural(len(where[k] - {''}), 'destination')}"
+                                     if k.endswith(("rout", "Crawl")) and len(where[k] - {""}) > 1 else "")
                      for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0])))
 
 
+#: the lines a report of one witness takes at most
+REPORT_LINES = 20
+
+
+def _witness_lines(w: dict, room: int, budget: int) -> list[str]:
+    """One witness in at most `budget` lines no wider than `room`: where
+    it is, what it comes to, one cause line when every change has the same
+    causes, then as many changes as fit, each cut to the width."""
+    from asl_kb.report import table
+    head = [f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
+            + (f": {w['file']}" if "file" in w else "")]
+    head += ["    " + x for x in table.wrap(w["brief"], room - 4, "  ")]
+    if "replay" in w:
+        head += ["    " + x for x in table.wrap(f"replay: {w['replay']}", room - 4, "  ")]
+    said = "; ".join(f"{key} {summary(w[key])}" for key in ("vanished", "appeared") if w[key])
+    head += ["    " + x for x in table.wrap(said, room - 4, "  ")]
+    changes = w["appeared"] + w["vanished"]
+    causes = {", ".join(_cause(c) for c in e["caused_by"]) for e in changes}
+    one_cause = len(causes) == 1
+    if one_cause:
+        head += ["    " + x for x in table.wrap(f"caused by {causes.pop()}", room - 4, "  ")]
+    tail = []
+    for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
+        if w[key]:
+            tail += ["    " + x for x in table.wrap(f"clauses fired only in {side}: {', '.join(w[key])}", room - 4, "  ")]
+    sides = [key for key in ("appeared", "vanished") if w[key]]
+    left = budget - len(head) - len(tail)
+    each = max(1, min(SHOWN, (left - sum(len(w[k]) > 1 for k in sides)) // max(1, len(sides))))
+    rows = []
+    for key, sign in (("appeared", "+"), ("vanished", "-")):
+        shown = w[key] if len(w[key]) <= each + 1 else w[key][:each]
+        for e in shown:
+            why = "" if one_cause else "    <- " + ", ".join(_cause(c) for c in e["caused_by"])
+            rows.append(_cut(f"    {sign} {e['outcome']}{why}", room))
+        if len(shown) < len(w[key]):
+            rows.append(f"    {sign} ... {len(w[key]) - len(shown):,} more {key} (all in --format json)")
+    return head + rows + tail
+
+
+def _cut(line: str, room: int) -> str:
+    return line if len(line) <= room else line[:room - 1] + "…"
+
+
 def to_text(report: dict) -> str:
+    from asl_kb.report import table
+    room = table.width()
     head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
     untouched = report.get("untouched", 0)
     if untouched:
         whose = "the switch's clauses" if report["to"].get("folder") is None else "the folder's edited clauses"
-        incomplete = (f" ({untouched} of them shown untouched by {whose}, not run)" + incomplete)
+        incomplete = (f" ({untouched:,} of them shown untouched by {whose}, not run)" + incomplete)
     if not report["witnesses"]:
-        warn = ""
+        lines = table.wrap(f"{head}: none in {report['tried']:,} positions{incomplete}", room, "  ")
         if untouched and untouched == report["tried"] and report["complete"]:
-            warn = (f"\n  warning: the changed clauses can act in no position of scope {report['scope']}: "
-                    "a scope holding what they read may tell the rule sets apart")
-        return f"{head}: none in {report['tried']} positions{incomplete}{warn}\n" + _idle_text(report)
-    lines = [f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']} positions tried "
-             f"(smallest first; {report['stopped']}){incomplete}"]
+            lines += table.wrap(f"  warning: the changed clauses can act in no position of scope {report['scope']}: "
+                                "a scope holding what they read may tell the rule sets apart", room, "    ")
+        for x in _idle_lines(report):
+            lines += table.wrap(x, room, "    ")
+        return "\n".join(lines) + "\n"
+    lines = table.wrap(f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']:,} positions tried "
+                       f"(smallest first; {report['stopped']}){incomplete}", room, "  ")
+    budget = REPORT_LINES - len(lines)
     for w in report["witnesses"]:
-        lines.append(f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
-                     + (f": {w['file']}" if "file" in w else ""))
-        lines.append(f"    {w['brief']}")
-        if "replay" in w:
-            lines.append(f"    replay: {w['replay']}")
-        # in a few lines: what appeared and vanished, in words, and a few rows
-        said = "; ".join(f"{key} {summary(w[key])}" for key in ("vanished", "appeared") if w[key])
-        lines.append(f"    {said}")
-        for key, sign in (("appeared", "+"), ("vanished", "-")):
-            for e in w[key][:SHOWN]:
-                why = ", ".join(_cause(c) for c in e["caused_by"])
-                lines.append(f"    {sign} {e['outcome']}    <- {why}")
-            if len(w[key]) > SHOWN:
-                lines.append(f"    {sign} ... {len(w[key]) - SHOWN} more {key} (all in --format json)")
-        for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
-            if w[key]:
-                lines.append(f"    clauses fired only in {side}: {', '.join(w[key])}")
+        lines += _witness_lines(w, room, budget)
     return "\n".join(lines) + "\n"
 
 
-def _idle_text(report: dict) -> str:
-    """A warning line for each changed clause that can act nowhere in the
-    scope: it reads an input no position of the scope produces."""
-    return "".join(f"  warning: {x['clause']} can act nowhere in scope {report['scope']}: it reads "
-                   f"{', '.join(x['needs'])}, which no position of it produces\n"
-                   for x in report.get("idle_clauses", ()))
+def _idle_lines(report: dict) -> list[str]:
+    """A warning for each changed clause that can act nowhere in the scope:
+    it reads an input no position of the scope produces."""
+    return [f"  warning: {x['clause']} can act nowhere in scope {report['scope']}: it reads "
+            f"{', '.join(x['needs'])}, which no position of it produces"
+            for x in report.get("idle_clauses", ())]
 
 
 def _cause(c: dict) -> str:

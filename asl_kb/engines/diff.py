@@ -44,30 +44,58 @@ def _items(result: Outcomes) -> set[tuple]:
         for o in ph.outcomes:
             items.add(("phase", tuple((t.unit, t.fate, t.at, t.captor or "", t.accompanied_by or "")
                                       for t in o.turns)))
+    # a leader's elimination with or without the LLMC it calls for (A10.2) are two outcomes
     for u in result.units:
         for f in u.fates:
-            items.add(("unit", u.id) + f.key)
+            items.add(("unit", u.id) + f.key + (tuple(f.llmc or ()),))
     for key, section in (("heat_of_battle", result.heat_of_battle), ("disrupted", result.disrupted)):
         for u in section or ():
             for f in u.fates:
                 items.add((key, u.id, f.kind, f.captor or ""))
     # --voluntary-break (A10.41): who may break, what would follow, and why none may
     for u in result.voluntary_break or ():
-        items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None))
+        if u.may_break:
+            items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None, ()))
         for f in u.fates:
-            items.add(("voluntary_break", u.id) + f.key)
+            items.add(("voluntary_break", u.id) + f.key + (tuple(f.llmc or ()),))
     for b in result.voluntary_break_refused or ():
         items.add(("voluntary_break_refused", b.rule, b.reason or b.says))
     pris = result.prisoners
     if pris is not None:
+        # in the words of the text listing: sentences, not terms
         for o in pris.required + pris.options:
-            bands = tuple((b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
-            items.add(("prisoners", "must" if o.required else "may", o.term.text, bands,
-                       tuple(e.text for e in o.effects)))
+            bands = tuple((b.roll, b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
+            items.add(("prisoners", "must" if o.required else "may", o.says, bands,
+                       tuple(e.says for e in o.effects)))
         for u, facts in pris.states.items():
             for f in facts:
-                items.add(("prisoners", "state", u, f.text))
+                items.add(("prisoners", "state", u, f.says))
     return items
+
+
+def eliminated_words(cause: str | None, captor: str | None) -> str:
+    """An elimination in one wording wherever a diff names one: a rejected
+    surrender names its captor (A20.3), any other its cause."""
+    if captor:
+        return f"eliminated (rejected) by {captor}"
+    return f"eliminated ({(cause or 'failure_to_rout').replace('_', ' ')})"
+
+
+def kind_of(item: tuple) -> tuple[str, str]:
+    """(what kind of outcome an item is, in words; the Location it ends in,
+    or "") -- what a witness's summary counts."""
+    if item[0] in ("unit", "voluntary_break") and item[2] != "may break":
+        fate, at, low_crawl, ints = item[2], item[5], item[6], item[7]
+        if fate == "rout":
+            fate = "Interdicted rout" if ints else "Low Crawl" if low_crawl else "rout"
+        return {"eliminated": "elimination"}.get(fate, fate), at
+    if item[0] in ("heat_of_battle", "disrupted"):
+        return {"eliminated": "elimination"}.get(item[2], item[2].replace("_", " ")), ""
+    if item[0] == "prisoners":
+        return ("Guard/prisoner state" if item[1] == "state" else f"prisoner {'requirement' if item[1] == 'must' else 'option'}"), ""
+    if item[0] in ("phase", "phase_count"):
+        return "whole-phase outcome", ""
+    return "voluntary break", ""
 
 
 def _describe(item: tuple) -> str:
@@ -75,29 +103,35 @@ def _describe(item: tuple) -> str:
         return f"whole phase: {item[1]} outcomes"
     if item[0] == "phase":
         return "whole phase: " + "; ".join(
-            f"{u} {f}" + (f" to {c}" if c and f == "surrender" else f" by {c}" if c else "") + f" at {a}"
-            + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
+            f"{u} " + (eliminated_words(None, c) if f == "eliminated" else f + (f" to {c}" if c else ""))
+            + f" at {a}" + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
     if item[0] == "voluntary_break_refused":
         return f"no unit may break voluntarily: [{item[1]}] {item[2]}"
     if item[0] == "voluntary_break" and item[2] == "may break":
         return f"{item[1]} may break voluntarily (A10.41)"
     if item[0] in ("unit", "voluntary_break"):
-        _, uid, fate, captor, cause, at, low_crawl, ints, _opt = item
+        _, uid, fate, captor, cause, at, low_crawl, ints, _opt, llmc = item
         if item[0] == "voluntary_break":
             uid = f"{uid} (broken voluntarily)"
-        words = fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "") + f" at {at}"
+        words = (eliminated_words(cause, captor) if fate == "eliminated" else fate + (f" to {captor}" if captor else "")
+                 + (f" ({cause})" if cause else "")) + f" at {at}"
         if low_crawl:
             words += " by Low Crawl"
         if ints:
             words += ", Interdiction in " + ", ".join(h for h, _ in ints)
+        if llmc:
+            words += ", LLMC for " + ", ".join(llmc)
         return f"{uid}: {words}"
     if item[0] in ("heat_of_battle", "disrupted"):
-        who = {"surrender": " to ", "eliminated": " (rejected) by "}.get(item[2], " ")
-        return f"{item[1]} ({item[0].replace('_', ' ')}): {item[2]}" + (f"{who}{item[3]}" if item[3] else "")
+        words = eliminated_words(None, item[3]) if item[2] == "eliminated" else item[2].replace("_", " ") + (
+            f" to {item[3]}" if item[3] else "")
+        return f"{item[1]} ({item[0].replace('_', ' ')}): {words}"
     if item[1] == "state":
         return f"{item[2]}: {item[3]}"
-    rolls = "; ".join(f"{a}{'' if b in (None, a) else '-' + str(b)}: {', '.join(e)}" for a, b, e in item[3])
-    return f"{item[1]} {item[2]}" + (f" [{rolls}]" if rolls else "") + (f" {{{', '.join(item[4])}}}" if item[4] else "")
+    rolls = "; ".join((f"{a} selected" if roll == "random_selection" else ("DR " if roll == "dr2" else "dr ") + str(a)
+                       + ("" if b in (None, a) else f"-{b}")) + f": {', '.join(e)}" for roll, a, b, e in item[3])
+    return (f"{item[1]}: {item[2]}" + (f" ({rolls})" if rolls else "")
+            + (f"; then {'; '.join(item[4])}" if item[4] else ""))
 
 
 def _with_switch(position, name: str, on: bool):
