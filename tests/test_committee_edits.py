@@ -15,7 +15,7 @@ from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.committee.scope import load_scope
-from asl_kb.committee.search import as_switch, judge_diff
+from asl_kb.committee.search import as_switch, judge_diff, to_text
 from asl_kb.engines.graph import live
 from asl_kb.position.loader import load_position_text
 from asl_kb.resources import rules_dir
@@ -74,9 +74,27 @@ def test_a_touched_position_differing_only_in_dead_ends_is_not_read():
     assert same_outcomes(p, off, on, explained=True, live=True)
     d = compare(p, a, b, shortcut=False)
     assert not d["appeared"] and not d["vanished"] and not d["fired_only_in_to"]
+    # not a witness, but said: the erratum acts here, on dead ends only
     assert judge_diff("tiny #31", to_yaml(scope, c), a, b, False) == {
         "witness": False, "incomplete": [], "appeared": [], "vanished": [],
-        "fired_only_in_from": [], "fired_only_in_to": []}
+        "fired_only_in_from": [], "fired_only_in_to": [], "dead_ends_only": True}
+    # a position where the erratum changes nothing at all is not so marked
+    other = next(c for c in candidates(scope) if c.index == 28)
+    q = load_position_text(to_yaml(scope, other), "tiny #29")
+    dead: list = []
+    assert same_outcomes(q, off, on, explained=True, live=True, dead_ends=dead) and not dead
+
+
+def test_a_search_whose_changes_are_all_dead_ends_warns():
+    """Every touched position equal only without dead ends: the report says
+    the changed clauses act there, on dead ends only (JSON
+    `dead_ends_only`), not a bare "none"."""
+    report = {"from_label": "current", "to_label": "FOLDER", "scope": "tiny", "complete": True,
+              "tried": 53, "untouched": 48, "dead_ends_only": 5, "witnesses": [], "to": {"folder": "F"}}
+    warned = [x for x in to_text(report).split("\n  warning: ")[1:]]
+    assert len(warned) == 1 and "5 positions" in warned[0]
+    # one touched position with a real difference left out: no such warning
+    assert "warning" not in to_text({**report, "dead_ends_only": 4})
 
 
 def test_live_drops_dead_ends_only():

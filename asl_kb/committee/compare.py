@@ -183,17 +183,17 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
 
 
 def same_outcomes(position, a: RuleSet, b: RuleSet, explained: bool = False, live: bool = False,
-                  once_in: frozenset = frozenset({"final"})) -> bool:
+                  once_in: frozenset = frozenset({"final"}), dead_ends: list | None = None) -> bool:
     """Whether the position's outcomes (fates, immediate surrenders,
     prisoners' options; with `explained`, the explanations' rule ids too)
     are shown equal under a and b without reading them (False: they may
-    differ); `live`, `once_in` as _same_answers."""
+    differ); `live`, `once_in`, `dead_ends` as _same_answers."""
     return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=explained, live=live,
-                         once_in=once_in)
+                         once_in=once_in, dead_ends=dead_ends)
 
 
 def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: bool = False,
-                  once_in: frozenset = frozenset({"final"})) -> bool:
+                  once_in: frozenset = frozenset({"final"}), dead_ends: list | None = None) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -206,22 +206,27 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: 
     out (graph.live: a clause that adds only states no fate is reached from
     changes no outcome). `once_in`: the `#program` parts the switch clauses
     may be in for the rout program to be grounded once for both (`final`
-    alone by default: see outcomes.answers_each)."""
+    alone by default: see outcomes.answers_each). `dead_ends`, a list, with
+    `live`: gets True when the rout answers differ only in dead ends (the
+    rule sets act there, on states no fate is reached from)."""
     differing = None
+    whole: list | None = [] if live and dead_ends is not None else None
     if a.folder == b.folder:
         sa, sb = _switches(pa, a, pb, b)
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
             first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing, once_in),
-                                         explained=explained, live=live)
+                                         explained=explained, live=live, whole=whole)
     else:
         with a.active():
-            (first,) = answers_each([pa], explained=explained, live=live)
+            (first,) = answers_each([pa], explained=explained, live=live, whole=whole)
         with b.active():
-            (second,) = answers_each([pb], explained=explained, live=live)
+            (second,) = answers_each([pb], explained=explained, live=live, whole=whole)
     if first != second:
         return False
+    if whole and dead_ends is not None and whole[0] != whole[1]:
+        dead_ends.append(True)
     if not reads_phase(first):
         return True
     with a.active():

@@ -99,7 +99,8 @@ def _within(results: Iterator[tuple[int, dict]], deadline: float | None) -> Iter
 def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
          timeout: float | None = None, since: float | None = None, stream: str | None = None, resume: bool = False,
          progress: Callable[..., None] | None = None) -> dict:
-    """{"tried", "untouched" (verdicts marked so: not run), "witnesses":
+    """{"tried", "untouched" (verdicts marked so: not run), "dead_ends_only"
+    (verdicts marked so: the rule sets act only on dead ends), "witnesses":
     [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
     # (`since`: the time.monotonic() the timeout counts from, if before now)
@@ -107,7 +108,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     done = _read_stream(Path(stream)) if stream and resume else {}
     out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
     cut: list[str]
-    found, cut, tried, untouched = [], [], 0, 0
+    found, cut, tried, untouched, dead_ends = [], [], 0, 0, 0
     stopped = None
     pending = iter(candidates(scope))
     batch_size = getattr(evaluate, "batch", BATCH)
@@ -141,13 +142,14 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
 
                 def take() -> None:
                     """The batch's verdicts at hand, in enumeration order."""
-                    nonlocal taken, tried, untouched, stopped
+                    nonlocal taken, tried, untouched, dead_ends, stopped
                     while stopped is None and taken < len(batch) and batch[taken].index in verdicts:
                         c = batch[taken]
                         verdict = verdicts[c.index]
                         taken += 1
                         tried += 1
                         untouched += bool(verdict.get("untouched"))
+                        dead_ends += bool(verdict.get("dead_ends_only"))
                         cut.extend(f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
                         if verdict["witness"]:
                             found.append((c, verdict))
@@ -196,7 +198,8 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")
-    return {"tried": tried, "untouched": untouched, "witnesses": found, "incomplete": incomplete, "stopped": stopped,
+    return {"tried": tried, "untouched": untouched, "dead_ends_only": dead_ends, "witnesses": found,
+            "incomplete": incomplete, "stopped": stopped,
             "seconds": time.perf_counter() - started}
 
 

@@ -81,9 +81,11 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     # dead ends left out (an edit often adds or removes only states no fate
     # is reached from); read in full, under the real rule sets so that rows
     # are attributed to the edited clause, only where they differ.
+    dead_ends: list = []
     if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True,
-                                                         once_in=frozenset({"base", "final"})):
-        return nothing
+                                                         once_in=frozenset({"base", "final"}), dead_ends=dead_ends):
+        # (acting only on states no fate is reached from: said, not a witness)
+        return {**nothing, "dead_ends_only": bool(dead_ends)}
     d = compare(position, a, b, phase=phase, shortcut=proxy is None)
     return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
             "appeared": d["appeared"], "vanished": d["vanished"],
@@ -105,7 +107,8 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
                             lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},
                             header)
     report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(), "from_label": a.label,
-              "to_label": b.label, **scanned(s), "untouched": s["untouched"], "witnesses": found}
+              "to_label": b.label, **scanned(s), "untouched": s["untouched"],
+              "dead_ends_only": s["dead_ends_only"], "witnesses": found}
     from asl_kb.committee.reach import idle
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
     return finish_report(report, s)
@@ -185,6 +188,12 @@ def to_text(report: dict) -> str:
         if untouched and untouched == report["tried"] and report["complete"]:
             lines += table.wrap(f"  warning: the changed clauses can act in no position of scope {report['scope']}: "
                                 "a scope holding what they read may tell the rule sets apart", room, "    ")
+        dead = report.get("dead_ends_only", 0)
+        if dead and untouched + dead == report["tried"] and report["complete"]:
+            lines += table.wrap(f"  warning: the changed clauses act in {dead:,} positions of scope {report['scope']}, "
+                                "each time only on rout states from which no fate is reached (a Location the "
+                                "unit may not end its rout in, no way on): no outcome changes; a scope where "
+                                "they lead on to a fate may tell the rule sets apart", room, "    ")
         for x in _idle_lines(report):
             lines += table.wrap(x, room, "    ")
         return "\n".join(lines) + "\n"

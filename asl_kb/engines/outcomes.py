@@ -131,7 +131,7 @@ EXPLANATION = frozenset({"because", "says", "arguments"})
 
 
 def answers_each(positions: list, rout_once: bool = False, explained: bool = True,
-                 live: bool = False) -> list[tuple]:
+                 live: bool = False, whole: list | None = None) -> list[tuple]:
     """answers() of several variants of one position that differ only in a
     few facts (rule version, switches): the prisoners program grounded once
     for all of them (asp/solve.py solve_each), and the rout program too with
@@ -140,7 +140,8 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     grounding to facts (the staged graph would grow with every undecided
     state). Where they differ in more, each is run on its own. With `live`,
     the rout program's answer without its graphs' dead ends (graph.live):
-    equal still means equal outcomes."""
+    equal still means equal outcomes; `whole`, a list, gets each rout
+    answer with them (what a change that acts only in dead ends alters)."""
     for p in positions:
         require_legal(p)
     positions = [canonical(p) for p in positions]
@@ -156,6 +157,8 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     keep = (lambda s: True) if explained else (lambda s: s.name not in EXPLANATION)
     if live:
         from asl_kb.engines.graph import live as alive
+        if whole is not None:
+            whole.extend(keys(s for s in symbols if keep(s)) for symbols in rout)
         rout = [alive(symbols) for symbols in rout]
     out: list[tuple] = [("rout", keys(s for s in symbols if keep(s))) for symbols in rout]
     asked = [p.involves_prisoners() for p in positions]
