@@ -36,9 +36,16 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
     compare() (appeared: only under b, vanished: only under a)."""
     from asl_kb.committee.corpus import cause_text
 
+    def cause(c: dict) -> dict:
+        """A cause in words, with what it names: the switch or edited
+        clause's rule id, the switch, the edited clause's FILE:LINE."""
+        edit = c.get("edit")
+        return {"text": cause_text(c), "rule": edit["rule"] if edit else c.get("rule", ""),
+                "switch": c.get("switch", ""), "clause": f"{edit['file']}:{edit['line']}" if edit else ""}
+
     def rows(key):
         return [{"unit": e["unit"], "outcome": e["outcome"], "at": _hex_of(e["at"]) if e.get("at") else "",
-                 "causes": [cause_text(c) for c in e["caused_by"]]} for e in diff[key]]
+                 "causes": [cause(c) for c in e["caused_by"]]} for e in diff[key]]
     complete = left.complete and right.complete and diff["complete"]
     why = sorted(set((left.incomplete_because or []) + (right.incomplete_because or [])
                      + diff.get("incomplete_because", [])))
