@@ -135,9 +135,10 @@ def _report_pair(position, args, a, b) -> int:
             result = outcomes(p, all_paths=args.all_paths, phase=args.phase, limit=args.limit)
             _refuse_broken(p, result)
         results.append(result)
+    left, right = results
     d = compare(position, a, b, phase=args.phase)
-    page = to_pair_html(position, a, b, *results, d, all_paths=args.all_paths)
-    return _write_page(page, args, results[0].complete and results[1].complete and d["complete"])
+    page = to_pair_html(position, a, b, left, right, d, all_paths=args.all_paths)
+    return _write_page(page, args, left.complete and right.complete and d["complete"])
 
 
 #: seconds `outcomes` may take before it answers with what it has (--timeout)

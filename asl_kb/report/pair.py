@@ -35,6 +35,7 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
     position as its rule set runs it: a.apply/b.apply), `diff` their
     compare() (appeared: only under b, vanished: only under a)."""
     from asl_kb.committee.corpus import cause_text
+    from asl_kb.committee.search import summary
 
     def cause(c: dict) -> dict:
         """A cause in words, with what it names: the switch or edited
@@ -52,6 +53,7 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
     return _env().get_template("pair.html.j2").render(
         position=left.position, a=a.label, b=b.label, complete=complete, incomplete_because=why,
         appeared=rows("appeared"), vanished=rows("vanished"),
+        said={key: summary(diff[key]) for key in ("appeared", "vanished")},
         fired=(diff["fired_only_in_from"], diff["fired_only_in_to"]),
         left=side(left, position, a.label, diff["vanished"], all_paths),
         right=side(right, position, b.label, diff["appeared"], all_paths))
