@@ -124,3 +124,26 @@ def test_a_witness_file_names_its_board_command(tmp_path, capsys):
     tags = Elements(open(page, encoding="utf-8").read()).tags
     assert {x["data-unit"] for x in changes(tags, "vanished")} == {e["unit"] for e in w["vanished"]}
     assert marked(boards(tags)["a"])[0] == {e["unit"] for e in w["vanished"]}
+
+
+def test_in_the_browser_both_boards_load_fetch_nothing_and_draw_fates(tmp_path, browser):
+    """One page load in headless Chromium: no error, nothing fetched but the
+    file, and in each board a click on a changed unit's counter draws one of
+    its fates (each board's own script)."""
+    code, _ = report(tmp_path, INTERDICTOR, "--to", "current", "--switch", "unconcealed_interdictor")
+    assert code == 0
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    errors, requests = [], []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        page.goto((tmp_path / "pair.html").as_uri())
+        for frame in page.frames[1:]:
+            frame.locator("g.counter.changed").first.click()
+            assert frame.locator("g.overlay.shown").count() >= 1
+        assert len(page.frames) == 3
+    finally:
+        page.close()
+    assert not errors
+    assert {r for r in requests if not r.startswith("about:")} == {(tmp_path / "pair.html").as_uri()}
