@@ -65,6 +65,10 @@ def _report_parser(sub, common) -> None:
     r = sub.add_parser("report", parents=[common(output_format=False)], help="one self-contained HTML page: the hex map with every fate drawn")
     _position_arg(r)
     _switch_arg(r)
+    r.add_argument("--to", metavar="B",
+                   help="a second rule set (as --rules): the two boards side by side, --rules (left) and B (right), "
+                        "with the outcomes that appear or vanish marked and their causes, as `diff --to B` names "
+                        "them; --switch then flips on the B side (default: one board)")
     r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
     r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)")
     r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)")
@@ -98,6 +102,11 @@ def _report(position, args) -> int:
         except png.BrowserMissing as e:
             print(f"error: --png: {e}", file=sys.stderr)
             return 2
+    return _write_page(page, args, result.complete)
+
+
+def _write_page(page: str, args, complete: bool) -> int:
+    """The report page to -o FILE, else to standard output (unless --png)."""
     with budget.ANSWER_LOCK:
         if args.output:
             try:
@@ -107,7 +116,29 @@ def _report(position, args) -> int:
                 return EXIT_BAD_INPUT
         elif not args.png:
             sys.stdout.write(page)
-    return 0 if result.complete else 3
+    return EXIT_OK if complete else EXIT_INCOMPLETE
+
+
+def _report_pair(position, args, a, b) -> int:
+    """`report --to B`: the page of two boards (asl_kb/report/pair.py), the
+    position under rule set a (left) and b (right)."""
+    from asl_kb.committee.compare import compare
+    from asl_kb.engines.outcomes import outcomes
+    from asl_kb.report.pair import to_pair_html
+    if args.fate or args.png:
+        print("error: --fate, --png: they draw one board, not the two of --to", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    results = []
+    for rs in (a, b):
+        with rs.active():
+            p = rs.apply(position)
+            result = outcomes(p, all_paths=args.all_paths, phase=args.phase, limit=args.limit)
+            _refuse_broken(p, result)
+        results.append(result)
+    left, right = results
+    d = compare(position, a, b, phase=args.phase)
+    page = to_pair_html(position, a, b, left, right, d, all_paths=args.all_paths)
+    return _write_page(page, args, left.complete and right.complete and d["complete"])
 
 
 #: seconds `outcomes` may take before it answers with what it has (--timeout)
@@ -462,6 +493,13 @@ def _run(args) -> int:
     position = load_position(args.position)
     global _POSITION
     _POSITION = position    # the watchdog's cut answer names it
+    if getattr(args, "to", None):     # report --to: two rule sets, as diff's --from/--to/--switch
+        from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
+        try:
+            return _report_pair(position, args, parse_ruleset(args.rules or position.rules, key="--rules"),
+                                parse_ruleset(args.to, switch=args.switch, key="--to"))
+        finally:
+            discard_materialized()
     if args.rules in VERSIONS and not args.switch:
         position = dataclasses.replace(position, rules=args.rules)
         _POSITION = position

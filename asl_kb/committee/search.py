@@ -7,7 +7,8 @@ positions whose outcomes differ are reported -- minimal within the scope --
 each with the outcomes that appear/vanish, their causes, and the clauses
 (because/3 rule ids) that fired on one side only. With `out`, each witness is
 written as a position YAML that `asl-kb diff FILE --from A --to B [--switch X]`
-replays.
+replays and `asl-kb report FILE --rules A --to B [--switch X]` draws (its
+header names both).
 """
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
         return " ".join(words + ["--switch", b.flip])
     words += ["--to", to] + (["--switch", b.flip] if b.flip else [])
     return " ".join(words)
+
+
+def board_command(a: RuleSet, b: RuleSet, file: str) -> str:
+    """The `asl-kb report --to` command line that draws a witness under both
+    rule sets side by side (a page beside the witness file)."""
+    page = file[:-5] + ".html" if file.endswith(".yaml") else file + ".html"
+    words = ["asl-kb", "report", file, "--rules", str(a.folder) if a.folder else a.version,
+             "--to", str(b.folder) if b.folder else b.version]
+    return " ".join(words + (["--switch", b.flip] if b.flip else []) + ["-o", page])
 
 
 def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
@@ -101,7 +111,7 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witne
         w["replay"] = replay_command(a, b, file)
         changes = [f"{sign} {e['outcome']}" for key, sign in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
         return (f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
-                f"replay: {w['replay']}\n" + "".join(x + "\n" for x in changes[:SHOWN])
+                f"replay: {w['replay']}\n" f"board: {board_command(a, b, file)}\n" + "".join(x + "\n" for x in changes[:SHOWN])
                 + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else ""))
     found = witness_entries(scope, s, out, "witness",
                             lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},

@@ -85,7 +85,7 @@ def _inset(h: str, k: float) -> str:
 # --------------------------------------------------------------------------
 
 def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
-            select_first: bool = False, whole_area: bool = False) -> str:
+            select_first: bool = False, whole_area: bool = False, marks: dict | None = None) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
 
@@ -93,7 +93,9 @@ def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tu
     (numbered from 1 as in the text output; ValueError if there is none);
     `select_first` draws the first broken unit's first fate instead;
     `whole_area` draws every hex of the position's area (`asl-kb serve`
-    paints on them), not only those around what the position names."""
+    paints on them), not only those around what the position names;
+    `marks` = {"units": [...], "hexes": [...]} outlines those counters and
+    hexes as changed (the two boards of asl_kb/report/pair.py)."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
     view = _View(r, position, all_paths, whole_area)
     selected = None
@@ -103,7 +105,11 @@ def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tu
             raise ValueError(f"unit {fate[0]!r} has no fate {fate[1]}")
     elif select_first:
         selected = view.overlays[0]["id"] if view.overlays else None
-    return _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected)
+    marked = {"units": set(marks["units"]) if marks else set(),
+              "hexes": [{"hex": h, "points": _inset(h, 0.96)} for h in (marks or {}).get("hexes", ())
+                        if h in set(view.hexes)]}
+    return _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected,
+                                                       marks=marked)
 
 
 @cache
