@@ -6,6 +6,7 @@ their results together in the result model (model.Outcomes).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 import time
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from asl_kb import budget, collector
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import FactBuilder, position_facts, prisoner_facts
+from asl_kb.asp import workers
 from asl_kb.asp.groups import groups
 import clingo
 
@@ -66,30 +68,33 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     fb = FactBuilder(position, voluntary_break, tagged=True)
     fb.build()
     budget.check("figuring the facts (reach, LOS)")
-    parts = groups(fb)
+    n = workers.jobs()
+    parts = groups(fb, jobs=n)
     del fb
     g = Graph((), growing=len(parts) > 1)
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
     if listed:
         PROGRESS.update(read=read, graph=g)
-    for text_, figured in parts:
-        try:
-            symbols, st = solve(text_, concealed, deadline=deadline)
-        except TimedOut as e:
-            if listed:
-                e.done = _listed_order(read.values(), g)
-                e.table = NmcTable(g.answer)
-            raise
-        g.add(symbols)
-        del symbols
-        stats.ground_seconds += st.ground_seconds
-        stats.solve_seconds += st.solve_seconds
-        stats.atoms += st.atoms
-        stats.stages = max(stats.stages, st.stages)
-        mine = set(figured)
-        roots = {_unit_of(r): r for r in g.roots}
-        _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
+    # (closed however the loop ends: a cut ends the workers still solving)
+    with contextlib.closing(workers.solve_groups([t for t, _ in parts], concealed, deadline, n)) as answers:
+        for _, figured in parts:
+            try:
+                symbols, st = next(answers)
+            except TimedOut as e:
+                if listed:
+                    e.done = _listed_order(read.values(), g)
+                    e.table = NmcTable(g.answer)
+                raise
+            g.add(symbols)
+            del symbols
+            stats.ground_seconds += st.ground_seconds
+            stats.solve_seconds += st.solve_seconds
+            stats.atoms += st.atoms
+            stats.stages = max(stats.stages, st.stages)
+            mine = set(figured)
+            roots = {_unit_of(r): r for r in g.roots}
+            _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
     roots = {_unit_of(r): r for r in g.roots}
     return g, roots, [read[u.id] for u in routing_order(position, g)], stats
 
