@@ -17,7 +17,9 @@ ground calls) and is ended by SIGALRM past it and its slack (a ground call
 no check reaches); the parent waits for an answer no longer than the
 deadline, then ends the workers and raises TimedOut, so a cut run lists the
 units of the groups read before it. A worker inherits the process's memory
-cap (--max-memory: RLIMIT_DATA is per process) and reports a MemoryError,
+cap (--max-memory: RLIMIT_DATA) kept to its share, so that the run as a
+whole stays within it: the parent's data, and an equal part of what is left
+for each worker running at once; a worker past it reports a MemoryError,
 which the parent raises again.
 """
 from __future__ import annotations
@@ -66,11 +68,12 @@ def solve_groups(texts: Sequence[str], concealed: int, deadline: float | None,
             yield solve(t, concealed, deadline=deadline)
         return
     deadline = _until(deadline)
+    cap = _share(n)
     running: list[tuple[int, int]] = []      # (pid, read end) in group order
     todo = iter(texts)
     try:
         for t in todo:
-            running.append(_start(t, concealed, deadline))
+            running.append(_start(t, concealed, deadline, cap))
             if len(running) >= n:
                 break
         while running:
@@ -81,7 +84,7 @@ def solve_groups(texts: Sequence[str], concealed: int, deadline: float | None,
             _, status = os.waitpid(pid, 0)
             nxt = next(todo, None)
             if nxt is not None:
-                running.append(_start(nxt, concealed, deadline))
+                running.append(_start(nxt, concealed, deadline, cap))
             yield _answer(data, status)
     finally:
         for pid, fd in running:
@@ -93,13 +96,32 @@ def _until(deadline: float | None) -> float | None:
     return run if deadline is None else deadline if run is None else min(run, deadline)
 
 
-def _start(text: str, concealed: int, deadline: float | None) -> tuple[int, int]:
+def _share(n: int) -> int | None:
+    """The data limit of a worker (RLIMIT_DATA, which counts the parent's
+    data a worker is forked with) when the process is capped: the parent's
+    data now and 1/n of the rest of the cap. None: no cap."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/status", encoding="ascii") as f:
+            data = next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmData:"))
+    except (ImportError, OSError, StopIteration, ValueError):
+        return None
+    return data + max(0, soft - data) // n
+
+
+def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -> tuple[int, int]:
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:     # the worker: solve, write the answer, end
         code = 0
         try:
             os.close(r)
+            if cap is not None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_DATA, (cap, resource.getrlimit(resource.RLIMIT_DATA)[1]))
             if deadline is not None:
                 left = deadline - time.monotonic()
                 signal.signal(signal.SIGALRM, signal.SIG_DFL)
