@@ -20,9 +20,9 @@ before the cut (a program grounded whole lists none), each group's Control
 is released before the next is built (peak memory follows a group, not the
 map), and no join of the rules ever pairs units far apart. The groups are
 batches of units in map order (row, then column), cut when their Locations
-in reach pass GROUP_LOCATIONS: a Control costs a few hundredths of a second
-to build and ground whatever its size, so a group is large enough to make
-that small beside its grounding.
+in reach pass GROUP_LOCATIONS (group_budget): a Control costs a tenth of a
+second or so to build and ground whatever its size, so a group is large
+enough to make that small beside its grounding.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from asl_kb.board import hexgrid
 
 #: Locations in reach (area/2 facts) a group takes before a new one begins:
 #: about two seconds of grounding on a spread map (160 broken units on 16
-#: boards are one group, 1,000 over [A1, GG200] six)
+#: boards are one group, 1,000 over [A1, GG200] six, on one core)
 GROUP_LOCATIONS = 20000
 #: hexes from where a unit starts to the units its rules may look at
 #: without LOS (base.lp relevant/2: a Location of its reach, six hexes out,

@@ -30,7 +30,7 @@ import pickle
 import select
 import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 
 import clingo
 
@@ -60,7 +60,7 @@ def jobs() -> int:
 
 
 def solve_groups(texts: Sequence[str], concealed: int, deadline: float | None,
-                 n: int) -> Iterator[tuple[Sequence[clingo.Symbol], SolveStats]]:
+                 n: int) -> Generator[tuple[Sequence[clingo.Symbol], SolveStats], None, None]:
     """(shown symbols, stats) of each group's facts text, in order; with
     n > 1 and more than one group, `n` groups at a time in worker processes."""
     if n <= 1 or len(texts) <= 1:
@@ -146,7 +146,7 @@ def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -
 
 def _read(fd: int, deadline: float | None) -> bytes:
     """All a worker writes; TimedOut once the deadline passes first."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         ready, _, _ = select.select([fd], [], [], wait)
