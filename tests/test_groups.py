@@ -44,11 +44,26 @@ def test_one_hex_a_group_answers_as_the_whole_program(name, monkeypatch):
     options = {"phase": True, "voluntary_break": "A10.41" in name}
     whole = to_json(_runs.outcomes(p, **options))
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    # (two at a time in worker processes, whatever the cores: asl_kb/asp/workers.py)
+    monkeypatch.setattr(workers, "JOBS", 2)
     fb = FactBuilder(outcomes_module.canonical(p), options["voluntary_break"], tagged=True)
     fb.build()
     figured = [ids for _, ids in groups.groups(fb) if ids]
     assert len(figured) == len({u.hex for u in p.units if u.id in fb.reach}) >= 1
     assert to_json(outcomes_module.outcomes(p, **options)) == whole
+
+
+def test_groups_on_several_cores_come_in_a_multiple_of_them():
+    """One core: a group closes at GROUP_LOCATIONS. Two: as many groups or
+    the next even number, as even as may be, where each keeps
+    PARALLEL_LOCATIONS; a small position stays one group."""
+    def count(total, jobs):
+        return -(-total // groups.group_budget(total, jobs))
+    g, floor = groups.GROUP_LOCATIONS, groups.PARALLEL_LOCATIONS
+    assert groups.group_budget(g - 1, 1) == g and count(5 * g + 1, 1) == 6
+    assert count(g - 1, 2) == 2 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
+    assert count(2 * floor - 1, 2) == 1 and count(2 * floor, 2) == 2
+    assert count(4 * g, 3) == 6
 
 
 def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypatch):
