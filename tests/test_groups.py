@@ -109,7 +109,11 @@ def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatc
     else:
         # (the worker of the second group is cut: it reports so to the parent)
         _cut_group(monkeypatch, p, 1, lambda where: budget.TimedOut(where))
-    _assert_cut(json.loads(to_json(outcomes_module.outcomes(p, timeout=600))), whole)
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=600)))
+    _assert_cut(cut, whole)
+    # what the watchdog would list, were it to fire while the cut answer is
+    # written (cli.py): the same units
+    assert sorted(u.id for u in outcomes_module.progress()[0]) == sorted(cut["cut"]["done"])
 
 
 def _cut_group(monkeypatch, p, index, cut):

@@ -190,20 +190,26 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     answers with complete: false and says what was cut, instead of going on.
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
     cap the caller set on the process (cli.py: --max-memory), to say so."""
+    PROGRESS.clear()
     try:
         with budget.deadline_in(timeout), collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
         # (cut after the listed units were read -- the No Quarter world, the
-        # prisoners program: those read are listed)
+        # prisoners program: those read are listed.) The progress is kept:
+        # the watchdog may fire while this answer is built and written (a
+        # thousand units, a busy machine), and lists the same units.
         done, table = (e.done, e.table) if hasattr(e, "done") else progress()
         return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
-        return _out_of_memory(position, max_memory)
-    finally:
         PROGRESS.clear()
+        return _out_of_memory(position, max_memory)
+    except BaseException:
+        PROGRESS.clear()
+        raise
+    PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
