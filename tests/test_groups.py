@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import _runs
 from asl_kb import budget
-from asl_kb.asp import groups
+from asl_kb.asp import groups, workers
 from asl_kb.asp.facts import FactBuilder
 from asl_kb.engines import outcomes as outcomes_module
 from asl_kb.position.loader import load_position, load_position_text
@@ -43,11 +44,26 @@ def test_one_hex_a_group_answers_as_the_whole_program(name, monkeypatch):
     options = {"phase": True, "voluntary_break": "A10.41" in name}
     whole = to_json(_runs.outcomes(p, **options))
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    # (two at a time in worker processes, whatever the cores: asl_kb/asp/workers.py)
+    monkeypatch.setattr(workers, "JOBS", 2)
     fb = FactBuilder(outcomes_module.canonical(p), options["voluntary_break"], tagged=True)
     fb.build()
     figured = [ids for _, ids in groups.groups(fb) if ids]
     assert len(figured) == len({u.hex for u in p.units if u.id in fb.reach}) >= 1
     assert to_json(outcomes_module.outcomes(p, **options)) == whole
+
+
+def test_groups_on_several_cores_come_in_a_multiple_of_them():
+    """One core: a group closes at GROUP_LOCATIONS. Two: as many groups or
+    the next even number, as even as may be, where each keeps
+    PARALLEL_LOCATIONS; a small position stays one group."""
+    def count(total, jobs):
+        return -(-total // groups.group_budget(total, jobs))
+    g, floor = groups.GROUP_LOCATIONS, groups.PARALLEL_LOCATIONS
+    assert groups.group_budget(g - 1, 1) == g and count(5 * g + 1, 1) == 6
+    assert count(g - 1, 2) == 2 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
+    assert count(2 * floor - 1, 2) == 1 and count(2 * floor, 2) == 2
+    assert count(4 * g, 3) == 6
 
 
 def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypatch):
@@ -69,25 +85,73 @@ def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypa
         assert not any(x.startswith(f'area("{u}",') for u in others for x in lines)
 
 
-def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatch):
-    """The deadline passes while the second group is being grounded: the
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatch, jobs):
+    """The deadline passes while the second group is being grounded (in
+    this process, or in a worker process: asl_kb/asp/workers.py): the
     answer lists the first group's units, each with the fates the whole run
     gives it, and names the others as not reached."""
     p = _spread()
     whole = to_json(_runs.outcomes(p))
-    whole_units = {u["id"]: u for u in json.loads(whole)["units"]}
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
-    starts = {"n": 0}
-    real = budget.check
+    monkeypatch.setattr(workers, "JOBS", jobs)
+    if jobs == 1:
+        starts = {"n": 0}
+        real = budget.check
 
-    def check(where):
-        if where.startswith("grounding the rout graphs (reading"):
-            starts["n"] += 1
-            if starts["n"] == 2:
-                raise budget.TimedOut(where)
-        real(where)
-    monkeypatch.setattr(budget, "check", check)
+        def check(where):
+            if where.startswith("grounding the rout graphs (reading"):
+                starts["n"] += 1
+                if starts["n"] == 2:
+                    raise budget.TimedOut(where)
+            real(where)
+        monkeypatch.setattr(budget, "check", check)
+    else:
+        # (the worker of the second group is cut: it reports so to the parent)
+        _cut_group(monkeypatch, p, 1, lambda where: budget.TimedOut(where))
     cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=600)))
+    _assert_cut(cut, whole)
+    # what the watchdog would list, were it to fire while the cut answer is
+    # written (cli.py): the same units
+    assert sorted(u.id for u in outcomes_module.progress()[0]) == sorted(cut["cut"]["done"])
+
+
+def _cut_group(monkeypatch, p, index, cut):
+    """The worker solving group `index` of `p` (asl_kb/asp/workers.py) runs
+    `cut(where)` instead of solving."""
+    fb = FactBuilder(outcomes_module.canonical(p), tagged=True)
+    fb.build()
+    text = groups.groups(fb)[index][0]
+    real = workers.solve
+
+    def solve(facts, *args, **kwargs):
+        if facts == text:
+            raise cut("grounding the rout graphs (reading the rules and facts)")
+        return real(facts, *args, **kwargs)
+    monkeypatch.setattr(workers, "solve", solve)
+
+
+def test_a_worker_past_the_deadline_is_ended_and_the_units_done_listed(monkeypatch):
+    """A worker inside a call no check reaches (here: asleep) when the
+    deadline passes: the parent stops waiting, ends it, and answers with
+    the units of the groups read before."""
+    p = _spread()
+    whole = to_json(_runs.outcomes(p))
+    monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
+    monkeypatch.setattr(workers, "JOBS", 2)
+
+    def asleep(where):
+        time.sleep(60)
+        return budget.TimedOut(where)
+    _cut_group(monkeypatch, p, 1, asleep)
+    t0 = time.monotonic()
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=3)))
+    assert time.monotonic() - t0 < 30
+    _assert_cut(cut, whole)
+
+
+def _assert_cut(cut, whole):
+    whole_units = {u["id"]: u for u in json.loads(whole)["units"]}
     assert cut["complete"] is False and cut["cut"]["while"].startswith("grounding the rout graphs")
     done = cut["cut"]["done"]
     assert done and [u["id"] for u in cut["units"]] == sorted(done, key=outcomes_module.unit_key)

@@ -20,17 +20,19 @@ before the cut (a program grounded whole lists none), each group's Control
 is released before the next is built (peak memory follows a group, not the
 map), and no join of the rules ever pairs units far apart. The groups are
 batches of units in map order (row, then column), cut when their Locations
-in reach pass GROUP_LOCATIONS: a Control costs a few hundredths of a second
-to build and ground whatever its size, so a group is large enough to make
-that small beside its grounding.
+in reach pass GROUP_LOCATIONS (group_budget): a Control costs a tenth of a
+second or so to build and ground whatever its size, so a group is large
+enough to make that small beside its grounding.
 """
 from __future__ import annotations
+
+import math
 
 from asl_kb.board import hexgrid
 
 #: Locations in reach (area/2 facts) a group takes before a new one begins:
 #: about two seconds of grounding on a spread map (160 broken units on 16
-#: boards are one group, 1,000 over [A1, GG200] six)
+#: boards are one group, 1,000 over [A1, GG200] six, on one core)
 GROUP_LOCATIONS = 20000
 #: hexes from where a unit starts to the units its rules may look at
 #: without LOS (base.lp relevant/2: a Location of its reach, six hexes out,
@@ -42,10 +44,28 @@ _NEAR_OFFSETS = tuple((dx, dz) for dx in range(-NEAR, NEAR + 1) for dz in range(
                       if abs(dx + dz) <= NEAR)
 
 
-def groups(fb, budget: int | None = None) -> list[tuple[str, list[str]]]:
+#: Locations in reach a group takes at least when groups are solved at once
+#: in worker processes (asl_kb/asp/workers.py): below it a group's fixed
+#: cost (a Control, a process, its answer read back) is no longer small
+PARALLEL_LOCATIONS = 4000
+
+
+def group_budget(total: int, jobs: int = 1) -> int:
+    """The Locations in reach a group takes before a new one begins, for
+    `total` in all: GROUP_LOCATIONS; solved `jobs` at a time, the groups
+    come in a multiple of `jobs`, as even as the units allow, where each
+    keeps PARALLEL_LOCATIONS."""
+    n = max(1, math.ceil(total / GROUP_LOCATIONS))
+    if jobs > 1 and total >= jobs * PARALLEL_LOCATIONS:
+        n = jobs * math.ceil(n / jobs)
+    return GROUP_LOCATIONS if n == 1 else math.ceil(total / n)
+
+
+def groups(fb, budget: int | None = None, jobs: int = 1) -> list[tuple[str, list[str]]]:
     """(facts text, the ids of the units figured in it) of each group of a
     tagged FactBuilder (asl_kb/asp/facts.py) that has built its lines."""
-    budget = GROUP_LOCATIONS if budget is None else budget
+    if budget is None:
+        budget = group_budget(sum(len(r) for r in fb.reach.values()), jobs)
     p = fb.p
     homes = _batches(p, fb.reach, budget)
     if len(homes) == 1:

@@ -6,6 +6,7 @@ their results together in the result model (model.Outcomes).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 import time
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from asl_kb import budget, collector
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import FactBuilder, position_facts, prisoner_facts
+from asl_kb.asp import workers
 from asl_kb.asp.groups import groups
 import clingo
 
@@ -66,30 +68,33 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     fb = FactBuilder(position, voluntary_break, tagged=True)
     fb.build()
     budget.check("figuring the facts (reach, LOS)")
-    parts = groups(fb)
+    n = workers.jobs()
+    parts = groups(fb, jobs=n)
     del fb
     g = Graph((), growing=len(parts) > 1)
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
     if listed:
         PROGRESS.update(read=read, graph=g)
-    for text_, figured in parts:
-        try:
-            symbols, st = solve(text_, concealed, deadline=deadline)
-        except TimedOut as e:
-            if listed:
-                e.done = _listed_order(read.values(), g)
-                e.table = NmcTable(g.answer)
-            raise
-        g.add(symbols)
-        del symbols
-        stats.ground_seconds += st.ground_seconds
-        stats.solve_seconds += st.solve_seconds
-        stats.atoms += st.atoms
-        stats.stages = max(stats.stages, st.stages)
-        mine = set(figured)
-        roots = {_unit_of(r): r for r in g.roots}
-        _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
+    # (closed however the loop ends: a cut ends the workers still solving)
+    with contextlib.closing(workers.solve_groups([t for t, _ in parts], concealed, deadline, n)) as answers:
+        for _, figured in parts:
+            try:
+                symbols, st = next(answers)
+            except TimedOut as e:
+                if listed:
+                    e.done = _listed_order(read.values(), g)
+                    e.table = NmcTable(g.answer)
+                raise
+            g.add(symbols)
+            del symbols
+            stats.ground_seconds += st.ground_seconds
+            stats.solve_seconds += st.solve_seconds
+            stats.atoms += st.atoms
+            stats.stages = max(stats.stages, st.stages)
+            mine = set(figured)
+            roots = {_unit_of(r): r for r in g.roots}
+            _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
     roots = {_unit_of(r): r for r in g.roots}
     return g, roots, [read[u.id] for u in routing_order(position, g)], stats
 
@@ -188,20 +193,26 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     answers with complete: false and says what was cut, instead of going on.
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
     cap the caller set on the process (cli.py: --max-memory), to say so."""
+    PROGRESS.clear()
     try:
         with budget.deadline_in(timeout), collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except TimedOut as e:
         # (cut after the listed units were read -- the No Quarter world, the
-        # prisoners program: those read are listed)
+        # prisoners program: those read are listed.) The progress is kept:
+        # the watchdog may fire while this answer is built and written (a
+        # thousand units, a busy machine), and lists the same units.
         done, table = (e.done, e.table) if hasattr(e, "done") else progress()
         return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except MemoryError:
         # the Control that asked for it is gone with the exception: the
         # little this answer needs is there again
-        return _out_of_memory(position, max_memory)
-    finally:
         PROGRESS.clear()
+        return _out_of_memory(position, max_memory)
+    except BaseException:
+        PROGRESS.clear()
+        raise
+    PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
