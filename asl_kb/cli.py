@@ -402,7 +402,12 @@ def _main(args) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    timer = None
     try:
+        # (the watchdog's thread started before the cap: a thread's stack
+        # counts as data, and one refused under the cap is no answer at all)
+        if args.command not in ("search", "serve") and _WATCHDOG:
+            timer = _arm_watchdog(args)
         _cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/collector.py); the committee's long searches keep it on
@@ -411,13 +416,8 @@ def _main(args) -> int:
         if args.command in ("search", "serve"):
             return _run(args)
         from asl_kb import collector
-        timer = _arm_watchdog(args) if _WATCHDOG else None
-        try:
-            with budget.deadline_in(args.timeout), collector.paused():
-                return _run(args)
-        finally:
-            if timer is not None:
-                timer.cancel()
+        with budget.deadline_in(args.timeout), collector.paused():
+            return _run(args)
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -437,6 +437,9 @@ def _main(args) -> int:
             print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)",
                   file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        if timer is not None:
+            timer.cancel()
 
 
 def _cut(args, why: str, cut: dict) -> int:

@@ -85,7 +85,7 @@ def solve_groups(texts: Sequence[str], concealed: int, deadline: float | None,
             nxt = next(todo, None)
             if nxt is not None:
                 running.append(_start(nxt, concealed, deadline, cap))
-            yield _answer(data, status)
+            yield _answer(data, status, cap)
     finally:
         for pid, fd in running:
             _end(pid, fd)
@@ -114,7 +114,12 @@ def _share(n: int) -> int | None:
 
 def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -> tuple[int, int]:
     r, w = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:     # no memory for another process (EAGAIN, ENOMEM)
+        os.close(r)
+        os.close(w)
+        raise MemoryError from None
     if pid == 0:     # the worker: solve, write the answer, end
         code = 0
         try:
@@ -158,10 +163,14 @@ def _read(fd: int, deadline: float | None) -> bytes:
         chunks.append(chunk)
 
 
-def _answer(data: bytes, status: int) -> tuple[Sequence[clingo.Symbol], SolveStats]:
+def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
     if not data:    # the worker ended without an answer
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
             raise TimedOut("grounding the rout graphs")
+        if cap is not None:
+            # under its share of the cap, an allocation no MemoryError
+            # reaches (a thread's stack and data: the C library aborts)
+            raise MemoryError
         raise RuntimeError(f"a worker solving a group ended without an answer (wait status {status})")
     answer = pickle.loads(data)
     if answer[0] == "timeout":
