@@ -27,7 +27,7 @@ Below the engines, the rout program's answer for a facts text (solve) is
 kept too, in this process only (clingo's symbols do not pickle): the
 outcomes with and without --phase, the graph tests, the grounding-bound
 and the case runs ground the same rout graphs. Only a plain run of the
-shipped rules is kept: a deadline, a budget, a test's own rules, tracing,
+shipped rules is kept: a deadline, a short --timeout, a test's own rules, tracing,
 diagnosing, keeping controls or a test's own new_control run it.
 """
 from __future__ import annotations
@@ -65,13 +65,17 @@ _SOLVE = _solve_module.solve
 #: facts key -> (shown symbols, stats, warnings logged), most recent last
 _SOLVED: OrderedDict = OrderedDict()
 _SOLVED_AT_MOST = 256
+#: a run's --timeout no test run comes near (the CLI's default, 600 s): an
+#: answer kept holds under it; a shorter one (a test of the deadline) runs
+_AMPLE = 60.0
 
 
 def _plain() -> bool:
     """Whether a run now is a plain run of the shipped rules."""
     return (control.active_rules() == rules_dir() and control._TRACE.get() is None
             and not control._DIAGNOSING.get() and control._KEEP.get() is None
-            and budget.deadline() is None and _solve_module.new_control is _NEW_CONTROL)
+            and (budget.timeout() is None or budget.timeout() >= _AMPLE)
+            and _solve_module.new_control is _NEW_CONTROL)
 
 
 def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None):
