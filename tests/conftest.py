@@ -157,6 +157,9 @@ RUN_FIRST = (
     "tests/test_committee_scan.py::test_two_dask_workers",
     "tests/test_committee_relevance.py::test_a_position_the_switch_changes",
     "tests/test_committee_diff.py::test_a_switch_change_in_a_folder",
+    # (the same diffs as the one above: next to it, in the same worker, its
+    # runs are shared)
+    "tests/test_committee_diff.py::test_same_report_whatever_the_order",
     "tests/test_diff.py::test_stack_rejection",
     "tests/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
     "tests/test_installed.py",
