@@ -22,6 +22,13 @@ The answers live in this process and, under pytest-xdist, in a folder of
 the session shared by the workers (DIR, set by conftest.py), written
 atomically: a worker reads what the other computed. Nothing outlives the
 session (conftest.py removes the folder).
+
+Below the engines, the rout program's answer for a facts text (solve) is
+kept too, in this process only (clingo's symbols do not pickle): the
+outcomes with and without --phase, the graph tests, the grounding-bound
+and the case runs ground the same rout graphs. Only a plain run of the
+shipped rules is kept: a deadline, a short --timeout, a test's own rules, tracing,
+diagnosing, keeping controls or a test's own new_control run it.
 """
 from __future__ import annotations
 
@@ -31,9 +38,12 @@ import hashlib
 import inspect
 import os
 import pickle
+from collections import OrderedDict
 from pathlib import Path
 
+from asl_kb import budget
 from asl_kb.asp import control
+from asl_kb.asp import solve as _solve_module
 from asl_kb.engines.check import check as _check
 from asl_kb.engines.outcomes import outcomes as _outcomes
 from asl_kb.resources import rules_dir
@@ -48,6 +58,45 @@ STATS = {"runs": 0, "shared": 0}
 def _defaults(fn) -> dict:
     return {k: p.default for k, p in inspect.signature(fn).parameters.items()
             if p.default is not inspect.Parameter.empty}
+
+
+_NEW_CONTROL = control.new_control
+_SOLVE = _solve_module.solve
+#: facts key -> (shown symbols, stats, warnings logged), most recent last
+_SOLVED: OrderedDict = OrderedDict()
+_SOLVED_AT_MOST = 256
+#: a run's --timeout no test run comes near (the CLI's default, 600 s): an
+#: answer kept holds under it; a shorter one (a test of the deadline) runs
+_AMPLE = 60.0
+
+
+def _plain() -> bool:
+    """Whether a run now is a plain run of the shipped rules."""
+    return (control.active_rules() == rules_dir() and control._TRACE.get() is None
+            and not control._DIAGNOSING.get() and control._KEEP.get() is None
+            and (budget.timeout() is None or budget.timeout() >= _AMPLE)
+            and _solve_module.new_control is _NEW_CONTROL)
+
+
+def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None):
+    """asl_kb.asp.solve.solve(...), kept in this process (a copy of its
+    symbols list and stats each time; its warnings logged again)."""
+    if deadline is not None or not _plain():
+        return _SOLVE(facts, concealed, entry, deadline)
+    key = hashlib.sha256(repr((facts, concealed, entry)).encode("utf-8")).hexdigest()
+    hit = _SOLVED.get(key)
+    if hit is None:
+        before = len(control.WARNINGS)
+        symbols, stats = _SOLVE(facts, concealed, entry)
+        STATS["runs"] += 1
+        hit = _SOLVED[key] = (symbols, stats, control.WARNINGS[before:])
+        if len(_SOLVED) > _SOLVED_AT_MOST:
+            _SOLVED.popitem(last=False)
+    else:
+        _SOLVED.move_to_end(key)
+        STATS["shared"] += 1
+        control.WARNINGS.extend(hit[2])
+    return list(hit[0]), dataclasses.replace(hit[1])
 
 
 _OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _defaults(_check))}

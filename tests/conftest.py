@@ -95,7 +95,8 @@ def full_outcomes(path):
 def _shared_engine_runs(monkeypatch):
     """The library code that runs the engines -- the case runner, check, diff,
     why-not, the committee's compare and gaps -- gets the session's shared
-    runs (tests/_runs.py: same answer, computed once). A test's own rules
+    runs (tests/_runs.py: same answer, computed once), and the rout
+    program's shared answers (_runs.solve). A test's own rules
     folder, a --timeout run and a traced run are always run."""
     import asl_kb.committee.gaps
     import asl_kb.engines.check
@@ -103,6 +104,9 @@ def _shared_engine_runs(monkeypatch):
     import asl_kb.engines.outcomes
     for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff):
         monkeypatch.setattr(module, "outcomes", _runs.outcomes)
+    # below them, the rout program's answer for the same facts (outcomes with
+    # and without --phase, the graph and the grounding-bound tests)
+    monkeypatch.setattr(asl_kb.engines.outcomes, "solve", _runs.solve)
     for module in (asl_kb.engines.check, asl_kb.committee.gaps):
         monkeypatch.setattr(module, "check", _runs.check)
 
@@ -153,6 +157,9 @@ RUN_FIRST = (
     "tests/test_committee_scan.py::test_two_dask_workers",
     "tests/test_committee_relevance.py::test_a_position_the_switch_changes",
     "tests/test_committee_diff.py::test_a_switch_change_in_a_folder",
+    # (the same diffs as the one above: next to it, in the same worker, its
+    # runs are shared)
+    "tests/test_committee_diff.py::test_same_report_whatever_the_order",
     "tests/test_diff.py::test_stack_rejection",
     "tests/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
     "tests/test_installed.py",
