@@ -166,6 +166,8 @@ class _Expect:
         if _given(node.get("why_not")):
             expect["why_not"] = [self.why_not(x, f"{path}.why_not[{i}]")
                                  for i, x in enumerate(node["why_not"])]
+        if _given(node.get("match")):
+            expect["match"] = node["match"]       # a subset of the JSON answer (expect_match.py)
         if _given(node.get("complete")):
             expect["complete"] = _Checked(node["complete"].line, self.flag(node["complete"], f"{path}.complete"))
         if "voluntary_break_refused" in node:
@@ -540,7 +542,7 @@ def asks_outcomes(r) -> bool:
     asks only `check` or `why-not`: a position that breaks a rule has no
     outcomes to ask)."""
     return any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
-                                       "disrupted", "phase", "prisoners", "complete"))
+                                       "disrupted", "phase", "prisoners", "complete", "match"))
 
 
 def run_position(case, r):
@@ -579,6 +581,9 @@ def _run(case, r) -> list[Failure]:
             if ids(want) != ids(got) or not (want - ids(want)) <= got:
                 fail(r.expect["voluntary_break_refused"].line, None, f"voluntary_break_refused {sorted(want)}",
                      f"voluntary_break_refused {sorted(got)}")
+        if "match" in r.expect:
+            from asl_kb.expect_match import check as match
+            match(r.expect["match"], result, fail)
         if "complete" in r.expect and r.expect["complete"]["value"] != result["complete"]:
             fail(r.expect["complete"].line, None, f"complete: {r.expect['complete']['value']}",
                  f"complete: {result['complete']} {result.get('incomplete_because', '')}")
