@@ -87,10 +87,11 @@ def _operators(p, items: list, fail: Fail, where: str, unit) -> None:
                              f"0 matching among {_brief_all(items)}")
         elif k == "none_of":
             for w in want:
-                for x in items:
-                    if matches(w, x):
-                        fail(getattr(w, "line", at(k)), _unit_of(x, unit), f"{where} to have none {show(w)}",
-                             _brief(x))
+                hits = [x for x in items if matches(w, x)]
+                if hits:
+                    who = {_unit_of(x, unit) for x in hits}
+                    fail(getattr(w, "line", at(k)), who.pop() if len(who) == 1 else unit,
+                         f"{where} to have none {show(w)}", _brief_all(hits))
         elif k == "exactly":
             missing = [w for w in want if not any(matches(w, x) for x in items)]
             extra = [x for x in items if not any(matches(w, x) for w in want)]
@@ -157,7 +158,7 @@ def _brief(v) -> str:
             return f"{v['rule']}:{v['reason']}"
         # left out: the words, the odds, what is empty or false
         return "{" + ", ".join(f"{k}: {_brief(x)}" for k, x in v.items()
-                               if k not in ("says", "odds", "odds_with_leader", "summary") and x not in ([], False, None)) + "}"
+                               if k not in ("says", "odds", "odds_with_leader", "summary") and not (x is None or x is False or x == [])) + "}"
     if isinstance(v, list):
         return _brief_all(v)
     if v is None:
