@@ -10,8 +10,8 @@ A pattern is compared with the JSON of `asl-kb outcomes --format json`
 * a scalar: equal as written (`on`/`off` for true/false, `7` for 7);
 * a mapping whose keys are all operators, on a list of the answer:
   `contains: [P, ...]` each P matches some element; `none_of: [P, ...]` no
-  element matches any P; `exactly: [P, ...]` each element matches some P and
-  each P some element, as many as there are; `all: P` every element matches
+  element matches any P; `exactly: [P, ...]` each element paired with its
+  own P that it matches (as many, a multiset); `all: P` every element matches
   P; `count: N` N elements. On a mapping of the answer those keys are keys
   (the phase's `count`).
 
@@ -93,10 +93,27 @@ def _operators(p, items: list, fail: Fail, where: str, unit) -> None:
                     fail(getattr(w, "line", at(k)), who.pop() if len(who) == 1 else unit,
                          f"{where} to have none {show(w)}", _brief_all(hits))
         elif k == "exactly":
-            missing = [w for w in want if not any(matches(w, x) for x in items)]
-            extra = [x for x in items if not any(matches(w, x) for w in want)]
-            if missing or extra or len(items) != len(want):
+            if not _pairs(want, items):
                 fail(at(k), unit, f"{where}: exactly {show(want)}", _brief_all(items))
+
+
+def _pairs(patterns: list, items: list) -> bool:
+    """Whether each item can be paired with its own pattern that it matches
+    (a multiset: a Location Interdicted twice is listed twice)."""
+    if len(patterns) != len(items):
+        return False
+    fits = [[j for j, x in enumerate(items) if matches(w, x)] for w in patterns]
+    owner: dict = {}        # item -> the pattern it is paired with
+
+    def pair(i, seen) -> bool:      # an augmenting path from pattern i
+        for j in fits[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or pair(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+    return all(pair(i, set()) for i in range(len(patterns)))
 
 
 def _keys(p) -> list:
