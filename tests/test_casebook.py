@@ -182,3 +182,19 @@ def test_bad_match_is_file_line_key(tmp_path, match, where):
     with pytest.raises(PositionError) as e:
         load_case(case(tmp_path, "expect:\n  source: x\n  match:\n" + match))
     assert where in str(e.value)
+
+
+def test_match_operators_on_the_answers_lists():
+    """The five operators, on plain JSON: a list is matched in order; `count`
+    on a mapping is its key; `exactly` is a multiset."""
+    from asl_kb.expect_match import matches
+    fates = [{"fate": "rout", "at": "L5", "interdiction": [{"at": "J1"}, {"at": "J1"}]},
+             {"fate": "stay", "at": "L2", "interdiction": []}]
+    assert matches({"all": {"fate": "rout"}}, fates[:1]) and not matches({"all": {"fate": "rout"}}, fates)
+    assert matches({"contains": [{"at": "L2"}], "none_of": [{"fate": "surrender"}], "count": "2"}, fates)
+    assert not matches({"contains": [{"at": "L3"}]}, fates)
+    assert matches([{"fate": "rout"}, {"fate": "stay"}], fates) and not matches([{"fate": "stay"}], fates)
+    assert matches({"interdiction": {"exactly": [{"at": "J1"}, {"at": "J1"}]}}, fates[0])
+    assert not matches({"interdiction": {"exactly": [{"at": "J1"}]}}, fates[0])
+    assert matches({"count": "3", "outcomes": {"count": "0"}}, {"count": 3, "outcomes": []})
+    assert matches({"low_crawl": "off", "complete": "on"}, {"complete": True})     # off: absent or false
