@@ -882,8 +882,9 @@ def _compare_prisoners(ex, pr, fail):
             _compare_items(_Checked(ex.at(key), sub), items, _item_matches, _brief_item,
                            lambda line, e, found, u=unit: fail(line, u, e, found), "state")
     for unit, pat in ex.get("notes", {}).items():
-        match(pat, pr.get("notes", {}).get(unit), lambda line, _, e, found, u=unit: fail(line, u, e, found),
-              f"prisoners.notes.{unit}")
+        def fail_unit(line, _, e, found, u=unit):
+            fail(line, u, e, found)
+        match(pat, pr.get("notes", {}).get(unit), fail_unit, f"prisoners.notes.{unit}")
     if "simultaneous" in ex:
         match(ex["simultaneous"], pr, fail, "prisoners")
 

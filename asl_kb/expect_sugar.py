@@ -26,7 +26,7 @@ def pattern(line, **keys):
 def _rule(word):
     """RULE or RULE:REASON as a pattern of one `because` line."""
     rule, _, reason = str(word).partition(":")
-    line = getattr(word, "line", None)
+    line = word.line
     return pattern(line, rule=str_at(rule, line), **({"reason": str_at(reason, line)} if reason else {}))
 
 
