@@ -148,3 +148,53 @@ def test_why_not_is_compared_by_rule_and_reason_and_reported_at_its_line(tmp_pat
     failures = run_case(f)
     assert [(x.line, x.unit) for x in failures] == [(15, "R1"), (16, "R1"), (16, "R1"), (17, "R1"), (18, "R1")]
     assert str(failures[0]).startswith(f"{f}:15: run 'as written': unit R1: expected why-not rout L3")
+
+
+def test_match_is_a_subset_of_the_json_answer_reported_at_its_line_and_unit(tmp_path):
+    """`match:` (the generic form): a mismatch inside a unit named by `id` is
+    reported at the key that differs, with the unit; an operator at its line."""
+    expect = """expect:
+  source: A10.5 EX
+  match:
+    complete: on
+    units:
+      count: 1
+      contains:
+        - id: R1
+          must_rout: off
+          fates: {contains: [{fate: rout, at: M4}], none_of: [{fate: surrender}]}
+      none_of: [{id: G1}]
+"""
+    failures = run_case(case(tmp_path, expect))
+    assert [(x.line, x.run, x.unit) for x in failures] == [(18, "as written", "R1")]
+    assert "must_rout" in failures[0].expected
+    holding = expect.replace("must_rout: off", "must_rout: on")
+    assert run_case(case(tmp_path, holding)) == []
+    wrong = case(tmp_path, holding.replace("count: 1", "count: 2"))
+    assert [(x.line, x.unit) for x in run_case(wrong)] == [(15, None)]
+
+
+@pytest.mark.parametrize("match, where", [
+    ("    units: {contains: foo}\n", ":13: expect.match.units.contains: expected a list"),
+    ("    units: {count: -1}\n", ":13: expect.match.units.count:"),
+])
+def test_bad_match_is_file_line_key(tmp_path, match, where):
+    with pytest.raises(PositionError) as e:
+        load_case(case(tmp_path, "expect:\n  source: x\n  match:\n" + match))
+    assert where in str(e.value)
+
+
+def test_match_operators_on_the_answers_lists():
+    """The five operators, on plain JSON: a list is matched in order; `count`
+    on a mapping is its key; `exactly` is a multiset."""
+    from asl_kb.expect_match import matches
+    fates = [{"fate": "rout", "at": "L5", "interdiction": [{"at": "J1"}, {"at": "J1"}]},
+             {"fate": "stay", "at": "L2", "interdiction": []}]
+    assert matches({"all": {"fate": "rout"}}, fates[:1]) and not matches({"all": {"fate": "rout"}}, fates)
+    assert matches({"contains": [{"at": "L2"}], "none_of": [{"fate": "surrender"}], "count": "2"}, fates)
+    assert not matches({"contains": [{"at": "L3"}]}, fates)
+    assert matches([{"fate": "rout"}, {"fate": "stay"}], fates) and not matches([{"fate": "stay"}], fates)
+    assert matches({"interdiction": {"exactly": [{"at": "J1"}, {"at": "J1"}]}}, fates[0])
+    assert not matches({"interdiction": {"exactly": [{"at": "J1"}]}}, fates[0])
+    assert matches({"count": "3", "outcomes": {"count": "0"}}, {"count": 3, "outcomes": []})
+    assert matches({"low_crawl": "off", "complete": "on"}, {"complete": True})     # off: absent or false
