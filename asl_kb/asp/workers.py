@@ -139,6 +139,8 @@ def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -
                 answer = ("timeout", str(e))
             except MemoryError:
                 answer = ("memory",)
+            except Exception as e:      # a bug: the parent says which
+                answer = ("error", f"{type(e).__name__}: {e}")
             with os.fdopen(w, "wb") as out:
                 out.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
         except BaseException:
@@ -163,13 +165,19 @@ def _read(fd: int, deadline: float | None) -> bytes:
         chunks.append(chunk)
 
 
+#: the exit status of a process the C library ends when it cannot allocate a
+#: new thread's data ("cannot allocate memory for thread-local data: ABORT")
+_LOADER_ABORT = 127
+
+
 def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
     if not data:    # the worker ended without an answer
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
             raise TimedOut("grounding the rout graphs")
-        if cap is not None:
+        if cap is not None and (os.WIFSIGNALED(status) or os.WEXITSTATUS(status) == _LOADER_ABORT):
             # under its share of the cap, an allocation no MemoryError
-            # reaches (a thread's stack and data: the C library aborts)
+            # reaches (a thread's stack and data: the C library aborts, or
+            # a C extension reads the null pointer it got)
             raise MemoryError
         raise RuntimeError(f"a worker solving a group ended without an answer (wait status {status})")
     answer = pickle.loads(data)
@@ -177,6 +185,8 @@ def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.
         raise TimedOut(answer[1])
     if answer[0] == "memory":
         raise MemoryError
+    if answer[0] == "error":
+        raise RuntimeError(f"a worker solving a group: {answer[1]}")
     return clingo.parse_term(answer[1]).arguments, answer[2]
 
 
