@@ -24,11 +24,7 @@ which the parent raises again.
 """
 from __future__ import annotations
 
-import math
 import os
-import pickle
-import select
-import signal
 import time
 from collections.abc import Generator, Sequence
 
@@ -113,6 +109,11 @@ def _share(n: int) -> int | None:
 
 
 def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -> tuple[int, int]:
+    # (math, pickle, select and signal imported where a run forks: a run of
+    # one group, a rulebook position, needs none of them)
+    import math
+    import pickle
+    import signal
     r, w = os.pipe()
     try:
         pid = os.fork()
@@ -153,6 +154,7 @@ def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -
 
 def _read(fd: int, deadline: float | None) -> bytes:
     """All a worker writes; TimedOut once the deadline passes first."""
+    import select
     chunks: list[bytes] = []
     while True:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -171,6 +173,8 @@ _LOADER_ABORT = 127
 
 
 def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
+    import pickle
+    import signal
     if not data:    # the worker ended without an answer
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
             raise TimedOut("grounding the rout graphs")
@@ -191,6 +195,7 @@ def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.
 
 
 def _end(pid: int, fd: int) -> None:
+    import signal
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
