@@ -510,8 +510,8 @@ def _run(args) -> int:
         finally:
             discard_materialized()
     if args.rules in VERSIONS and not args.switch:
-        import dataclasses
-        position = dataclasses.replace(position, rules=args.rules)
+        from asl_kb.record import replace
+        position = replace(position, rules=args.rules)
         _POSITION = position
     elif args.rules or args.switch:
         # a rule set (version, rules folder, a switch flipped): the command

@@ -32,7 +32,6 @@ diagnosing, keeping controls or a test's own new_control run it.
 """
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import hashlib
 import inspect
@@ -41,7 +40,7 @@ import pickle
 from collections import OrderedDict
 from pathlib import Path
 
-from asl_kb import budget
+from asl_kb import budget, record
 from asl_kb.asp import control
 from asl_kb.asp import solve as _solve_module
 from asl_kb.engines.check import check as _check
@@ -96,7 +95,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None)
         _SOLVED.move_to_end(key)
         STATS["shared"] += 1
         control.WARNINGS.extend(hit[2])
-    return list(hit[0]), dataclasses.replace(hit[1])
+    return list(hit[0]), record.replace(hit[1])
 
 
 _OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _defaults(_check))}
@@ -105,7 +104,7 @@ _OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _de
 def _key(kind: str, position, options: dict) -> str:
     # `expect` (a case's expectations) takes no part in a position's == and
     # hash, nor in its answer
-    text = repr((kind, dataclasses.replace(position, expect=None), sorted(options.items())))
+    text = repr((kind, record.replace(position, expect=None), sorted(options.items())))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

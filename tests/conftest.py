@@ -66,8 +66,8 @@ def run():
         else:
             position = load_position_text(path_or_text, "<test>")
         if replace:
-            import dataclasses
-            position = dataclasses.replace(position, **replace)
+            from asl_kb import record
+            position = record.replace(position, **replace)
         return Result(_runs.outcomes(position, phase=phase))
     return _run
 

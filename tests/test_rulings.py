@@ -18,9 +18,9 @@ READINGS = rulings.readings()
 
 def test_every_qa_reading_is_on_in_both_versions():
     pos = load_position(ROOT / "facts" / "rout" / "A20.3-rejected-leader.yaml")
-    import dataclasses
+    from asl_kb import record
     for version in ("current", "prior"):
-        on = switches_in_force(dataclasses.replace(pos, rules=version))
+        on = switches_in_force(record.replace(pos, rules=version))
         assert {r["switch"] for r in READINGS} <= set(on), version
 
 

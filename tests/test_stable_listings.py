@@ -2,7 +2,7 @@
 reversing the units list of every bundled position leaves every listing —
 units, fates, summaries, whole-phase outcomes, prisoners' options — byte-
 identical, in JSON, in the default text and with --all."""
-import dataclasses
+from asl_kb import record
 from pathlib import Path
 
 import pytest
@@ -28,7 +28,7 @@ def _outputs(position, **kw):
 
 
 def _reversed(position):
-    return dataclasses.replace(position, units=tuple(reversed(position.units)))
+    return record.replace(position, units=tuple(reversed(position.units)))
 
 
 @pytest.mark.parametrize("path", POSITIONS, ids=lambda p: f"{p.parent.name}/{p.name}")

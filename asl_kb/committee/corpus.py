@@ -4,7 +4,6 @@ rule sets, one table: position x unit x outcome that appears (+) or vanishes
 outcome."""
 from __future__ import annotations
 
-import dataclasses
 import glob
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from asl_kb.committee.rulesets import RuleSet
 from asl_kb.engines.legality import refuse_broken
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position
+from asl_kb.record import replace
 
 _GLOB_CHARS = set("*?[")
 
@@ -62,7 +62,7 @@ def questions(path: Path, position) -> list[tuple]:
         options = {**r.options, "outcomes": asks_outcomes(r)}
         # runs that differ only in what the rule sets compared set (`rules:`)
         # ask the same question: once
-        key = (dataclasses.replace(p, rules="", name=""), tuple(sorted(options.items(), key=str)),
+        key = (replace(p, rules="", name=""), tuple(sorted(options.items(), key=str)),
                tuple((u, f) for u, f, _ in proposals), "check" in r.expect)
         if key in seen:
             continue

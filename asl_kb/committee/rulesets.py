@@ -29,6 +29,7 @@ import clingo.ast
 
 from asl_kb.asp.control import using_rules
 from asl_kb.errors import PositionError
+from asl_kb.record import replace
 from asl_kb.resources import rules_dir
 
 VERSIONS = ("current", "prior")
@@ -88,7 +89,7 @@ class RuleSet:
     def apply(self, position):
         """The position as this rule set runs it: its version, and the
         flipped switch set against what is in force for it."""
-        position = dataclasses.replace(position, rules=self.version)
+        position = replace(position, rules=self.version)
         if not self.flip:
             return position
         from asl_kb.engines.diff import switches_in_force
@@ -99,7 +100,7 @@ class RuleSet:
 
 def with_switch(position, name: str, on: bool):
     readings = tuple((n, v) for n, v in position.readings if n != name) + ((name, on),)
-    return dataclasses.replace(position, readings=readings)
+    return replace(position, readings=readings)
 
 
 def parse_ruleset(text: str, switch: str | None = None, key: str = "rules") -> RuleSet:

@@ -9,13 +9,13 @@ single switch reproduces is attributed to their combination.
 """
 from __future__ import annotations
 
-import dataclasses
 
 
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.asp.facts import switch_facts
 from asl_kb.asp.control import new_control
 from asl_kb.model import Outcomes
+from asl_kb.record import replace
 
 
 def switches_in_force(position) -> dict[str, str]:
@@ -136,7 +136,7 @@ def _describe(item: tuple) -> str:
 
 def _with_switch(position, name: str, on: bool):
     readings = tuple((n, v) for n, v in position.readings if n != name) + ((name, on),)
-    return dataclasses.replace(position, readings=readings)
+    return replace(position, readings=readings)
 
 
 #: whole-phase outcomes a diff lists and compares one by one (the phase
@@ -168,8 +168,8 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
         cut.extend(c)
         return _items(r)
 
-    pa = dataclasses.replace(position, rules=version_a)
-    pb = dataclasses.replace(position, rules=version_b)
+    pa = replace(position, rules=version_a)
+    pb = replace(position, rules=version_b)
     ia, ib = run(pa), run(pb)
     sa, sb = switches_in_force(pa), switches_in_force(pb)
     differing = sorted(set(sa) ^ set(sb))

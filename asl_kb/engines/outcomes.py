@@ -7,7 +7,6 @@ their results together in the result model (model.Outcomes).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
 import time
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
+from asl_kb.record import replace
 
 if TYPE_CHECKING:   # (imported where a run needs them: outcomes() below)
     from asl_kb.model.immediate import ImmediateSurrender
@@ -48,7 +48,7 @@ def canonical(position):
     no order into the units list (A10.5: the owner chooses which unit routs
     next), so every run starts from this order and the output is the same
     whatever the order of the file."""
-    return dataclasses.replace(position, units=tuple(sorted(position.units, key=lambda u: unit_key(u.id))))
+    return replace(position, units=tuple(sorted(position.units, key=lambda u: unit_key(u.id))))
 
 
 def routing_order(position, graph) -> list:
@@ -280,7 +280,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         rejectable = Phase(position, units, None, g.accompany, g.rank, info).may_follow_rejection()
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
-        g1, _, world1, stats1 = _solve_units(dataclasses.replace(position, no_quarter=nq_all),
+        g1, _, world1, stats1 = _solve_units(replace(position, no_quarter=nq_all),
                                              all_paths=all_paths, deadline=deadline)
         info = {**g1.info, **g.info}
         stats.ground_seconds += stats1.ground_seconds
@@ -383,7 +383,7 @@ def _annotate_surrenders(units, g, ph, freed):
                 continue
             why = freed.get((u.id, ids.get(f.key)))
             if why:
-                extra.append(dataclasses.replace(f, kind="freed", guard=None, because=f.because + why))
+                extra.append(replace(f, kind="freed", guard=None, because=f.because + why))
         u.fates.extend(extra)
 
 

@@ -1,12 +1,11 @@
 """Every outcome of a position (asl-kb outcomes)."""
 from __future__ import annotations
 
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.model.rout import UnitFates
-from asl_kb.record import Record, record
+from asl_kb.record import Record, field, record
 
 if TYPE_CHECKING:   # (a run imports them only when it builds them: asl_kb/model/__init__.py)
     from asl_kb.model.immediate import ImmediateSurrender

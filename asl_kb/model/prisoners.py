@@ -2,10 +2,9 @@
 requirements with their dice bands, choices, events and joint CC results."""
 from __future__ import annotations
 
-from dataclasses import field
 
 from asl_kb.model.common import Because, Term, Violation
-from asl_kb.record import Record, record
+from asl_kb.record import Record, field, record
 
 
 @record

@@ -1,4 +1,4 @@
-"""Load a position file (YAML) into frozen, hashable dataclasses.
+"""Load a position file (YAML) into frozen, hashable records (asl_kb/record.py).
 
 The file is untrusted input, so it is never handed to a YAML constructor:
 we only read the parser's *events* (with line marks) and build our own tree
@@ -13,14 +13,12 @@ describes the format.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 import os
 import re
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import field
 from typing import Any, NoReturn
 
 import yaml
@@ -29,7 +27,7 @@ from asl_kb.position import counters
 from asl_kb.position import schema as position_schema
 from asl_kb.board import hexgrid, terrain
 from asl_kb.errors import PositionError
-from asl_kb.record import FrozenRecord, record
+from asl_kb.record import FrozenRecord, field, record, replace
 
 MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
 MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
@@ -284,7 +282,7 @@ class Position(FrozenRecord):
         a hex in `map.smoke` holds the SMOKE feature (A24: +1 MF, Hindrance)."""
         t = self.terrain.get(hex_id) or _default_hex(self.default_terrain)
         if hex_id in self.smoke and "smoke" not in t.features:
-            t = dataclasses.replace(t, features=t.features + ("smoke",))
+            t = replace(t, features=t.features + ("smoke",))
         return t
 
     def hexside(self, a: str, b: str) -> str | None:
@@ -775,8 +773,8 @@ class _Schema:
                 if units[k].guard not in (None, g.id):
                     raise PositionError(self.file, g.line, f"units[{i}].guarding[{j}]",
                                         f"{pid} already names {units[k].guard} as its Guard")
-                units[k] = dataclasses.replace(units[k], guard=g.id)
-        pos = dataclasses.replace(pos, units=tuple(units))
+                units[k] = replace(units[k], guard=g.id)
+        pos = replace(pos, units=tuple(units))
         by_id = {u.id: u for u in pos.units}
         for i, u in enumerate(pos.units):
             if u.guard is None:

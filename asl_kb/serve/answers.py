@@ -29,9 +29,9 @@ def error(e: AslKbError) -> dict:
 
 def _load(text: str, filename: str, rules: str | None):
     """The position, under --rules when the command line names a version."""
-    import dataclasses
+    from asl_kb.record import replace
     position = load_position_text(text, filename)
-    return dataclasses.replace(position, rules=rules) if rules else position
+    return replace(position, rules=rules) if rules else position
 
 
 def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int,
