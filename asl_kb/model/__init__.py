@@ -48,8 +48,7 @@ All of a position's outcomes (`asl-kb outcomes`, outcomes.py): `Outcomes`, with 
 Each group lives in its own module (common, rout, immediate, phase,
 prisoners, outcomes); the classes every run builds are imported here, the
 others from their module where a run needs them (a rulebook position's run
-imports neither the prisoners' nor the whole phase's classes: building a
-dataclass costs ~0.3 ms).
+imports neither the prisoners' nor the whole phase's classes).
 """
 from asl_kb.model.common import Because, Term, Violation
 from asl_kb.model.outcomes import Cut, Outcomes
