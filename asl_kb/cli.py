@@ -379,6 +379,9 @@ def run() -> None:
         # process ends at its answer
         import gc
         gc.disable()
+        # ... nor does it free its last clingo Control (asl_kb/asp/control.py)
+        from asl_kb.asp import control
+        control.keep_the_last()
     code = _main(args)
     budget.finish()
     if args.command in ONE_SHOT:
