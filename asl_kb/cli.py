@@ -368,7 +368,7 @@ def run() -> None:
     left to do -- its answer is written and flushed, and it starts no thread,
     child process or exit handler. The committee's commands (worker pools,
     Dask clusters) and `report` (a browser) exit the usual way."""
-    global _WATCHDOG
+    global _WATCHDOG, _ENDS_AT_ANSWER
     _WATCHDOG = True
     argv = sys.argv[1:]
     args = _parser(argv).parse_args(argv)
@@ -379,9 +379,7 @@ def run() -> None:
         # process ends at its answer
         import gc
         gc.disable()
-        # ... nor does it free its last clingo Control (asl_kb/asp/control.py)
-        from asl_kb.asp import control
-        control.keep_the_last()
+        _ENDS_AT_ANSWER = True
     code = _main(args)
     budget.finish()
     if args.command in ONE_SHOT:
@@ -503,6 +501,12 @@ def _run(args) -> int:
         from asl_kb.serve.server import serve
         return serve(args)
     position = load_position(args.position)
+    if _ENDS_AT_ANSWER:
+        # the process does not free its last clingo Control either
+        # (asl_kb/asp/control.py; imported once the position is read: a
+        # refused file needs no clingo)
+        from asl_kb.asp import control
+        control.keep_the_last()
     global _POSITION
     _POSITION = position    # the watchdog's cut answer names it
     if getattr(args, "to", None):     # report --to: two rule sets, as diff's --from/--to/--switch
@@ -560,6 +564,8 @@ def _command(position, args, rs) -> int:
 _WATCHDOG = False
 #: the position of the run, once loaded (the watchdog's answer names its units)
 _POSITION = None
+#: whether the process ends once the run has answered (run(), a ONE_SHOT command)
+_ENDS_AT_ANSWER = False
 
 
 def _arm_watchdog(args):

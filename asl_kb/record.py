@@ -155,8 +155,10 @@ class FrozenRecord(Record):
         return [getattr(self, f.name) for f in self.__record_fields__]
 
     def __setstate__(self, state) -> None:
-        for f, value in zip(self.__record_fields__, state):
-            object.__setattr__(self, f.name, value)
+        # (a mapping: the state Python's default pickling keeps of an object)
+        pairs = state.items() if isinstance(state, dict) else zip((f.name for f in self.__record_fields__), state)
+        for name, value in pairs:
+            object.__setattr__(self, name, value)
 
 
 @dataclass_transform(field_specifiers=(field,))  # a type checker reads a record as a dataclass
