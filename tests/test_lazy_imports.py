@@ -4,7 +4,9 @@ ratio to the import floor): not the text or HTML report, the position
 schema's jsonschema, orjson (for many fates only), clingo's AST module (a
 second Control of a program: its statements parsed), the committee's
 machinery or the web app, nor what only a run of several groups uses (the
-worker processes' pickle, select and signal: asl_kb/asp/workers.py)."""
+worker processes' pickle, select and signal: asl_kb/asp/workers.py), nor
+`dataclasses` and its `inspect` (the records are built without them:
+asl_kb/record.py)."""
 from __future__ import annotations
 
 import subprocess
@@ -16,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOT_IMPORTED = ("asl_kb.report.text", "asl_kb.report.html", "asl_kb.report.png", "jsonschema", "orjson",
                 "clingo.ast", "asl_kb.committee.search", "asl_kb.committee.enumerate", "asl_kb.serve.app",
                 "asl_kb.engines.phase", "asl_kb.engines.prisoners", "matplotlib", "playwright",
-                "pickle", "select", "signal")
+                "pickle", "select", "signal", "dataclasses", "inspect")
 
 
 def test_a_rulebook_position_imports_only_what_it_uses():
