@@ -156,30 +156,42 @@ def _statements(path: Path) -> list:
     return statements
 
 
-#: when a list (`keep_the_last()`), it holds the last Control built
+#: when a list (`keep_the_last()`), it holds the last Control that answered
 _LAST: list | None = None
 
 
+#: ground atoms of the largest Control kept (a rulebook position's rout
+#: program has ~5,000): a larger one's memory counts for more than the time
+#: freeing it takes
+KEEP_AT_MOST = 20000
+
+
 def keep_the_last() -> None:
-    """From now on the last Control built in this process is kept (the one
-    before it is let go when a new one is built): a process that ends
-    without Python's teardown once it has answered (the CLI's one-position
+    """From now on the last Control that answered (`answered()`), if small,
+    is kept until the next one is built: a process that ends without
+    Python's teardown once it has answered (the CLI's one-position
     commands, cli.run) does not free it -- freeing a rulebook position's
-    rout Control cost ~1.5 ms, a larger one more -- while it holds no more
-    Controls at once than it would without."""
+    rout Control cost ~1.5 ms -- while it holds no more Controls at once
+    than it would without, and one that failed (out of memory) is freed as
+    before."""
     global _LAST
     _LAST = []
+
+
+def answered(ctl: clingo.Control, atoms: int) -> None:
+    """`ctl`, of `atoms` ground atoms, has answered: kept where
+    keep_the_last() asks it and it is small."""
+    if _LAST is not None and atoms <= KEEP_AT_MOST:
+        _LAST.append(ctl)
 
 
 def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clingo.Control:
     """A Control with the entry program `entry` (e.g. "rout.lp") of the active
     rule set loaded and `facts` added to #program base (not yet grounded)."""
-    if _LAST is not None:
+    if _LAST:
         _LAST.clear()
     text = _DIAGNOSING.get()
     ctl = clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
-    if _LAST is not None:
-        _LAST.append(ctl)
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)

@@ -22,6 +22,7 @@ from typing import cast
 import clingo
 
 from asl_kb import budget
+from asl_kb.asp import control
 from asl_kb.asp.control import new_control
 from asl_kb.budget import TimedOut  # noqa: F401 - raised here, caught by the callers
 from asl_kb.record import Record, record
@@ -91,6 +92,7 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
                 raise TimedOut("solving the rout graphs")
     stats.solve_seconds += time.perf_counter() - t0
     stats.atoms = len(ctl.symbolic_atoms)
+    control.answered(ctl, stats.atoms)
     return shown[0], stats
 
 
