@@ -104,8 +104,10 @@ class Graph:
         self._exposures: list[frozenset] = [frozenset()]
         self._exposure_number: dict[frozenset, int] = {frozenset(): 0}
         self._unions: dict[tuple[int, int], int] = {}
-        self._interdiction_lists: dict[frozenset, tuple] = {}
+        self._interdiction_lists: dict[int, tuple] = {}
         self._heads: dict = {}
+        #: the explanation pairs of each numbered state, as the walk asks
+        self._why_of: dict[int, list] = {}
         self.leaves: set = set()
         self.invokes: dict = {}
         self.guard_after: dict = {}
@@ -198,7 +200,7 @@ class Graph:
         the walk below hashes states many times)."""
         if self._syms is None:
             # (numbered in any order: the walk goes by the children's order)
-            self._syms, self._ids, self._kids, self._exp, self._leaf = [], {}, [], [], []
+            self._syms, self._ids, self._kids, self._exp, self._leaf, self._enter = [], {}, [], [], [], []
             self._extend(set(self.children), set(self.children).union(*self.children.values(), self.leaves))
 
     def _extend(self, parents, nodes) -> None:
@@ -214,51 +216,75 @@ class Graph:
                 self._exp.append(tuple(self._number(frozenset((h, i, 1) for h, i in x))
                                        for x in self._exposure(sym)))
                 self._leaf.append(sym in self.leaves)
+                self._enter.append(self._enters(sym))
         for sym in parents:
             self._kids[ids[sym]] = [ids[c] for c in self.children.get(sym, ())]
+        # (a group may say more of a state numbered before: asked again)
+        self._why_of.clear()
 
     def fates(self, root, all_paths: bool):
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
-        kids, exp, is_leaf, syms, join = self._kids, self._exp, self._leaf, self._syms, self._join
+        kids, exp, is_leaf, syms, join, unions = self._kids, self._exp, self._leaf, self._syms, self._join, self._unions
         assert syms is not None   # (_compile numbers first)
         r = self._ids[root]
-        # breadth-first: the first path found to a (state, exposure) is a shortest one
+        # breadth-first: the first path found to a (state, exposure) is a
+        # shortest one; each kept as the (state, exposure) it came from
         start = (r, 0, 0)
-        best: dict[tuple, tuple] = {start: (r,)}
+        came: dict[tuple, tuple | None] = {start: None}
         queue = deque([start])
-        found_i: dict = {}
+        found = []
         while queue:
-            node, ints, opts = key = queue.popleft()
-            path = best[key]
+            key = queue.popleft()
+            node, ints, opts = key
             if is_leaf[node]:
-                found_i.setdefault(key, path)
+                found.append(key)
             for child in kids[node]:
                 ci, co = exp[child]
-                nk = (child, join(ints, ci) if ci else ints, join(opts, co) if co else opts)
-                if nk not in best:
-                    best[nk] = path + (child,)
+                if ci:
+                    ci = unions.get((ints, ci)) or join(ints, ci)
+                else:
+                    ci = ints
+                if co:
+                    co = unions.get((opts, co)) or join(opts, co)
+                else:
+                    co = opts
+                nk = (child, ci, co)
+                if nk not in came:
+                    came[nk] = key
                     queue.append(nk)
         sets = self._exposures
-        found = {(syms[n], sets[i], sets[o]): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
         unit = _unit_of(root)
-        for (leaf, ints, opts), path in found.items():
+        info, began_there, read_by = self.info, self.began_there, self.read_by
+        for key in found:
+            n, i, o = key
+            leaf = syms[n]
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
-            (_, ikey), (_, okey) = self._interdictions(ints), self._interdictions(opts)
-            fk = Fate.key_of(*self._head(leaf), ikey, okey)
-            old = self.info.get((unit, fk))
-            self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
-                                             frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
-            key = _group_key(fk)
-            if key not in out:
-                f = self._fate(leaf, ints, opts, path)
+            head, group = self._head(leaf)
+            ikey, okey = self._interdictions(i)[1], self._interdictions(o)[1]
+            fk = head + (ikey, okey)
+            old = info.get((unit, fk))
+            began = leaf in began_there
+            readers = read_by.get(leaf)
+            if old is None or began and not old.began_there or readers and not old.read_by >= readers:
+                info[(unit, fk)] = FateInfo(began or (old is not None and old.began_there),
+                                            frozenset(readers or ()) | (old.read_by if old else frozenset()))
+            gk = group + (ikey, okey)
+            if gk not in out:
+                path = []
+                at: tuple | None = key
+                while at is not None:
+                    path.append(at[0])
+                    at = came[at]
+                path.reverse()
+                f = self._fate(leaf, i, o, path)
                 if all_paths:
-                    f.paths = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
-                out[key] = f
+                    f.paths = sorted(p for p in paths_of.get((leaf, sets[i], sets[o]), ()))
+                out[gk] = f
         return out
 
     def _locations(self, path):
@@ -296,17 +322,18 @@ class Graph:
             n = self._unions[(a, b)] = self._number(_entered_again(self._exposures[a], self._exposures[b]))
         return n
 
-    def _interdictions(self, pairs: frozenset) -> tuple:
-        """_by_location(pairs) and its part of Fate.key, figured once per
-        exposure (they recur from fate to fate)."""
-        found = self._interdiction_lists.get(pairs)
+    def _interdictions(self, number: int) -> tuple:
+        """_by_location of the exposure `number` and its part of Fate.key,
+        figured once per exposure (they recur from fate to fate)."""
+        found = self._interdiction_lists.get(number)
         if found is None:
-            listed = tuple(_by_location(pairs))
-            found = self._interdiction_lists[pairs] = (listed, Fate.exposure_key(listed))
+            listed = tuple(_by_location(self._exposures[number]))
+            found = self._interdiction_lists[number] = (listed, Fate.exposure_key(listed))
         return found
 
-    def _head(self, leaf) -> tuple[str, str, str, str, bool]:
-        """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf."""
+    def _head(self, leaf) -> tuple[tuple, tuple]:
+        """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf,
+        and the same as the start of _group_key."""
         head = self._heads.get(leaf)
         if head is None:
             kind = self.fate[leaf]
@@ -317,16 +344,27 @@ class Graph:
                 cause = kind.arguments[0].name
                 if leaf in self.invokes:
                     captor = text(leaf.arguments[0])
-            head = self._heads[leaf] = (kind.name, captor, cause, _location(_leaf_location(leaf)),
-                                        leaf.name == "rout_state" and leaf.arguments[-1].name == "lc")
+            at = _location(_leaf_location(leaf))
+            key = (kind.name, captor, cause, at, leaf.name == "rout_state" and leaf.arguments[-1].name == "lc")
+            head = self._heads[leaf] = (key, _group_key(key + ((), ()))[:-2])
         return head
 
-    def _fate(self, leaf, ints, opts, path) -> Fate:
-        name, captor, cause, at, low_crawl = self._head(leaf)
+    def _fate(self, leaf, ints: int, opts: int, path: list[int]) -> Fate:
+        (name, captor, cause, at, low_crawl), _ = self._head(leaf)
+        syms, enter = self._syms, self._enter
+        assert syms is not None   # (_compile numbers first)
+        whys = self._why_of
+        pairs = []
+        for n in path:
+            w = whys.get(n)
+            if w is None:
+                w = whys[n] = self.why.get(syms[n], ())
+            pairs += w
         f = Fate(name, at, low_crawl=low_crawl,
-                 path=self._locations(path), interdiction=list(self._interdictions(ints)[0]),
+                 path=[self._enters(syms[path[0]], start=True)] + [x for n in path[1:] if (x := enter[n]) is not None],
+                 interdiction=list(self._interdictions(ints)[0]),
                  optional_interdiction=list(self._interdictions(opts)[0]),
-                 because=self.because(w for n in path for w in self.why.get(n, ())))
+                 because=self.because(pairs))
         if name == "surrender":
             f.captor = captor
             f.guard = self.guard_after[leaf]
