@@ -33,11 +33,17 @@ def _hexes(items) -> frozenset[tuple[str, int]]:
     """The Interdiction Locations of a route as a multiset: (Location, n) for
     its n-th Interdiction there (a route re-entering a Location is
     Interdicted there again, A10.53, and is beaten by the one that does not)."""
+    return _multiset(tuple([i.at for i in items]))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _multiset(ats: tuple[str, ...]) -> frozenset[tuple[str, int]]:
+    # (asked several times a fate: ordering, summing up, counting NMCs)
     seen: dict[str, int] = {}
     out = set()
-    for i in items:
-        seen[i.at] = seen.get(i.at, 0) + 1
-        out.add((i.at, seen[i.at]))
+    for at in ats:
+        seen[at] = seen.get(at, 0) + 1
+        out.add((at, seen[at]))
     return frozenset(out)
 
 
@@ -46,6 +52,7 @@ def _listed(s) -> list[str]:
     return [at for at, _ in sorted(s, key=_entry_key)]
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _entry_key(entry):
     return (_loc_key(entry[0]), entry[1])
 
@@ -56,8 +63,9 @@ def _loc_key(at: str):
     return (hexgrid.hex_coords(h), int(level or 0), at)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _set_key(s: frozenset):
-    return (len(s), sorted(_entry_key(e) for e in s))
+    return (len(s), tuple(sorted(map(_entry_key, s))))
 
 
 def nmcs(f: Fate) -> int:
