@@ -48,6 +48,15 @@ def _state_location(node):
     return None
 
 
+def _entered_location(node) -> str | None:
+    """The Location a state enters (a step or Low Crawl), else None."""
+    if node.name == "rout_state":
+        args = node.arguments
+        if args[-1].name in _ENTERING:
+            return _location(args[1])
+    return None
+
+
 def _leaf_location(leaf):
     if leaf.name in ("stay", "failure_to_rout"):
         return _state_location(leaf.arguments[0])
@@ -104,7 +113,13 @@ class Graph:
         self._exposures: list[frozenset] = [frozenset()]
         self._exposure_number: dict[frozenset, int] = {frozenset(): 0}
         self._unions: dict[tuple[int, int], int] = {}
+        #: pairs of exposures (Interdiction, optional) by number, the number
+        #: of each, and of each pair followed by an entry pair (the walk's)
+        self._pairs: list[tuple[int, int]] = [(0, 0)]
+        self._pair_number: dict[tuple[int, int], int] = {(0, 0): 0}
+        self._steps: dict[tuple[int, int], int] = {}
         self._interdiction_lists: dict[int, tuple] = {}
+        self._made_interdictions: dict[tuple, Interdiction] = {}
         self._heads: dict = {}
         #: the explanation pairs of each numbered state, as the walk asks
         self._why_of: dict[int, list] = {}
@@ -208,15 +223,18 @@ class Graph:
         children of `parents` (add(): a group's states)."""
         syms, ids = self._syms, self._ids
         assert syms is not None   # (_compile numbers first)
+        kids, exp, is_leaf, enter, leaves = self._kids, self._exp, self._leaf, self._enter, self.leaves
+        ints_of, opts_of, entry = self.ints.get, self.opts.get, self._entry
         for sym in nodes | parents:
             if sym not in ids:
                 ids[sym] = len(syms)
                 syms.append(sym)
-                self._kids.append([])
-                self._exp.append(tuple(self._number(frozenset((h, i, 1) for h, i in x))
-                                       for x in self._exposure(sym)))
-                self._leaf.append(sym in self.leaves)
-                self._enter.append(self._enters(sym))
+                kids.append([])
+                # (most states are entered without Interdiction: exposure 0)
+                ints, opts = ints_of(sym), opts_of(sym)
+                exp.append(self._pair(entry(ints) if ints else 0, entry(opts) if opts else 0))
+                is_leaf.append(sym in leaves)
+                enter.append(_entered_location(sym))
         for sym in parents:
             self._kids[ids[sym]] = [ids[c] for c in self.children.get(sym, ())]
         # (a group may say more of a state numbered before: asked again)
@@ -225,31 +243,29 @@ class Graph:
     def fates(self, root, all_paths: bool):
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
-        kids, exp, is_leaf, syms, join, unions = self._kids, self._exp, self._leaf, self._syms, self._join, self._unions
+        kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
         assert syms is not None   # (_compile numbers first)
-        r = self._ids[root]
-        # breadth-first: the first path found to a (state, exposure) is a
-        # shortest one; each kept as the (state, exposure) it came from
-        start = (r, 0, 0)
-        came: dict[tuple, tuple | None] = {start: None}
-        queue = deque([start])
+        pairs, step, both = self._pairs, self._steps, self._both
+        size = len(syms)
+        # breadth-first (the list grows as it is walked): the first path found
+        # to a (state, exposure) is a shortest one; each kept as the (state,
+        # exposure) it came from. A key is one int: exposure * size + state
+        # (the exposure numbers both lists, Interdiction and optional, at once)
+        start = self._ids[root]
+        came: dict[int, int] = {start: -1}
+        queue = [start]
         found = []
-        while queue:
-            key = queue.popleft()
-            node, ints, opts = key
+        for key in queue:
+            e, node = divmod(key, size)
             if is_leaf[node]:
                 found.append(key)
             for child in kids[node]:
-                ci, co = exp[child]
-                if ci:
-                    ci = unions.get((ints, ci)) or join(ints, ci)
+                ce = exp[child]
+                if ce:
+                    ce = step.get((e, ce)) or both(e, ce)
                 else:
-                    ci = ints
-                if co:
-                    co = unions.get((opts, co)) or join(opts, co)
-                else:
-                    co = opts
-                nk = (child, ci, co)
+                    ce = e
+                nk = ce * size + child
                 if nk not in came:
                     came[nk] = key
                     queue.append(nk)
@@ -260,7 +276,8 @@ class Graph:
         unit = _unit_of(root)
         info, began_there, read_by = self.info, self.began_there, self.read_by
         for key in found:
-            n, i, o = key
+            e, n = divmod(key, size)
+            i, o = pairs[e]
             leaf = syms[n]
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
@@ -276,9 +293,9 @@ class Graph:
             gk = group + (ikey, okey)
             if gk not in out:
                 path = []
-                at: tuple | None = key
-                while at is not None:
-                    path.append(at[0])
+                at = key
+                while at >= 0:
+                    path.append(at % size)
                     at = came[at]
                 path.reverse()
                 f = self._fate(leaf, i, o, path)
@@ -296,16 +313,37 @@ class Graph:
         return locs
 
     def _enters(self, node, start=False):
-        """The Location a state enters (a step or Low Crawl), else None."""
+        """The Location a state enters (a step or Low Crawl), else None; with
+        `start`, the Location of a start."""
         key = (node, start)
         if key not in self._entered:
             loc = None
-            if node.name == "rout_state":
-                args = node.arguments
-                if start or args[-1].name in _ENTERING:
-                    loc = _location(args[1])
+            if start and node.name == "rout_state":
+                loc = _location(node.arguments[1])
+            elif not start:
+                loc = _entered_location(node)
             self._entered[key] = loc
         return self._entered[key]
+
+    def _pair(self, ints: int, opts: int) -> int:
+        """The number of a pair of exposures (Interdiction, optional)."""
+        n = self._pair_number.get((ints, opts))
+        if n is None:
+            n = self._pair_number[(ints, opts)] = len(self._pairs)
+            self._pairs.append((ints, opts))
+        return n
+
+    def _both(self, a: int, b: int) -> int:
+        """The pair of exposures a followed by the entry pair b, each list
+        joined as _join joins it."""
+        (i, o), (ci, co) = self._pairs[a], self._pairs[b]
+        n = self._steps[(a, b)] = self._pair(self._join(i, ci) if ci else i, self._join(o, co) if co else o)
+        return n
+
+    def _entry(self, pairs) -> int:
+        """The number of the exposure of entering a state Interdicted by
+        `pairs` (Location, Interdictor): each its first entry."""
+        return self._number(frozenset((h, i, 1) for h, i in pairs))
 
     def _number(self, exposure: frozenset) -> int:
         n = self._exposure_number.get(exposure)
@@ -327,7 +365,7 @@ class Graph:
         figured once per exposure (they recur from fate to fate)."""
         found = self._interdiction_lists.get(number)
         if found is None:
-            listed = tuple(_by_location(self._exposures[number]))
+            listed = tuple(_by_location(self._exposures[number], self._made_interdictions))
             found = self._interdiction_lists[number] = (listed, Fate.exposure_key(listed))
         return found
 
@@ -354,17 +392,17 @@ class Graph:
         syms, enter = self._syms, self._enter
         assert syms is not None   # (_compile numbers first)
         whys = self._why_of
-        pairs = []
+        lines = []
         for n in path:
             w = whys.get(n)
             if w is None:
-                w = whys[n] = self.why.get(syms[n], ())
-            pairs += w
+                w = whys[n] = self.answer.lines(self.why.get(syms[n], ()))
+            lines += w
         f = Fate(name, at, low_crawl=low_crawl,
                  path=[self._enters(syms[path[0]], start=True)] + [x for n in path[1:] if (x := enter[n]) is not None],
                  interdiction=list(self._interdictions(ints)[0]),
                  optional_interdiction=list(self._interdictions(opts)[0]),
-                 because=self.because(pairs))
+                 because=self.answer.explain_lines(lines))
         if name == "surrender":
             f.captor = captor
             f.guard = self.guard_after[leaf]
@@ -413,14 +451,28 @@ def _entered_again(before: frozenset, entry: frozenset) -> frozenset:
     return before | {(h, i, n) for h, i, _ in entry}
 
 
-def _by_location(triples) -> list[Interdiction]:
+def _by_location(triples, made: dict | None = None) -> list[Interdiction]:
     """(Location, Interdictor, n) triples as one Interdiction per entry of
-    each Location (a Location entered twice is listed twice), in hex order."""
-    by: dict[tuple, set] = {}
+    each Location (a Location entered twice is listed twice), in hex order;
+    `made`: the Interdictions made before, by Location and units (an open
+    board's thousands of exposures name a few)."""
+    by: dict[tuple, list] = {}
     for h, unit, n in triples:
-        by.setdefault((h, n), set()).add(unit)
-    return [Interdiction(h, tuple(sorted(by[(h, n)])))
-            for h, n in sorted(by, key=lambda k: (hexgrid.hex_coords(k[0]), k[1]))]
+        by.setdefault((h, n), []).append(unit)
+    made = {} if made is None else made
+    out = []
+    for k in sorted(by, key=_entry_order):
+        key = (k[0], tuple(sorted(by[k])))
+        i = made.get(key)
+        if i is None:
+            i = made[key] = Interdiction(*key)
+        out.append(i)
+    return out
+
+
+def _entry_order(entry: tuple):
+    """An entry (Location, n) of an exposure in hex order."""
+    return (hexgrid.hex_coords(entry[0]), entry[1])
 
 
 def _group_key(key: tuple):
