@@ -8,7 +8,7 @@ the example and that path's explanations.
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 
 import clingo
 
@@ -392,7 +392,7 @@ class Graph:
         syms, enter = self._syms, self._enter
         assert syms is not None   # (_compile numbers first)
         whys = self._why_of
-        lines = []
+        lines: list[tuple] = []
         for n in path:
             w = whys.get(n)
             if w is None:
