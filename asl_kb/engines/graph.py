@@ -8,6 +8,7 @@ the example and that path's explanations.
 """
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 import clingo
@@ -25,6 +26,9 @@ class FateInfo(FrozenRecord):
     began_there: bool
     read_by: frozenset
 
+
+#: the FateInfo of a fate that no surrender's stack or Guard rule reads
+_UNREAD = FateInfo(False, frozenset())
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
@@ -287,7 +291,9 @@ class Graph:
             old = info.get((unit, fk))
             began = leaf in began_there
             readers = read_by.get(leaf)
-            if old is None or began and not old.began_there or readers and not old.read_by >= readers:
+            if old is None and not began and not readers:
+                info[(unit, fk)] = _UNREAD      # (most fates: one shared)
+            elif old is None or began and not old.began_there or readers and not old.read_by >= readers:
                 info[(unit, fk)] = FateInfo(began or (old is not None and old.began_there),
                                             frozenset(readers or ()) | (old.read_by if old else frozenset()))
             gk = group + (ikey, okey)
@@ -470,6 +476,7 @@ def _by_location(triples, made: dict | None = None) -> list[Interdiction]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _entry_order(entry: tuple):
     """An entry (Location, n) of an exposure in hex order."""
     return (hexgrid.hex_coords(entry[0]), entry[1])
