@@ -1,7 +1,9 @@
 """Read each broken unit's fates off its rout graph.
 
 The rules derive the graph (states, edges, leaves) and, at every state, the
-Interdiction and the explanation (because/3). Here the graph is only walked: for
+Interdiction and the explanation (because/3; an Interdiction's own, once per
+Location and Interdictor, joins that of each state entering it). Here the
+graph is only walked: for
 each leaf, the distinct sets of Interdiction Locations of the paths reaching
 it (fates that differ only in path are grouped), with the shortest path as
 the example and that path's explanations.
@@ -27,6 +29,9 @@ class FateInfo(FrozenRecord):
     read_by: frozenset
 
 
+#: the explained subjects of an Interdiction a state's entry incurs (the
+#: names of the predicates that say it of the state)
+_ENTRY = frozenset({"interdiction", "optional_interdiction"})
 #: the FateInfo of a fate that no surrender's stack or Guard rule reads
 _UNREAD = FateInfo(False, frozenset())
 
@@ -104,6 +109,8 @@ class Graph:
         self.ints: defaultdict = defaultdict(list)
         self.opts: defaultdict = defaultdict(list)
         self.unit_why: defaultdict = defaultdict(list)
+        #: (interdiction or optional_interdiction, Location, Interdictor) -> its because/3
+        self.entry_why: defaultdict = defaultdict(list)
         self.accompany: defaultdict = defaultdict(set)
         self.paths_cut = False
         self.leaves_sw: defaultdict = defaultdict(list)
@@ -170,6 +177,9 @@ class Graph:
                 continue
             if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
                 self.unit_why[text(subject.arguments[0])].append((rule.string, reason))
+            elif subject.name in _ENTRY and len(subject.arguments) == 2:   # an Interdiction
+                h, i = subject.arguments
+                self.entry_why[(subject.name, text(h), text(i))].append((rule.string, reason))
             else:   # a state of a rout graph, or an immediate surrender's fate
                 self.why[subject].append((rule.string, reason))
         for s in at["interdiction"]:
@@ -393,6 +403,16 @@ class Graph:
             head = self._heads[leaf] = (key, _group_key(key + ((), ()))[:-2])
         return head
 
+    def _lines_of(self, state) -> list:
+        """The explanation lines of a state: its own because/3, and that of
+        each Interdiction its entry incurs (subject interdiction(H,I) or
+        optional_interdiction(H,I), said once per Location and Interdictor)."""
+        pairs = list(self.why.get(state, ()))
+        for name, table in (("interdiction", self.ints), ("optional_interdiction", self.opts)):
+            for h, i in table.get(state, ()):
+                pairs += self.entry_why.get((name, h, i), ())
+        return self.answer.lines(pairs)
+
     def _fate(self, leaf, ints: int, opts: int, path: list[int]) -> Fate:
         (name, captor, cause, at, low_crawl), _ = self._head(leaf)
         syms, enter = self._syms, self._enter
@@ -402,7 +422,7 @@ class Graph:
         for n in path:
             w = whys.get(n)
             if w is None:
-                w = whys[n] = self.answer.lines(self.why.get(syms[n], ()))
+                w = whys[n] = self._lines_of(syms[n])
             lines += w
         f = Fate(name, at, low_crawl=low_crawl,
                  path=[self._enters(syms[path[0]], start=True)] + [x for n in path[1:] if (x := enter[n]) is not None],
@@ -498,7 +518,8 @@ _OF_STATE = frozenset({"because", "interdiction", "optional_interdiction"})
 def live(symbols) -> list:
     """An answer's shown atoms without the dead ends of its rout graphs:
     each `link` into a state from which no leaf is reached, and what is said
-    of such a state (_OF_STATE), with each start left with dead ends only
+    of such a state (_OF_STATE) -- an Interdiction's explanation too when no
+    state left names it --, with each start left with dead ends only
     kept as its own term (it is still one of Graph.roots) --
     a Graph reads its fates off paths from a start to a leaf only, and the
     walk meets a state's live children in the same order with or without
@@ -524,5 +545,11 @@ def live(symbols) -> list:
     if not dead:
         return symbols
     gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
+    # an Interdiction's own explanation (subject interdiction(H,I)) goes with
+    # the last state left that names it
+    named = {(names[i], x.arguments[1], x.arguments[2]) for i, x in
+             ((i, symbols[i]) for i, name in enumerate(names) if name in _ENTRY) if i not in gone}
+    gone |= {i for i, x in said if names[i] == "because" and x.type is clingo.SymbolType.Function
+             and x.name in _ENTRY and len(x.arguments) == 2 and (x.name, *x.arguments) not in named}
     starts = [m for m in dead - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
     return [s for i, s in enumerate(symbols) if i not in gone] + sorted(starts)
