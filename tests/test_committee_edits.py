@@ -111,3 +111,18 @@ def test_live_drops_dead_ends_only():
     assert kept == {f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)', 'fate(c,stay)',
                     'because(rout("U1"),"A10.5",must)', stuck}
     assert live(atoms[:4]) == atoms[:4]      # nothing dead: as it was
+
+
+def test_live_keeps_an_interdictions_explanation_while_a_live_state_names_it():
+    """graph.live: an Interdiction's own explanation (subject
+    interdiction(H,I), said once per Location and Interdictor) goes with the
+    last state left that names it, and stays while one does."""
+    s = clingo.parse_term
+    start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
+    atoms = [s(x) for x in (f'link({start},b)', 'leaf("U1",b)', 'interdiction(b,"P16","G1")',
+                            f'link({start},d)', 'interdiction(d,"P16","G1")', 'interdiction(d,"P17","G1")',
+                            'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
+                            'because(interdiction("P17","G1"),"A10.53",interdicted("P17","G1"))')]
+    kept = {str(x) for x in live(atoms)}
+    assert kept == {f'link({start},b)', 'leaf("U1",b)', 'interdiction(b,"P16","G1")',
+                    'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))'}

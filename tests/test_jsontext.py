@@ -65,3 +65,35 @@ def test_fates_written_by_orjson_are_the_same_text(monkeypatch, name):
     plain = render.to_json(result)
     monkeypatch.setattr(render, "MANY_FATES", 0)
     assert render.to_json(result) == plain == json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_what_orjson_writes_alike_it_writes_alike(value):
+    # orjson_alike(v): orjson's indented text is json.dumps's, byte for byte
+    import orjson
+    from asl_kb.report.jsontext import orjson_alike
+    if orjson_alike(value):
+        assert orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [1e-05, 1e16, float("nan"), float("inf"), 10 ** 30, -(2 ** 64), {1: "int key"},
+                                   _Count.TWO, [0.5, {"deep": [1e-7]}], ("x", {"y": float("-inf")})])
+def test_what_orjson_writes_otherwise_is_not_alike(value):
+    from asl_kb.report.jsontext import orjson_alike
+    assert not orjson_alike(value)
+
+
+def test_an_answer_of_many_fates_with_a_float_orjson_writes_otherwise(monkeypatch):
+    # past MANY_FATES the whole answer is written by orjson only where the
+    # rest of it (here a cut's timeout of 1e-05) is written alike; else the
+    # fates alone are: the same text either way
+    import dataclasses
+    from asl_kb.model import Cut
+    from asl_kb.position.loader import load_position
+    from asl_kb.report import render
+    from tests._runs import outcomes
+    result = outcomes(load_position("facts/rout/A10.53-odds.yaml"))
+    monkeypatch.setattr(render, "MANY_FATES", 0)
+    for timeout in (1e-05, 0.5):
+        cut = dataclasses.replace(result, cut=Cut(timeout, "reading the fates", [], done=[u.id for u in result.units]))
+        assert render.to_json(cut) == json.dumps(cut.to_json(), indent=2, ensure_ascii=False) + "\n"

@@ -70,6 +70,7 @@ class Answer:
         self.says: dict[str, str] = {}
         self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
         self._made: dict = {}         # (rule, words, kind) -> Because
+        self._order: dict = {}        # (rule, words) -> its place in rulebook order
         self.kind_says: dict[str, str] = {}
         self.arguments: dict[str, tuple[str, ...]] = {}
         self.because: dict = defaultdict(list)
@@ -128,20 +129,34 @@ class Answer:
     def explain(self, pairs, by_rule_number: bool = True) -> list[Because]:
         """(rule, reason) pairs as sorted, distinct lines of explanation: in
         rulebook order, or (by_rule_number False) by the rule id's letters."""
-        items: dict[tuple[str, str], str] = {}
+        return self.explain_lines(self.lines(pairs), by_rule_number)
+
+    def lines(self, pairs) -> list[tuple]:
+        """(rule, reason) pairs as lines ((rule, words), kind), for
+        explain_lines: a caller that explains many lists sharing pairs (a
+        rout graph's paths share their states) reads each pair once."""
         lines = self._lines
+        out = []
         for pair in pairs:
             line = lines.get(pair)
             if line is None:     # a fate's path repeats its states' reasons
                 line = lines[pair] = ((pair[0], self.say(pair[1])), reason_kind(pair[1]))
-            k, kind = line
+                if line[0] not in self._order:
+                    self._order[line[0]] = (rule_order(pair[0]), line[0][1])
+            out.append(line)
+        return out
+
+    def explain_lines(self, lines, by_rule_number: bool = True) -> list[Because]:
+        """explain() of the pairs read by lines()."""
+        items: dict[tuple[str, str], str] = {}
+        for k, kind in lines:
             if k not in items or kind < items[k]:      # one line per wording, as before
                 items[k] = kind
-        key = (lambda x: (rule_order(x[0]), x[1])) if by_rule_number else None
         # (one Because a line: the fates of an open board repeat a few dozen
         # lines thousands of times)
         made = self._made
-        return [made.get((r, s, items[r, s])) or self._because(r, s, items[r, s]) for r, s in sorted(items, key=key)]
+        return [made.get((r, s, items[r, s])) or self._because(r, s, items[r, s])
+                for r, s in sorted(items, key=self._order.__getitem__ if by_rule_number else None)]
 
     def _because(self, rule: str, says: str, kind: str) -> Because:
         b = self._made[(rule, says, kind)] = Because(rule, says, kind)

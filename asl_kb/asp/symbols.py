@@ -131,8 +131,17 @@ def read_symbols(symbols, memo: dict | None = None) -> list[ReadSymbol]:
         return list(symbols)
     memo = {} if memo is None else memo
     reader = _Reader(memo)
-    read = reader.read
-    return [read(s._rep) for s in symbols]
+    get, new = memo.get, reader._new
+    return [get(r) or new(r) for r in _reps(symbols)]
+
+
+def _reps(symbols) -> list[int]:
+    """The representations of `symbols`; a model's (clingo's sequence over
+    its C array) read off that array, without a Symbol made for each."""
+    array = getattr(symbols, "_p_symbols", None)
+    if isinstance(array, _ffi.CData) and _ffi.typeof(array).item.cname == "uint64_t":
+        return _ffi.unpack(array, len(array))
+    return [s._rep for s in symbols]
 
 
 class _Reader:
@@ -154,19 +163,24 @@ class _Reader:
         return out if out is not None else self._new(rep)
 
     def _new(self, rep: int) -> ReadSymbol:
+        # (each C call's success asked inline: a call of _ok each is a tenth
+        # of reading an open board's answer)
+        lib = _lib
         out = ReadSymbol.__new__(ReadSymbol)
         out._rep = rep
-        out._hash = _lib.clingo_symbol_hash(rep)
-        kind = _TYPES[_lib.clingo_symbol_type(rep)]
+        out._hash = lib.clingo_symbol_hash(rep)
+        kind = _TYPES[lib.clingo_symbol_type(rep)]
         out.type = kind
         if kind is _FUNCTION:
-            _ok(_lib.clingo_symbol_name(rep, self.p_char))
+            if not lib.clingo_symbol_name(rep, self.p_char):
+                _ok(False)
             c = self.p_char[0]
             name = self.names.get(c)
             if name is None:
                 name = self.names[c] = _ffi.string(c).decode()
             out.name = name
-            _ok(_lib.clingo_symbol_arguments(rep, self.p_args, self.p_size))
+            if not lib.clingo_symbol_arguments(rep, self.p_args, self.p_size):
+                _ok(False)
             size = self.p_size[0]
             if size:
                 get = self.memo.get
@@ -176,10 +190,10 @@ class _Reader:
             else:
                 out.arguments = []
         elif kind is _NUMBER:
-            _ok(_lib.clingo_symbol_number(rep, self.p_int))
+            _ok(lib.clingo_symbol_number(rep, self.p_int))
             out.number = self.p_int[0]
         elif kind is _STRING:
-            _ok(_lib.clingo_symbol_string(rep, self.p_char))
+            _ok(lib.clingo_symbol_string(rep, self.p_char))
             out.string = _ffi.string(self.p_char[0]).decode()
         self.memo[rep] = out
         return out

@@ -1,14 +1,17 @@
 """Read each broken unit's fates off its rout graph.
 
 The rules derive the graph (states, edges, leaves) and, at every state, the
-Interdiction and the explanation (because/3). Here the graph is only walked: for
+Interdiction and the explanation (because/3; an Interdiction's own, once per
+Location and Interdictor, joins that of each state entering it). Here the
+graph is only walked: for
 each leaf, the distinct sets of Interdiction Locations of the paths reaching
 it (fates that differ only in path are grouped), with the shortest path as
 the example and that path's explanations.
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
+import functools
+from collections import defaultdict
 
 import clingo
 
@@ -25,6 +28,12 @@ class FateInfo(FrozenRecord):
     began_there: bool
     read_by: frozenset
 
+
+#: the explained subjects of an Interdiction a state's entry incurs (the
+#: names of the predicates that say it of the state)
+_ENTRY = frozenset({"interdiction", "optional_interdiction"})
+#: the FateInfo of a fate that no surrender's stack or Guard rule reads
+_UNREAD = FateInfo(False, frozenset())
 
 FATE_ORDER = {"rout": 0, "stay": 1, "surrender": 2, "freed": 3, "eliminated": 4}
 #: how a state was entered, for those that enter a Location
@@ -45,6 +54,15 @@ def _state_location(node):
         return node.arguments[1]
     if node.name == "designating":
         return node.arguments[0].arguments[1]
+    return None
+
+
+def _entered_location(node) -> str | None:
+    """The Location a state enters (a step or Low Crawl), else None."""
+    if node.name == "rout_state":
+        args = node.arguments
+        if args[-1].name in _ENTERING:
+            return _location(args[1])
     return None
 
 
@@ -91,6 +109,8 @@ class Graph:
         self.ints: defaultdict = defaultdict(list)
         self.opts: defaultdict = defaultdict(list)
         self.unit_why: defaultdict = defaultdict(list)
+        #: (interdiction or optional_interdiction, Location, Interdictor) -> its because/3
+        self.entry_why: defaultdict = defaultdict(list)
         self.accompany: defaultdict = defaultdict(set)
         self.paths_cut = False
         self.leaves_sw: defaultdict = defaultdict(list)
@@ -104,8 +124,16 @@ class Graph:
         self._exposures: list[frozenset] = [frozenset()]
         self._exposure_number: dict[frozenset, int] = {frozenset(): 0}
         self._unions: dict[tuple[int, int], int] = {}
-        self._interdiction_lists: dict[frozenset, tuple] = {}
+        #: pairs of exposures (Interdiction, optional) by number, the number
+        #: of each, and of each pair followed by an entry pair (the walk's)
+        self._pairs: list[tuple[int, int]] = [(0, 0)]
+        self._pair_number: dict[tuple[int, int], int] = {(0, 0): 0}
+        self._steps: dict[tuple[int, int], int] = {}
+        self._interdiction_lists: dict[int, tuple] = {}
+        self._made_interdictions: dict[tuple, Interdiction] = {}
         self._heads: dict = {}
+        #: the explanation pairs of each numbered state, as the walk asks
+        self._why_of: dict[int, list] = {}
         self.leaves: set = set()
         self.invokes: dict = {}
         self.guard_after: dict = {}
@@ -149,6 +177,9 @@ class Graph:
                 continue
             if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
                 self.unit_why[text(subject.arguments[0])].append((rule.string, reason))
+            elif subject.name in _ENTRY and len(subject.arguments) == 2:   # an Interdiction
+                h, i = subject.arguments
+                self.entry_why[(subject.name, text(h), text(i))].append((rule.string, reason))
             else:   # a state of a rout graph, or an immediate surrender's fate
                 self.why[subject].append((rule.string, reason))
         for s in at["interdiction"]:
@@ -198,7 +229,7 @@ class Graph:
         the walk below hashes states many times)."""
         if self._syms is None:
             # (numbered in any order: the walk goes by the children's order)
-            self._syms, self._ids, self._kids, self._exp, self._leaf = [], {}, [], [], []
+            self._syms, self._ids, self._kids, self._exp, self._leaf, self._enter = [], {}, [], [], [], []
             self._extend(set(self.children), set(self.children).union(*self.children.values(), self.leaves))
 
     def _extend(self, parents, nodes) -> None:
@@ -206,59 +237,87 @@ class Graph:
         children of `parents` (add(): a group's states)."""
         syms, ids = self._syms, self._ids
         assert syms is not None   # (_compile numbers first)
+        kids, exp, is_leaf, enter, leaves = self._kids, self._exp, self._leaf, self._enter, self.leaves
+        ints_of, opts_of, entry = self.ints.get, self.opts.get, self._entry
         for sym in nodes | parents:
             if sym not in ids:
                 ids[sym] = len(syms)
                 syms.append(sym)
-                self._kids.append([])
-                self._exp.append(tuple(self._number(frozenset((h, i, 1) for h, i in x))
-                                       for x in self._exposure(sym)))
-                self._leaf.append(sym in self.leaves)
+                kids.append([])
+                # (most states are entered without Interdiction: exposure 0)
+                ints, opts = ints_of(sym), opts_of(sym)
+                exp.append(self._pair(entry(ints) if ints else 0, entry(opts) if opts else 0))
+                is_leaf.append(sym in leaves)
+                enter.append(_entered_location(sym))
         for sym in parents:
             self._kids[ids[sym]] = [ids[c] for c in self.children.get(sym, ())]
+        # (a group may say more of a state numbered before: asked again)
+        self._why_of.clear()
 
     def fates(self, root, all_paths: bool):
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
-        kids, exp, is_leaf, syms, join = self._kids, self._exp, self._leaf, self._syms, self._join
+        kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
         assert syms is not None   # (_compile numbers first)
-        r = self._ids[root]
-        # breadth-first: the first path found to a (state, exposure) is a shortest one
-        start = (r, 0, 0)
-        best: dict[tuple, tuple] = {start: (r,)}
-        queue = deque([start])
-        found_i: dict = {}
-        while queue:
-            node, ints, opts = key = queue.popleft()
-            path = best[key]
+        pairs, step, both = self._pairs, self._steps, self._both
+        size = len(syms)
+        # breadth-first (the list grows as it is walked): the first path found
+        # to a (state, exposure) is a shortest one; each kept as the (state,
+        # exposure) it came from. A key is one int: exposure * size + state
+        # (the exposure numbers both lists, Interdiction and optional, at once)
+        start = self._ids[root]
+        came: dict[int, int] = {start: -1}
+        queue = [start]
+        found = []
+        for key in queue:
+            e, node = divmod(key, size)
             if is_leaf[node]:
-                found_i.setdefault(key, path)
+                found.append(key)
             for child in kids[node]:
-                ci, co = exp[child]
-                nk = (child, join(ints, ci) if ci else ints, join(opts, co) if co else opts)
-                if nk not in best:
-                    best[nk] = path + (child,)
+                ce = exp[child]
+                if ce:
+                    ce = step.get((e, ce)) or both(e, ce)
+                else:
+                    ce = e
+                nk = ce * size + child
+                if nk not in came:
+                    came[nk] = key
                     queue.append(nk)
         sets = self._exposures
-        found = {(syms[n], sets[i], sets[o]): tuple(syms[x] for x in path) for (n, i, o), path in found_i.items()}
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
         unit = _unit_of(root)
-        for (leaf, ints, opts), path in found.items():
+        info, began_there, read_by = self.info, self.began_there, self.read_by
+        for key in found:
+            e, n = divmod(key, size)
+            i, o = pairs[e]
+            leaf = syms[n]
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
-            (_, ikey), (_, okey) = self._interdictions(ints), self._interdictions(opts)
-            fk = Fate.key_of(*self._head(leaf), ikey, okey)
-            old = self.info.get((unit, fk))
-            self.info[(unit, fk)] = FateInfo(leaf in self.began_there or (old is not None and old.began_there),
-                                             frozenset(self.read_by.get(leaf, ())) | (old.read_by if old else frozenset()))
-            key = _group_key(fk)
-            if key not in out:
-                f = self._fate(leaf, ints, opts, path)
+            head, group = self._head(leaf)
+            ikey, okey = self._interdictions(i)[1], self._interdictions(o)[1]
+            fk = head + (ikey, okey)
+            old = info.get((unit, fk))
+            began = leaf in began_there
+            readers = read_by.get(leaf)
+            if old is None and not began and not readers:
+                info[(unit, fk)] = _UNREAD      # (most fates: one shared)
+            elif old is None or began and not old.began_there or readers and not old.read_by >= readers:
+                info[(unit, fk)] = FateInfo(began or (old is not None and old.began_there),
+                                            frozenset(readers or ()) | (old.read_by if old else frozenset()))
+            gk = group + (ikey, okey)
+            if gk not in out:
+                path = []
+                at = key
+                while at >= 0:
+                    path.append(at % size)
+                    at = came[at]
+                path.reverse()
+                f = self._fate(leaf, i, o, path)
                 if all_paths:
-                    f.paths = sorted(p for p in paths_of.get((leaf, ints, opts), ()))
-                out[key] = f
+                    f.paths = sorted(p for p in paths_of.get((leaf, sets[i], sets[o]), ()))
+                out[gk] = f
         return out
 
     def _locations(self, path):
@@ -270,16 +329,37 @@ class Graph:
         return locs
 
     def _enters(self, node, start=False):
-        """The Location a state enters (a step or Low Crawl), else None."""
+        """The Location a state enters (a step or Low Crawl), else None; with
+        `start`, the Location of a start."""
         key = (node, start)
         if key not in self._entered:
             loc = None
-            if node.name == "rout_state":
-                args = node.arguments
-                if start or args[-1].name in _ENTERING:
-                    loc = _location(args[1])
+            if start and node.name == "rout_state":
+                loc = _location(node.arguments[1])
+            elif not start:
+                loc = _entered_location(node)
             self._entered[key] = loc
         return self._entered[key]
+
+    def _pair(self, ints: int, opts: int) -> int:
+        """The number of a pair of exposures (Interdiction, optional)."""
+        n = self._pair_number.get((ints, opts))
+        if n is None:
+            n = self._pair_number[(ints, opts)] = len(self._pairs)
+            self._pairs.append((ints, opts))
+        return n
+
+    def _both(self, a: int, b: int) -> int:
+        """The pair of exposures a followed by the entry pair b, each list
+        joined as _join joins it."""
+        (i, o), (ci, co) = self._pairs[a], self._pairs[b]
+        n = self._steps[(a, b)] = self._pair(self._join(i, ci) if ci else i, self._join(o, co) if co else o)
+        return n
+
+    def _entry(self, pairs) -> int:
+        """The number of the exposure of entering a state Interdicted by
+        `pairs` (Location, Interdictor): each its first entry."""
+        return self._number(frozenset((h, i, 1) for h, i in pairs))
 
     def _number(self, exposure: frozenset) -> int:
         n = self._exposure_number.get(exposure)
@@ -296,17 +376,18 @@ class Graph:
             n = self._unions[(a, b)] = self._number(_entered_again(self._exposures[a], self._exposures[b]))
         return n
 
-    def _interdictions(self, pairs: frozenset) -> tuple:
-        """_by_location(pairs) and its part of Fate.key, figured once per
-        exposure (they recur from fate to fate)."""
-        found = self._interdiction_lists.get(pairs)
+    def _interdictions(self, number: int) -> tuple:
+        """_by_location of the exposure `number` and its part of Fate.key,
+        figured once per exposure (they recur from fate to fate)."""
+        found = self._interdiction_lists.get(number)
         if found is None:
-            listed = tuple(_by_location(pairs))
-            found = self._interdiction_lists[pairs] = (listed, Fate.exposure_key(listed))
+            listed = tuple(_by_location(self._exposures[number], self._made_interdictions))
+            found = self._interdiction_lists[number] = (listed, Fate.exposure_key(listed))
         return found
 
-    def _head(self, leaf) -> tuple[str, str, str, str, bool]:
-        """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf."""
+    def _head(self, leaf) -> tuple[tuple, tuple]:
+        """Fate.key's kind, captor, cause, Location and Low Crawl of a leaf,
+        and the same as the start of _group_key."""
         head = self._heads.get(leaf)
         if head is None:
             kind = self.fate[leaf]
@@ -317,16 +398,37 @@ class Graph:
                 cause = kind.arguments[0].name
                 if leaf in self.invokes:
                     captor = text(leaf.arguments[0])
-            head = self._heads[leaf] = (kind.name, captor, cause, _location(_leaf_location(leaf)),
-                                        leaf.name == "rout_state" and leaf.arguments[-1].name == "lc")
+            at = _location(_leaf_location(leaf))
+            key = (kind.name, captor, cause, at, leaf.name == "rout_state" and leaf.arguments[-1].name == "lc")
+            head = self._heads[leaf] = (key, _group_key(key + ((), ()))[:-2])
         return head
 
-    def _fate(self, leaf, ints, opts, path) -> Fate:
-        name, captor, cause, at, low_crawl = self._head(leaf)
+    def _lines_of(self, state) -> list:
+        """The explanation lines of a state: its own because/3, and that of
+        each Interdiction its entry incurs (subject interdiction(H,I) or
+        optional_interdiction(H,I), said once per Location and Interdictor)."""
+        pairs = list(self.why.get(state, ()))
+        for name, table in (("interdiction", self.ints), ("optional_interdiction", self.opts)):
+            for h, i in table.get(state, ()):
+                pairs += self.entry_why.get((name, h, i), ())
+        return self.answer.lines(pairs)
+
+    def _fate(self, leaf, ints: int, opts: int, path: list[int]) -> Fate:
+        (name, captor, cause, at, low_crawl), _ = self._head(leaf)
+        syms, enter = self._syms, self._enter
+        assert syms is not None   # (_compile numbers first)
+        whys = self._why_of
+        lines: list[tuple] = []
+        for n in path:
+            w = whys.get(n)
+            if w is None:
+                w = whys[n] = self._lines_of(syms[n])
+            lines += w
         f = Fate(name, at, low_crawl=low_crawl,
-                 path=self._locations(path), interdiction=list(self._interdictions(ints)[0]),
+                 path=[self._enters(syms[path[0]], start=True)] + [x for n in path[1:] if (x := enter[n]) is not None],
+                 interdiction=list(self._interdictions(ints)[0]),
                  optional_interdiction=list(self._interdictions(opts)[0]),
-                 because=self.because(w for n in path for w in self.why.get(n, ())))
+                 because=self.answer.explain_lines(lines))
         if name == "surrender":
             f.captor = captor
             f.guard = self.guard_after[leaf]
@@ -375,14 +477,29 @@ def _entered_again(before: frozenset, entry: frozenset) -> frozenset:
     return before | {(h, i, n) for h, i, _ in entry}
 
 
-def _by_location(triples) -> list[Interdiction]:
+def _by_location(triples, made: dict | None = None) -> list[Interdiction]:
     """(Location, Interdictor, n) triples as one Interdiction per entry of
-    each Location (a Location entered twice is listed twice), in hex order."""
-    by: dict[tuple, set] = {}
+    each Location (a Location entered twice is listed twice), in hex order;
+    `made`: the Interdictions made before, by Location and units (an open
+    board's thousands of exposures name a few)."""
+    by: dict[tuple, list] = {}
     for h, unit, n in triples:
-        by.setdefault((h, n), set()).add(unit)
-    return [Interdiction(h, tuple(sorted(by[(h, n)])))
-            for h, n in sorted(by, key=lambda k: (hexgrid.hex_coords(k[0]), k[1]))]
+        by.setdefault((h, n), []).append(unit)
+    made = {} if made is None else made
+    out = []
+    for k in sorted(by, key=_entry_order):
+        key = (k[0], tuple(sorted(by[k])))
+        i = made.get(key)
+        if i is None:
+            i = made[key] = Interdiction(*key)
+        out.append(i)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _entry_order(entry: tuple):
+    """An entry (Location, n) of an exposure in hex order."""
+    return (hexgrid.hex_coords(entry[0]), entry[1])
 
 
 def _group_key(key: tuple):
@@ -401,7 +518,8 @@ _OF_STATE = frozenset({"because", "interdiction", "optional_interdiction"})
 def live(symbols) -> list:
     """An answer's shown atoms without the dead ends of its rout graphs:
     each `link` into a state from which no leaf is reached, and what is said
-    of such a state (_OF_STATE), with each start left with dead ends only
+    of such a state (_OF_STATE) -- an Interdiction's explanation too when no
+    state left names it --, with each start left with dead ends only
     kept as its own term (it is still one of Graph.roots) --
     a Graph reads its fates off paths from a start to a leaf only, and the
     walk meets a state's live children in the same order with or without
@@ -427,5 +545,11 @@ def live(symbols) -> list:
     if not dead:
         return symbols
     gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
+    # an Interdiction's own explanation (subject interdiction(H,I)) goes with
+    # the last state left that names it
+    named = {(names[i], x.arguments[1], x.arguments[2]) for i, x in
+             ((i, symbols[i]) for i, name in enumerate(names) if name in _ENTRY) if i not in gone}
+    gone |= {i for i, x in said if names[i] == "because" and x.type is clingo.SymbolType.Function
+             and x.name in _ENTRY and len(x.arguments) == 2 and (x.name, *x.arguments) not in named}
     starts = [m for m in dead - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
     return [s for i, s in enumerate(symbols) if i not in gone] + sorted(starts)

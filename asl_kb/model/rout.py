@@ -140,7 +140,8 @@ class Fate(Record):
         out["interdiction"] = [i.to_json() for i in self.interdiction]
         out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
         out["because"] = because_lines(self.because)
-        out.update(set_fields(self, "paths"))
+        if self.paths is not None:
+            out["paths"] = self.paths
         if self.odds is not None:
             out["odds"] = self.odds.to_json()
         if self.odds_with_leader:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any, cast
 
-__all__ = ["Written", "indented"]
+__all__ = ["Written", "indented", "orjson_alike"]
 
 
 class Written(str):
@@ -109,3 +109,27 @@ def _value(o, depth: int) -> str:
 def indented(obj) -> str:
     """json.dumps(obj, indent=2, ensure_ascii=False), byte for byte."""
     return _value(obj, 0)
+
+
+#: the ints orjson writes (64 bits, signed or not)
+_INT_RANGE = range(-(1 << 63), 1 << 64)
+
+
+def orjson_alike(o) -> bool:
+    """Whether orjson's indented text of `o` (OPT_INDENT_2) is json.dumps's
+    (indent=2, ensure_ascii=False): only dicts with string keys, lists,
+    tuples, strings, booleans, None, ints of 64 bits and floats json.dumps
+    writes without an exponent (0, or from 1e-4 to below 1e16), each of the
+    very type (a subclass may write itself otherwise)."""
+    cls = o.__class__
+    if cls is str or cls is bool or o is None:
+        return True
+    if cls is int:
+        return o in _INT_RANGE
+    if cls is float:
+        return o == 0 or 1e-4 <= abs(o) < 1e16
+    if cls is dict:
+        return all(k.__class__ is str for k in o) and all(orjson_alike(v) for v in o.values())
+    if cls is list or cls is tuple:
+        return all(orjson_alike(v) for v in o)
+    return False

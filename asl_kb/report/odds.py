@@ -40,6 +40,8 @@ class NmcTable:
             self.pin_eliminates[text(s.arguments[0])].add(text(s.arguments[1]))
         #: (unit, with, Locations) -> the distributions after their NMCs (_after)
         self._memo: dict = {}
+        #: (Location, ways) -> PinnedAt, made once
+        self._pinned_at: dict = {}
 
     def leaders(self, unit: str) -> list[str]:
         """The leaders who may rout with `unit` and add their DRM (A10.711)."""
@@ -54,8 +56,16 @@ class NmcTable:
             return None
         live_whole, live_reduced, pinned, eliminated = self._after(unit, with_leader, whole, tuple(hexes))
         n = len(hexes)
-        return Odds(nmcs=n, intact=live_whole, reduced=live_reduced,
-                    pinned=[PinnedAt(h, pinned[h]) for h in dict.fromkeys(hexes) if pinned.get(h)],
+        made = self._pinned_at
+        at = []
+        for h in dict.fromkeys(hexes):
+            ways = pinned.get(h)
+            if ways:
+                p = made.get((h, ways))
+                if p is None:     # (thousands of fates pin in a few Locations, a few ways)
+                    p = made[(h, ways)] = PinnedAt(h, ways)
+                at.append(p)
+        return Odds(nmcs=n, intact=live_whole, reduced=live_reduced, pinned=at,
                     eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
 
     def _after(self, unit: str, with_leader: str, whole: dict, hexes: tuple) -> tuple:
@@ -127,7 +137,8 @@ def path_order(f) -> list[str]:
         if want.get(h, 0) > 0:
             want[h] -= 1
             out.append(h)
-    return out + sorted(h for h, n in want.items() for _ in range(n))
+    rest = [h for h, n in want.items() if n for _ in range(n)]
+    return out + sorted(rest) if rest else out
 
 
 def add_odds(units, table: NmcTable | None) -> None:

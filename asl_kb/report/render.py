@@ -2,15 +2,17 @@
 input) or text (asl_kb/report/text.py).
 
 The JSON is the text of json.dumps(indent=2, ensure_ascii=False)
-(report/jsontext.py); a unit's fates, most of the text where a unit has
-thousands of them (an open board), are written by orjson, whose indented
-text is the same for the values a fate holds -- strings, booleans, small
-ints and percents to one decimal (json.dumps and orjson differ only on a
-float below 1e-4 or not finite, an int past 64 bits, a key not a string)."""
+(report/jsontext.py). A result with many fates (an open board: thousands,
+megabytes of text) is written by orjson, whose indented text is the same for
+the values a fate holds -- strings, booleans, small ints and percents to one
+decimal (json.dumps and orjson differ only on a float below 1e-4, from 1e16
+or not finite, an int past 64 bits, a key not a string): the whole answer
+at once where the rest of it holds such values only (orjson_alike), else
+the fates alone, put in at their depth."""
 from __future__ import annotations
 
 from asl_kb.model import Outcomes
-from asl_kb.report.jsontext import Written, indented
+from asl_kb.report.jsontext import Written, indented, orjson_alike
 
 __all__ = ["to_json", "to_text"]
 
@@ -18,6 +20,8 @@ __all__ = ["to_json", "to_text"]
 #: fates in a result past which its fates are written by orjson (its
 #: import costs a small position more than writing them)
 MANY_FATES = 200
+#: the lists of units whose fates are written by orjson
+_UNIT_LISTS = ("units", "voluntary_break")
 
 
 def to_json(result: Outcomes) -> str:
@@ -25,7 +29,13 @@ def to_json(result: Outcomes) -> str:
     units = result.units + (result.voluntary_break or [])
     if sum(len(u.fates) for u in units) > MANY_FATES:
         import orjson
-        for u in data["units"] + data.get("voluntary_break", []):
+        listed = [u for key in _UNIT_LISTS for u in data.get(key, ())]
+        # (the fates hold such values by construction: only the rest is asked)
+        if (all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS)
+                and all(orjson_alike(v) for u in listed for k, v in u.items() if k != "fates")):
+            # (one text: no 12 MB of fates copied into the indented rest)
+            return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
+        for u in listed:
             u["fates"] = Written(orjson.dumps(u["fates"], option=orjson.OPT_INDENT_2).decode())
     return indented(data) + "\n"
 

@@ -26,18 +26,24 @@ import functools
 
 from asl_kb.board import hexgrid
 from asl_kb.model import Destination, Fate, FateSummary, UnbeatenRoute
-from asl_kb.model.rout import FateGroup
+from asl_kb.model.rout import FateGroup, Odds
 
 
 def _hexes(items) -> frozenset[tuple[str, int]]:
     """The Interdiction Locations of a route as a multiset: (Location, n) for
     its n-th Interdiction there (a route re-entering a Location is
     Interdicted there again, A10.53, and is beaten by the one that does not)."""
+    return _multiset(tuple([i.at for i in items]))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _multiset(ats: tuple[str, ...]) -> frozenset[tuple[str, int]]:
+    # (asked several times a fate: ordering, summing up, counting NMCs)
     seen: dict[str, int] = {}
     out = set()
-    for i in items:
-        seen[i.at] = seen.get(i.at, 0) + 1
-        out.add((i.at, seen[i.at]))
+    for at in ats:
+        seen[at] = seen.get(at, 0) + 1
+        out.add((at, seen[at]))
     return frozenset(out)
 
 
@@ -46,6 +52,7 @@ def _listed(s) -> list[str]:
     return [at for at, _ in sorted(s, key=_entry_key)]
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _entry_key(entry):
     return (_loc_key(entry[0]), entry[1])
 
@@ -56,8 +63,9 @@ def _loc_key(at: str):
     return (hexgrid.hex_coords(h), int(level or 0), at)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _set_key(s: frozenset):
-    return (len(s), sorted(_entry_key(e) for e in s))
+    return (len(s), tuple(sorted(map(_entry_key, s))))
 
 
 def nmcs(f: Fate) -> int:
@@ -82,7 +90,6 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     Ordering fates is presentation, not a rules question: no fate is added
     or dropped."""
     from asl_kb.engines.outcomes import unit_key
-    from asl_kb.report.odds import preference
     # (an open board: thousands of fates naming a few units and Locations;
     # each id's and Interdiction's part of the key figured once)
     ids: dict[str, list] = {}
@@ -108,12 +115,32 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     for f, n in zip(fates, counts):
         if f.kind == "rout":
             least[f.at] = min(least.get(f.at, 99), n)
+    # (the odds' preferences, tuples of Fractions, ranked once, equal ones
+    # alike: a few distinct odds, compared thousands of times in the sort)
+    prefs = [_odds_of(f.odds) if f.kind == "rout" else None for f in fates]
+    rank: dict = {}
+    last: tuple | None = None
+    last_odds = None
+    for odds in sorted(set(prefs), key=_preference_of):
+        p = _preference_of(odds)
+        rank[odds] = len(rank) if last is None or p != last else rank[last_odds]
+        last, last_odds = p, odds
     keys = [(KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0,
              id_key(f.captor or ""), f.cause or "", _loc_key(f.at),
-             preference(f.odds) if f.kind == "rout" else (), n, f.low_crawl,
+             rank[p], n, f.low_crawl,
              _set_key(hi), _set_key(ho), listed(f.interdiction), listed(f.optional_interdiction))
-            for f, (hi, ho), n in zip(fates, exposures, counts)]
+            for f, (hi, ho), n, p in zip(fates, exposures, counts, prefs)]
     return [fates[i] for i in sorted(range(len(fates)), key=keys.__getitem__)]
+
+
+def _odds_of(o: Odds | None) -> tuple | None:
+    """What preference() reads of a fate's odds (None: none)."""
+    return None if o is None else (o.nmcs, o.intact, o.reduced, o.eliminated)
+
+
+def _preference_of(odds: tuple | None) -> tuple:
+    from asl_kb.report.odds import _preference
+    return () if odds is None else _preference(*odds)
 
 
 def unit_summary(fates: list[Fate]) -> FateSummary:
@@ -133,10 +160,12 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
         entries = by_dest[at]
         crawls = [n for n, f in entries if f.low_crawl]
         exposure: dict[tuple[frozenset, frozenset], list[int]] = {}
+        nmc = [0] if crawls else []      # (nmcs(f) of each, from its exposure)
         for n, f in entries:
             if not f.low_crawl:
                 key = (_hexes(f.interdiction), _hexes(f.optional_interdiction))
                 exposure.setdefault(key, []).append(n)
+                nmc.append(len(key[0] | key[1]))
         # dominance: a route is beaten by one whose Interdiction (and optional
         # Interdiction) Locations are subsets of its own, not both equal.
         # Smallest first, each asked only against the unbeaten ones found:
@@ -156,7 +185,7 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
             unbeaten=[UnbeatenRoute(_listed(k[0]), _listed(k[1]), exposure[k])
                       for k in unbeaten],
             beaten=len(entries) - kept,
-            least_nmcs=min(nmcs(f) for _, f in entries),
+            least_nmcs=min(nmc),
             first=entries[0][0],
         ))
     return FateSummary(
