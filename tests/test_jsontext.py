@@ -87,7 +87,7 @@ def test_an_answer_of_many_fates_with_a_float_orjson_writes_otherwise(monkeypatc
     # past MANY_FATES the whole answer is written by orjson only where the
     # rest of it (here a cut's timeout of 1e-05) is written alike; else the
     # fates alone are: the same text either way
-    import dataclasses
+    from asl_kb.record import replace
     from asl_kb.model import Cut
     from asl_kb.position.loader import load_position
     from asl_kb.report import render
@@ -95,5 +95,5 @@ def test_an_answer_of_many_fates_with_a_float_orjson_writes_otherwise(monkeypatc
     result = outcomes(load_position("facts/rout/A10.53-odds.yaml"))
     monkeypatch.setattr(render, "MANY_FATES", 0)
     for timeout in (1e-05, 0.5):
-        cut = dataclasses.replace(result, cut=Cut(timeout, "reading the fates", [], done=[u.id for u in result.units]))
+        cut = replace(result, cut=Cut(timeout, "reading the fates", [], done=[u.id for u in result.units]))
         assert render.to_json(cut) == json.dumps(cut.to_json(), indent=2, ensure_ascii=False) + "\n"
