@@ -27,6 +27,8 @@ enough to make that small beside its grounding.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 
 from asl_kb.board import hexgrid
 
@@ -61,17 +63,35 @@ def group_budget(total: int, jobs: int = 1) -> int:
     return GROUP_LOCATIONS if n == 1 else math.ceil(total / n)
 
 
-def groups(fb, budget: int | None = None, jobs: int = 1) -> list[tuple[str, list[str]]]:
+def groups(fb, budget: int | None = None, jobs: int = 1) -> list[tuple[str | Callable[[], str], list[str]]]:
     """(facts text, the ids of the units figured in it) of each group of a
-    tagged FactBuilder (asl_kb/asp/facts.py) that has built its lines."""
+    tagged FactBuilder (asl_kb/asp/facts.py), which builds its lines here
+    where it has not yet. Solved `jobs` > 1 at a time, several groups are
+    each a function that builds its own facts text (in its worker process,
+    asl_kb/asp/workers.py: the parent figures only the reach, and the
+    geometry of each group -- moves, terrain, LOS -- is figured beside the
+    others'); the text is the same as cut from the whole position's."""
+    reach = fb.figure_reach()
     if budget is None:
-        budget = group_budget(sum(len(r) for r in fb.reach.values()), jobs)
-    p = fb.p
-    homes = _batches(p, fb.reach, budget)
+        budget = group_budget(sum(len(r) for r in reach.values()), jobs)
+    homes = _batches(fb.p, reach, budget)
+    figured = [[u for u in h if u in reach] for h in homes]
+    if len(homes) > 1 and jobs > 1:
+        return [(partial(_group_text, fb, h), f) for h, f in zip(homes, figured)]
+    if not fb.lines:
+        fb.build()
     if len(homes) == 1:
-        return [("\n".join(fb.lines) + "\n", [u for u in homes[0] if u in fb.reach])]
+        return [("\n".join(fb.lines) + "\n", figured[0])]
     index = _Index(fb)
-    return [(index.text(h), [u for u in h if u in fb.reach]) for h in homes]
+    return [(index.text(h), f) for h, f in zip(homes, figured)]
+
+
+def _group_text(fb, home: list[str]) -> str:
+    """The facts text of the group whose units are `home`, built for it
+    alone (FactBuilder.scoped)."""
+    mine = fb.scoped(home)
+    mine.build()
+    return _Index(mine).text(home)
 
 
 def _batches(p, reach: dict, budget: int) -> list[list[str]]:
