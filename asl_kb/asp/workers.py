@@ -75,7 +75,7 @@ def solve_groups(texts: Sequence[str | Callable[[], str]], concealed: int, deadl
     # one starts as soon as any ends (groups ground in times no count of
     # Locations foretells), the answers are yielded in group order
     running: dict[int, tuple[int, int, list[bytes]]] = {}
-    ended: dict[int, tuple[bytes, int]] = {}     # group -> (answer, wait status)
+    ended: dict[int, tuple | BaseException] = {}     # group -> its answer read, or why none
     todo = enumerate(texts)
     try:
         for i in range(len(texts)):
@@ -98,9 +98,13 @@ def solve_groups(texts: Sequence[str | Callable[[], str]], concealed: int, deadl
                 del running[fd]
                 os.close(fd)
                 _, status = os.waitpid(pid, 0)
-                ended[k] = (b"".join(chunks), status)
-            data, status = ended.pop(i)
-            yield _answer(data, status, cap)
+                # (read at once: a later group's answer while an earlier
+                # one is still being solved)
+                ended[k] = _outcome(b"".join(chunks), status, cap)
+            got = ended.pop(i)
+            if isinstance(got, BaseException):
+                raise got
+            yield got
     finally:
         for fd, (_, pid, _) in running.items():
             _end(pid, fd)
@@ -152,8 +156,9 @@ def _start(text: str | Callable[[], str], concealed: int, deadline: float | None
                 signal.alarm(max(1, math.ceil(left + budget.slack(max(left, 0.0)))))
             try:
                 symbols, stats = solve(_text(text), concealed, deadline=deadline)
-                # one tuple term: one parse_term in the parent
-                answer: tuple = ("ok", "(" + "".join(f"{s}," for s in symbols) + ")", stats)
+                # one tuple term, written by clingo in one call and read
+                # with one parse_term in the parent
+                answer: tuple = ("ok", str(clingo.Function("", symbols)), stats)
             except TimedOut as e:
                 answer = ("timeout", str(e))
             except MemoryError:
@@ -183,6 +188,14 @@ def _ready(fds: list[int], deadline: float | None) -> int:
 #: the exit status of a process the C library ends when it cannot allocate a
 #: new thread's data ("cannot allocate memory for thread-local data: ABORT")
 _LOADER_ABORT = 127
+
+
+def _outcome(data: bytes, status: int, cap: int | None) -> tuple | BaseException:
+    """_answer(), or what it raises (raised in the group's turn)."""
+    try:
+        return _answer(data, status, cap)
+    except (TimedOut, MemoryError, RuntimeError) as e:
+        return e
 
 
 def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
