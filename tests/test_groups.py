@@ -64,9 +64,9 @@ def test_a_worker_builds_the_facts_the_whole_position_gives_its_group(name):
     vb = "A10.41" in name
     whole = FactBuilder(p, vb, tagged=True)
     whole.build()
-    for budget in (1, max(1, sum(len(r) for r in whole.reach.values()) // 2)):
-        cut = groups.groups(whole, budget=budget)
-        built = groups.groups(FactBuilder(p, vb, tagged=True), budget=budget, jobs=2)
+    for size in (1, max(1, sum(len(r) for r in whole.reach.values()) // 2)):
+        cut = groups.groups(whole, budget=size)
+        built = groups.groups(FactBuilder(p, vb, tagged=True), budget=size, jobs=2)
         if len(cut) == 1:
             continue
         assert [ids for _, ids in built] == [ids for _, ids in cut]
