@@ -77,14 +77,16 @@ def test_a_worker_builds_the_facts_the_whole_position_gives_its_group(name):
 def test_groups_on_several_cores_come_in_a_multiple_of_them():
     """One core: a group closes at GROUP_LOCATIONS. Two: as many groups or
     the next even number, as even as may be, where each keeps
-    PARALLEL_LOCATIONS; a small position stays one group."""
+    PARALLEL_LOCATIONS, and two rounds of them (four groups) where each
+    can keep it; a small position stays one group."""
     def count(total, jobs):
         return -(-total // groups.group_budget(total, jobs))
     g, floor = groups.GROUP_LOCATIONS, groups.PARALLEL_LOCATIONS
     assert groups.group_budget(g - 1, 1) == g and count(5 * g + 1, 1) == 6
-    assert count(g - 1, 2) == 2 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
+    assert count(g - 1, 2) == 4 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
     assert count(2 * floor - 1, 2) == 1 and count(2 * floor, 2) == 2
-    assert count(4 * g, 3) == 6
+    assert count(4 * floor - 1, 2) == 2 and count(4 * floor, 2) == 4
+    assert count(4 * g, 3) == 6 and count(6 * floor, 3) == 6
 
 
 def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypatch):

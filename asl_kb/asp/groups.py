@@ -56,10 +56,15 @@ def group_budget(total: int, jobs: int = 1) -> int:
     """The Locations in reach a group takes before a new one begins, for
     `total` in all: GROUP_LOCATIONS; solved `jobs` at a time, the groups
     come in a multiple of `jobs`, as even as the units allow, where each
-    keeps PARALLEL_LOCATIONS."""
+    keeps PARALLEL_LOCATIONS -- and in two rounds at least where each can
+    keep it: a worker that ends first takes the next group (how long a
+    group grounds, no count of Locations foretells), and the parent reads
+    the first round's answers while the second is solved, so that only the
+    last groups' reading is left once the workers are done."""
     n = max(1, math.ceil(total / GROUP_LOCATIONS))
     if jobs > 1 and total >= jobs * PARALLEL_LOCATIONS:
-        n = jobs * math.ceil(n / jobs)
+        rounds = max(math.ceil(n / jobs), min(2, total // (jobs * PARALLEL_LOCATIONS)))
+        n = jobs * rounds
     return GROUP_LOCATIONS if n == 1 else math.ceil(total / n)
 
 
