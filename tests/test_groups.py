@@ -53,17 +53,40 @@ def test_one_hex_a_group_answers_as_the_whole_program(name, monkeypatch):
     assert to_json(outcomes_module.outcomes(p, **options)) == whole
 
 
+@pytest.mark.parametrize("name", COUPLED + ["bench:spread-2x3"])
+def test_a_worker_builds_the_facts_the_whole_position_gives_its_group(name):
+    """Solved on several cores, each group's facts are built for it alone
+    (FactBuilder.scoped, in its worker): byte for byte the lines the whole
+    position's facts give it, in their order -- one hex a group, the
+    smallest groups the batching makes, and two groups."""
+    p = _spread() if name.startswith("bench:") else load_position(ROOT / "facts" / name)
+    p = outcomes_module.canonical(p)
+    vb = "A10.41" in name
+    whole = FactBuilder(p, vb, tagged=True)
+    whole.build()
+    for size in (1, max(1, sum(len(r) for r in whole.reach.values()) // 2)):
+        cut = groups.groups(whole, budget=size)
+        built = groups.groups(FactBuilder(p, vb, tagged=True), budget=size, jobs=2)
+        if len(cut) == 1:
+            continue
+        assert [ids for _, ids in built] == [ids for _, ids in cut]
+        assert all(callable(make) for make, _ in built)
+        assert [make() for make, _ in built] == [text for text, _ in cut]
+
+
 def test_groups_on_several_cores_come_in_a_multiple_of_them():
     """One core: a group closes at GROUP_LOCATIONS. Two: as many groups or
     the next even number, as even as may be, where each keeps
-    PARALLEL_LOCATIONS; a small position stays one group."""
+    PARALLEL_LOCATIONS, and two rounds of them (four groups) where each
+    can keep it; a small position stays one group."""
     def count(total, jobs):
         return -(-total // groups.group_budget(total, jobs))
     g, floor = groups.GROUP_LOCATIONS, groups.PARALLEL_LOCATIONS
     assert groups.group_budget(g - 1, 1) == g and count(5 * g + 1, 1) == 6
-    assert count(g - 1, 2) == 2 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
+    assert count(g - 1, 2) == 4 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
     assert count(2 * floor - 1, 2) == 1 and count(2 * floor, 2) == 2
-    assert count(4 * g, 3) == 6
+    assert count(4 * floor - 1, 2) == 2 and count(4 * floor, 2) == 4
+    assert count(4 * g, 3) == 6 and count(6 * floor, 3) == 6
 
 
 def test_a_group_takes_only_the_facts_of_its_units_and_their_neighbours(monkeypatch):

@@ -231,6 +231,32 @@ def test_viewshed_answers_as_the_line_walk(seed):
     assert walked < 0.5 * len(viewers) * len(board)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_viewer_beside_the_units_scans_only_towards_them(seed):
+    """Units in a box (here a few rows of a board, as a group of units has:
+    asl_kb/asp/groups.py) and viewers outside it: the scan looks only at the
+    cone of directions towards the box (the rest taken as shadow) and gives
+    the line walk's answer for every unit."""
+    from asl_kb.board import viewshed
+    rng = random.Random(seed)
+    board = hg.Area.whole_board().hexes()
+    kinds = ["open"] * 6 + ["woods", "grain", "stone_building"] + ["woods"] * seed
+    terrain = {h: Hex(rng.choice(kinds), (), rng.choice([0, 0, 0, 1])) for h in board}
+    levels = {h: rng.choice([0, 1]) for h, t in terrain.items() if t.terrain == "stone_building"}
+    m = make(terrain, levels)
+    box = [h for h in board if 3 <= hg.hex_coords(h)[1] <= 5 and 6 <= hg.hex_coords(h)[0] <= 20]
+    targets = [(b, rng.choice([0, 1]) if b in levels else 0) for b in box]
+    watched = m.watch(targets)
+    beside = 0
+    for a in rng.sample([h for h in board if h not in box], 40):
+        x, _, z = hg.cube(a)
+        beside += bool(viewshed._beside(x, z, watched.bounds))
+        got = m.seen_from(a, 0, watched)
+        assert {t: r for t, r in got.items() if r[0]} == \
+            {t: r for t in targets if (r := m.los(a, 0, t[0], t[1]))[0]}
+    assert beside >= 20
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_facts_scan_from_either_end_alike(seed):
     """The facts' LOS (asp/facts.py _seen) scans from each Location in reach

@@ -54,6 +54,26 @@ class FactBuilder:
                       and any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= 16
                               for e in position.units)]
         self.routing += self.asked
+        #: with `home` (scoped()): the units of one group (asl_kb/asp/groups.py),
+        #: and the Locations of their reach: board() figures the geometry
+        #: (moves, terrain, LOS) of those alone
+        self.home: set[str] | None = None
+        self.scope: set | None = None
+
+    def scoped(self, home) -> FactBuilder:
+        """A builder of the lines of the group whose units are `home`: the
+        whole position's reach (figure_reach()), and the moves, terrain and
+        LOS of the group's Locations in reach only -- every line the whole
+        position's builder writes that the group's facts may keep, in the
+        same order (groups.py keeps them as from the whole), at a share of
+        its cost: a worker process builds its group's own
+        (asl_kb/asp/workers.py)."""
+        fb = FactBuilder.__new__(FactBuilder)
+        fb.__dict__.update(self.__dict__)
+        fb.lines, fb.tags = [], ([] if self.tags is not None else None)
+        fb.home = set(home)
+        fb.scope = {l for uid in fb.home for l in self.reach.get(uid, ())}
+        return fb
 
     def add(self, fact: str, tag=None) -> None:
         self.lines.append(fact + ".")
@@ -145,9 +165,12 @@ class FactBuilder:
                         self.add(f"in_arc({q(u.id)},{name},{q(h)})", ("uh", u.id, h))
 
     # -- board -------------------------------------------------------------
-    def board(self):
+    def figure_reach(self) -> dict[str, list]:
+        """Each figured unit's Locations in reach (self.reach), once."""
         p = self.p
         reach = self.reach
+        if reach:
+            return reach
         for u in self.routing:
             budget.check("figuring the facts (each unit's reach)")
             reach[u.id] = geometry.rout_reach(p, self.area, u)
@@ -156,15 +179,28 @@ class FactBuilder:
         for u in p.units:
             if u.heat_of_battle is not None and u.id not in reach:
                 reach[u.id] = [(u.hex, u.level)]
-        locs = sorted({l for ls in reach.values() for l in ls},
+        return reach
+
+    def board(self):
+        p = self.p
+        reach = self.figure_reach()
+        home, scope = self.home, self.scope
+        locs = sorted({l for ls in reach.values() for l in ls} if scope is None else scope,
                       key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         # each Location's term written once (a spread of 16 boards writes
         # 140,000 of them for 5,000 Locations)
         term = {l: loc(*l) for l in locs}
-        hexes = sorted({h for h, _ in locs}, key=hexgrid.hex_coords)
         unit_hexes = {u.hex for u in p.units}
+        every_hex = {h for ls in reach.values() for h, _ in ls}
+        hexes = sorted(every_hex, key=hexgrid.hex_coords)
+        if scope is not None:
+            # (scoped: the hexes a group's facts may keep, groups.py _Index)
+            near = {h for h, _ in scope} | unit_hexes | set(p.mopping_up)
+            hexes = [h for h in hexes if h in near]
 
         for uid in reach:
+            if home is not None and uid not in home:
+                continue
             U = q(uid)
             for l in reach[uid]:
                 self.add(f"area({U},{term[l]})", ("home", uid))
@@ -191,8 +227,9 @@ class FactBuilder:
             x, y, z = geometry.cube(h)
             self.add(f"cube({q(h)},{x},{y},{z})", ("h", h))
 
-        blds = self.blds = geometry.buildings(p, set(hexes) | unit_hexes | set(p.mopping_up))
-        for h in sorted((unit_hexes | set(p.mopping_up)) - set(hexes), key=hexgrid.hex_coords):
+        # (a building is the connected building hexes among all of these)
+        blds = self.blds = geometry.buildings(p, every_hex | unit_hexes | set(p.mopping_up))
+        for h in sorted((unit_hexes | set(p.mopping_up)) - every_hex, key=hexgrid.hex_coords):
             if h in blds:
                 self.add(f"building({q(h)},{q(blds[h])})", ("h", h))
         for h in hexes:
@@ -236,8 +273,10 @@ class FactBuilder:
                     hexside=p.hexside if p.hexsides else None)
         sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
-        seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items()}, watchers)
-        locs = sorted(sides_at, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
+        scope = self.scope
+        seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items() if scope is None or l in scope},
+                     watchers)
+        locs = sorted(seen, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         # what each watcher's spot sees, in the Locations' order (asking every
         # spot of every Location was 400,000 lookups on 16 spread boards)
         from_spot: dict = {}

@@ -27,6 +27,8 @@ enough to make that small beside its grounding.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 
 from asl_kb.board import hexgrid
 
@@ -54,24 +56,47 @@ def group_budget(total: int, jobs: int = 1) -> int:
     """The Locations in reach a group takes before a new one begins, for
     `total` in all: GROUP_LOCATIONS; solved `jobs` at a time, the groups
     come in a multiple of `jobs`, as even as the units allow, where each
-    keeps PARALLEL_LOCATIONS."""
+    keeps PARALLEL_LOCATIONS -- and in two rounds at least where each can
+    keep it: a worker that ends first takes the next group (how long a
+    group grounds, no count of Locations foretells), and the parent reads
+    the first round's answers while the second is solved, so that only the
+    last groups' reading is left once the workers are done."""
     n = max(1, math.ceil(total / GROUP_LOCATIONS))
     if jobs > 1 and total >= jobs * PARALLEL_LOCATIONS:
-        n = jobs * math.ceil(n / jobs)
+        rounds = max(math.ceil(n / jobs), min(2, total // (jobs * PARALLEL_LOCATIONS)))
+        n = jobs * rounds
     return GROUP_LOCATIONS if n == 1 else math.ceil(total / n)
 
 
-def groups(fb, budget: int | None = None, jobs: int = 1) -> list[tuple[str, list[str]]]:
+def groups(fb, budget: int | None = None, jobs: int = 1) -> list[tuple[str | Callable[[], str], list[str]]]:
     """(facts text, the ids of the units figured in it) of each group of a
-    tagged FactBuilder (asl_kb/asp/facts.py) that has built its lines."""
+    tagged FactBuilder (asl_kb/asp/facts.py), which builds its lines here
+    where it has not yet. Solved `jobs` > 1 at a time, several groups are
+    each a function that builds its own facts text (in its worker process,
+    asl_kb/asp/workers.py: the parent figures only the reach, and the
+    geometry of each group -- moves, terrain, LOS -- is figured beside the
+    others'); the text is the same as cut from the whole position's."""
+    reach = fb.figure_reach()
     if budget is None:
-        budget = group_budget(sum(len(r) for r in fb.reach.values()), jobs)
-    p = fb.p
-    homes = _batches(p, fb.reach, budget)
+        budget = group_budget(sum(len(r) for r in reach.values()), jobs)
+    homes = _batches(fb.p, reach, budget)
+    figured = [[u for u in h if u in reach] for h in homes]
+    if len(homes) > 1 and jobs > 1:
+        return [(partial(_group_text, fb, h), f) for h, f in zip(homes, figured)]
+    if not fb.lines:
+        fb.build()
     if len(homes) == 1:
-        return [("\n".join(fb.lines) + "\n", [u for u in homes[0] if u in fb.reach])]
+        return [("\n".join(fb.lines) + "\n", figured[0])]
     index = _Index(fb)
-    return [(index.text(h), [u for u in h if u in fb.reach]) for h in homes]
+    return [(index.text(h), f) for h, f in zip(homes, figured)]
+
+
+def _group_text(fb, home: list[str]) -> str:
+    """The facts text of the group whose units are `home`, built for it
+    alone (FactBuilder.scoped)."""
+    mine = fb.scoped(home)
+    mine.build()
+    return _Index(mine).text(home)
 
 
 def _batches(p, reach: dict, budget: int) -> list[list[str]]:

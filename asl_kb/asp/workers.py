@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 import clingo
 
@@ -55,36 +55,59 @@ def jobs() -> int:
     return max(1, JOBS if JOBS is not None else cores())
 
 
-def solve_groups(texts: Sequence[str], concealed: int, deadline: float | None,
+def solve_groups(texts: Sequence[str | Callable[[], str]], concealed: int, deadline: float | None,
                  n: int) -> Generator[tuple[Sequence[clingo.Symbol], SolveStats], None, None]:
     """(shown symbols, stats) of each group's facts text, in order; with
-    n > 1 and more than one group, `n` groups at a time in worker processes."""
+    n > 1 and more than one group, `n` groups at a time in worker processes.
+    A text may be a function that makes it (called where it is solved: the
+    worker builds its group's facts, asl_kb/asp/groups.py)."""
     if n <= 1 or len(texts) <= 1:
         for t in texts:
-            yield solve(t, concealed, deadline=deadline)
+            yield solve(_text(t), concealed, deadline=deadline)
         return
     deadline = _until(deadline)
     cap = _share(n)
-    running: list[tuple[int, int]] = []      # (pid, read end) in group order
-    todo = iter(texts)
+    # each worker's read end -> (its group, pid, what it wrote so far); a new
+    # one starts as soon as any ends (groups ground in times no count of
+    # Locations foretells), the answers are yielded in group order
+    running: dict[int, tuple[int, int, list[bytes]]] = {}
+    ended: dict[int, tuple | BaseException] = {}     # group -> its answer read, or why none
+    todo = enumerate(texts)
     try:
-        for t in todo:
-            running.append(_start(t, concealed, deadline, cap))
-            if len(running) >= n:
-                break
-        while running:
-            pid, fd = running[0]
-            data = _read(fd, deadline)
-            running.pop(0)
-            os.close(fd)
-            _, status = os.waitpid(pid, 0)
-            nxt = next(todo, None)
-            if nxt is not None:
-                running.append(_start(nxt, concealed, deadline, cap))
-            yield _answer(data, status, cap)
+        for i in range(len(texts)):
+            while True:
+                # (a free core takes the next group before this one is read)
+                while len(running) < n:
+                    nxt = next(todo, None)
+                    if nxt is None:
+                        break
+                    pid, fd = _start(nxt[1], concealed, deadline, cap)
+                    running[fd] = (nxt[0], pid, [])
+                if i in ended:
+                    break
+                fd = _ready(list(running), deadline)
+                k, pid, chunks = running[fd]
+                chunk = os.read(fd, 1 << 20)
+                if chunk:
+                    chunks.append(chunk)
+                    continue
+                del running[fd]
+                os.close(fd)
+                _, status = os.waitpid(pid, 0)
+                # (read at once: a later group's answer while an earlier
+                # one is still being solved)
+                ended[k] = _outcome(b"".join(chunks), status, cap)
+            got = ended.pop(i)
+            if isinstance(got, BaseException):
+                raise got
+            yield got
     finally:
-        for pid, fd in running:
+        for fd, (_, pid, _) in running.items():
             _end(pid, fd)
+
+
+def _text(t: str | Callable[[], str]) -> str:
+    return t if isinstance(t, str) else t()
 
 
 def _until(deadline: float | None) -> float | None:
@@ -108,7 +131,7 @@ def _share(n: int) -> int | None:
     return data + max(0, soft - data) // n
 
 
-def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -> tuple[int, int]:
+def _start(text: str | Callable[[], str], concealed: int, deadline: float | None, cap: int | None) -> tuple[int, int]:
     # (math, pickle, select and signal imported where a run forks: a run of
     # one group, a rulebook position, needs none of them)
     import math
@@ -133,9 +156,10 @@ def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -
                 signal.signal(signal.SIGALRM, signal.SIG_DFL)
                 signal.alarm(max(1, math.ceil(left + budget.slack(max(left, 0.0)))))
             try:
-                symbols, stats = solve(text, concealed, deadline=deadline)
-                # one tuple term: one parse_term in the parent
-                answer: tuple = ("ok", "(" + "".join(f"{s}," for s in symbols) + ")", stats)
+                symbols, stats = solve(_text(text), concealed, deadline=deadline)
+                # one tuple term, written by clingo in one call and read
+                # with one parse_term in the parent
+                answer: tuple = ("ok", str(clingo.Function("", symbols)), stats)
             except TimedOut as e:
                 answer = ("timeout", str(e))
             except MemoryError:
@@ -152,24 +176,28 @@ def _start(text: str, concealed: int, deadline: float | None, cap: int | None) -
     return pid, r
 
 
-def _read(fd: int, deadline: float | None) -> bytes:
-    """All a worker writes; TimedOut once the deadline passes first."""
+def _ready(fds: list[int], deadline: float | None) -> int:
+    """A read end with something to read (or its end); TimedOut once the
+    deadline passes first."""
     import select
-    chunks: list[bytes] = []
-    while True:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        ready, _, _ = select.select([fd], [], [], wait)
-        if not ready:
-            raise TimedOut("grounding the rout graphs")
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+    ready, _, _ = select.select(fds, [], [], wait)
+    if not ready:
+        raise TimedOut("grounding the rout graphs")
+    return min(ready)
 
 
 #: the exit status of a process the C library ends when it cannot allocate a
 #: new thread's data ("cannot allocate memory for thread-local data: ABORT")
 _LOADER_ABORT = 127
+
+
+def _outcome(data: bytes, status: int, cap: int | None) -> tuple | BaseException:
+    """_answer(), or what it raises (raised in the group's turn)."""
+    try:
+        return _answer(data, status, cap)
+    except (TimedOut, MemoryError, RuntimeError) as e:
+        return e
 
 
 def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:

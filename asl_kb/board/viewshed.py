@@ -151,6 +151,32 @@ def _gaps(union: list) -> list:
 
 
 _MISSING = object()
+#: how much wider than the units' directions the cone of a scan is
+_CONE_MARGIN = 1e-6
+
+
+def _beside(ax: int, az: int, bounds: tuple) -> list:
+    """The directions from a viewer at cube (ax, az) outside the units'
+    box in x and z (a parallelogram holding their hexes' centres) that
+    pass by it, as arcs of the scan's shadows: no unit lies in them, and
+    a shadow only spares exact lines to the units in it (a unit no shadow
+    covers is looked at), so the scan of a far viewer looks at the cone
+    towards the units, not at the whole box between them and it. []: the
+    viewer is inside the box."""
+    x0, x1, z0, z1 = bounds[:4]
+    if x0 <= ax <= x1 and z0 <= az <= z1:
+        return []
+    corners = [_angle(x - ax, z - az) for x in (x0, x1) for z in (z0, z1)]
+    c = corners[0]
+    # (the parallelogram is convex and the viewer outside it: its corners
+    # lie within less than pi of one another, seen from the viewer)
+    rel = [(a - c + pi) % (2 * pi) - pi for a in corners]
+    lo, hi = c + min(rel) - _CONE_MARGIN, c + max(rel) + _CONE_MARGIN
+    if lo < -pi:
+        return [(hi, lo + 2 * pi, None, None)]
+    if hi > pi:
+        return [(hi - 2 * pi, lo, None, None)]
+    return [(-pi - 1, lo, None, None), (hi, pi + 1, None, None)]
 
 
 def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visit) -> None:
@@ -171,9 +197,9 @@ def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visi
     at = watched.at.get
     for t in at((ax, az), ()):
         visit(t)
-    arcs: list = []
+    arcs = _beside(ax, az, watched.bounds)
     pending: dict = {}
-    windows = [(-pi, pi)]
+    windows = _gaps(arcs) if arcs else [(-pi, pi)]
     top_of = tops.get
     for d in range(1, farthest + 1):
         new = pending.pop(d, None)

@@ -66,10 +66,10 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     (`listed`), it carries those read so far (`done`)."""
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     fb = FactBuilder(position, voluntary_break, tagged=True)
-    fb.build()
-    budget.check("figuring the facts (reach, LOS)")
     n = workers.jobs()
+    # (the facts built here, or by each group's worker: groups.py)
     parts = groups(fb, jobs=n)
+    budget.check("figuring the facts (reach, LOS)")
     del fb
     g = Graph((), growing=len(parts) > 1)
     stats = SolveStats()
