@@ -24,9 +24,10 @@ atomically: a worker reads what the other computed. Nothing outlives the
 session (conftest.py removes the folder).
 
 Below the engines, the rout program's answer for a facts text (solve) is
-kept too, in this process only (clingo's symbols do not pickle): the
-outcomes with and without --phase, the graph tests, the grounding-bound
-and the case runs ground the same rout graphs. Only a plain run of the
+kept too, in this process and (its symbols as text: clingo's do not
+pickle) in the session's folder: the outcomes with and without --phase,
+the graph tests, the grounding-bound and the case runs ground the same
+rout graphs. Only a plain run of the
 shipped rules is kept: a deadline, a short --timeout, a test's own rules, tracing,
 diagnosing, keeping controls or a test's own new_control run it.
 """
@@ -40,6 +41,8 @@ import os
 import pickle
 from collections import OrderedDict
 from pathlib import Path
+
+import clingo
 
 from asl_kb import budget
 from asl_kb.asp import control
@@ -86,10 +89,22 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None)
     key = hashlib.sha256(repr((facts, concealed, entry)).encode("utf-8")).hexdigest()
     hit = _SOLVED.get(key)
     if hit is None:
-        before = len(control.WARNINGS)
-        symbols, stats = _SOLVE(facts, concealed, entry)
-        STATS["runs"] += 1
-        hit = _SOLVED[key] = (symbols, stats, control.WARNINGS[before:])
+        def run():
+            before = len(control.WARNINGS)
+            symbols, stats = _SOLVE(facts, concealed, entry)
+            STATS["runs"] += 1
+            made = (symbols, stats, control.WARNINGS[before:])
+            # the symbols as one tuple term, as asl_kb.asp.workers hands
+            # them back (a tenth of the solve's time to write and read)
+            text = "(" + "".join(f"{s}," for s in symbols) + ")"
+            return made, pickle.dumps((text, stats, made[2]), protocol=pickle.HIGHEST_PROTOCOL)
+        made, blob = run() if DIR is None else _once(f"solve-{key}.pickle", run)
+        if made is None:
+            text, stats, warnings = pickle.loads(blob)
+            STATS["shared"] += 1
+            control.WARNINGS.extend(warnings)
+            made = (clingo.parse_term(text).arguments, stats, warnings)
+        hit = _SOLVED[key] = made
         if len(_SOLVED) > _SOLVED_AT_MOST:
             _SOLVED.popitem(last=False)
     else:
@@ -97,6 +112,28 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None)
         STATS["shared"] += 1
         control.WARNINGS.extend(hit[2])
     return list(hit[0]), dataclasses.replace(hit[1])
+
+
+def _once(name: str, make):
+    """(what make() made, or None where another worker of the session made
+    it; its pickled form) for the file `name` of the session's folder DIR:
+    one run per name in the session. A worker asking for a name the other is
+    making waits for it (the lock is the OS's: a worker that dies lets it
+    go); the file is written whole (a temporary file, then os.replace)."""
+    assert DIR is not None
+    file = DIR / name
+    with open(file.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if file.is_file():
+                return None, file.read_bytes()
+            made, blob = make()
+            part = file.with_name(f"{file.name}.{os.getpid()}.part")
+            part.write_bytes(blob)
+            os.replace(part, file)
+            return made, blob
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 _OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _defaults(_check))}
@@ -122,24 +159,10 @@ def _shared(kind: str, position, options: dict):
     key = _key(kind, position, {**defaults, **options})
     blob = _MEMO.get(key)
     if blob is None and DIR is not None:
-        file = DIR / f"{kind}-{key}.pickle"
-        # one run per key in the session: a worker asking for a key the other
-        # is running waits for its answer (the lock is the OS's: a worker that
-        # dies lets it go)
-        with open(file.with_suffix(".lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                if file.is_file():
-                    blob = file.read_bytes()
-                else:
-                    value, blob = _run(fn, position, options)
-                    part = file.with_name(f"{file.name}.{os.getpid()}.part")
-                    part.write_bytes(blob)
-                    os.replace(part, file)
-                    _MEMO[key] = blob
-                    return value
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        value, blob = _once(f"{kind}-{key}.pickle", lambda: _run(fn, position, options))
+        if value is not None:
+            _MEMO[key] = blob
+            return value
     elif blob is None:
         value, _MEMO[key] = _run(fn, position, options)
         return value
