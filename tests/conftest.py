@@ -103,6 +103,7 @@ def _shared_engine_runs(monkeypatch):
     import asl_kb.engines.check
     import asl_kb.engines.diff
     import asl_kb.engines.outcomes
+    import asl_kb.engines.prisoners
     for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff):
         monkeypatch.setattr(module, "outcomes", _runs.outcomes)
     # below them, the rout program's answer for the same facts (outcomes with
@@ -111,6 +112,8 @@ def _shared_engine_runs(monkeypatch):
     # directly
     monkeypatch.setattr(asl_kb.engines.outcomes, "solve", _runs.solve)
     monkeypatch.setattr(asl_kb.asp.workers, "solve", _runs.solve)
+    # and the prisoners program's, for the same prisoner facts
+    monkeypatch.setattr(asl_kb.engines.prisoners, "answer", _runs.prisoners_answer)
     for module in (asl_kb.engines.check, asl_kb.committee.gaps):
         monkeypatch.setattr(module, "check", _runs.check)
 
