@@ -23,12 +23,15 @@ the session shared by the workers (DIR, set by conftest.py), written
 atomically: a worker reads what the other computed. Nothing outlives the
 session (conftest.py removes the folder).
 
-Below the engines, the rout program's answer for a facts text (solve) is
-kept too, in this process only (clingo's symbols do not pickle): the
-outcomes with and without --phase, the graph tests, the grounding-bound
-and the case runs ground the same rout graphs. Only a plain run of the
-shipped rules is kept: a deadline, a short --timeout, a test's own rules, tracing,
-diagnosing, keeping controls or a test's own new_control run it.
+Below the engines, the rout program's answer for a facts text (solve) and
+the prisoners program's for a position's prisoner facts are kept too, in
+this process and (their symbols as text: clingo's do not pickle) in the
+session's folder: the outcomes with and without --phase, the graph tests,
+the grounding-bound and the case runs ground the same rout graphs, and
+every outcomes run, check and the no-warnings test run the same prisoners
+program. Only a plain run of the shipped rules is kept: a deadline, a short
+--timeout, a test's own rules, tracing, diagnosing, keeping controls or a
+test's own new_control run it.
 """
 from __future__ import annotations
 
@@ -40,9 +43,13 @@ import pickle
 from collections import OrderedDict
 from pathlib import Path
 
+import clingo
+
 from asl_kb import budget, record
 from asl_kb.asp import control
 from asl_kb.asp import solve as _solve_module
+from asl_kb.asp.facts import prisoner_facts
+from asl_kb.engines import prisoners as _prisoners_module
 from asl_kb.engines.check import check as _check
 from asl_kb.engines.outcomes import outcomes as _outcomes
 from asl_kb.resources import rules_dir
@@ -61,7 +68,8 @@ def _defaults(fn) -> dict:
 
 _NEW_CONTROL = control.new_control
 _SOLVE = _solve_module.solve
-#: facts key -> (shown symbols, stats, warnings logged), most recent last
+_PRISONERS = _prisoners_module.answer
+#: (kind, facts) key -> (shown symbols, figures, warnings logged), most recent last
 _SOLVED: OrderedDict = OrderedDict()
 _SOLVED_AT_MOST = 256
 #: a run's --timeout no test run comes near (the CLI's default, 600 s): an
@@ -78,24 +86,74 @@ def _plain() -> bool:
 
 
 def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None):
-    """asl_kb.asp.solve.solve(...), kept in this process (a copy of its
-    symbols list and stats each time; its warnings logged again)."""
+    """asl_kb.asp.solve.solve(...), kept in this process and the session (a
+    copy of its symbols list and stats each time; its warnings logged again)."""
     if deadline is not None or not _plain():
         return _SOLVE(facts, concealed, entry, deadline)
-    key = hashlib.sha256(repr((facts, concealed, entry)).encode("utf-8")).hexdigest()
+    symbols, stats = _kept("solve", (facts, concealed, entry), lambda: _SOLVE(facts, concealed, entry))
+    return symbols, record.replace(stats)
+
+
+def prisoners_answer(position) -> list:
+    """asl_kb.engines.prisoners.answer(position), kept as solve() is: the
+    prisoners program reads only the position's prisoner_facts."""
+    if not _plain() or _prisoners_module.new_control is not _NEW_CONTROL:
+        return _PRISONERS(position)
+    return _kept("prisoners", prisoner_facts(position), lambda: (_PRISONERS(position), None))[0]
+
+
+def _kept(kind: str, what, make):
+    """make() -> (shown symbols, figures), once for `what` in the session:
+    kept in this process (the most recent _SOLVED_AT_MOST) and, the symbols
+    as one tuple term as asl_kb.asp.workers hands them back (a tenth of a
+    solve's time to write and read), in the session's folder. The warnings
+    the run logged are logged again each time. Returns a copy of the list."""
+    key = hashlib.sha256(repr((kind, what)).encode("utf-8")).hexdigest()
     hit = _SOLVED.get(key)
     if hit is None:
-        before = len(control.WARNINGS)
-        symbols, stats = _SOLVE(facts, concealed, entry)
-        STATS["runs"] += 1
-        hit = _SOLVED[key] = (symbols, stats, control.WARNINGS[before:])
+        def run():
+            before = len(control.WARNINGS)
+            symbols, figures = make()
+            STATS["runs"] += 1
+            made = (symbols, figures, control.WARNINGS[before:])
+            text = "(" + "".join(f"{s}," for s in symbols) + ")"
+            return made, pickle.dumps((text, figures, made[2]), protocol=pickle.HIGHEST_PROTOCOL)
+        made, blob = run() if DIR is None else _once(f"{kind}-{key}.pickle", run)
+        if made is None:
+            text, figures, warnings = pickle.loads(blob)
+            STATS["shared"] += 1
+            control.WARNINGS.extend(warnings)
+            made = (clingo.parse_term(text).arguments, figures, warnings)
+        hit = _SOLVED[key] = made
         if len(_SOLVED) > _SOLVED_AT_MOST:
             _SOLVED.popitem(last=False)
     else:
         _SOLVED.move_to_end(key)
         STATS["shared"] += 1
         control.WARNINGS.extend(hit[2])
-    return list(hit[0]), record.replace(hit[1])
+    return list(hit[0]), hit[1]
+
+
+def _once(name: str, make):
+    """(what make() made, or None where another worker of the session made
+    it; its pickled form) for the file `name` of the session's folder DIR:
+    one run per name in the session. A worker asking for a name the other is
+    making waits for it (the lock is the OS's: a worker that dies lets it
+    go); the file is written whole (a temporary file, then os.replace)."""
+    assert DIR is not None
+    file = DIR / name
+    with open(file.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if file.is_file():
+                return None, file.read_bytes()
+            made, blob = make()
+            part = file.with_name(f"{file.name}.{os.getpid()}.part")
+            part.write_bytes(blob)
+            os.replace(part, file)
+            return made, blob
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 _OPTIONS = {"outcomes": (_outcomes, _defaults(_outcomes)), "check": (_check, _defaults(_check))}
@@ -121,24 +179,10 @@ def _shared(kind: str, position, options: dict):
     key = _key(kind, position, {**defaults, **options})
     blob = _MEMO.get(key)
     if blob is None and DIR is not None:
-        file = DIR / f"{kind}-{key}.pickle"
-        # one run per key in the session: a worker asking for a key the other
-        # is running waits for its answer (the lock is the OS's: a worker that
-        # dies lets it go)
-        with open(file.with_suffix(".lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                if file.is_file():
-                    blob = file.read_bytes()
-                else:
-                    value, blob = _run(fn, position, options)
-                    part = file.with_name(f"{file.name}.{os.getpid()}.part")
-                    part.write_bytes(blob)
-                    os.replace(part, file)
-                    _MEMO[key] = blob
-                    return value
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        value, blob = _once(f"{kind}-{key}.pickle", lambda: _run(fn, position, options))
+        if value is not None:
+            _MEMO[key] = blob
+            return value
     elif blob is None:
         value, _MEMO[key] = _run(fn, position, options)
         return value

@@ -98,15 +98,22 @@ def _shared_engine_runs(monkeypatch):
     runs (tests/_runs.py: same answer, computed once), and the rout
     program's shared answers (_runs.solve). A test's own rules
     folder, a --timeout run and a traced run are always run."""
+    import asl_kb.asp.workers
     import asl_kb.committee.gaps
     import asl_kb.engines.check
     import asl_kb.engines.diff
     import asl_kb.engines.outcomes
+    import asl_kb.engines.prisoners
     for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff):
         monkeypatch.setattr(module, "outcomes", _runs.outcomes)
     # below them, the rout program's answer for the same facts (outcomes with
-    # and without --phase, the graph and the grounding-bound tests)
+    # and without --phase, the graph and the grounding-bound tests): outcomes()
+    # solves its groups of units through asl_kb.asp.workers, answers_each()
+    # directly
     monkeypatch.setattr(asl_kb.engines.outcomes, "solve", _runs.solve)
+    monkeypatch.setattr(asl_kb.asp.workers, "solve", _runs.solve)
+    # and the prisoners program's, for the same prisoner facts
+    monkeypatch.setattr(asl_kb.engines.prisoners, "answer", _runs.prisoners_answer)
     for module in (asl_kb.engines.check, asl_kb.committee.gaps):
         monkeypatch.setattr(module, "check", _runs.check)
 

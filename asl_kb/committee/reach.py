@@ -132,9 +132,20 @@ def _switch_of(rule) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
+    """Per clause of clauses(folder): the (name, arity) its body reads
+    positively, those its head may derive, the switch it reads -- walked
+    once per folder, as clauses() parses it once (every search and every
+    scope asks again)."""
+    return tuple((frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), frozenset(_heads(c.rule)), _switch_of(c.rule))
+                 for c in clauses(folder))
+
+
 def switch_clauses(folder: str, switches) -> list[Clause]:
     """The clauses reading in_force(X) of one of `switches`."""
-    return [c for c in clauses(folder) if _switch_of(c.rule) in set(switches)]
+    wanted = set(switches)
+    return [c for c, (_, _, switch) in zip(clauses(folder), _shapes(folder)) if switch in wanted]
 
 
 def edit_clauses(rs) -> list[Clause]:
@@ -207,15 +218,15 @@ def _handed(folder: str) -> frozenset:
     return frozenset(out | {(n, -1) for n in _fact_names(folder) if n not in declared})
 
 
+@functools.lru_cache(maxsize=32)
 def derivable(folder: str, given: frozenset) -> tuple[frozenset, frozenset]:
     """The predicates (name, arity) that may hold when the inputs `given`
     may (positive body atoms only; a fixpoint), and those of them some
     clause may derive (an input a clause derives too: cc_attacker/2)."""
     handed = _handed(folder)
     anyarity = {n for n, a in handed if a == -1}
-    have = set(given) | handed | {(n, a) for c in clauses(folder) for n, a, _ in _atoms(c.rule.body)
-                                  if n in anyarity}
-    rules = [(frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), _heads(c.rule)) for c in clauses(folder)]
+    rules = [(body, heads) for body, heads, _ in _shapes(folder)]
+    have = set(given) | handed | {(n, a) for body, _ in rules for n, a in body if n in anyarity}
     changed = True
     while changed:
         changed = False
