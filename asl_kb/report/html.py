@@ -75,6 +75,7 @@ def _hex_of(loc: str) -> str:
     return loc.split("@", 1)[0]
 
 
+@cache
 def _inset(h: str, k: float) -> str:
     (cx, cy), corners = hexgrid.hex_shape(h, SIZE)
     return _points([(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in corners])
@@ -124,9 +125,24 @@ def template_cache():
         return None
 
 
+class _Environment(jinja2.Environment):
+    """jinja2's environment, reading `x.name` of a dict as its item first:
+    jinja2 tries the attribute first, and the AttributeError each dict
+    raised was a fifth of rendering a page of a few thousand fates. Where
+    the dict has no such key, as before (its method, e.g. `.get`)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @cache
 def _env() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
+    env = _Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
                              bytecode_cache=template_cache())
     env.filters["rules"] = _link_rules
@@ -164,8 +180,9 @@ class _View:
                                                                else len(TERRAIN_FILL), t))]
         self.captions = self._captions()
         self.los = self._los()
-        self.rules = _catalogue_entries(sorted(_cited(r), key=_rule_sort_key))
-        words = _cited_words(r)
+        cited = _because_items(r)
+        self.rules = _catalogue_entries(sorted(_cited(cited), key=_rule_sort_key))
+        words = _cited_words(cited)
         for e in self.rules:
             e["says"] = words.get(e["rule"], [])
         self.sides = sorted({u.side for u in position.units})
@@ -626,34 +643,44 @@ def _term(t) -> str:
 # rule ids -> the rules catalogue
 # --------------------------------------------------------------------------
 
-def _because_items(r):
-    """Every `because` line ({rule, says, ...}) anywhere in the result."""
-    if isinstance(r, dict):
-        if "rule" in r and "says" in r and isinstance(r["rule"], str):
-            yield r
-        for v in r.values():
-            yield from _because_items(v)
-    elif isinstance(r, list):
-        for v in r:
-            yield from _because_items(v)
+def _because_items(r) -> list[dict]:
+    """Every `because` line ({rule, says, ...}) anywhere in the result, in
+    document order: walked with a stack of iterators (a generator a level,
+    `yield from` down each, was a third of the view of a page of a few
+    thousand fates)."""
+    out: list[dict] = []
+    stack = [iter((r,))]
+    while stack:
+        for x in stack[-1]:
+            if isinstance(x, dict):
+                if "rule" in x and "says" in x and isinstance(x["rule"], str):
+                    out.append(x)
+                stack.append(iter(x.values()))
+                break
+            if isinstance(x, list):
+                stack.append(iter(x))
+                break
+        else:
+            stack.pop()
+    return out
 
 
-def _cited(r) -> set[str]:
-    """Every rule id in a `because` list anywhere in the result."""
-    return {x["rule"] for x in _because_items(r)}
+def _cited(items: list[dict]) -> set[str]:
+    """Every rule id of the `because` lines (_because_items)."""
+    return {x["rule"] for x in items}
 
 
 #: sentences shown per rule in "Rules cited"
 RULE_WORDS = 4
 
 
-def _cited_words(r) -> dict[str, list[str]]:
-    """Per rule id, the distinct sentences of the result that cite it (merged
+def _cited_words(items: list[dict]) -> dict[str, list[str]]:
+    """Per rule id, the distinct sentences of the `because` lines that cite it (merged
     as the text merges them): the rule in words, not file names or predicates."""
     from asl_kb.model import Because
     from asl_kb.report.brief import merge_because
     lines: dict[str, list] = {}
-    for x in _because_items(r):
+    for x in items:
         if isinstance(x["says"], str):
             lines.setdefault(x["rule"], []).append(Because(x["rule"], x["says"], x.get("reason", "")))
     return {rule: [b.says for b in merge_because(bs)] for rule, bs in lines.items()}
