@@ -104,8 +104,10 @@ def test_live_drops_dead_ends_only():
     s = clingo.parse_term
     start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
     stuck = 'rout_state(at_start("U2"),loc("P16",0),0,none,0,start)'
+    e = 'rout_state(at_start("U1"),loc("P16",0),4,none,1,mv)'
     atoms = [s(x) for x in (f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)',
-                            f'link({start},d)', 'link(d,e)', 'because(d,"A10.52",y)', 'interdiction(e,"P16","U2")',
+                            f'link({start},d)', f'link(d,{e})', 'because(d,"A10.52",y)',
+                            'interdiction(entry(at_start("U1"),loc("P16",0),mv),"P16","U2")',
                             f'link({stuck},f)', 'fate(c,stay)', 'because(rout("U1"),"A10.5",must)')]
     kept = {str(x) for x in live(atoms)}
     assert kept == {f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)', 'fate(c,stay)',
@@ -114,15 +116,21 @@ def test_live_drops_dead_ends_only():
 
 
 def test_live_keeps_an_interdictions_explanation_while_a_live_state_names_it():
-    """graph.live: an Interdiction's own explanation (subject
-    interdiction(H,I), said once per Location and Interdictor) goes with the
-    last state left that names it, and stays while one does."""
+    """graph.live: an Interdiction (said once per entry(K,L,E): every state
+    rout_state(K,L,_,_,_,E)) and its own explanation (subject
+    interdiction(H,I), said once per Location and Interdictor) go with the
+    last state left that names them, and stay while one does."""
     s = clingo.parse_term
     start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
-    atoms = [s(x) for x in (f'link({start},b)', 'leaf("U1",b)', 'interdiction(b,"P16","G1")',
-                            f'link({start},d)', 'interdiction(d,"P16","G1")', 'interdiction(d,"P17","G1")',
+    b = 'rout_state(at_start("U1"),loc("P16",0),2,none,1,mv)'
+    d = 'rout_state(at_start("U1"),loc("P17",0),2,none,1,mv)'
+    d2 = 'rout_state(at_start("U1"),loc("P16",0),4,none,1,mv)'     # dead, b's entry
+    p16 = 'interdiction(entry(at_start("U1"),loc("P16",0),mv),"P16","G1")'
+    atoms = [s(x) for x in (f'link({start},{b})', f'leaf("U1",{b})', p16,
+                            f'link({start},{d})', f'link({d},{d2})',
+                            'interdiction(entry(at_start("U1"),loc("P17",0),mv),"P17","G1")',
                             'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
                             'because(interdiction("P17","G1"),"A10.53",interdicted("P17","G1"))')]
     kept = {str(x) for x in live(atoms)}
-    assert kept == {f'link({start},b)', 'leaf("U1",b)', 'interdiction(b,"P16","G1")',
+    assert kept == {f'link({start},{b})', f'leaf("U1",{b})', p16,
                     'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))'}

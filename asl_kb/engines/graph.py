@@ -182,12 +182,13 @@ class Graph:
                 self.entry_why[(subject.name, text(h), text(i))].append((rule.string, reason))
             else:   # a state of a rout graph, or an immediate surrender's fate
                 self.why[subject].append((rule.string, reason))
+        # (by entry(K,L,E): the states rout_state(K,L,_,_,_,E), _entry_key)
         for s in at["interdiction"]:
             a = s.arguments
-            self.ints[a[0]].append((text(a[1]), text(a[2])))
+            self.ints[tuple(a[0].arguments)].append((text(a[1]), text(a[2])))
         for s in at["optional_interdiction"]:
             a = s.arguments
-            self.opts[a[0]].append((text(a[1]), text(a[2])))
+            self.opts[tuple(a[0].arguments)].append((text(a[1]), text(a[2])))
         self.must.update(text(s.arguments[0]) for s in at["must_rout"])
         self.may.update(text(s.arguments[0]) for s in at["may_rout"])
         for s in at["may_accompany"]:
@@ -220,8 +221,9 @@ class Graph:
         return self.answer.explain(pairs)
 
     def _exposure(self, node):
-        ints = tuple(sorted((h, i) for h, i in self.ints.get(node, ())))
-        opts = tuple(sorted((h, i) for h, i in self.opts.get(node, ())))
+        key = _entry_key(node)
+        ints = tuple(sorted((h, i) for h, i in self.ints.get(key, ())))
+        opts = tuple(sorted((h, i) for h, i in self.opts.get(key, ())))
         return ints, opts
 
     def _compile(self):
@@ -245,7 +247,8 @@ class Graph:
                 syms.append(sym)
                 kids.append([])
                 # (most states are entered without Interdiction: exposure 0)
-                ints, opts = ints_of(sym), opts_of(sym)
+                key = _entry_key(sym)
+                ints, opts = ints_of(key), opts_of(key)
                 exp.append(self._pair(entry(ints) if ints else 0, entry(opts) if opts else 0))
                 is_leaf.append(sym in leaves)
                 enter.append(_entered_location(sym))
@@ -408,8 +411,9 @@ class Graph:
         each Interdiction its entry incurs (subject interdiction(H,I) or
         optional_interdiction(H,I), said once per Location and Interdictor)."""
         pairs = list(self.why.get(state, ()))
+        key = _entry_key(state)
         for name, table in (("interdiction", self.ints), ("optional_interdiction", self.opts)):
-            for h, i in table.get(state, ()):
+            for h, i in table.get(key, ()):
                 pairs += self.entry_why.get((name, h, i), ())
         return self.answer.lines(pairs)
 
@@ -458,6 +462,16 @@ class Graph:
                                _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
                                _entered_again(opts, frozenset((h, i, 1) for h, i in co))))
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
+
+
+def _entry_key(state) -> tuple | None:
+    """The arguments (K, L, E) of the entry(K,L,E) that interdiction/3 and
+    optional_interdiction/3 name a rout state rout_state(K,L,_,_,_,E) by
+    (docs/contract.md); None for any other node."""
+    if state.name != "rout_state":
+        return None
+    a = state.arguments
+    return (a[0], a[1], a[5])
 
 
 def _entered_again(before: frozenset, entry: frozenset) -> frozenset:
@@ -511,8 +525,9 @@ def _group_key(key: tuple):
 
 
 #: the predicates that say something of one state of a rout graph (their
-#: first argument), read only along a path from a start to a leaf
-_OF_STATE = frozenset({"because", "interdiction", "optional_interdiction"})
+#: first argument), read only along a path from a start to a leaf (an
+#: Interdiction, of the states its entry(K,L,E) names: _ENTRY)
+_OF_STATE = frozenset({"because"})
 
 
 def live(symbols) -> list:
@@ -545,6 +560,10 @@ def live(symbols) -> list:
     if not dead:
         return symbols
     gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
+    # an Interdiction goes with the last state left that its entry names
+    entries = {_entry_key(n) for n in states - dead}
+    gone |= {i for i, name in enumerate(names) if name in _ENTRY
+             and tuple(symbols[i].arguments[0].arguments) not in entries}
     # an Interdiction's own explanation (subject interdiction(H,I)) goes with
     # the last state left that names it
     named = {(names[i], x.arguments[1], x.arguments[2]) for i, x in
