@@ -96,11 +96,14 @@ def test_every_bundled_page_loads_with_every_unit_and_fate_list(browser, tmp_pat
 
 
 def _open_and_click(p: Page, li):
-    """As a player: open the fate's destination if closed, then click it."""
+    """As a player: open the fate's destination if closed, then click it.
+    (force: a real mouse click where the entry is, without Playwright's
+    waits for it to stand still over two animation frames, a second a
+    position; a click landing elsewhere fails the checks that follow)"""
     details = li.locator("xpath=ancestor::details[1]")
     if details.count() and details.get_attribute("open") is None:
-        details.locator("summary").click()
-    li.click()
+        details.locator("summary").click(force=True)
+    li.click(force=True)
 
 
 #: what a clicked fate shows, read in one call into the page (a round trip
@@ -196,7 +199,7 @@ def test_whole_phase_outcome_draws_each_units_fate(browser, tmp_path):
         items = p.page.locator("li.phase-outcome")
         assert items.count() == len(r["phase"]["outcomes"]) > 0
         for k, o in enumerate(r["phase"]["outcomes"]):
-            items.nth(k).click()
+            items.nth(k).click(force=True)
             shown = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.dataset.unit)")
             assert sorted(shown) == sorted(t["unit"] for t in o["turns"])
         assert p.errors == []
