@@ -541,13 +541,17 @@ def _command(position, args, rs) -> int:
     if args.command == "why-not":
         return _why_not(position, args)
     from asl_kb.engines.outcomes import outcomes
-    from asl_kb.report.render import to_json, to_text
+    from asl_kb.report.render import json_bytes, to_text
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
                       phase=args.phase, limit=limit, timeout=args.timeout, max_memory=args.max_memory)
     _refuse_broken(position, result)
+    if _ENDS_AT_ANSWER:
+        _KEPT.append(result)
+    out: str | bytes | None
     try:
-        out = to_json(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
+        out = (json_bytes(result, _KEPT if _ENDS_AT_ANSWER else None) if args.format == "json"
+               else to_text(result, args.all_paths, args.all, args.limit))
     except MemoryError:
         out = None
     if out is None:
@@ -555,8 +559,22 @@ def _command(position, args, rs) -> int:
                          "while writing the answer\n")
         return EXIT_INCOMPLETE
     with budget.ANSWER_LOCK:
-        sys.stdout.write(out)
+        _write(out)
     return EXIT_OK if result.complete else EXIT_INCOMPLETE
+
+
+def _write(out: str | bytes) -> None:
+    """Write an answer to standard output: bytes to its binary buffer where
+    it has one (after the text written before them)."""
+    if isinstance(out, str):
+        sys.stdout.write(out)
+        return
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(out.decode())
+        return
+    sys.stdout.flush()
+    buffer.write(out)
 
 
 #: whether a run arms the watchdog (asl_kb/budget.py): only the `asl-kb`
@@ -566,6 +584,9 @@ _WATCHDOG = False
 _POSITION = None
 #: whether the process ends once the run has answered (run(), a ONE_SHOT command)
 _ENDS_AT_ANSWER = False
+#: what such a run keeps instead of freeing it (the result, its JSON data):
+#: the process ends without freeing anything (run())
+_KEPT: list = []
 
 
 def _arm_watchdog(args):

@@ -69,15 +69,29 @@ class Odds(Record):
     def of(self) -> int:
         return 36 ** self.nmcs
 
-    def to_json(self) -> dict:
-        out: dict = {"nmcs": self.nmcs}
+    def to_json(self, memo: dict | None = None) -> dict:
+        """`memo`: as Fate.to_json's (each chance's JSON made once)."""
+        n = self.nmcs
+        if memo is None:
+            memo = {}
+        out: dict = {"nmcs": n}
         if self.with_leader is not None:
             out["with_leader"] = self.with_leader
-        out["intact"] = chance(self.intact, self.nmcs)
-        out["reduced"] = chance(self.reduced, self.nmcs)
-        out["pinned"] = [{"at": p.at, **chance(p.ways, self.nmcs)} for p in self.pinned]
-        out["eliminated"] = chance(self.eliminated, self.nmcs)
+        out["intact"] = memo.get((self.intact, n)) or _chance_json(memo, self.intact, n)
+        out["reduced"] = memo.get((self.reduced, n)) or _chance_json(memo, self.reduced, n)
+        out["pinned"] = [memo.get((id(p), n, "at")) or _pinned_json(memo, p, n) for p in self.pinned]
+        out["eliminated"] = memo.get((self.eliminated, n)) or _chance_json(memo, self.eliminated, n)
         return out
+
+
+def _chance_json(memo: dict, k: int, n: int) -> dict:
+    out = memo[(k, n)] = chance(k, n)
+    return out
+
+
+def _pinned_json(memo: dict, p: PinnedAt, n: int) -> dict:
+    out = memo[(id(p), n, "at")] = {"at": p.at, **chance(p.ways, n)}
+    return out
 
 
 @record(slots=True)
@@ -129,7 +143,14 @@ class Fate(Record):
         """An Interdiction list's part of Fate.key."""
         return tuple((i.at, i.by) for i in interdictions)
 
-    def to_json(self) -> dict:
+    def to_json(self, memo: dict | None = None) -> dict:
+        """`memo`: the JSON of the parts fates share (a unit's thousands of
+        fates name a few dozen Interdictions, lines and chances), made once
+        and shared by the fates of one answer (UnitFates.to_json): keyed by
+        the part (its id: the fates keep it alive meanwhile), so a memo
+        lives no longer than the call that made it."""
+        if memo is None:
+            memo = {}
         out: dict = {"fate": self.kind, **set_fields(self, "cause", "captor", "guard", "invokes_no_quarter")}
         if self.abandons is not None:
             out["abandons"] = [a.to_json() for a in self.abandons]
@@ -137,16 +158,22 @@ class Fate(Record):
         out["at"] = self.at
         out["low_crawl"] = self.low_crawl
         out["path"] = self.path
-        out["interdiction"] = [i.to_json() for i in self.interdiction]
-        out["optional_interdiction"] = [i.to_json() for i in self.optional_interdiction]
-        out["because"] = because_lines(self.because)
+        get = memo.get
+        out["interdiction"] = [get(id(i)) or _part_json(memo, i) for i in self.interdiction]
+        out["optional_interdiction"] = [get(id(i)) or _part_json(memo, i) for i in self.optional_interdiction]
+        out["because"] = [get(id(b)) or _part_json(memo, b) for b in self.because]
         if self.paths is not None:
             out["paths"] = self.paths
         if self.odds is not None:
-            out["odds"] = self.odds.to_json()
+            out["odds"] = self.odds.to_json(memo)
         if self.odds_with_leader:
-            out["odds_with_leader"] = [o.to_json() for o in self.odds_with_leader]
+            out["odds_with_leader"] = [o.to_json(memo) for o in self.odds_with_leader]
         return out
+
+
+def _part_json(memo: dict, part) -> dict:
+    out = memo[id(part)] = part.to_json()
+    return out
 
 
 @record(slots=True)
@@ -245,9 +272,10 @@ class UnitFates(Record):
         return not self.fates
 
     def to_json(self) -> dict:
+        memo: dict = {}     # (Fate.to_json)
         out: dict = {"id": self.id, "side": self.side, "at": self.at, "must_rout": self.must_rout,
                      "may_rout": self.may_rout, "because": because_lines(self.because),
-                     "fates": [f.to_json() for f in self.fates], **set_fields(self, "voluntary_rout")}
+                     "fates": [f.to_json(memo) for f in self.fates], **set_fields(self, "voluntary_rout")}
         if self.inconsistent:
             out["inconsistent"] = True
         out.update(set_fields(self, "may_break", "stack"))
