@@ -380,6 +380,9 @@ def run() -> None:
         import gc
         gc.disable()
         _ENDS_AT_ANSWER = True
+        # (and keeps what it would free on the way: asl_kb/collector.py)
+        from asl_kb import collector
+        collector.ends_at_answer()
     code = _main(args)
     budget.finish()
     if args.command in ONE_SHOT:
@@ -542,15 +545,20 @@ def _command(position, args, rs) -> int:
         return _why_not(position, args)
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import json_bytes, to_text
+    if args.format == "json" and _ENDS_AT_ANSWER:
+        # (the JSON of many fates is written by orjson: imported while a
+        # large rout graph grounds, asl_kb/asp/solve.py PREPARE)
+        from asl_kb.asp import solve
+        solve.PREPARE.append("orjson")
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
     result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
                       phase=args.phase, limit=limit, timeout=args.timeout, max_memory=args.max_memory)
     _refuse_broken(position, result)
-    if _ENDS_AT_ANSWER:
-        _KEPT.append(result)
+    from asl_kb import collector
+    collector.keep(result)
     out: str | bytes | None
     try:
-        out = (json_bytes(result, _KEPT if _ENDS_AT_ANSWER else None) if args.format == "json"
+        out = (json_bytes(result, collector.keep) if args.format == "json"
                else to_text(result, args.all_paths, args.all, args.limit))
     except MemoryError:
         out = None
@@ -584,9 +592,6 @@ _WATCHDOG = False
 _POSITION = None
 #: whether the process ends once the run has answered (run(), a ONE_SHOT command)
 _ENDS_AT_ANSWER = False
-#: what such a run keeps instead of freeing it (the result, its JSON data):
-#: the process ends without freeing anything (run())
-_KEPT: list = []
 
 
 def _arm_watchdog(args):

@@ -28,6 +28,15 @@ from asl_kb.budget import TimedOut  # noqa: F401 - raised here, caught by the ca
 from asl_kb.record import Record, record
 
 
+#: modules the answer of a large rout graph will need (the CLI's JSON writer,
+#: orjson: asl_kb/report/render.py), imported in a thread while the final
+#: part of such a graph is grounded (prepare_imports): that ground call holds
+#: no GIL, so on a second core the import costs no wall time
+PREPARE: list[str] = []
+#: ground atoms before the final part past which a graph is large (an open
+#: board's ~49,000; a rulebook position's ~5,000: too small to write with orjson)
+LARGE = 20000
+
 #: six moves at most (A10.5: six MF, no Location cheaper than one MF), plus a
 #: stage for each concealed unit that may drop concealment on the way (A10.533)
 MAX_MOVES = 6
@@ -164,5 +173,16 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
             break
     _check(deadline, "grounding the rout graphs, before the final part")
     t0 = time.perf_counter()
+    if PREPARE and len(ctl.symbolic_atoms) > LARGE:
+        _prepare_imports()
     ctl.ground([("final", [])])
     stats.ground_seconds += time.perf_counter() - t0
+
+
+def _prepare_imports() -> None:
+    """Import the modules PREPARE names in a daemon thread (once)."""
+    import importlib
+    import threading
+    names = list(PREPARE)
+    PREPARE.clear()
+    threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True).start()

@@ -108,9 +108,15 @@ class ReadSymbol(clingo.Symbol if _PROBLEM is None else object):  # type: ignore
     RuntimeError)."""
 
     __slots__ = ("type", "name", "arguments", "number", "string", "_hash")
+    _hash: int | None
 
     def __hash__(self) -> int:
-        return self._hash
+        # (read from C when first asked: most of an answer's symbols, its
+        # links and explanations, are never hashed, only their arguments)
+        h = self._hash
+        if h is None:
+            h = self._hash = _lib.clingo_symbol_hash(self._rep)
+        return h
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, clingo.Symbol):
@@ -168,7 +174,7 @@ class _Reader:
         lib = _lib
         out = ReadSymbol.__new__(ReadSymbol)
         out._rep = rep
-        out._hash = lib.clingo_symbol_hash(rep)
+        out._hash = None
         kind = _TYPES[lib.clingo_symbol_type(rep)]
         out.type = kind
         if kind is _FUNCTION:

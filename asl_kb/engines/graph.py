@@ -147,8 +147,12 @@ class Graph:
         #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
         self.began_there: set = set()
         self.read_by: defaultdict = defaultdict(set)
-        #: (unit, fate key) -> FateInfo, for the phase program
+        #: (unit, fate key) -> FateInfo, for the phase program: the fates a
+        #: whole-phase rule reads (most fates are read by none: their keys
+        #: are listed in `unread`, not hashed into it, and look-ups default
+        #: to _UNREAD; merged_info() joins two worlds' as if they were in it)
         self.info: dict = {}
+        self.unread: list = []
         self.roots: list = []
         #: the states by number, once the walk needs them (_compile)
         self._syms: list | None = None
@@ -292,23 +296,27 @@ class Graph:
         out = {}
         unit = _unit_of(root)
         info, began_there, read_by = self.info, self.began_there, self.read_by
+        unread = self.unread
+        lists, heads = self._interdiction_lists, self._heads
         for key in found:
             e, n = divmod(key, size)
             i, o = pairs[e]
             leaf = syms[n]
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
-            head, group = self._head(leaf)
-            ikey, okey = self._interdictions(i)[1], self._interdictions(o)[1]
-            fk = head + (ikey, okey)
-            old = info.get((unit, fk))
-            began = leaf in began_there
-            readers = read_by.get(leaf)
-            if old is None and not began and not readers:
-                info[(unit, fk)] = _UNREAD      # (most fates: one shared)
-            elif old is None or began and not old.began_there or readers and not old.read_by >= readers:
-                info[(unit, fk)] = FateInfo(began or (old is not None and old.began_there),
-                                            frozenset(readers or ()) | (old.read_by if old else frozenset()))
+            head, group = heads.get(leaf) or self._head(leaf)
+            ikey = (lists.get(i) or self._interdictions(i))[1]
+            okey = (lists.get(o) or self._interdictions(o))[1]
+            began = leaf in began_there if began_there else False
+            readers = read_by.get(leaf) if read_by else None
+            if not began and not readers:
+                unread.append((unit, head + (ikey, okey)))
+            else:
+                fk = (unit, head + (ikey, okey))
+                old = info.get(fk)
+                if old is None or began and not old.began_there or readers and not old.read_by >= readers:
+                    info[fk] = FateInfo(began or (old is not None and old.began_there),
+                                        frozenset(readers or ()) | (old.read_by if old else frozenset()))
             gk = group + (ikey, okey)
             if gk not in out:
                 path = []
@@ -462,6 +470,17 @@ class Graph:
                                _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
                                _entered_again(opts, frozenset((h, i, 1) for h, i in co))))
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
+
+
+def merged_info(*graphs: Graph) -> dict:
+    """The FateInfo of every fate of the graphs (Graph.info and .unread),
+    a later graph's over an earlier's, as one dict (the phase program reads
+    both worlds at once, asl_kb/engines/outcomes.py)."""
+    out: dict = {}
+    for g in graphs:
+        out.update(dict.fromkeys(g.unread, _UNREAD))
+        out.update(g.info)
+    return out
 
 
 def _entry_key(state) -> tuple | None:

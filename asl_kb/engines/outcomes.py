@@ -19,7 +19,7 @@ from asl_kb.asp.groups import groups
 import clingo
 
 from asl_kb.asp.reader import text
-from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, rank_of
+from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, merged_info, rank_of
 from asl_kb.asp.solve import SolveStats, TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
@@ -212,6 +212,8 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     except BaseException:
         PROGRESS.clear()
         raise
+    # (the graph kept where the process ends at its answer: collector.keep)
+    collector.keep(PROGRESS.get("graph"))
     PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
@@ -282,7 +284,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         nq_all = tuple(sorted({u.side for u in position.units}))
         g1, _, world1, stats1 = _solve_units(replace(position, no_quarter=nq_all),
                                              all_paths=all_paths, deadline=deadline)
-        info = {**g1.info, **g.info}
+        info = merged_info(g1, g)
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
     if surrenders or phase:

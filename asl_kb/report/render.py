@@ -28,14 +28,14 @@ def to_json(result: Outcomes) -> str:
     return json_bytes(result).decode()
 
 
-def json_bytes(result: Outcomes, keep: list | None = None) -> bytes:
+def json_bytes(result: Outcomes, keep=None) -> bytes:
     """The JSON answer as UTF-8 bytes, as the CLI writes it (orjson writes
     bytes: no 12 MB text decoded and encoded again on the way out).
-    `keep`: a list the answer's data is appended to, not freed (a process
-    that ends at its answer: freeing an open board's fates cost 6 ms)."""
+    `keep`: called with the answer's data, which it keeps rather than
+    letting it be freed (asl_kb/collector.py keep())."""
     data = result.to_json()
     if keep is not None:
-        keep.append(data)
+        keep(data)
     units = result.units + (result.voluntary_break or [])
     if sum(len(u.fates) for u in units) > MANY_FATES:
         import orjson
