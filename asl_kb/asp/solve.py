@@ -179,10 +179,12 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     stats.ground_seconds += time.perf_counter() - t0
 
 
-def _prepare_imports() -> None:
-    """Import the modules PREPARE names in a daemon thread (once)."""
+def _prepare_imports():
+    """Import the modules PREPARE names in a daemon thread (once); the thread."""
     import importlib
     import threading
     names = list(PREPARE)
     PREPARE.clear()
-    threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True).start()
+    thread = threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True)
+    thread.start()
+    return thread
