@@ -213,8 +213,11 @@ class Graph:
             self.events[event.name][text(unit)].add(f)
         new_roots = [n for n in nodes | leaves if n.name == "rout_state" and n.arguments[-1].name == "start"]
         self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
+        children = self.children
         for parent in parents:
-            self.children[parent].sort()
+            kids = children[parent]
+            if len(kids) > 1:
+                kids.sort()
         if self._syms is not None:
             self._extend(parents, nodes | leaves)
 
@@ -521,7 +524,8 @@ def _by_location(triples, made: dict | None = None) -> list[Interdiction]:
     made = {} if made is None else made
     out = []
     for k in sorted(by, key=_entry_order):
-        key = (k[0], tuple(sorted(by[k])))
+        units = by[k]
+        key = (k[0], tuple(units) if len(units) == 1 else tuple(sorted(units)))
         i = made.get(key)
         if i is None:
             i = made[key] = Interdiction(*key)
