@@ -239,28 +239,40 @@ class Graph:
         if self._syms is None:
             # (numbered in any order: the walk goes by the children's order)
             self._syms, self._ids, self._kids, self._exp, self._leaf, self._enter = [], {}, [], [], [], []
-            self._extend(set(self.children), set(self.children).union(*self.children.values(), self.leaves))
+            self._extend(self.children.keys(), None)
 
     def _extend(self, parents, nodes) -> None:
-        """Number the states `nodes` not numbered yet, and (re)list the
-        children of `parents` (add(): a group's states)."""
+        """Number the states not numbered yet -- `nodes` (None: those of the
+        graph, its parents' children and its leaves) and `parents` --, and
+        (re)list the children of `parents` (add(): a group's states)."""
         syms, ids = self._syms, self._ids
         assert syms is not None   # (_compile numbers first)
         kids, exp, is_leaf, enter, leaves = self._kids, self._exp, self._leaf, self._enter, self.leaves
-        ints_of, opts_of, entry = self.ints.get, self.opts.get, self._entry
-        for sym in nodes | parents:
-            if sym not in ids:
-                ids[sym] = len(syms)
+        ints, opts, entry, pair = self.ints, self.opts, self._entry, self._pair
+        children = self.children
+
+        def number(sym) -> int:
+            n = ids.setdefault(sym, len(syms))
+            if n == len(syms):
                 syms.append(sym)
                 kids.append([])
-                # (most states are entered without Interdiction: exposure 0)
+                # (most states are entered without Interdiction: exposure 0;
+                # no optional one without a concealed unit: opts empty)
                 key = _entry_key(sym)
-                ints, opts = ints_of(key), opts_of(key)
-                exp.append(self._pair(entry(ints) if ints else 0, entry(opts) if opts else 0))
+                i = ints.get(key) if ints else None
+                o = opts.get(key) if opts else None
+                exp.append(pair(entry(i) if i else 0, entry(o) if o else 0))
                 is_leaf.append(sym in leaves)
                 enter.append(_entered_location(sym))
+            return n
+        if nodes is not None:
+            for sym in nodes:
+                number(sym)
         for sym in parents:
-            self._kids[ids[sym]] = [ids[c] for c in self.children.get(sym, ())]
+            kids[number(sym)] = [number(c) for c in children.get(sym, ())]
+        if nodes is None:
+            for sym in leaves:
+                number(sym)
         # (a group may say more of a state numbered before: asked again)
         self._why_of.clear()
 
@@ -276,6 +288,7 @@ class Graph:
         # exposure) it came from. A key is one int: exposure * size + state
         # (the exposure numbers both lists, Interdiction and optional, at once)
         start = self._ids[root]
+        first = self._enters(root, start=True)
         came: dict[int, int] = {start: -1}
         queue = [start]
         found = []
@@ -308,8 +321,9 @@ class Graph:
             # the fate's key (Fate.key) from the leaf and the exposures: a Fate
             # is built for the first path of each listed fate only
             head, group = heads.get(leaf) or self._head(leaf)
-            ikey = (lists.get(i) or self._interdictions(i))[1]
-            okey = (lists.get(o) or self._interdictions(o))[1]
+            il = lists.get(i) or self._interdictions(i)
+            ol = lists.get(o) or self._interdictions(o)
+            ikey, okey = il[1], ol[1]
             began = leaf in began_there if began_there else False
             readers = read_by.get(leaf) if read_by else None
             if not began and not readers:
@@ -328,7 +342,7 @@ class Graph:
                     path.append(at % size)
                     at = came[at]
                 path.reverse()
-                f = self._fate(leaf, i, o, path)
+                f = self._fate(leaf, il[0], ol[0], path, first)
                 if all_paths:
                     f.paths = sorted(p for p in paths_of.get((leaf, sets[i], sets[o]), ()))
                 out[gk] = f
@@ -428,7 +442,10 @@ class Graph:
                 pairs += self.entry_why.get((name, h, i), ())
         return self.answer.lines(pairs)
 
-    def _fate(self, leaf, ints: int, opts: int, path: list[int]) -> Fate:
+    def _fate(self, leaf, ints: tuple, opts: tuple, path: list[int], first: str | None) -> Fate:
+        """The Fate of a path (state numbers) ending at leaf, Interdicted as
+        `ints` and `opts` list (_interdictions); `first`: the Location of its
+        start."""
         (name, captor, cause, at, low_crawl), _ = self._head(leaf)
         syms, enter = self._syms, self._enter
         assert syms is not None   # (_compile numbers first)
@@ -440,9 +457,8 @@ class Graph:
                 w = whys[n] = self._lines_of(syms[n])
             lines += w
         f = Fate(name, at, low_crawl=low_crawl,
-                 path=[self._enters(syms[path[0]], start=True)] + [x for n in path[1:] if (x := enter[n]) is not None],
-                 interdiction=list(self._interdictions(ints)[0]),
-                 optional_interdiction=list(self._interdictions(opts)[0]),
+                 path=[first] + [x for n in path[1:] if (x := enter[n]) is not None],
+                 interdiction=list(ints), optional_interdiction=list(opts),
                  because=self.answer.explain_lines(lines))
         if name == "surrender":
             f.captor = captor
