@@ -442,7 +442,7 @@ class Graph:
                 pairs += self.entry_why.get((name, h, i), ())
         return self.answer.lines(pairs)
 
-    def _fate(self, leaf, ints: tuple, opts: tuple, path: list[int], first: str | None) -> Fate:
+    def _fate(self, leaf, ints: tuple, opts: tuple, path: list[int], first: str) -> Fate:
         """The Fate of a path (state numbers) ending at leaf, Interdicted as
         `ints` and `opts` list (_interdictions); `first`: the Location of its
         start."""
