@@ -162,13 +162,14 @@ class Graph:
         """Read the shown atoms `symbols` into the graphs (those of a group
         of units: asl_kb/asp/groups.py)."""
         at = self.answer.add(symbols)
-        nodes = set()
+        children = self.children
         parents = set()
+        heads = []      # (each link's child: listed, not hashed into a set)
         for s in at["link"]:
-            a = s.arguments
-            self.children[a[0]].append(a[1])
-            parents.add(a[0])
-            nodes.update(a)
+            m, n = s.arguments
+            children[m].append(n)
+            parents.add(m)
+            heads.append(n)
         leaves = {s.arguments[1] for s in at["leaf"]}
         self.leaves |= leaves
         for s in at["fate"]:
@@ -211,15 +212,15 @@ class Graph:
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
-        new_roots = [n for n in nodes | leaves if n.name == "rout_state" and n.arguments[-1].name == "start"]
+        new_roots = {n for group in (parents, leaves, heads) for n in group
+                     if n.name == "rout_state" and n.arguments[-1].name == "start"}
         self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
-        children = self.children
         for parent in parents:
             kids = children[parent]
             if len(kids) > 1:
                 kids.sort()
         if self._syms is not None:
-            self._extend(parents, nodes | leaves)
+            self._extend(parents, parents.union(heads, leaves))
 
     def say(self, reason) -> str:
         return self.answer.say(reason)
