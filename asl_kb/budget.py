@@ -116,3 +116,19 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     t.daemon = True
     t.start()
     return t
+
+
+def data_room() -> int | None:
+    """Bytes of data (RLIMIT_DATA: the heap and anonymous memory, what
+    --max-memory caps) the process may still take, as Linux counts them
+    (/proc/self/statm); None without a cap or where it cannot be read."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", "rb") as f:
+            used = int(f.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError, IndexError, AttributeError):
+        return None
+    return soft - used

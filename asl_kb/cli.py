@@ -563,8 +563,12 @@ def _command(position, args, rs) -> int:
     except MemoryError:
         out = None
     if out is None:
-        sys.stderr.write(f"asl-kb: the memory cap (--max-memory {args.max_memory} MiB) was reached "
-                         "while writing the answer\n")
+        # (said as any run the cap cuts: complete false, its cut, no fates)
+        from asl_kb.engines.outcomes import _out_of_memory
+        cut = _out_of_memory(position, args.max_memory, "writing the answer")
+        out = json_bytes(cut) if args.format == "json" else to_text(cut, False, False, args.limit)
+        with budget.ANSWER_LOCK:
+            _write(out)
         return EXIT_INCOMPLETE
     with budget.ANSWER_LOCK:
         _write(out)

@@ -65,3 +65,35 @@ def test_a_memory_cap_below_64_mib_is_refused():
     r = _cli("outcomes", str(POSITION), "--max-memory", "10")
     assert r.returncode == 2
     assert "--max-memory" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_no_room_to_write_under_the_cap_is_said_not_a_crash(tmp_path):
+    """An answer of thousands of fates whose text the cap has no room for
+    (orjson cannot fail softly: a failed allocation inside it ended the
+    process with SIGSEGV) answers complete: false, cut while writing the
+    answer, exit 3; with room, the same position is answered in full."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generate import generate_open
+    board = tmp_path / "open-board.yaml"
+    board.write_text(generate_open(0), encoding="utf-8")
+    r = _cli("outcomes", str(board), "--format", "json", "--max-memory", "90")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    assert out["complete"] is False and out["units"] == []
+    assert out["cut"] == {"timeout": None, "while": "writing the answer", "units": ["R1"], "done": [],
+                          "memory_mib": 90}
+    full = _cli("outcomes", str(board), "--format", "json", "--max-memory", "400")
+    assert full.returncode == 0 and len(json.loads(full.stdout)["units"][0]["fates"]) > 1000
+
+
+def test_orjson_is_asked_for_room_only_near_the_cap(monkeypatch):
+    """render._room_for_orjson: no cap or far from it, yes without
+    estimating; near it, the estimate (twice the text) decides."""
+    import orjson
+    from asl_kb import budget
+    from asl_kb.report import render
+    units = [{"id": "R1", "summary": {"fates": 3}, "fates": [{"fate": "rout", "path": ["A1", "A2"]}] * 3000}]
+    text = len(orjson.dumps(units, option=orjson.OPT_INDENT_2))
+    for room, fits in ((None, True), (1 << 40, True), (2 * text + (9 << 20), True), (text, False), (0, False)):
+        monkeypatch.setattr(budget, "data_room", lambda room=room: room)
+        assert render._room_for_orjson(orjson, units, 3000) is fits, room

@@ -180,11 +180,16 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
 
 
 def _prepare_imports():
-    """Import the modules PREPARE names in a daemon thread (once); the thread."""
+    """Import the modules PREPARE names in a daemon thread (once); the
+    thread, or None where none could start (a thread's stack counts as data:
+    under --max-memory the answer imports them itself, when it needs them)."""
     import importlib
     import threading
     names = list(PREPARE)
     PREPARE.clear()
     thread = threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True)
-    thread.start()
+    try:
+        thread.start()
+    except (RuntimeError, MemoryError):
+        return None
     return thread

@@ -230,10 +230,10 @@ def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
     return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done), table)
 
 
-def _out_of_memory(position, max_memory) -> Outcomes:
+def _out_of_memory(position, max_memory, where: str = "figuring the outcomes") -> Outcomes:
     """The answer of a run that ran out of memory (clingo raises MemoryError
-    when the process's cap is reached): the same, with the cap."""
-    where = "figuring the outcomes"
+    when the process's cap is reached; `where`: writing the answer, cli.py):
+    the same, with the cap."""
     cap = f"the memory cap (--max-memory {max_memory} MiB)" if max_memory else "the memory available"
     return _cut_short(position, f"{cap} was reached while {where}", Cut(None, where, [], memory_mib=max_memory))
 

@@ -11,6 +11,7 @@ at once where the rest of it holds such values only (orjson_alike), else
 the fates alone, put in at their depth."""
 from __future__ import annotations
 
+from asl_kb import budget
 from asl_kb.model import Outcomes
 from asl_kb.report.jsontext import Written, indented, orjson_alike
 
@@ -37,9 +38,12 @@ def json_bytes(result: Outcomes, keep=None) -> bytes:
     if keep is not None:
         keep(data)
     units = result.units + (result.voluntary_break or [])
-    if sum(len(u.fates) for u in units) > MANY_FATES:
+    many = sum(len(u.fates) for u in units)
+    if many > MANY_FATES:
         import orjson
         listed = [u for key in _UNIT_LISTS for u in data.get(key, ())]
+        if not _room_for_orjson(orjson, listed, many):
+            raise MemoryError("no room under the memory cap to write the answer")
         # (the fates hold such values by construction: only the rest is asked)
         if (all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS)
                 and all(orjson_alike(v) for u in listed for k, v in u.items() if k != "fates")):
@@ -48,6 +52,35 @@ def json_bytes(result: Outcomes, keep=None) -> bytes:
         for u in listed:
             u["fates"] = Written(orjson.dumps(u["fates"], option=orjson.OPT_INDENT_2).decode())
     return (indented(data) + "\n").encode()
+
+
+#: bytes of data an answer of `n` fates surely needs no more than, per fate,
+#: while orjson writes it (an open board's: ~3.6 KB each; its buffer twice)
+_AT_MOST_PER_FATE = 64 * 1024
+
+
+def _room_for_orjson(orjson, listed: list, many: int) -> bool:
+    """Whether orjson has room under the process's memory cap to write an
+    answer of `many` fates (units `listed`): an allocation that fails inside
+    orjson ends the process (SIGSEGV), not a MemoryError. Where the cap is
+    near, the text is estimated from a sample of fates (the same indented
+    text, deeper in the answer) and the rest of the units, and asked twice
+    over (orjson's buffer grows by doubling); with no cap, or far from it,
+    nothing is asked."""
+    room = budget.data_room()
+    if room is None or room > _AT_MOST_PER_FATE * many + (256 << 20):
+        return True
+    sample = []
+    for u in listed:
+        fates = u.get("fates", ())
+        sample += fates[::max(1, len(fates) // 64)]
+    option = orjson.OPT_INDENT_2
+    text = orjson.dumps(sample, option=option)
+    # (each line of a fate is written 6 columns deeper: units[i].fates[j])
+    per_fate = (len(text) + 6 * text.count(b"\n")) / max(1, len(sample))
+    rest = orjson.dumps([{k: v for k, v in u.items() if k != "fates"} for u in listed], option=option)
+    needed = 2 * (per_fate * many + len(rest) + 6 * rest.count(b"\n")) + (8 << 20)
+    return room >= needed
 
 
 def to_text(result: Outcomes, *args, **kwargs) -> str:
