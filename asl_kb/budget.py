@@ -118,17 +118,45 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     return t
 
 
+def data_used() -> int | None:
+    """Bytes of data (the heap and anonymous memory: what RLIMIT_DATA and so
+    --max-memory count) the process holds, as Linux counts them
+    (/proc/self/statm); None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def data_room() -> int | None:
-    """Bytes of data (RLIMIT_DATA: the heap and anonymous memory, what
-    --max-memory caps) the process may still take, as Linux counts them
-    (/proc/self/statm); None without a cap or where it cannot be read."""
+    """Bytes of data the process may still take under its cap (RLIMIT_DATA);
+    None without a cap or where it cannot be read."""
     try:
         import resource
         soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
-        if soft == resource.RLIM_INFINITY:
-            return None
-        with open("/proc/self/statm", "rb") as f:
-            used = int(f.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
-    except (ImportError, OSError, ValueError, IndexError, AttributeError):
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    used = data_used()
+    if soft == resource.RLIM_INFINITY or used is None:
         return None
     return soft - used
+
+
+def room_for_thread() -> bool:
+    """Whether a new thread fits under the memory cap with room to spare.
+    Its stack is data too (RLIMIT_STACK's size, 8 MiB here), and where there
+    is none glibc ends the process ("cannot allocate memory for thread-local
+    data") or the thread fails to start (clingo's solving thread: a
+    RuntimeError): a run asks before it starts one."""
+    room = data_room()
+    if room is None:
+        return True
+    try:
+        import resource
+        stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    except (ImportError, OSError, ValueError, AttributeError):
+        stack = -1
+    if stack <= 0 or stack > (64 << 20):
+        stack = 8 << 20
+    return room >= stack + (16 << 20)

@@ -96,4 +96,4 @@ def test_orjson_is_asked_for_room_only_near_the_cap(monkeypatch):
     text = len(orjson.dumps(units, option=orjson.OPT_INDENT_2))
     for room, fits in ((None, True), (1 << 40, True), (2 * text + (9 << 20), True), (text, False), (0, False)):
         monkeypatch.setattr(budget, "data_room", lambda room=room: room)
-        assert render._room_for_orjson(orjson, units, 3000) is fits, room
+        assert render._room_for_orjson(units, 3000) is fits, room

@@ -330,3 +330,17 @@ def _split_facts(text: str) -> tuple[bytes, str]:
     if len(_SPLIT) > 1024:
         _SPLIT.popitem(last=False)
     return hit
+
+
+def prime_errors() -> None:
+    """Allocate this thread's C++ and clingo error state while memory is
+    there: the first C++ exception a thread throws allocates it (glibc's
+    thread-local blocks of a loaded library are made when first touched),
+    and where that allocation fails -- a std::bad_alloc under the memory
+    cap, the very first exception -- glibc ends the process ("cannot
+    allocate memory for thread-local data") instead of clingo failing
+    softly. Called by the CLI before it caps the memory (cli.py)."""
+    try:
+        clingo.Control(["--no-such-option"])
+    except RuntimeError:
+        pass

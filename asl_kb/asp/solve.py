@@ -91,7 +91,9 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     ground_stages(ctl, concealed, stats, deadline)
     t0 = time.perf_counter()
     shown: list[Sequence[clingo.Symbol]] = []
-    if deadline is None:
+    if deadline is None or not budget.room_for_thread():
+        # (solved in this thread where the memory cap leaves no room for
+        # clingo's solving thread: the watchdog still bounds the run)
         ctl.solve(on_model=lambda m: shown.append(m.symbols(shown=True)))
     else:
         _check(deadline, "solving the rout graphs")
@@ -159,21 +161,27 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
     _check(deadline, "grounding the rout graphs (the static part)")
+    room = _Room()
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0
+    room.took()
     for stage in range(MAX_MOVES + concealed + 1):
         _check(deadline, f"grounding the rout graphs, before stage {stage}")
+        room.ask(2, f"grounding the rout graphs, stage {stage}")
         t0 = time.perf_counter()
         ctl.ground(_stage_parts(ctl, stage))
         ctl.ground([("carry", [clingo.Number(stage)])])
         stats.ground_seconds += time.perf_counter() - t0
         stats.stages = stage + 1
+        room.took()
         if not _grew(ctl, stage):
             break
     _check(deadline, "grounding the rout graphs, before the final part")
+    # (the final part derives, for every stage at once, more than one stage)
+    room.ask(3, "grounding the rout graphs, the final part")
     t0 = time.perf_counter()
-    if PREPARE and len(ctl.symbolic_atoms) > LARGE:
+    if PREPARE and len(ctl.symbolic_atoms) > LARGE and budget.room_for_thread():
         _prepare_imports()
     ctl.ground([("final", [])])
     stats.ground_seconds += time.perf_counter() - t0
@@ -193,3 +201,34 @@ def _prepare_imports():
     except (RuntimeError, MemoryError):
         return None
     return thread
+
+
+#: data kept free under the memory cap beyond what a ground call is
+#: expected to take (_Room)
+GROUND_SLACK = 16 << 20
+
+
+class _Room:
+    """The memory a run's ground calls take, asked before each next one:
+    clingo does not always fail softly when an allocation fails inside a
+    ground call under the cap (RLIMIT_DATA) -- at some sizes it ends the
+    process, SIGSEGV -- so a ground call is not begun without room for
+    `factor` times what the largest one before it took, and GROUND_SLACK:
+    a MemoryError instead, which the run answers as cut by the cap. With no
+    cap (or no /proc), nothing is asked."""
+
+    def __init__(self):
+        self.used = budget.data_used()
+        self.most = 0
+
+    def took(self) -> None:
+        """A ground call has ended: what it took."""
+        now = budget.data_used()
+        if now is not None and self.used is not None:
+            self.most = max(self.most, now - self.used)
+        self.used = now
+
+    def ask(self, factor: int, where: str) -> None:
+        room = budget.data_room()
+        if room is not None and room < factor * self.most + GROUND_SLACK:
+            raise MemoryError(f"no room under the memory cap for {where}")

@@ -7,6 +7,7 @@ their results together in the result model (model.Outcomes).
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
 import time
 from typing import TYPE_CHECKING
@@ -194,9 +195,14 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
     cap the caller set on the process (cli.py: --max-memory), to say so."""
     PROGRESS.clear()
+    out_of_memory = False
     try:
         with budget.deadline_in(timeout), collector.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
+    except MemoryError:
+        # (answered below, once the exception and the frames it holds -- the
+        # graph, the walk -- are let go: there is room for the answer then)
+        out_of_memory = True
     except TimedOut as e:
         # (cut after the listed units were read -- the No Quarter world, the
         # prisoners program: those read are listed.) The progress is kept:
@@ -204,14 +210,16 @@ def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
         # thousand units, a busy machine), and lists the same units.
         done, table = (e.done, e.table) if hasattr(e, "done") else progress()
         return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
-    except MemoryError:
-        # the Control that asked for it is gone with the exception: the
-        # little this answer needs is there again
-        PROGRESS.clear()
-        return _out_of_memory(position, max_memory)
     except BaseException:
         PROGRESS.clear()
         raise
+    if out_of_memory:
+        # the Control that asked for it is gone with the exception, and the
+        # graph with the progress (and any cycle among what the run built):
+        # the little this answer needs is there again
+        PROGRESS.clear()
+        gc.collect()
+        return _out_of_memory(position, max_memory)
     # (the graph kept where the process ends at its answer: collector.keep)
     collector.keep(PROGRESS.get("graph"))
     PROGRESS.clear()

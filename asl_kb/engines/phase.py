@@ -20,6 +20,7 @@ import time
 
 import clingo
 
+from asl_kb import budget
 from asl_kb.asp.facts import loc, q, switch_facts
 from asl_kb.asp.reader import Answer, reason_kind
 from asl_kb.engines.graph import FateInfo, rank_of
@@ -213,6 +214,9 @@ class Phase:
         models: list = []
         complete = True
         deadline = min(time.monotonic() + MAX_SECONDS, deadline or float("inf"))
+        if not budget.room_for_thread():
+            # (clingo enumerates in a thread of its own, bounded in time)
+            raise MemoryError("no room under the memory cap for the enumerating thread")
         with ctl.solve(yield_=True, async_=True) as handle:
             while True:
                 handle.resume()

@@ -42,7 +42,7 @@ def json_bytes(result: Outcomes, keep=None) -> bytes:
     if many > MANY_FATES:
         import orjson
         listed = [u for key in _UNIT_LISTS for u in data.get(key, ())]
-        if not _room_for_orjson(orjson, listed, many):
+        if not _room_for_orjson(listed, many):
             raise MemoryError("no room under the memory cap to write the answer")
         # (the fates hold such values by construction: only the rest is asked)
         if (all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS)
@@ -59,27 +59,29 @@ def json_bytes(result: Outcomes, keep=None) -> bytes:
 _AT_MOST_PER_FATE = 64 * 1024
 
 
-def _room_for_orjson(orjson, listed: list, many: int) -> bool:
+def _room_for_orjson(listed: list, many: int) -> bool:
     """Whether orjson has room under the process's memory cap to write an
     answer of `many` fates (units `listed`): an allocation that fails inside
     orjson ends the process (SIGSEGV), not a MemoryError. Where the cap is
     near, the text is estimated from a sample of fates (the same indented
     text, deeper in the answer) and the rest of the units, and asked twice
     over (orjson's buffer grows by doubling); with no cap, or far from it,
-    nothing is asked."""
+    nothing is asked. (The estimate is written by the standard library's
+    encoder, the same text, which raises MemoryError where it has no room:
+    orjson is not asked before there is room for it.)"""
     room = budget.data_room()
     if room is None or room > _AT_MOST_PER_FATE * many + (256 << 20):
         return True
+    import json
     sample = []
     for u in listed:
         fates = u.get("fates", ())
         sample += fates[::max(1, len(fates) // 64)]
-    option = orjson.OPT_INDENT_2
-    text = orjson.dumps(sample, option=option)
+    text = json.dumps(sample, indent=2, ensure_ascii=False)
     # (each line of a fate is written 6 columns deeper: units[i].fates[j])
-    per_fate = (len(text) + 6 * text.count(b"\n")) / max(1, len(sample))
-    rest = orjson.dumps([{k: v for k, v in u.items() if k != "fates"} for u in listed], option=option)
-    needed = 2 * (per_fate * many + len(rest) + 6 * rest.count(b"\n")) + (8 << 20)
+    per_fate = (len(text.encode()) + 6 * text.count("\n")) / max(1, len(sample))
+    rest = json.dumps([{k: v for k, v in u.items() if k != "fates"} for u in listed], indent=2, ensure_ascii=False)
+    needed = 2 * (per_fate * many + len(rest.encode()) + 6 * rest.count("\n")) + (8 << 20)
     return room >= needed
 
 
