@@ -97,3 +97,23 @@ def test_orjson_is_asked_for_room_only_near_the_cap(monkeypatch):
     for room, fits in ((None, True), (1 << 40, True), (2 * text + (9 << 20), True), (text, False), (0, False)):
         monkeypatch.setattr(budget, "data_room", lambda room=room: room)
         assert render._room_for_orjson(units, 3000) is fits, room
+
+
+def test_no_memory_cap_ends_the_process(tmp_path):
+    """Whatever the cap, an answer or the cut one (exit 0 or 3, JSON that
+    parses), never a crash: caps that ran out inside clingo's grounding, its
+    solving thread, the first C++ exception, the fate walk and orjson (these
+    positions and caps hit each on this project's machine)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from generate import generate_open, generate_open_stack, generate_position
+    runs = {"open": (generate_open(0), (80,)),
+            "stack-at-range-2": (generate_open_stack(3, 4, 0, enemy_range=2), (96, 224)),
+            "spread": (generate_position(4, 10, 0, spread=True), (64,))}
+    for name, (text, caps) in runs.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text, encoding="utf-8")
+        for cap in caps:
+            r = _cli("outcomes", str(path), "--format", "json", "--max-memory", str(cap))
+            assert r.returncode in (0, 3), (name, cap, r.returncode, r.stderr[-300:])
+            out = json.loads(r.stdout)
+            assert out["complete"] is (r.returncode == 0), (name, cap)
