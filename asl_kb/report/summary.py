@@ -128,9 +128,22 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     keys = [(KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0,
              id_key(f.captor or ""), f.cause or "", _loc_key(f.at),
              rank[p], n, f.low_crawl,
-             _set_key(hi), _set_key(ho), listed(f.interdiction), listed(f.optional_interdiction))
+             _set_key(hi), _set_key(ho))
             for f, (hi, ho), n, p in zip(fates, exposures, counts, prefs)]
-    return [fates[i] for i in sorted(range(len(fates)), key=keys.__getitem__)]
+    order = sorted(range(len(fates)), key=keys.__getitem__)
+    # the last part of the key, the Interdictors of each Location, only
+    # where the rest ties (fates alike but for who Interdicts: few), as
+    # the whole key would sort them
+    i = 0
+    while i < len(order):
+        j = i + 1
+        while j < len(order) and keys[order[j]] == keys[order[i]]:
+            j += 1
+        if j - i > 1:
+            order[i:j] = sorted(order[i:j], key=lambda k: (listed(fates[k].interdiction),
+                                                           listed(fates[k].optional_interdiction)))
+        i = j
+    return [fates[i] for i in order]
 
 
 def _odds_of(o: Odds | None) -> tuple | None:
