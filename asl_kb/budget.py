@@ -132,15 +132,20 @@ def data_used() -> int | None:
 def data_room() -> int | None:
     """Bytes of data the process may still take under its cap (RLIMIT_DATA);
     None without a cap or where it cannot be read."""
+    soft = data_cap()
+    used = None if soft is None else data_used()
+    return None if soft is None or used is None else soft - used
+
+
+def data_cap() -> int | None:
+    """The process's data cap in bytes (RLIMIT_DATA's soft limit; what
+    --max-memory sets), None without one."""
     try:
         import resource
         soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
     except (ImportError, OSError, ValueError, AttributeError):
         return None
-    used = data_used()
-    if soft == resource.RLIM_INFINITY or used is None:
-        return None
-    return soft - used
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def room_for_thread() -> bool:

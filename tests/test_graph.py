@@ -26,9 +26,11 @@ def test_fate_keys_are_the_fates_own(path):
     kinds = set()
     for root in g.roots:
         unit = _unit_of(root)
-        for f in g.fates(root, all_paths=False).values():
-            # (the fates no whole-phase rule reads are listed, not keyed)
-            assert (unit, f.key) in merged_info(g)
+        fates = g.fates(root, all_paths=False).values()
+        # (the fates no whole-phase rule reads are listed, not keyed)
+        info = merged_info(g)
+        for f in fates:
+            assert (unit, f.key) in info
             kinds.add(f.kind)
     assert kinds or not g.roots
 

@@ -218,17 +218,23 @@ class _Room:
     cap (or no /proc), nothing is asked."""
 
     def __init__(self):
-        self.used = budget.data_used()
+        #: (nothing measured without a cap)
+        self.capped = budget.data_cap() is not None
+        self.used = budget.data_used() if self.capped else None
         self.most = 0
 
     def took(self) -> None:
         """A ground call has ended: what it took."""
+        if not self.capped:
+            return
         now = budget.data_used()
         if now is not None and self.used is not None:
             self.most = max(self.most, now - self.used)
         self.used = now
 
     def ask(self, factor: int, where: str) -> None:
+        if not self.capped:
+            return
         room = budget.data_room()
         if room is not None and room < factor * self.most + GROUND_SLACK:
             raise MemoryError(f"no room under the memory cap for {where}")
