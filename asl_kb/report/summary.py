@@ -33,18 +33,25 @@ def _hexes(items) -> frozenset[tuple[str, int]]:
     """The Interdiction Locations of a route as a multiset: (Location, n) for
     its n-th Interdiction there (a route re-entering a Location is
     Interdicted there again, A10.53, and is beaten by the one that does not)."""
+    return _multiset(tuple([i.at for i in items]))[0]
+
+
+def _hexes_and_key(items) -> tuple[frozenset, tuple]:
+    """_hexes, and its place among exposures: the fewest first, then their
+    Locations in hex order (order_fates)."""
     return _multiset(tuple([i.at for i in items]))
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _multiset(ats: tuple[str, ...]) -> frozenset[tuple[str, int]]:
-    # (asked several times a fate: ordering, summing up, counting NMCs)
+def _multiset(ats: tuple[str, ...]) -> tuple[frozenset, tuple]:
+    """The multiset of _hexes and its place among exposures, made at once
+    (asked several times a fate: ordering, summing up, counting NMCs)."""
     seen: dict[str, int] = {}
-    out = set()
+    entries = []
     for at in ats:
-        seen[at] = seen.get(at, 0) + 1
-        out.add((at, seen[at]))
-    return frozenset(out)
+        n = seen[at] = seen.get(at, 0) + 1
+        entries.append((at, n))
+    return frozenset(entries), (len(entries), tuple(sorted([(_loc_key(at), n) for at, n in entries])))
 
 
 def _listed(s) -> list[str]:
@@ -61,11 +68,6 @@ def _entry_key(entry):
 def _loc_key(at: str):
     h, _, level = at.partition("@")
     return (hexgrid.hex_coords(h), int(level or 0), at)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _set_key(s: frozenset):
-    return (len(s), tuple(sorted(map(_entry_key, s))))
 
 
 def nmcs(f: Fate) -> int:
@@ -109,7 +111,8 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
                 k = parts[(i.at, i.by)] = (i.at, [id_key(b) for b in i.by])
             out.append(k)
         return out
-    exposures = [(_hexes(f.interdiction), _hexes(f.optional_interdiction)) for f in fates]
+    both = [(_hexes_and_key(f.interdiction), _hexes_and_key(f.optional_interdiction)) for f in fates]
+    exposures = [(i[0], o[0]) for i, o in both]
     counts = [0 if f.low_crawl else len(hi | ho) for f, (hi, ho) in zip(fates, exposures)]
     least: dict[str, int] = {}
     for f, n in zip(fates, counts):
@@ -128,8 +131,8 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     keys = [(KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0,
              id_key(f.captor or ""), f.cause or "", _loc_key(f.at),
              rank[p], n, f.low_crawl,
-             _set_key(hi), _set_key(ho))
-            for f, (hi, ho), n, p in zip(fates, exposures, counts, prefs)]
+             i[1], o[1])
+            for f, (i, o), n, p in zip(fates, both, counts, prefs)]
     order = sorted(range(len(fates)), key=keys.__getitem__)
     # the last part of the key, the Interdictors of each Location, only
     # where the rest ties (fates alike but for who Interdicts: few), as
