@@ -219,7 +219,8 @@ class _Room:
 
     def __init__(self):
         #: (nothing measured without a cap)
-        self.capped = budget.data_cap() is not None
+        self.cap = budget.data_cap()
+        self.capped = self.cap is not None
         self.used = budget.data_used() if self.capped else None
         self.most = 0
 
@@ -233,8 +234,9 @@ class _Room:
         self.used = now
 
     def ask(self, factor: int, where: str) -> None:
-        if not self.capped:
+        # (the room left after the last ground call: nothing is taken between)
+        if self.cap is None or self.used is None:
             return
-        room = budget.data_room()
-        if room is not None and room < factor * self.most + GROUND_SLACK:
+        room = self.cap - self.used
+        if room < factor * self.most + GROUND_SLACK:
             raise MemoryError(f"no room under the memory cap for {where}")
