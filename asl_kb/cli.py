@@ -563,7 +563,10 @@ def _command(position, args, rs) -> int:
     except MemoryError:
         out = None
     if out is None:
-        # (said as any run the cap cuts: complete false, its cut, no fates)
+        # (said as any run the cap cuts: complete false, its cut, no fates;
+        # in the memory the answer not written held)
+        del result
+        collector.let_go()
         from asl_kb.engines.outcomes import _out_of_memory
         cut = _out_of_memory(position, args.max_memory, "writing the answer")
         out = json_bytes(cut) if args.format == "json" else to_text(cut, False, False, args.limit)

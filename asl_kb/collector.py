@@ -56,3 +56,10 @@ def keep(obj) -> None:
     process ends, where it ends at its answer; else nothing."""
     if _KEPT is not None:
         _KEPT.append(obj)
+
+
+def let_go() -> None:
+    """Free what keep() kept: an answer that could not be written in the
+    memory left needs that memory for the answer that says so (cli.py)."""
+    if _KEPT:
+        _KEPT.clear()

@@ -22,7 +22,7 @@ class _Thing:
     """Weakly referable: to see whether it is let go."""
 
 
-def test_keep_keeps_only_in_a_process_that_ends_at_its_answer(monkeypatch):
+def test_keep_keeps_only_in_a_process_that_ends_at_its_answer_until_let_go(monkeypatch):
     monkeypatch.setattr(collector, "_KEPT", None)
     a = _Thing()
     seen = weakref.ref(a)
@@ -37,6 +37,9 @@ def test_keep_keeps_only_in_a_process_that_ends_at_its_answer(monkeypatch):
     del b
     gc.collect()
     assert seen() is not None             # kept until the process ends
+    collector.let_go()                    # ... or an answer needs the memory
+    gc.collect()
+    assert seen() is None
 
 
 def test_the_cli_answer_is_the_same_text_as_bytes_or_text(monkeypatch):

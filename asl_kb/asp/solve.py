@@ -30,7 +30,7 @@ from asl_kb.record import Record, record
 
 #: modules the answer of a large rout graph will need (the CLI's JSON writer,
 #: orjson: asl_kb/report/render.py), imported in a thread while the final
-#: part of such a graph is grounded (prepare_imports): that ground call holds
+#: part of such a graph is grounded (_prepare_imports): that ground call holds
 #: no GIL, so on a second core the import costs no wall time
 PREPARE: list[str] = []
 #: ground atoms before the final part past which a graph is large (an open
@@ -220,13 +220,12 @@ class _Room:
     def __init__(self):
         #: (nothing measured without a cap)
         self.cap = budget.data_cap()
-        self.capped = self.cap is not None
-        self.used = budget.data_used() if self.capped else None
+        self.used = budget.data_used() if self.cap is not None else None
         self.most = 0
 
     def took(self) -> None:
         """A ground call has ended: what it took."""
-        if not self.capped:
+        if self.cap is None:
             return
         now = budget.data_used()
         if now is not None and self.used is not None:
