@@ -10,6 +10,12 @@ the watchdog's answer. The watchdog (`watchdog()`, armed by the CLI only:
 it ends the process) fires when the deadline is overrun by more than the
 slack a deadline is kept within (10 % or 1 s, whichever is larger), writes
 the answer its caller prepared and exits 3 (incomplete).
+
+And its memory room (--max-memory: RLIMIT_DATA, which the CLI sets): native
+code that finds the memory gone does not always fail softly (orjson and
+clingo ended the process, glibc aborted a thread), so a run asks
+`require_room(need, where)` before handing such code a large task, and
+answers the MemoryError it raises as cut by the cap.
 """
 from __future__ import annotations
 
@@ -148,15 +154,20 @@ def data_cap() -> int | None:
     return None if soft == resource.RLIM_INFINITY else soft
 
 
-def room_for_thread() -> bool:
-    """Whether a new thread fits under the memory cap with room to spare.
-    Its stack is data too (RLIMIT_STACK's size, 8 MiB here), and where there
-    is none glibc ends the process ("cannot allocate memory for thread-local
-    data") or the thread fails to start (clingo's solving thread: a
-    RuntimeError): a run asks before it starts one."""
-    room = data_room()
-    if room is None:
-        return True
+def require_room(need: int, where: str, room: int | None = None) -> None:
+    """Raise MemoryError (said: the cap was reached while `where`) unless the
+    process has `need` bytes of data left under its cap (`room`: as
+    data_room() says, where the caller measured it); no cap, no question."""
+    room = data_room() if room is None else room
+    if room is not None and room < need:
+        raise MemoryError(f"no room under the memory cap for {where}")
+
+
+def thread_need() -> int:
+    """The data a new thread needs with room to spare: its stack is data too
+    (RLIMIT_STACK's size, 8 MiB here), and where there is none glibc ends
+    the process ("cannot allocate memory for thread-local data") or the
+    thread fails to start (clingo's solving thread: a RuntimeError)."""
     try:
         import resource
         stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
@@ -164,4 +175,14 @@ def room_for_thread() -> bool:
         stack = -1
     if stack <= 0 or stack > (64 << 20):
         stack = 8 << 20
-    return room >= stack + (16 << 20)
+    return stack + (16 << 20)
+
+
+def room_for_thread() -> bool:
+    """Whether a new thread fits under the memory cap (thread_need): a run
+    that can do without one asks before it starts one."""
+    try:
+        require_room(thread_need(), "a thread")
+    except MemoryError:
+        return False
+    return True

@@ -236,6 +236,4 @@ class _Room:
         # (the room left after the last ground call: nothing is taken between)
         if self.cap is None or self.used is None:
             return
-        room = self.cap - self.used
-        if room < factor * self.most + GROUND_SLACK:
-            raise MemoryError(f"no room under the memory cap for {where}")
+        budget.require_room(factor * self.most + GROUND_SLACK, where, room=self.cap - self.used)

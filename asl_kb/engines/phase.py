@@ -214,9 +214,8 @@ class Phase:
         models: list = []
         complete = True
         deadline = min(time.monotonic() + MAX_SECONDS, deadline or float("inf"))
-        if not budget.room_for_thread():
-            # (clingo enumerates in a thread of its own, bounded in time)
-            raise MemoryError("no room under the memory cap for the enumerating thread")
+        # (clingo enumerates in a thread of its own, bounded in time)
+        budget.require_room(budget.thread_need(), "the enumerating thread")
         with ctl.solve(yield_=True, async_=True) as handle:
             while True:
                 handle.resume()

@@ -11,6 +11,8 @@ at once where the rest of it holds such values only (orjson_alike), else
 the fates alone, put in at their depth."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from asl_kb import budget
 from asl_kb.model import Outcomes
 from asl_kb.report.jsontext import Written, indented, orjson_alike
@@ -29,7 +31,7 @@ def to_json(result: Outcomes) -> str:
     return json_bytes(result).decode()
 
 
-def json_bytes(result: Outcomes, keep=None) -> bytes:
+def json_bytes(result: Outcomes, keep: Callable[[dict], None] | None = None) -> bytes:
     """The JSON answer as UTF-8 bytes, as the CLI writes it (orjson writes
     bytes: no 12 MB text decoded and encoded again on the way out).
     `keep`: called with the answer's data, which it keeps rather than
@@ -43,7 +45,7 @@ def json_bytes(result: Outcomes, keep=None) -> bytes:
         import orjson
         listed = [u for key in _UNIT_LISTS for u in data.get(key, ())]
         if not _room_for_orjson(listed, many):
-            raise MemoryError("no room under the memory cap to write the answer")
+            raise MemoryError("no room under the memory cap for writing the answer")
         # (the fates hold such values by construction: only the rest is asked)
         if (all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS)
                 and all(orjson_alike(v) for u in listed for k, v in u.items() if k != "fates")):
