@@ -11,6 +11,7 @@ from asl_kb.board import geometry
 from asl_kb.board import hexgrid
 from asl_kb.board import terrain
 from asl_kb.board.los import LosMap, entry_sides
+from asl_kb.record import replace
 
 
 def q(text: str) -> str:
@@ -301,9 +302,33 @@ class FactBuilder:
 
     def build(self) -> str:
         self.header()
-        self.units()
-        self.board()
+        key = self._body_key()
+        kept = _recall(key) if key is not None else None
+        if kept is None:
+            start = len(self.lines)
+            self.units()
+            self.board()
+            if key is not None:
+                _remember(key, (self.lines[start:], None if self.tags is None else self.tags[start:],
+                                dict(self.reach), self.blds))
+        else:
+            lines, tags, reach, self.blds = kept
+            self.lines += lines
+            if self.tags is not None:
+                self.tags += tags
+            if not self.reach:
+                self.reach.update(reach)
         return "\n".join(self.lines) + "\n"
+
+    def _body_key(self) -> tuple | None:
+        """With remember_facts(), what the lines after the header depend on:
+        the position but for the fields only the header writes (the rule
+        version and switches a committee trial flips, No Quarter a run
+        without it drops), the units asked about A10.41, whether tagged."""
+        if _REMEMBERED is None or self.home is not None:
+            return None
+        body = replace(self.p, rules="", errata=(), readings=(), no_quarter=())
+        return ("body", repr(body), tuple(u.id for u in self.asked), self.tags is not None)
 
 
 def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> dict:
@@ -358,9 +383,10 @@ def prisoner_facts(position) -> str:
     return "\n".join(fb.lines) + "\n"
 
 
-#: when a dict (`remember_facts()`), the facts of the positions built lately:
-#: `make mutate`'s workers run the same cases under thousands of rule sets,
-#: and a position's facts (its geometry: reach, LOS) do not depend on the rules
+#: when a dict (`remember_facts()`), the facts of the positions built lately,
+#: and what follows their header (FactBuilder._body_key): `make mutate`'s
+#: workers and the committee's trials run the same positions under many rule
+#: sets, and a position's geometry (reach, LOS) does not depend on the rules
 _REMEMBERED: collections.OrderedDict | None = None
 _REMEMBER_AT_MOST = 0
 
@@ -378,11 +404,27 @@ def position_facts(position, voluntary_break: bool = False) -> str:
     if _REMEMBERED is None:
         return FactBuilder(position, voluntary_break).build()
     key = (repr(position), voluntary_break)     # the whole position, every field
-    text = _REMEMBERED.get(key)
+    text = _recall(key)
     if text is None:
-        text = _REMEMBERED[key] = FactBuilder(position, voluntary_break).build()
-        if len(_REMEMBERED) > _REMEMBER_AT_MOST:
-            _REMEMBERED.popitem(last=False)
-    else:
-        _REMEMBERED.move_to_end(key)
+        text = _remember(key, FactBuilder(position, voluntary_break).build())
     return text
+
+
+def _recall(key):
+    """What remember_facts() keeps under `key` (None: nothing), now the
+    last used."""
+    assert _REMEMBERED is not None
+    got = _REMEMBERED.get(key)
+    if got is not None:
+        _REMEMBERED.move_to_end(key)
+    return got
+
+
+def _remember(key, value):
+    """Keep `value` under `key` (remember_facts()), the oldest let go past
+    the limit."""
+    assert _REMEMBERED is not None
+    _REMEMBERED[key] = value
+    if len(_REMEMBERED) > _REMEMBER_AT_MOST:
+        _REMEMBERED.popitem(last=False)
+    return value

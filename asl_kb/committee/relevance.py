@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import re
 from pathlib import Path
 
@@ -197,9 +198,22 @@ def _per_rule(fn):
     return once
 
 
-@_per_rule
 def _clauses(rule, switches) -> list[_Clause]:
-    """The slice's clauses for one rule: one per atom its head may derive."""
+    """The slice's clauses for one rule: one per atom its head may derive
+    (read once per rule and the switches of `switches` its body reads: a
+    rule that reads none is the same under every switch set)."""
+    read = _switches_read(rule, ())
+    return _clauses_under(rule, tuple(x for x in switches if x in read) if read else ())
+
+
+@_per_rule
+def _switches_read(rule, _) -> frozenset:
+    """The switches X of the rule's body literals in_force(X)."""
+    return frozenset(x for x in map(_switch_of, rule.body) if x is not None)
+
+
+@_per_rule
+def _clauses_under(rule, switches) -> list[_Clause]:
     return _rule_clauses(rule, switches)
 
 
@@ -243,17 +257,50 @@ def _parsed(folder: str, entry: str) -> _Program:
     statements: list = []
     A.parse_files([str(Path(folder) / entry)], statements.append)
     part, rules, consts, externals = "base", [], [], set()
+    files: dict[str, tuple] = {}
     for st in statements:
         t = st.ast_type
         if t == A.ASTType.Program:
             part = st.name
         elif t == A.ASTType.Rule:
-            rules.append((part, st))
+            rules.append((part, _canonical(st, folder, files)))
         elif t == A.ASTType.Definition:
             consts.append(str(st))
         elif t == A.ASTType.External:
             externals.add(_function(st.atom))
     return _Program(tuple(rules), tuple(consts), frozenset(externals))
+
+
+#: one statement object per rule text met at one place of one file's text,
+#: whatever folder it was read from: the per-rule memos (_per_rule) then
+#: serve the rules a committee trial's folder shares with the shipped ones
+_CANON: dict[tuple, object] = {}
+
+
+def _canonical(st, folder: str, files: dict):
+    """The statement first parsed at st's place in a file with the same
+    name under its folder and the same text (`files`: name -> key, read
+    once per parse)."""
+    begin = st.location.begin
+    name = begin.filename
+    file_key = files.get(name)
+    if file_key is None:
+        try:
+            text = Path(name).read_bytes()
+        except OSError:
+            return st
+        try:
+            rel = Path(name).resolve().relative_to(Path(folder).resolve()).as_posix()
+        except ValueError:
+            rel = name
+        file_key = files[name] = (rel, hashlib.sha256(text).hexdigest())
+    key = (file_key, begin.line, begin.column)
+    got = _CANON.get(key)
+    if got is None:
+        if len(_CANON) >= _MEMO_AT_MOST:
+            _CANON.clear()
+        got = _CANON[key] = st
+    return got
 
 
 def _with_switch_clauses(folder: str, entry: str, switches: tuple[str, ...]):
