@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause
+from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause, may_touch
 from asl_kb.committee.rulesets import RuleSet, with_switch
 from asl_kb.engines.diff import _describe, _items, compared, kind_of, switches_in_force
 from asl_kb.engines.outcomes import answers_each, reads_phase
@@ -92,6 +92,11 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     combination = None
     if (appeared or vanished) and attribute:
         tried, combination = trials(position, a, b)
+        if not vb:
+            # a switch whose clauses the relevance slice shows idle for the
+            # position reproduces nothing: its trial is not run (as search
+            # skips such a position, search.judge_diff)
+            tried = [t for t in tried if "switch" not in t[0] or _may_touch(pa, a, t[0]["switch"], phase)]
         causes = attributed(tried, lambda p, rs, applied: run(p, rs, phase, applied, vb).items,
                             ra.items, appeared, vanished)
 
@@ -122,6 +127,13 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     if cut:
         out["incomplete_because"] = cut
     return out
+
+
+def _may_touch(pa, a: RuleSet, switch: str, phase: bool) -> bool:
+    """Whether flipping `switch` under rule set a may change the outcomes of
+    pa (the position under a): relevance.may_touch."""
+    with a.active():
+        return may_touch(pa, (switch,), phase)
 
 
 def attributed(tried: list, items_of, base: set, appeared: set, vanished: set) -> dict:

@@ -38,6 +38,7 @@ outcomes really are the same under both settings.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import hashlib
@@ -202,14 +203,8 @@ def _clauses(rule, switches) -> list[_Clause]:
     """The slice's clauses for one rule: one per atom its head may derive
     (read once per rule and the switches of `switches` its body reads: a
     rule that reads none is the same under every switch set)."""
-    read = _switches_read(rule, ())
+    read = _switch_uses(rule, ())[1]
     return _clauses_under(rule, tuple(x for x in switches if x in read) if read else ())
-
-
-@_per_rule
-def _switches_read(rule, _) -> frozenset:
-    """The switches X of the rule's body literals in_force(X)."""
-    return frozenset(x for x in map(_switch_of, rule.body) if x is not None)
 
 
 @_per_rule
@@ -327,23 +322,35 @@ def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozense
 _IN_FORCE = re.compile(r"\bin_force\(([^()]*)\)")
 
 
-@_per_rule
 def _is_switch_clause(rule, switches) -> bool:
     """Whether in_force(X) of a switch X is in the rule's body, as a literal
     of the body itself (else _Bail: a use the slice does not follow, e.g.
     in_force(S) with a variable, or inside an aggregate)."""
-    top = [_switch_of(l) for l in rule.body]
+    unnamed, named, nested = _switch_uses(rule, ())
+    if unnamed is not None:
+        raise _Bail(f"in_force({unnamed}) in {rule}")
+    if not nested.isdisjoint(switches):
+        raise _Bail(f"in_force nested in {rule}")
+    return not named.isdisjoint(switches)
+
+
+@_per_rule
+def _switch_uses(rule, _) -> tuple[str | None, frozenset, frozenset]:
+    """What _is_switch_clause asks of a rule, read once whatever the
+    switches: the first in_force(S) of its body with S not a name (None:
+    none), the switches its body names in in_force(X), and those of them
+    named more often than as literals of the body itself (nested)."""
+    top = collections.Counter(_switch_of(l) for l in rule.body)
     head = len(_IN_FORCE.findall(str(rule.head)))
-    found = 0
+    named: collections.Counter = collections.Counter()
+    unnamed = None
     for arg in _IN_FORCE.findall(str(rule))[head:]:
         arg = arg.strip()
-        if arg in switches:
-            found += 1
-        elif not re.fullmatch(r"[a-z][A-Za-z0-9_']*", arg):
-            raise _Bail(f"in_force({arg}) in {rule}")
-    if found != sum(1 for x in top if x in switches):
-        raise _Bail(f"in_force nested in {rule}")
-    return found > 0
+        if re.fullmatch(r"[a-z][A-Za-z0-9_']*", arg):
+            named[arg] += 1
+        elif unnamed is None:
+            unnamed = arg
+    return unnamed, frozenset(named), frozenset(x for x in named if named[x] != top[x])
 
 
 def _flag(sig) -> str:
