@@ -151,3 +151,23 @@ def test_a_rule_folder_that_does_not_parse_exit_2_file_line(capsys, tmp_path):
     (tmp_path / "rout" / "A20_21_surrender.lp").write_text("% fine\nsurrender(X :- unit(X).\n")
     code, _, err = run(capsys, "diff", str(FACTS / "rout/A10.5-EX.yaml"), "--from", str(tmp_path))
     assert code == 2 and f"{tmp_path / 'rout' / 'A20_21_surrender.lp'}:2: syntax: " in err
+
+
+def test_a_switch_the_slice_shows_idle_is_not_flipped(capsys, monkeypatch):
+    # prior -> current: every switch in force on one side only is a trial, but
+    # one whose clauses cannot fire in the position (relevance.may_touch)
+    # could reproduce nothing and is not run -- the same rows and causes
+    from asl_kb.committee import compare
+    asked, flips = [], []
+    may_touch, run_ = compare._may_touch, compare.run
+    monkeypatch.setattr(compare, "_may_touch", lambda *a: asked.append((a[2], may_touch(*a))) or asked[-1][1])
+    # (a trial's run: the position with one switch set by name, a reading)
+    monkeypatch.setattr(compare, "run", lambda p, *a, **k: flips.extend(n for n, _ in p.readings) or run_(p, *a, **k))
+    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"), "--format", "json")
+    r = json.loads(out)
+    assert code == 1
+    touched = [s for s, may in asked if may]
+    assert touched and len(touched) < len(asked)
+    assert sorted(flips) == sorted(touched)
+    assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} <= set(touched) | {
+        "+".join(sorted({s for s, _ in asked}))}

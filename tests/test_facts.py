@@ -114,3 +114,23 @@ def test_plain_facts_told_at_once_are_those_told_line_by_line(monkeypatch):
     # one of plain facts, one written twice
     assert all(told_at_once[:positions])
     assert [t for t, at_once in zip(texts[positions:], told_at_once[positions:]) if at_once] == ["p(1).\np(1).\n"]
+
+
+def test_remembered_facts_rebuild_only_the_header(monkeypatch):
+    # remember_facts() (the suite, make mutate): a position under another
+    # version, other readings or without No Quarter shares the lines after
+    # the header -- not figured again, and the same text as built afresh
+    from asl_kb.asp import facts
+    from asl_kb.record import replace
+    p = load_position(cases_dir() / "rout/A20.21-unconcealed-interdictor.yaml")
+    variants = [replace(p, rules="prior"), replace(p, readings=(("unconcealed_interdictor", False),)),
+                replace(p, no_quarter=("german",))]
+    monkeypatch.setattr(facts, "_REMEMBERED", None)
+    fresh = [facts.FactBuilder(v, tagged=True).build() for v in [p] + variants]
+    assert len(set(fresh)) == 4
+    facts.remember_facts()
+    boards = []
+    board = facts.FactBuilder.board
+    monkeypatch.setattr(facts.FactBuilder, "board", lambda self: boards.append(1) or board(self))
+    assert [facts.FactBuilder(v, tagged=True).build() for v in [p] + variants] == fresh
+    assert len(boards) == 1
