@@ -171,3 +171,18 @@ def test_a_switch_the_slice_shows_idle_is_not_flipped(capsys, monkeypatch):
     assert sorted(flips) == sorted(touched)
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} <= set(touched) | {
         "+".join(sorted({s for s, _ in asked}))}
+
+
+def test_the_flip_of_the_one_switch_apart_is_not_run_again(capsys, monkeypatch):
+    # --switch X: the trial that flips X on the first side is the second
+    # rule set itself, already run
+    from asl_kb.committee import compare
+    ran, attributed = [], []
+    run_, trials = compare.run, compare.trials
+    monkeypatch.setattr(compare, "run", lambda *a, **k: ran.append(a) or run_(*a, **k))
+    monkeypatch.setattr(compare, "trials", lambda *a: attributed.append(a) or trials(*a))
+    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"),
+                       "--switch", "unconcealed_interdictor", "--format", "json")
+    r = json.loads(out)
+    assert code == 1 and attributed and len(ran) == 2 * len(attributed)
+    assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"unconcealed_interdictor"}

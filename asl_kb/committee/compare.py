@@ -86,7 +86,17 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     if shortcut and not phase and not voluntary_break and _same_answers(pa, a, pb, b):
         return {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [], "complete": True}
     vb = voluntary_break
-    ra, rb = run(pa, a, phase, True, vb), run(pb, b, phase, True, vb)
+    # each (position, rules folder) run once: the flip of the one switch two
+    # rule sets differ in is the second rule set itself
+    runs: dict[tuple, Run] = {}
+
+    def run_once(p, rs: RuleSet) -> Run:
+        key = (repr(p), rs.complete, rs.folder)
+        got = runs.get(key)
+        if got is None:
+            got = runs[key] = run(p, rs, phase, True, vb)
+        return got
+    ra, rb = run_once(pa, a), run_once(pb, b)
     appeared, vanished = rb.items - ra.items, ra.items - rb.items
     causes: dict[tuple, list[dict]] = {}
     combination = None
@@ -97,7 +107,7 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
             # position reproduces nothing: its trial is not run (as search
             # skips such a position, search.judge_diff)
             tried = [t for t in tried if "switch" not in t[0] or _may_touch(pa, a, t[0]["switch"], phase)]
-        causes = attributed(tried, lambda p, rs, applied: run(p, rs, phase, applied, vb).items,
+        causes = attributed(tried, lambda p, rs, applied: (run_once(p, rs) if applied else run(p, rs, phase, False, vb)).items,
                             ra.items, appeared, vanished)
 
     def entries(items) -> list[dict]:
