@@ -186,3 +186,20 @@ def test_the_fact_names_cover_every_fact_a_case_writes():
         for text in (position_facts(p, voluntary_break=True), prisoner_facts(p)):
             written = {line.split("(")[0].rstrip(".") for line in text.splitlines() if line}
             assert written <= names, (case, written - names)
+
+
+def test_a_folder_shares_the_rules_it_has_in_common_with_the_shipped_ones(tmp_path):
+    # the slice's per-rule readings are kept by rule: a trial's folder, a
+    # copy of the shipped rules with one file edited, reads as the shipped
+    # rules' own statements every rule of the files it leaves as they are
+    import shutil
+    folder = tmp_path / "rules"
+    shutil.copytree(rules_dir(), folder)
+    edited = folder / SURRENDER
+    edited.write_text(edited.read_text() + "\n#program base.\nsurrender_note_for_a_test.\n")
+    shipped = relevance._parsed(str(rules_dir()), "rout.lp").rules
+    copy = relevance._parsed(str(folder), "rout.lp").rules
+    same = {id(r) for _, r in shipped} & {id(r) for _, r in copy}
+    in_edited = [r for _, r in copy if Path(r.location.begin.filename).name == Path(SURRENDER).name]
+    assert in_edited and not {id(r) for r in in_edited} & same
+    assert len(same) == len(copy) - len(in_edited)
