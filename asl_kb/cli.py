@@ -358,6 +358,10 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 #: the subcommands that answer for one position and are done: run() ends
 #: their process without Python's teardown
 ONE_SHOT = ("outcomes", "check", "why-not")
+#: the shipped entry programs a one-position command reads first, read in a
+#: thread while the position is checked and its facts figured
+#: (asl_kb/asp/control.py read_ahead)
+READ_AHEAD = {"outcomes": ("position.lp", "rout.lp"), "why-not": ("position.lp", "why_not.lp")}
 
 
 def run() -> None:
@@ -510,6 +514,8 @@ def _run(args) -> int:
         # refused file needs no clingo)
         from asl_kb.asp import control
         control.keep_the_last()
+        if args.command in READ_AHEAD and (args.rules is None or args.rules in VERSIONS):
+            control.read_ahead(READ_AHEAD[args.command])
     global _POSITION
     _POSITION = position    # the watchdog's cut answer names it
     if getattr(args, "to", None):     # report --to: two rule sets, as diff's --from/--to/--switch

@@ -26,6 +26,7 @@ import contextlib
 import contextvars
 import os
 import re
+import threading
 from pathlib import Path
 
 import clingo
@@ -185,13 +186,67 @@ def answered(ctl: clingo.Control, atoms: int) -> None:
         _LAST.append(ctl)
 
 
+#: an entry program's path -> (an Event set once it is read, the Control
+#: read): entry programs read ahead (read_ahead())
+_AHEAD: dict[str, tuple] = {}
+
+
+def read_ahead(entries: tuple[str, ...]) -> None:
+    """Read the shipped entry programs `entries` into Controls in a thread,
+    in that order, while the caller goes on (reads the position, figures its
+    facts): clingo reads a program without holding the GIL, and the first
+    Control of an entry program in a process reads its files (~5 ms for
+    rout.lp). new_control() takes each Control so read. For the shipped
+    rules only (a rule folder's messages are said where its run reads it),
+    and nothing where no thread can start (the memory cap)."""
+    from asl_kb import budget
+    if _DIAGNOSING.get() or _ACTIVE.get() is not None or not budget.room_for_thread():
+        return
+    todo: list[tuple[str, tuple[threading.Event, list]]] = [
+        (key, (threading.Event(), [])) for key in (str(rules_dir() / e) for e in entries)
+        if key not in _LOADED and key not in _AHEAD]
+    if not todo:
+        return
+
+    def read() -> None:
+        for key, (done, box) in todo:
+            try:
+                ctl = clingo.Control([], logger=_log_parsed, message_limit=100)
+                ctl.load(key)
+                box.append(ctl)
+            except Exception:   # read again where it is asked (new_control), which says why
+                pass
+            finally:
+                done.set()
+    thread = threading.Thread(target=read, name="asl_kb read ahead", daemon=True)
+    try:
+        thread.start()
+    except (RuntimeError, MemoryError):
+        return
+    _AHEAD.update(todo)
+
+
+def _read_already(key: str) -> clingo.Control | None:
+    """The Control read_ahead() read of the entry program at `key`, once
+    read (None: none was, or it could not be)."""
+    got = _AHEAD.pop(key, None)
+    if got is None:
+        return None
+    done, box = got
+    done.wait()
+    return box[0] if box else None
+
+
 def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clingo.Control:
     """A Control with the entry program `entry` (e.g. "rout.lp") of the active
     rule set loaded and `facts` added to #program base (not yet grounded)."""
     if _LAST:
         _LAST.clear()
     text = _DIAGNOSING.get()
-    ctl = clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
+    path = active_rules() / entry
+    ahead = _read_already(str(path)) if _AHEAD and not text and not args else None
+    ctl = ahead if ahead is not None else clingo.Control(list(args), logger=_log if text else _log_parsed,
+                                                         message_limit=100)
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)
@@ -203,8 +258,9 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         if facts:
             ctl.add("base", [], facts)
         return ctl
-    path = active_rules() / entry
-    if str(path) not in _LOADED:
+    if ahead is not None:
+        _LOADED.add(str(path))
+    elif str(path) not in _LOADED:
         # the first Control of this entry program in the process: clingo
         # reads the files itself, twice as fast as parsing them into
         # statements and adding those (a CLI run builds one or two Controls)
