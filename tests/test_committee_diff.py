@@ -171,6 +171,10 @@ def test_a_switch_the_slice_shows_idle_is_not_flipped(capsys, monkeypatch):
     assert sorted(flips) == sorted(touched)
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} <= set(touched) | {
         "+".join(sorted({s for s, _ in asked}))}
+    # every flip run: the same report
+    monkeypatch.setattr(compare, "_may_touch", lambda *a: True)
+    _, every, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"), "--format", "json")
+    assert json.loads(every) == r
 
 
 def test_the_flip_of_the_one_switch_apart_is_not_run_again(capsys, monkeypatch):

@@ -90,11 +90,11 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
     # rule sets differ in is the second rule set itself
     runs: dict[tuple, Run] = {}
 
-    def run_once(p, rs: RuleSet) -> Run:
-        key = (repr(p), rs.complete, rs.folder)
+    def run_once(p, rs: RuleSet, applied: bool = True) -> Run:
+        key = (repr(p), rs.complete, rs.folder, applied)
         got = runs.get(key)
         if got is None:
-            got = runs[key] = run(p, rs, phase, True, vb)
+            got = runs[key] = run(p, rs, phase, applied, vb)
         return got
     ra, rb = run_once(pa, a), run_once(pb, b)
     appeared, vanished = rb.items - ra.items, ra.items - rb.items
@@ -107,8 +107,7 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
             # position reproduces nothing: its trial is not run (as search
             # skips such a position, search.judge_diff)
             tried = [t for t in tried if "switch" not in t[0] or _may_touch(pa, a, t[0]["switch"], phase)]
-        causes = attributed(tried, lambda p, rs, applied: (run_once(p, rs) if applied else run(p, rs, phase, False, vb)).items,
-                            ra.items, appeared, vanished)
+        causes = attributed(tried, lambda p, rs, applied: run_once(p, rs, applied).items, ra.items, appeared, vanished)
 
     def entries(items) -> list[dict]:
         """One entry per (unit, outcome as written): items differing only in

@@ -824,3 +824,4 @@ def acts_only_in_final(entry: str, switches: tuple[str, ...], parts: frozenset =
 # the parsed programs and slices above hold clingo.ast statements
 for _cache in (_parsed, _slice, _slice_statements, _staged_slice):
     release_at_exit(_cache.cache_clear)
+release_at_exit(_CANON.clear)
