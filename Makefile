@@ -32,6 +32,7 @@ test: lint
 # benchmarks); make test runs them first. mypy from cold (a fresh clone, no
 # .mypy_cache) costs ~6 s of CPU, from its cache well under 1 s.
 lint: install-test
+	$(BIN)/ruff format --check asl_kb tests benchmarks
 	$(BIN)/ruff check asl_kb tests benchmarks
 	$(BIN)/mypy
 

@@ -17,6 +17,7 @@ clingo ended the process, glibc aborted a thread), so a run asks
 `require_room(need, where)` before handing such code a large task, and
 answers the MemoryError it raises as cut by the cap.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -39,6 +40,7 @@ _finished = False
 
 class TimedOut(Exception):
     """The deadline passed; the message says where the work was cut."""
+
     #: set (not always) by the reader it cut: the units read in full and their odds table
     done: list
     table: object
@@ -104,11 +106,12 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     check reaches). It calls `answer(where)` -- which returns the text that
     says the run was cut and what it figured -- writes it to standard output
     and ends the process with exit 3. Cancel it when the run has answered."""
+
     def fire():
         if not ANSWER_LOCK.acquire(blocking=False):
-            return      # the run is writing its own answer
+            return  # the run is writing its own answer
         if _finished:
-            return      # ... or has written it
+            return  # ... or has written it
         try:
             out = answer(_phase)
             sys.stdout.write(out)
@@ -116,6 +119,7 @@ def watchdog(timeout: float, answer) -> threading.Timer:
             sys.stderr.flush()
         finally:
             os._exit(3)
+
     # fire half way through the slack: writing the answer (a thousand units
     # named) and ending the process take a moment
     t = threading.Timer(max(0.0, timeout + slack(timeout) / 2), fire)
@@ -148,6 +152,7 @@ def data_cap() -> int | None:
     --max-memory sets), None without one."""
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
     except (ImportError, OSError, ValueError, AttributeError):
         return None
@@ -170,6 +175,7 @@ def thread_need() -> int:
     thread fails to start (clingo's solving thread: a RuntimeError)."""
     try:
         import resource
+
         stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
     except (ImportError, OSError, ValueError, AttributeError):
         stack = -1

@@ -10,6 +10,7 @@ captors, causes, counts — never the English `says` wording.
     load_case(path)        -> Case (PositionError FILE:LINE: KEY: message on bad input)
     run_case(path)         -> list[Failure] (empty: the case holds)
 """
+
 from __future__ import annotations
 
 import collections
@@ -32,15 +33,17 @@ from asl_kb.resources import cases_dir
 
 # ------------------------------------------------------------------ model
 
+
 @dataclass(frozen=True)
 class Failure:
     """One expectation the rules did not meet."""
-    case: str            # the case file
-    line: int | None     # line of the expectation in the case file
-    run: str             # the run's label
-    unit: str | None     # the unit (or None for a whole-result expectation)
-    expected: str        # what the case expects, e.g. "fate {fate: rout, at: L5}"
-    found: str           # what the run gave
+
+    case: str  # the case file
+    line: int | None  # line of the expectation in the case file
+    run: str  # the run's label
+    unit: str | None  # the unit (or None for a whole-result expectation)
+    expected: str  # what the case expects, e.g. "fate {fate: rout, at: L5}"
+    found: str  # what the run gave
 
     def __str__(self) -> str:
         where = self.case if self.line is None else f"{self.case}:{self.line}"
@@ -52,9 +55,9 @@ class Failure:
 class Run:
     label: str
     line: int | None
-    options: dict            # phase, voluntary_break, all_paths, limit
-    tree: Any                # the position tree with this run's overrides
-    expect: dict             # section name -> checked expectation
+    options: dict  # phase, voluntary_break, all_paths, limit
+    tree: Any  # the position tree with this run's overrides
+    expect: dict  # section name -> checked expectation
 
 
 @dataclass
@@ -66,6 +69,7 @@ class Case:
 
 
 # ------------------------------------------------------------------ finding cases
+
 
 def has_expect(path) -> bool:
     """Whether a position file carries `expect:` (is a case, not only a position)."""
@@ -138,7 +142,7 @@ class _Expect:
                 if k == "phase" and isinstance(v, _Str) and v.lower() in FLAG_WORDS:
                     options["phase"] = self.flag(v, p)
                 elif k == "phase":
-                    overrides[k] = v       # a phase name: the position's phase
+                    overrides[k] = v  # a phase name: the position's phase
                 elif k in ("voluntary_break", "all_paths"):
                     options[k] = self.flag(v, p)
                 elif k == "limit":
@@ -158,26 +162,37 @@ class _Expect:
             expect["prisoners"] = self.prisoners(node["prisoners"], f"{path}.prisoners")
         if _given(node.get("check")):
             c = node["check"]
-            expect["check"] = _Checked(c.line, {
-                "consistent": self.flag(c["consistent"], f"{path}.check.consistent") if _given(c.get("consistent")) else None,
-                "broken_rules": self.strings(c["broken_rules"], f"{path}.check.broken_rules") if _given(c.get("broken_rules")) else None,
-                "broken_clauses": [self.broken_clause(x, f"{path}.check.broken_clauses[{i}]")
-                                   for i, x in enumerate(c["broken_clauses"])]
-                                  if _given(c.get("broken_clauses")) else None,
-                "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome") if _given(c.get("no_legal_outcome")) else None,
-            })
+            expect["check"] = _Checked(
+                c.line,
+                {
+                    "consistent": self.flag(c["consistent"], f"{path}.check.consistent")
+                    if _given(c.get("consistent"))
+                    else None,
+                    "broken_rules": self.strings(c["broken_rules"], f"{path}.check.broken_rules")
+                    if _given(c.get("broken_rules"))
+                    else None,
+                    "broken_clauses": [
+                        self.broken_clause(x, f"{path}.check.broken_clauses[{i}]")
+                        for i, x in enumerate(c["broken_clauses"])
+                    ]
+                    if _given(c.get("broken_clauses"))
+                    else None,
+                    "no_legal_outcome": self.strings(c["no_legal_outcome"], f"{path}.check.no_legal_outcome")
+                    if _given(c.get("no_legal_outcome"))
+                    else None,
+                },
+            )
         if _given(node.get("why_not")):
-            expect["why_not"] = [self.why_not(x, f"{path}.why_not[{i}]")
-                                 for i, x in enumerate(node["why_not"])]
+            expect["why_not"] = [self.why_not(x, f"{path}.why_not[{i}]") for i, x in enumerate(node["why_not"])]
         if _given(node.get("match")):
-            expect["match"] = node["match"]       # a subset of the JSON answer (expect_match.py)
-        if _given(node.get("complete")):         # a shorthand of `match: {complete: on}`
+            expect["match"] = node["match"]  # a subset of the JSON answer (expect_match.py)
+        if _given(node.get("complete")):  # a shorthand of `match: {complete: on}`
             expect["complete"] = _pattern(node.line, complete=node["complete"])
         if "voluntary_break_refused" in node:
             v = node["voluntary_break_refused"]
             expect["voluntary_break_refused"] = _Checked(
-                getattr(v, "line", node.line),
-                self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else [])
+                getattr(v, "line", node.line), self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else []
+            )
         return label, options, overrides, expect
 
     def why_not(self, node, path):
@@ -202,8 +217,11 @@ class _Expect:
 
     def broken_clause(self, node, path):
         b = node
-        return (self.string(b["rule"], f"{path}.rule"), self.string(b["clause"], f"{path}.clause"),
-                self.string(b["key"], f"{path}.key") if _given(b.get("key")) else None)
+        return (
+            self.string(b["rule"], f"{path}.rule"),
+            self.string(b["clause"], f"{path}.clause"),
+            self.string(b["key"], f"{path}.key") if _given(b.get("key")) else None,
+        )
 
     def unit(self, node, path):
         out: dict = {"pattern": _unit_sugar(node)}
@@ -229,13 +247,26 @@ class _Expect:
                 out[k] = self.fate(v, p)
             elif k == "odds":
                 out[k] = self.odds(v, p)
-            elif k in ("abandons", "llmc", "path", "path_starts", "via", "because", "not_because",
-                       "interdicted_only_by", "not_interdicted_by"):
+            elif k in (
+                "abandons",
+                "llmc",
+                "path",
+                "path_starts",
+                "via",
+                "because",
+                "not_because",
+                "interdicted_only_by",
+                "not_interdicted_by",
+            ):
                 out[k] = self.strings(v, p)
-            elif k in ("interdiction", "optional_interdiction", "interdiction_includes",
-                       "optional_interdiction_includes"):
+            elif k in (
+                "interdiction",
+                "optional_interdiction",
+                "interdiction_includes",
+                "optional_interdiction_includes",
+            ):
                 out[k] = self.interdiction(v, p)
-            elif isinstance(v, _Seq):      # a list: one of these values
+            elif isinstance(v, _Seq):  # a list: one of these values
                 out[k] = tuple(self.strings(v, p))
             else:
                 out[k] = self.string(v, p)
@@ -336,10 +367,17 @@ class _Expect:
                 out[k] = []
                 for i, x in enumerate(v):
                     m = x
-                    out[k].append(_Checked(m.line, {"effects": self.items(m["effects"], f"{p}[{i}].effects"),
-                                                    "ways": self.integer(m["ways"], f"{p}[{i}].ways")}))
+                    out[k].append(
+                        _Checked(
+                            m.line,
+                            {
+                                "effects": self.items(m["effects"], f"{p}[{i}].effects"),
+                                "ways": self.integer(m["ways"], f"{p}[{i}].ways"),
+                            },
+                        )
+                    )
             else:
-                out[k] = _plain_value(v)      # a named argument
+                out[k] = _plain_value(v)  # a named argument
         return _Checked(node.line, out, node.key_lines)
 
     def roll(self, node, path):
@@ -386,6 +424,7 @@ class _Checked(dict):
 
 # ------------------------------------------------------------------ loading a case
 
+
 def _read(path) -> str:
     file = os.fspath(path)
     try:
@@ -400,10 +439,11 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
     `expect:` (validated here), one Run per run, each with its overrides applied."""
     file = os.fspath(path)
     tree = parse_tree(_read(file), file)
-    base = position_from_tree(tree, file, versions)   # the position as written must load
+    base = position_from_tree(tree, file, versions)  # the position as written must load
     if not _given(tree.get("expect")):
-        raise PositionError(file, getattr(tree, "line", None), "expect",
-                            "a case needs `expect:` (source and what the rules must give)")
+        raise PositionError(
+            file, getattr(tree, "line", None), "expect", "a case needs `expect:` (source and what the rules must give)"
+        )
     ex = _Expect(file)
     source, run_nodes = ex.expect(tree["expect"])
     case = Case(path=file, name=base.name, source=source)
@@ -418,8 +458,9 @@ def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
                     ex.fail(expect[sec + "@"], f"{path_}.{sec}.{uid}", f"no unit {uid!r} in the position")
         for w in expect.get("why_not", ()):
             w["proposal"] = _proposal(position, w, ex)
-        case.runs.append(Run(label=label, line=getattr(node, "line", None), options=options,
-                             tree=run_tree, expect=expect))
+        case.runs.append(
+            Run(label=label, line=getattr(node, "line", None), options=options, tree=run_tree, expect=expect)
+        )
     labels = [r.label for r in case.runs]
     for i, r in enumerate(case.runs):
         if labels.count(r.label) > 1:
@@ -431,13 +472,19 @@ def _proposal(position, w, ex) -> dict:
     """The why-not proposal of an expectation, checked against the position
     by the engine's own parser (a bad unit, fate, Location or captor is bad input)."""
     from asl_kb.engines.why_not import FATES, ProposalError, parse_proposal
+
     words = [w["fate"]] + [w[k] for k in ("at", "captor") if k in w]
     key = {"rout": "at", "surrender": "captor"}.get(w["fate"])
     for k in ("at", "captor"):
         if k in w and k != key:
-            raise PositionError(ex.file, w.at(k), f"{w['path']}.{k}",
-                                f"a {w['fate']} proposal takes no {k}" if w["fate"] in FATES
-                                else f"unknown fate {w['fate']!r}; allowed: {', '.join(FATES)}")
+            raise PositionError(
+                ex.file,
+                w.at(k),
+                f"{w['path']}.{k}",
+                f"a {w['fate']} proposal takes no {k}"
+                if w["fate"] in FATES
+                else f"unknown fate {w['fate']!r}; allowed: {', '.join(FATES)}",
+            )
     if key and key not in w:
         raise PositionError(ex.file, w.line, f"{w['path']}.{key}", f"a {w['fate']} proposal needs `{key}:`")
     try:
@@ -460,7 +507,7 @@ def _override(tree, overrides, ex):
         if k in ("map", "los"):
             out[k] = _merge(tree.get(k), node)
         elif k == "units":
-            if _given(node):      # `units:` with nothing: no unit changes
+            if _given(node):  # `units:` with nothing: no unit changes
                 out[k] = _merge_units(tree.get(k), node, path, ex)
         else:
             out[k] = node
@@ -472,7 +519,7 @@ def _merge(base, patch):
         m = copy.copy(base)
         m.key_lines = dict(base.key_lines)
         for k, v in patch.items():
-            if isinstance(v, _Str) and v == "remove":     # `key: remove` drops the key
+            if isinstance(v, _Str) and v == "remove":  # `key: remove` drops the key
                 m.pop(k, None)
                 m.key_lines.pop(k, None)
                 continue
@@ -508,6 +555,7 @@ def _merge_units(base, patch, path, ex):
 
 # ------------------------------------------------------------------ running a case
 
+
 def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
     """Run every run of a case in-process; the failures (empty if it holds).
     With first_failure, stop at the first run that fails (`make mutate` asks
@@ -529,8 +577,20 @@ def asks_outcomes(r) -> bool:
     """Whether a run expects anything of the position's outcomes (else it
     asks only `check` or `why-not`: a position that breaks a rule has no
     outcomes to ask)."""
-    return any(k in r.expect for k in ("units", "voluntary_break", "voluntary_break_refused", "heat_of_battle",
-                                       "disrupted", "phase", "prisoners", "complete", "match"))
+    return any(
+        k in r.expect
+        for k in (
+            "units",
+            "voluntary_break",
+            "voluntary_break_refused",
+            "heat_of_battle",
+            "disrupted",
+            "phase",
+            "prisoners",
+            "complete",
+            "match",
+        )
+    )
 
 
 def run_position(case, r):
@@ -540,6 +600,7 @@ def run_position(case, r):
 
 def _run(case, r) -> list[Failure]:
     from asl_kb.engines.outcomes import outcomes
+
     position = run_position(case, r)
     out = []
 
@@ -548,9 +609,13 @@ def _run(case, r) -> list[Failure]:
 
     if asks_outcomes(r):
         # expectations name the keys of the JSON output (docs/cases.md): compared with it
-        result = outcomes(position, all_paths=r.options["all_paths"],
-                          voluntary_break=r.options["voluntary_break"],
-                          phase=r.options["phase"], limit=r.options["limit"]).to_json()
+        result = outcomes(
+            position,
+            all_paths=r.options["all_paths"],
+            voluntary_break=r.options["voluntary_break"],
+            phase=r.options["phase"],
+            limit=r.options["limit"],
+        ).to_json()
         _compare_units(r.expect.get("units"), result.get("units", []), fail)
         if "voluntary_break" in r.expect:
             _compare_units(r.expect["voluntary_break"], result.get("voluntary_break", []), fail)
@@ -567,17 +632,23 @@ def _run(case, r) -> list[Failure]:
             # the rule ids exactly; a RULE:REASON named must be among the reasons
             ids = lambda xs: {x for x in xs if ":" not in x}
             if ids(want) != ids(got) or not (want - ids(want)) <= got:
-                fail(r.expect["voluntary_break_refused"].line, None, f"voluntary_break_refused {sorted(want)}",
-                     f"voluntary_break_refused {sorted(got)}")
+                fail(
+                    r.expect["voluntary_break_refused"].line,
+                    None,
+                    f"voluntary_break_refused {sorted(want)}",
+                    f"voluntary_break_refused {sorted(got)}",
+                )
         if "match" in r.expect:
             match(r.expect["match"], result, fail)
         if "complete" in r.expect:
             match(r.expect["complete"], result, fail)
     if "check" in r.expect:
         from asl_kb.engines.check import check
+
         _compare_check(r.expect["check"], check(position), fail)
     if r.expect.get("why_not"):
         from asl_kb.engines.why_not import why_not_each
+
         # one grounding answers every proposal of the run
         asked = r.expect["why_not"]
         for w, answer in zip(asked, why_not_each(position, [w["proposal"] for w in asked])):
@@ -601,8 +672,11 @@ def _compare_why_not(ex, answer, fail):
         fail(ex.at("not_because"), p["unit"], f"{what}: because without {sorted(ex['not_because'])}", found)
     if ex.get("only"):
         allowed = set(ex["because"])
-        extra = sorted(f"{b['rule']}:{b['reason']}" for b in answer["because"]
-                       if b["rule"] not in allowed and f"{b['rule']}:{b['reason']}" not in allowed)
+        extra = sorted(
+            f"{b['rule']}:{b['reason']}"
+            for b in answer["because"]
+            if b["rule"] not in allowed and f"{b['rule']}:{b['reason']}" not in allowed
+        )
         if extra:
             fail(ex.at("only"), p["unit"], f"{what}: only the objections {sorted(allowed)}", f"also {extra}")
 
@@ -635,7 +709,12 @@ def _compare_units(expected, found_list, fail):
         fates = u.get("fates", [])
         match(ex["pattern"], u, lambda line, _, e, f: fail(line, uid, e, f), uid)
         if "kinds" in ex and {f["fate"] for f in fates} != set(ex["kinds"]):
-            fail(ex.at("kinds"), uid, f"fate kinds {sorted(set(ex['kinds']))}", f"fate kinds {sorted({f['fate'] for f in fates})}")
+            fail(
+                ex.at("kinds"),
+                uid,
+                f"fate kinds {sorted(set(ex['kinds']))}",
+                f"fate kinds {sorted({f['fate'] for f in fates})}",
+            )
         _compare_items(ex, fates, _fate_matches, _brief_fate, lambda line, e, f: fail(line, uid, e, f), "fate")
 
 
@@ -648,8 +727,11 @@ def _compare_items(ex, items, matches, brief, fail, what):
         n = sum(1 for x in items if matches(p, x))
         want = p.get("times")
         if (want is None and n == 0) or (want is not None and n != want):
-            fail(p.line, f"{what} {_show(p)}" + ("" if want is None else f" exactly {want} times"),
-                 f"{n} matching among {brief_all(items, brief)}")
+            fail(
+                p.line,
+                f"{what} {_show(p)}" + ("" if want is None else f" exactly {want} times"),
+                f"{n} matching among {brief_all(items, brief)}",
+            )
     if ex.get("only"):
         for x in items:
             if not any(matches(p, x) for p in pats):
@@ -663,8 +745,11 @@ def _compare_items(ex, items, matches, brief, fail, what):
         rest = _Checked(p.line, {k: v for k, v in p.items() if k != "where"})
         for x in items:
             if (where is None or matches(where, x)) and not matches(rest, x):
-                fail(p.line, f"every {what}" + (f" with {_show(where)}" if where else "") + f" to match {_show(rest)}",
-                     brief(x))
+                fail(
+                    p.line,
+                    f"every {what}" + (f" with {_show(where)}" if where else "") + f" to match {_show(rest)}",
+                    brief(x),
+                )
 
 
 def _show(p) -> str:
@@ -678,6 +763,7 @@ def _show(p) -> str:
         if isinstance(x, tuple):
             return "one of [" + ", ".join(x) + "]"
         return str(x)
+
     return "{" + ", ".join(f"{k}: {v(x)}" for k, x in p.items()) + "}"
 
 
@@ -716,7 +802,7 @@ def _fate_matches(p, f) -> bool:
             if not _odds_match(want, f):
                 return False
         elif k == "path_starts":
-            if list(f.get("path", ()))[:len(want)] != want:
+            if list(f.get("path", ()))[: len(want)] != want:
                 return False
         elif k == "via":
             if not set(want) <= set(f.get("path", ())):
@@ -727,12 +813,13 @@ def _fate_matches(p, f) -> bool:
             if _interdiction_set(f.get(k, ()), with_by) != exp:
                 return False
         elif k in ("interdiction_includes", "optional_interdiction_includes"):
-            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[:-len("_includes")], ())}
+            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[: -len("_includes")], ())}
             if not all(a in got and (b is None or got[a] == b) for a, b in want):
                 return False
         elif k in ("interdicted_only_by", "not_interdicted_by"):
-            by = {b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ()))
-                  for b in i["by"]}
+            by = {
+                b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ())) for b in i["by"]
+            }
             if (k == "interdicted_only_by" and not by <= set(want)) or (k == "not_interdicted_by" and by & set(want)):
                 return False
         else:
@@ -775,8 +862,7 @@ def _brief_fate(f) -> str:
             parts.append(f"{k}={f[k]}")
     if f.get("interdiction"):
         # a unit's fate lists {at, by} mappings, a whole-phase turn Locations
-        parts.append("int{" + ",".join(i["at"] if isinstance(i, dict) else str(i)
-                                       for i in f["interdiction"]) + "}")
+        parts.append("int{" + ",".join(i["at"] if isinstance(i, dict) else str(i) for i in f["interdiction"]) + "}")
     if f.get("path") and len(f["path"]) > 1:
         parts.append(">".join(f["path"]))
     return " ".join(p for p in parts if p)
@@ -830,8 +916,9 @@ def _compare_phase(ex, ph, fail):
         fail(ex.line, None, "a whole-phase result", "none")
         return
     match(ex["pattern"], ph, lambda line, _, e, f: fail(line, None, e, f), "phase")
-    _compare_items(ex, ph["outcomes"], _outcome_matches, _brief_outcome,
-                   lambda line, e, f: fail(line, None, e, f), "outcome")
+    _compare_items(
+        ex, ph["outcomes"], _outcome_matches, _brief_outcome, lambda line, e, f: fail(line, None, e, f), "outcome"
+    )
 
 
 def _compare_check(ex, r, fail):
@@ -844,8 +931,11 @@ def _compare_check(ex, r, fail):
     if ex["broken_clauses"] is not None:
         # each broken clause as (rule, clause name, key of the input at fault);
         # an expected clause without a key matches it at any key
-        got = {(c["rule"], c["violated"].split("(")[0], c.get("at", "").rsplit(": ", 1)[-1])
-               for f in r["findings"] for c in f.get("clauses", ())}
+        got = {
+            (c["rule"], c["violated"].split("(")[0], c.get("at", "").rsplit(": ", 1)[-1])
+            for f in r["findings"]
+            for c in f.get("clauses", ())
+        }
         same = lambda g, w: g[:2] == w[:2] and w[2] in (None, g[2])
         want = ex["broken_clauses"]
         if any(not any(same(g, w) for g in got) for w in want) or any(not any(same(g, w) for w in want) for g in got):
@@ -858,6 +948,7 @@ def _compare_check(ex, r, fail):
 
 # -- prisoners: options, requirements, events, states by kind and named arguments
 
+
 def _compare_prisoners(ex, pr, fail):
     if pr is None:
         fail(ex.line, None, "a prisoners result", "none")
@@ -865,25 +956,47 @@ def _compare_prisoners(ex, pr, fail):
     pr = pr.to_json() if hasattr(pr, "to_json") else pr
     f = lambda line, e, found: fail(line, None, e, found)
     options = list(pr.get("required", [])) + list(pr.get("options", []))
-    _compare_items(_Checked(ex.at("options"), {"fates": ex.get("options", []), "absent": ex.get("absent", []),
-                                             "only": ex.get("only", False)}),
-                   options, _item_matches, _brief_item, f, "option")
+    _compare_items(
+        _Checked(
+            ex.at("options"),
+            {"fates": ex.get("options", []), "absent": ex.get("absent", []), "only": ex.get("only", False)},
+        ),
+        options,
+        _item_matches,
+        _brief_item,
+        f,
+        "option",
+    )
     if "count_options" in ex and len(options) != ex["count_options"]:
         fail(ex.at("count_options"), None, f"{ex['count_options']} options and requirements", f"{len(options)}")
     for sec in ("events", "violated"):
         items = list(pr.get(sec, []))
-        _compare_items(_Checked(ex.at(sec), {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, [])}),
-                       items, _item_matches, _brief_item, f, sec.rstrip("s"))
+        _compare_items(
+            _Checked(ex.at(sec), {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, [])}),
+            items,
+            _item_matches,
+            _brief_item,
+            f,
+            sec.rstrip("s"),
+        )
     states = pr.get("states", {})
     for key in ("states", "absent_states"):
         for unit, pats in ex.get(key, {}).items():
             items = list(states.get(unit, []))
             sub = {"fates": pats} if key == "states" else {"absent": pats}
-            _compare_items(_Checked(ex.at(key), sub), items, _item_matches, _brief_item,
-                           lambda line, e, found, u=unit: fail(line, u, e, found), "state")
+            _compare_items(
+                _Checked(ex.at(key), sub),
+                items,
+                _item_matches,
+                _brief_item,
+                lambda line, e, found, u=unit: fail(line, u, e, found),
+                "state",
+            )
     for unit, pat in ex.get("notes", {}).items():
+
         def fail_unit(line, _, e, found, u=unit):
             fail(line, u, e, found)
+
         match(pat, pr.get("notes", {}).get(unit), fail_unit, f"prisoners.notes.{unit}")
     if "simultaneous" in ex:
         match(ex["simultaneous"], pr, fail, "prisoners")
@@ -901,8 +1014,11 @@ def _value_matches(want, got) -> bool:
 
 def _effects_exactly(pats, effects) -> bool:
     effects = list(effects)
-    return (len(pats) == len(effects) and all(any(_item_matches(p, e) for e in effects) for p in pats)
-            and all(any(_item_matches(p, e) for p in pats) for e in effects))
+    return (
+        len(pats) == len(effects)
+        and all(any(_item_matches(p, e) for e in effects) for p in pats)
+        and all(any(_item_matches(p, e) for p in pats) for e in effects)
+    )
 
 
 def _effect_checks(p, obj) -> bool:
@@ -952,7 +1068,10 @@ def _item_matches(p, x) -> bool:
         elif k == "chances":
             bands = x.get("rolls", ())
             for w in want:
-                if sum(b.get("ways", 0) for b in bands if _effects_exactly(w["effects"], b.get("effects", ()))) != w["ways"]:
+                if (
+                    sum(b.get("ways", 0) for b in bands if _effects_exactly(w["effects"], b.get("effects", ())))
+                    != w["ways"]
+                ):
                     return False
         elif not _value_matches(want, x.get(k)):
             return False
@@ -960,6 +1079,9 @@ def _item_matches(p, x) -> bool:
 
 
 def _brief_item(x) -> str:
-    args = ", ".join(f"{k}={v}" for k, v in x.items()
-                     if k not in ("kind", "says", "because", "rolls", "effects", "required", "notes"))
+    args = ", ".join(
+        f"{k}={v}"
+        for k, v in x.items()
+        if k not in ("kind", "says", "because", "rolls", "effects", "required", "notes")
+    )
     return f"{x.get('kind')}({args})" + (" required" if x.get("required") else "")

@@ -15,6 +15,7 @@ name no rule.
 
 tests/test_docs.py checks that the committed file is current.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -93,8 +94,7 @@ def rows(rules: Path) -> list[tuple[str, str, str]]:
             summary = header(text)
             named = chapter != "" and path.name not in PRESENTATION
             files.append((path, chapter == "", summary, named, code))
-    titled = {x for _, _, summary, named, _ in files if named for item in _ids(title(summary))
-              for x in item.split("–")}
+    titled = {x for _, _, summary, named, _ in files if named for item in _ids(title(summary)) for x in item.split("–")}
     out = []
     for path, entry, summary, named, code in files:
         ids = []
@@ -137,8 +137,12 @@ def switches(rules: Path) -> list[tuple[str, str, str, str]]:
 
 
 def render(rules: Path = ROOT / "rules") -> str:
-    return (HEAD + "".join(f"| {r} | {f} | {w} |\n" for r, f, w in rows(rules))
-            + SWITCHES_HEAD + "".join(f"| {' | '.join(row)} |\n" for row in switches(rules)))
+    return (
+        HEAD
+        + "".join(f"| {r} | {f} | {w} |\n" for r, f, w in rows(rules))
+        + SWITCHES_HEAD
+        + "".join(f"| {' | '.join(row)} |\n" for row in switches(rules))
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ only, so takes no --format; `serve` answers in its page, so takes neither
 codes in EXIT_CODES (documented in docs/output-format.md, with what each
 subcommand does with a position that breaks a rule).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,12 +28,12 @@ VERSIONS = ("current", "prior")
 EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 EXIT_CODES = {
     EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
-              "why-not: the fate is legal)",
+    "why-not: the fate is legal)",
     EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
-                  "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
+    "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
     EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), an option, a unit or a fate",
     EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits) or the run was "
-                     "(--timeout, --max-memory); the result says why",
+    "(--timeout, --max-memory); the result says why",
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
     EXIT_INTERRUPTED: "interrupted: Ctrl-C (SIGINT) stopped the run before it answered",
 }
@@ -45,6 +46,7 @@ DEFAULT_PHASE_LIMIT = 100
 def _version() -> str:
     try:
         from importlib.metadata import version
+
         return version("asl-kb")
     except Exception:  # not installed: a source checkout
         return "unknown"
@@ -60,24 +62,45 @@ class _VersionAction(argparse._VersionAction):
 
 
 def _report_parser(sub, common) -> None:
-    r = sub.add_parser("report", parents=[common(output_format=False)], help="one self-contained HTML page: the hex map with every fate drawn")
+    r = sub.add_parser(
+        "report",
+        parents=[common(output_format=False)],
+        help="one self-contained HTML page: the hex map with every fate drawn",
+    )
     _position_arg(r)
     _switch_arg(r)
-    r.add_argument("--to", metavar="B",
-                   help="a second rule set (as --rules): the two boards side by side, --rules (left) and B (right), "
-                        "with the outcomes that appear or vanish marked and their causes, as `diff --to B` names "
-                        "them; --switch then flips on the B side (default: one board)")
-    r.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)")
-    r.add_argument("--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)")
-    r.add_argument("--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)")
-    r.add_argument("--fate", metavar="UNIT:N", help="open with UNIT's N-th fate drawn (numbered as in `outcomes`; default: none drawn)")
-    r.add_argument("--png", metavar="FILE",
-                   help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium; default: no PNG)")
+    r.add_argument(
+        "--to",
+        metavar="B",
+        help="a second rule set (as --rules): the two boards side by side, --rules (left) and B (right), "
+        "with the outcomes that appear or vanish marked and their causes, as `diff --to B` names "
+        "them; --switch then flips on the B side (default: one board)",
+    )
+    r.add_argument(
+        "-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output, unless --png)"
+    )
+    r.add_argument(
+        "--phase", action="store_true", help="add the whole-phase outcomes (as `outcomes --phase`) (default: off)"
+    )
+    r.add_argument(
+        "--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)"
+    )
+    r.add_argument(
+        "--fate",
+        metavar="UNIT:N",
+        help="open with UNIT's N-th fate drawn (numbered as in `outcomes`; default: none drawn)",
+    )
+    r.add_argument(
+        "--png",
+        metavar="FILE",
+        help="also write a PNG of the map with --fate drawn, else the first broken unit's first fate (needs Chromium; default: no PNG)",
+    )
 
 
 def _report(position, args) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.html import to_html
+
     fate = None
     if args.fate:
         unit, _, n = args.fate.rpartition(":")
@@ -94,9 +117,11 @@ def _report(position, args) -> int:
         return 2
     if args.png:
         from asl_kb.report import png
+
         try:
-            png.screenshot_map(to_html(result, position, all_paths=args.all_paths, fate=fate,
-                                       select_first=True), args.png)
+            png.screenshot_map(
+                to_html(result, position, all_paths=args.all_paths, fate=fate, select_first=True), args.png
+            )
         except png.BrowserMissing as e:
             print(f"error: --png: {e}", file=sys.stderr)
             return 2
@@ -123,6 +148,7 @@ def _report_pair(position, args, a, b) -> int:
     from asl_kb.committee.compare import compare
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.pair import to_pair_html
+
     if args.fate or args.png:
         print("error: --fate, --png: they draw one board, not the two of --to", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -167,8 +193,9 @@ def _cap_memory(mib: int) -> None:
     (Where the resource module or the limit is missing: no cap.)"""
     try:
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        want = mib * 2 ** 20
+        want = mib * 2**20
         if hard != resource.RLIM_INFINITY:
             want = min(want, hard)
         if soft == resource.RLIM_INFINITY or want < soft:
@@ -181,6 +208,7 @@ def _uncap_memory(before: tuple) -> None:
     """Give back the limit _cap_memory found: main() runs inside a caller's
     process (tests, tools), whose later work must not inherit one run's cap."""
     import resource
+
     resource.setrlimit(resource.RLIMIT_DATA, before)
 
 
@@ -221,115 +249,179 @@ def _common(output_format: bool = True, limit: bool = True) -> argparse.Argument
     shared code reads (text, no limit)."""
     c = _Parser(add_help=False)
     g = c.add_argument_group("common options")
-    g.add_argument("--rules", metavar="RULES",
-                   help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
-                        "(docs/committee.md) (default: the position's `rules`, else current)")
+    g.add_argument(
+        "--rules",
+        metavar="RULES",
+        help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
+        "(docs/committee.md) (default: the position's `rules`, else current)",
+    )
     if output_format:
-        g.add_argument("--format", choices=("text", "json"), default="text",
-                       help="output format: text for players, json for tools (default: text)")
+        g.add_argument(
+            "--format",
+            choices=("text", "json"),
+            default="text",
+            help="output format: text for players, json for tools (default: text)",
+        )
     else:
         c.set_defaults(format="text")
     if limit:
-        g.add_argument("--limit", type=_count, metavar="N",
-                       help="list at most N items of each listing (fates or destinations of a unit, "
-                            "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
-                            "everything is still counted. JSON lists every fate whatever N (default: "
-                            f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)")
+        g.add_argument(
+            "--limit",
+            type=_count,
+            metavar="N",
+            help="list at most N items of each listing (fates or destinations of a unit, "
+            "whole-phase outcomes, prisoners' options, diff entries, findings, objections); "
+            "everything is still counted. JSON lists every fate whatever N (default: "
+            f"{DEFAULT_PHASE_LIMIT} whole-phase outcomes, every other listing in full)",
+        )
     else:
         c.set_defaults(limit=None)
-    g.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="past SECONDS, answer with complete: false and what was cut, exit 3 "
-                        f"(default: {DEFAULT_TIMEOUT:g})")
-    g.add_argument("--max-memory", type=_mib, default=DEFAULT_MAX_MEMORY, metavar="MIB",
-                   help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
-                        f"(default: {DEFAULT_MAX_MEMORY})")
-    g.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                   help="on an internal error, print the traceback (default: one line, exit 70; "
-                        "also accepted before the subcommand)")
-    g.add_argument("--version", action=_VersionAction,
-                   help="print the program's version and exit")
+    g.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"past SECONDS, answer with complete: false and what was cut, exit 3 (default: {DEFAULT_TIMEOUT:g})",
+    )
+    g.add_argument(
+        "--max-memory",
+        type=_mib,
+        default=DEFAULT_MAX_MEMORY,
+        metavar="MIB",
+        help="past MIB of memory, answer with complete: false and what was cut, exit 3 "
+        f"(default: {DEFAULT_MAX_MEMORY})",
+    )
+    g.add_argument(
+        "--debug",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="on an internal error, print the traceback (default: one line, exit 70; "
+        "also accepted before the subcommand)",
+    )
+    g.add_argument("--version", action=_VersionAction, help="print the program's version and exit")
     return c
 
 
 def _switch_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--switch", metavar="NAME",
-                   help="flip this switch of rules/core/versions.lp against the rule set (default: none)")
+    p.add_argument(
+        "--switch",
+        metavar="NAME",
+        help="flip this switch of rules/core/versions.lp against the rule set (default: none)",
+    )
 
 
 def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
     if optional:
-        p.add_argument("position", nargs="?", default=str(DEFAULT_POSITION), metavar="POSITION",
-                       help="position YAML file (default: the bundled A10.531 EX, "
-                            "facts/rout/A10.531-EX.yaml)")
+        p.add_argument(
+            "position",
+            nargs="?",
+            default=str(DEFAULT_POSITION),
+            metavar="POSITION",
+            help="position YAML file (default: the bundled A10.531 EX, facts/rout/A10.531-EX.yaml)",
+        )
     else:
         p.add_argument("position", metavar="POSITION", help="position YAML file")
 
 
 def _outcomes_parser(sub, common) -> None:
-    o = sub.add_parser("outcomes", parents=[common()], help="every legal outcome of a position's Rout Phase",
-                       description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
-                                   "(summarised per destination; --all lists every one), Heat of Battle, "
-                                   "Disrupted and prisoners' outcomes.")
+    o = sub.add_parser(
+        "outcomes",
+        parents=[common()],
+        help="every legal outcome of a position's Rout Phase",
+        description="Every legal outcome of a position's Rout Phase: each broken unit's fates "
+        "(summarised per destination; --all lists every one), Heat of Battle, "
+        "Disrupted and prisoners' outcomes.",
+    )
     _position_arg(o)
     _switch_arg(o)
-    o.add_argument("--all", action="store_true",
-                   help="list every fate in the text (default: a summary per destination: Low Crawl and "
-                        "the routes no other route there beats)")
-    o.add_argument("--all-paths", action="store_true",
-                   help="list every path of each rout fate (implies --all; default: one example path)")
-    o.add_argument("--voluntary-break", action="store_true",
-                   help="also say which unbroken units may break voluntarily (A10.41) and what would follow "
-                        "(default: off)")
-    o.add_argument("--phase", action="store_true",
-                   help="also list the whole-phase outcomes: the units' fates combined in rout order "
-                        "(A10.5, A20.3, A20.21, A20.51) (default: off)")
+    o.add_argument(
+        "--all",
+        action="store_true",
+        help="list every fate in the text (default: a summary per destination: Low Crawl and "
+        "the routes no other route there beats)",
+    )
+    o.add_argument(
+        "--all-paths",
+        action="store_true",
+        help="list every path of each rout fate (implies --all; default: one example path)",
+    )
+    o.add_argument(
+        "--voluntary-break",
+        action="store_true",
+        help="also say which unbroken units may break voluntarily (A10.41) and what would follow (default: off)",
+    )
+    o.add_argument(
+        "--phase",
+        action="store_true",
+        help="also list the whole-phase outcomes: the units' fates combined in rout order "
+        "(A10.5, A20.3, A20.21, A20.51) (default: off)",
+    )
 
 
 def _check_parser(sub, common) -> None:
-    c = sub.add_parser("check", parents=[common()],
-                       help="does the position leave a unit or the phase without a legal outcome, "
-                            "or break a rule? (exit 1 if so)",
-                       description="Find the units or whole phase the rules leave without a legal outcome, "
-                                   "and the rules the position breaks, with the clauses in conflict.")
+    c = sub.add_parser(
+        "check",
+        parents=[common()],
+        help="does the position leave a unit or the phase without a legal outcome, or break a rule? (exit 1 if so)",
+        description="Find the units or whole phase the rules leave without a legal outcome, "
+        "and the rules the position breaks, with the clauses in conflict.",
+    )
     _position_arg(c)
     _switch_arg(c)
 
 
 def _why_not_parser(sub, common) -> None:
-    w = sub.add_parser("why-not", parents=[common()],
-                       help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
-                       description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
-                                   "`surrender CAPTOR` (a unit id), `stay` or `eliminated` (for Failure to Rout). The answer: "
-                                   "'it is legal: fate N' (its number in `outcomes --all`), or the rules and "
-                                   "clauses that forbid it, derived in rules/why_not.lp.")
+    w = sub.add_parser(
+        "why-not",
+        parents=[common()],
+        help="is a fate legal for a unit, and if not, which rules forbid it? (exit 1 if not legal)",
+        description="Propose a fate for a broken unit: `rout LOCATION` (a hex or HEX@LEVEL), "
+        "`surrender CAPTOR` (a unit id), `stay` or `eliminated` (for Failure to Rout). The answer: "
+        "'it is legal: fate N' (its number in `outcomes --all`), or the rules and "
+        "clauses that forbid it, derived in rules/why_not.lp.",
+    )
     _position_arg(w, optional=False)
     _switch_arg(w)
     w.add_argument("unit", metavar="UNIT", help="the id of the unit the fate is proposed for")
-    w.add_argument("fate", nargs="+", metavar="FATE",
-                   help="rout LOCATION | surrender CAPTOR | stay | eliminated")
+    w.add_argument("fate", nargs="+", metavar="FATE", help="rout LOCATION | surrender CAPTOR | stay | eliminated")
 
 
 def _serve_parser(sub, common) -> None:
-    s = sub.add_parser("serve", parents=[common(output_format=False, limit=False)],
-                       help="a local web app: build a position on the hex map, see every legal outcome as you go",
-                       description="A local web app (docs/serve.md): the position's map drawn as `report` draws it, "
-                                   "units, terrain and the header edited with the mouse, every change checked by the "
-                                   "loader and answered by the engine, the position saved as YAML. "
-                                   "Needs the serve extra: pip install 'asl-kb[serve]'.")
-    s.add_argument("position", nargs="?", metavar="POSITION",
-                   help="position YAML file to open (default: a new position)")
+    s = sub.add_parser(
+        "serve",
+        parents=[common(output_format=False, limit=False)],
+        help="a local web app: build a position on the hex map, see every legal outcome as you go",
+        description="A local web app (docs/serve.md): the position's map drawn as `report` draws it, "
+        "units, terrain and the header edited with the mouse, every change checked by the "
+        "loader and answered by the engine, the position saved as YAML. "
+        "Needs the serve extra: pip install 'asl-kb[serve]'.",
+    )
+    s.add_argument(
+        "position", nargs="?", metavar="POSITION", help="position YAML file to open (default: a new position)"
+    )
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     s.add_argument("--port", type=committee_cli.at_least(1), default=8000, help="port to listen on (default: 8000)")
     # the common --timeout and --max-memory cap each answer, not the server
-    s.add_argument("--workers", type=committee_cli.at_least(1), default=2, metavar="N",
-                   help="answers figured at once, each in its own process (default: 2)")
+    s.add_argument(
+        "--workers",
+        type=committee_cli.at_least(1),
+        default=2,
+        metavar="N",
+        help="answers figured at once, each in its own process (default: 2)",
+    )
 
 
 #: the subcommands in the order `--help` lists them, each with what adds its
 #: parser (diff and search together: asl_kb/committee/cli.py)
-SUBCOMMANDS = {"outcomes": _outcomes_parser, "diff": committee_cli.add_parsers,
-               "search": committee_cli.add_parsers, "check": _check_parser,
-               "why-not": _why_not_parser, "report": _report_parser, "serve": _serve_parser}
+SUBCOMMANDS = {
+    "outcomes": _outcomes_parser,
+    "diff": committee_cli.add_parsers,
+    "search": committee_cli.add_parsers,
+    "check": _check_parser,
+    "why-not": _why_not_parser,
+    "report": _report_parser,
+    "serve": _serve_parser,
+}
 
 
 def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -340,12 +432,14 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     words = [a for a in argv or () if not a.startswith("-")]
     only = words[0] if words and words[0] in SUBCOMMANDS else None
     ap = _Parser(
-        prog="asl-kb", description="ASL rout and surrender outcomes, explained by rule number",
-        epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()))
-    ap.add_argument("--version", action=_VersionAction,
-                    help="print the program's version and exit")
-    ap.add_argument("--debug", action="store_true",
-                    help="on an internal error, print the traceback (default: one line, exit 70)")
+        prog="asl-kb",
+        description="ASL rout and surrender outcomes, explained by rule number",
+        epilog="exit codes: " + "; ".join(f"{k} {v.split(':')[0]}" for k, v in EXIT_CODES.items()),
+    )
+    ap.add_argument("--version", action=_VersionAction, help="print the program's version and exit")
+    ap.add_argument(
+        "--debug", action="store_true", help="on an internal error, print the traceback (default: one line, exit 70)"
+    )
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     added = []
     for name, add in SUBCOMMANDS.items():
@@ -382,10 +476,12 @@ def run() -> None:
         # collector walked ~40 times, 3 % of a rulebook position's run; the
         # process ends at its answer
         import gc
+
         gc.disable()
         _ENDS_AT_ANSWER = True
         # (and keeps what it would free on the way: asl_kb/collector.py)
         from asl_kb import collector
+
         collector.ends_at_answer()
     code = _main(args)
     budget.finish()
@@ -403,6 +499,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser(argv).parse_args(argv)
     import resource
+
     before = resource.getrlimit(resource.RLIMIT_DATA)
     try:
         return _main(args)
@@ -429,6 +526,7 @@ def _main(args) -> int:
         if args.command in ("search", "serve"):
             return _run(args)
         from asl_kb import collector
+
         with budget.deadline_in(args.timeout), collector.paused():
             return _run(args)
     except (PositionError, AslKbError) as e:
@@ -437,19 +535,24 @@ def _main(args) -> int:
     except budget.TimedOut as e:
         return _cut(args, f"--timeout {args.timeout:g} s passed while {e}", {"timeout": args.timeout, "while": str(e)})
     except MemoryError:
-        return _cut(args, f"the memory cap (--max-memory {args.max_memory} MiB) was reached",
-                    {"memory_mib": args.max_memory, "while": budget.phase()})
+        return _cut(
+            args,
+            f"the memory cap (--max-memory {args.max_memory} MiB) was reached",
+            {"memory_mib": args.max_memory, "while": budget.phase()},
+        )
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as e:  # a bug: one line, or the traceback with --debug
         first = (str(e).strip().splitlines() or [""])[0]
         if args.debug:
             import traceback
+
             traceback.print_exc()
             print(f"internal error: {type(e).__name__}: {first}", file=sys.stderr)
         else:
-            print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)",
-                  file=sys.stderr)
+            print(
+                f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)", file=sys.stderr
+            )
         return EXIT_INTERNAL
     finally:
         if timer is not None:
@@ -464,8 +567,11 @@ def _cut(args, why: str, cut: dict) -> int:
     with budget.ANSWER_LOCK:
         if args.format == "json":
             import json
-            sys.stdout.write(json.dumps({"complete": False, "incomplete_because": [why], "cut": cut},
-                                        indent=2, ensure_ascii=False) + "\n")
+
+            sys.stdout.write(
+                json.dumps({"complete": False, "incomplete_because": [why], "cut": cut}, indent=2, ensure_ascii=False)
+                + "\n"
+            )
         else:
             print(f"asl-kb {args.command}: INCOMPLETE: {why}", file=sys.stderr)
     return EXIT_INCOMPLETE
@@ -473,14 +579,19 @@ def _cut(args, why: str, cut: dict) -> int:
 
 #: the options naming a file or folder a subcommand writes: (option, dest,
 #: the suffixes the file may have (None: any), whether it names a folder)
-OUTPUTS = (("--output", "output", (".html", ".htm"), False), ("--png", "png", (".png",), False),
-           ("--stream", "stream", None, False), ("--out", "out", None, True))
+OUTPUTS = (
+    ("--output", "output", (".html", ".htm"), False),
+    ("--png", "png", (".png",), False),
+    ("--stream", "stream", None, False),
+    ("--out", "out", None, True),
+)
 
 
 def _output_problem(args) -> str | None:
     """What is wrong with an output path the arguments name (asl_kb/outputs.py),
     before any work is done."""
     from asl_kb import outputs
+
     for option, dest, suffixes, folder in OUTPUTS:
         found = outputs.problem(option, getattr(args, dest, None), suffixes, folder)
         if found:
@@ -496,16 +607,19 @@ def _refuse_broken(position, result) -> None:
     FILE:LINE: KEY: the rule's words. `asl-kb check` lists them all (exit 1).
     (A result not cut is one whose run checked position_checks.lp first.)"""
     from asl_kb.engines.legality import refuse_prisoners
+
     if result.cut is None:
         refuse_prisoners(position, result.prisoners)
 
 
 def _run(args) -> int:
     from asl_kb.position.loader import load_position
+
     if args.command in committee_cli.COMMANDS:
         return committee_cli.run(args)
     if args.command == "serve":
         from asl_kb.serve.server import serve
+
         return serve(args)
     position = load_position(args.position)
     if _ENDS_AT_ANSWER:
@@ -513,26 +627,34 @@ def _run(args) -> int:
         # (asl_kb/asp/control.py; imported once the position is read: a
         # refused file needs no clingo)
         from asl_kb.asp import control
+
         control.keep_the_last()
         if args.command in READ_AHEAD and (args.rules is None or args.rules in VERSIONS):
             control.read_ahead(READ_AHEAD[args.command])
     global _POSITION
-    _POSITION = position    # the watchdog's cut answer names it
-    if getattr(args, "to", None):     # report --to: two rule sets, as diff's --from/--to/--switch
+    _POSITION = position  # the watchdog's cut answer names it
+    if getattr(args, "to", None):  # report --to: two rule sets, as diff's --from/--to/--switch
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
+
         try:
-            return _report_pair(position, args, parse_ruleset(args.rules or position.rules, key="--rules"),
-                                parse_ruleset(args.to, switch=args.switch, key="--to"))
+            return _report_pair(
+                position,
+                args,
+                parse_ruleset(args.rules or position.rules, key="--rules"),
+                parse_ruleset(args.to, switch=args.switch, key="--to"),
+            )
         finally:
             discard_materialized()
     if args.rules in VERSIONS and not args.switch:
         from asl_kb.record import replace
+
         position = replace(position, rules=args.rules)
         _POSITION = position
     elif args.rules or args.switch:
         # a rule set (version, rules folder, a switch flipped): the command
         # runs under it (docs/committee.md "Rule sets")
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
+
         rs = parse_ruleset(args.rules or position.rules, switch=args.switch)
         try:
             with rs.active():
@@ -551,21 +673,34 @@ def _command(position, args, rs) -> int:
         return _why_not(position, args)
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import json_bytes, to_text
+
     if args.format == "json" and _ENDS_AT_ANSWER:
         # (the JSON of many fates is written by orjson: imported while a
         # large rout graph grounds, asl_kb/asp/solve.py PREPARE)
         from asl_kb.asp import solve
+
         solve.PREPARE.append("orjson")
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
-    result = outcomes(position, all_paths=args.all_paths, voluntary_break=args.voluntary_break,
-                      phase=args.phase, limit=limit, timeout=args.timeout, max_memory=args.max_memory)
+    result = outcomes(
+        position,
+        all_paths=args.all_paths,
+        voluntary_break=args.voluntary_break,
+        phase=args.phase,
+        limit=limit,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
+    )
     _refuse_broken(position, result)
     from asl_kb import collector
+
     collector.keep(result)
     out: str | bytes | None
     try:
-        out = (json_bytes(result, collector.keep) if args.format == "json"
-               else to_text(result, args.all_paths, args.all, args.limit))
+        out = (
+            json_bytes(result, collector.keep)
+            if args.format == "json"
+            else to_text(result, args.all_paths, args.all, args.limit)
+        )
     except MemoryError:
         out = None
     if out is None:
@@ -574,6 +709,7 @@ def _command(position, args, rs) -> int:
         del result
         collector.let_go()
         from asl_kb.engines.outcomes import _out_of_memory
+
         cut = _out_of_memory(position, args.max_memory, "writing the answer")
         out = json_bytes(cut) if args.format == "json" else to_text(cut, False, False, args.limit)
         with budget.ANSWER_LOCK:
@@ -612,19 +748,28 @@ def _arm_watchdog(args):
     clingo ground call), answer from another thread with what is known:
     for `outcomes` the cut answer (the units of the groups done and those
     not reached), else the cut line."""
+
     def answer(where: str) -> str:
         why = f"--timeout {args.timeout:g} s passed while {where}"
         if args.command == "outcomes" and _POSITION is not None:
             from asl_kb.engines.outcomes import _timed_out, progress
             from asl_kb.report.render import to_json, to_text
+
             r = _timed_out(_POSITION, args.timeout, where, *progress())
             return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
         if args.format == "json":
             import json
-            return json.dumps({"complete": False, "incomplete_because": [why],
-                               "cut": {"timeout": args.timeout, "while": where}}, indent=2) + "\n"
+
+            return (
+                json.dumps(
+                    {"complete": False, "incomplete_because": [why], "cut": {"timeout": args.timeout, "while": where}},
+                    indent=2,
+                )
+                + "\n"
+            )
         sys.stderr.write(f"asl-kb {args.command}: INCOMPLETE: {why}\n")
         return ""
+
     return budget.watchdog(args.timeout, answer)
 
 
@@ -639,6 +784,7 @@ def _why_not(position, args) -> int:
     import json
     from asl_kb.engines.legality import refuse_broken
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not
+
     proposal = parse_proposal(position, args.unit, args.fate)
     refuse_broken(position)
     r = why_not(position, proposal)
@@ -652,18 +798,24 @@ def _why_not(position, args) -> int:
 
 def _check(position, args, rs=None) -> int:
     import json
+
     if rs is not None:
         from asl_kb.committee.gaps import check_under
+
         r = check_under(position, rs)
         r["rules"] = rs.label
     else:
         from asl_kb.engines.check import check
+
         r = check(position)
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
     else:
-        out = [f"{r['position']} — rules: {r['rules']}: " + ("consistent" if r["consistent"] else "NOT consistent")
-               + (f" ({len(r['findings'])} finding{'s' if len(r['findings']) != 1 else ''})" if r["findings"] else "")]
+        out = [
+            f"{r['position']} — rules: {r['rules']}: "
+            + ("consistent" if r["consistent"] else "NOT consistent")
+            + (f" ({len(r['findings'])} finding{'s' if len(r['findings']) != 1 else ''})" if r["findings"] else "")
+        ]
         findings, more = _listed(r["findings"], args.limit, "findings")
         for f in findings:
             if f["kind"] == "no_legal_outcome":
@@ -672,7 +824,7 @@ def _check(position, args, rs=None) -> int:
             else:
                 out.append(f"  {f['kind'].replace('_', ' ')}:")
                 for c in f["clauses"]:
-                    if "says" in c:     # the rule's words, where in the file
+                    if "says" in c:  # the rule's words, where in the file
                         out.append(f"      {c['at']}: [{c['rule']}] {c['says']}")
                         continue
                     out.append(f"      [{c['rule']}] {c['violated']}")
@@ -681,8 +833,10 @@ def _check(position, args, rs=None) -> int:
                 for fix in f.get("corrections", ()):
                     out.append("      fewest broken: " + ", ".join(f"[{c['rule']}] {c['violated']}" for c in fix))
             for e in f.get("edits", ()):
-                out.append(f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: "
-                           f"{e.get('clause') or e.get('was')}")
+                out.append(
+                    f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: "
+                    f"{e.get('clause') or e.get('was')}"
+                )
             if f.get("also_in_shipped_rules"):
                 out.append("      (the shipped rules give it too)")
         sys.stdout.write("\n".join(out + more) + "\n")

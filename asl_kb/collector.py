@@ -8,6 +8,7 @@ the last block under way in the process ends (threads may overlap). Used by
 `outcomes()` and by the CLI around a one-position command; the committee's
 long searches keep it on between positions.
 """
+
 from __future__ import annotations
 
 import contextlib

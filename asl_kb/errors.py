@@ -3,6 +3,7 @@
 Input problems are reported as one PositionError that points at the file,
 line and key, so the CLI can print it as a single line instead of a traceback.
 """
+
 from __future__ import annotations
 
 

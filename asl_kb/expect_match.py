@@ -18,6 +18,7 @@ A pattern is compared with the JSON of `asl-kb outcomes --format json`
 A failure names the line of the pattern node that failed and, inside a list
 of units or fates, the unit (`id`, else `unit`) it is about.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -80,18 +81,26 @@ def _operators(p, items: list, fail: Fail, where: str, unit) -> None:
             for w in want:
                 if not any(matches(w, x) for x in items):
                     same = [x for x in items if _named(w) is not None and _unit_of(x, None) == _named(w)]
-                    if len(same) == 1:      # the element it is about: the key that differs
+                    if len(same) == 1:  # the element it is about: the key that differs
                         check(w, same[0], fail, f"{where}[{_named(w)}]", _named(w))
                     else:
-                        fail(getattr(w, "line", at(k)), _named(w) or unit, f"{where} to contain {show(w)}",
-                             f"0 matching among {_brief_all(items)}")
+                        fail(
+                            getattr(w, "line", at(k)),
+                            _named(w) or unit,
+                            f"{where} to contain {show(w)}",
+                            f"0 matching among {_brief_all(items)}",
+                        )
         elif k == "none_of":
             for w in want:
                 hits = [x for x in items if matches(w, x)]
                 if hits:
                     who = {_unit_of(x, unit) for x in hits}
-                    fail(getattr(w, "line", at(k)), who.pop() if len(who) == 1 else unit,
-                         f"{where} to have none {show(w)}", _brief_all(hits))
+                    fail(
+                        getattr(w, "line", at(k)),
+                        who.pop() if len(who) == 1 else unit,
+                        f"{where} to have none {show(w)}",
+                        _brief_all(hits),
+                    )
         elif k == "exactly":
             if not _pairs(want, items):
                 fail(at(k), unit, f"{where}: exactly {show(want)}", _brief_all(items))
@@ -103,9 +112,9 @@ def _pairs(patterns: list, items: list) -> bool:
     if len(patterns) != len(items):
         return False
     fits = [[j for j, x in enumerate(items) if matches(w, x)] for w in patterns]
-    owner: dict = {}        # item -> the pattern it is paired with
+    owner: dict = {}  # item -> the pattern it is paired with
 
-    def pair(i, seen) -> bool:      # an augmenting path from pattern i
+    def pair(i, seen) -> bool:  # an augmenting path from pattern i
         for j in fits[i]:
             if j not in seen:
                 seen.add(j)
@@ -113,6 +122,7 @@ def _pairs(patterns: list, items: list) -> bool:
                     owner[j] = i
                     return True
         return False
+
     return all(pair(i, set()) for i in range(len(patterns)))
 
 
@@ -149,7 +159,9 @@ def _scalar_equal(p, v) -> bool:
     s = str(p)
     if isinstance(v, bool) or v is None:
         flag = FLAGS.get(s.lower())
-        return (v is None and (s == "null" or flag is False)) or (flag is not None and flag == bool(v) and v is not None)
+        return (v is None and (s == "null" or flag is False)) or (
+            flag is not None and flag == bool(v) and v is not None
+        )
     if isinstance(v, (dict, list)):
         return False
     if isinstance(v, float):
@@ -171,11 +183,18 @@ def show(p) -> str:
 
 def _brief(v) -> str:
     if isinstance(v, dict):
-        if "rule" in v and "reason" in v:       # a line of `because`: its words are never compared
+        if "rule" in v and "reason" in v:  # a line of `because`: its words are never compared
             return f"{v['rule']}:{v['reason']}"
         # left out: the words, the odds, what is empty or false
-        return "{" + ", ".join(f"{k}: {_brief(x)}" for k, x in v.items()
-                               if k not in ("says", "odds", "odds_with_leader", "summary") and not (x is None or x is False or x == [])) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{k}: {_brief(x)}"
+                for k, x in v.items()
+                if k not in ("says", "odds", "odds_with_leader", "summary") and not (x is None or x is False or x == [])
+            )
+            + "}"
+        )
     if isinstance(v, list):
         return _brief_all(v)
     if v is None:
@@ -187,4 +206,3 @@ def _brief_all(items: list) -> str:
     shown = [_brief(x) for x in items[:12]]
     more = f" ... ({len(items)} in all)" if len(items) > 12 else ""
     return "[" + "; ".join(shown) + "]" + more
-

@@ -6,6 +6,7 @@ here as the `match:` pattern they stand for (expect_match.py), with the
 lines of the keys, so a failure is reported where the case wrote it
 (docs/cases.md, the table of shorthands).
 """
+
 from __future__ import annotations
 
 from asl_kb.position.loader import Map as _Map, given as _is_given, str_at
@@ -69,9 +70,17 @@ def phase_sugar(node):
         elif k == "independent":
             pat[k] = pattern(line, exactly=[pattern(line, unit=u) for u in v])
         elif k == "voluntary_rout":
-            pat[k] = pattern(line, exactly=[pattern(getattr(x, "line", line), leader=x["leader"],
-                                                      with_one_of=pattern(line, exactly=x["with_one_of"]))
-                                             for x in v])
+            pat[k] = pattern(
+                line,
+                exactly=[
+                    pattern(
+                        getattr(x, "line", line),
+                        leader=x["leader"],
+                        with_one_of=pattern(line, exactly=x["with_one_of"]),
+                    )
+                    for x in v
+                ],
+            )
         else:
             continue
         pat.key_lines["outcomes" if k == "listed" else k] = line
@@ -81,8 +90,10 @@ def phase_sugar(node):
 def notes_sugar(node):
     """A prisoners' `notes: {UNIT: [RULE]}`: for each unit, the pattern of
     its notes `{contains: [{rule: RULE}]}`."""
-    return {str(u): pattern(node.key_lines.get(u, node.line), contains=[_rule(w) for w in rules])
-            for u, rules in _given(node)}
+    return {
+        str(u): pattern(node.key_lines.get(u, node.line), contains=[_rule(w) for w in rules])
+        for u, rules in _given(node)
+    }
 
 
 def simultaneous_sugar(node):

@@ -3,14 +3,14 @@ one rule for every option of every command that names one (asl-kb's
 report -o/--png, search --out/--stream; the mutation tool's --report,
 --history, --out), so that a bad path costs nothing and creates nothing.
 """
+
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 
-def problem(option: str, text: str | None, suffixes: tuple[str, ...] | None = None,
-            folder: bool = False) -> str | None:
+def problem(option: str, text: str | None, suffixes: tuple[str, ...] | None = None, folder: bool = False) -> str | None:
     """What is wrong with the path `text` given to `option` (None: nothing,
     or no path given): a suffix the format does not take, a folder where a
     file is meant (or a file where a folder is), a missing parent folder,

@@ -23,6 +23,7 @@ the first time one is built:
 `fields()` and `replace()` are dataclasses.fields() and dataclasses.replace()
 for records. tests/test_record.py compares each with what dataclass generates.
 """
+
 from __future__ import annotations
 
 import reprlib
@@ -46,10 +47,17 @@ class FrozenInstanceError(AttributeError):
 class Field:
     """A record's field: its name, its default or default factory, and whether
     it is shown (repr), compared (==) and hashed (None: as compared)."""
+
     __slots__ = ("name", "type", "default", "default_factory", "repr", "compare", "hash")
 
-    def __init__(self, default=MISSING, default_factory=MISSING, repr: bool = True,  # noqa: A002
-                 compare: bool = True, hash: bool | None = None):  # noqa: A002
+    def __init__(
+        self,
+        default=MISSING,
+        default_factory=MISSING,
+        repr: bool = True,  # noqa: A002
+        compare: bool = True,
+        hash: bool | None = None,
+    ):  # noqa: A002
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         self.name = ""
@@ -61,12 +69,20 @@ class Field:
         self.hash = hash
 
     def __repr__(self) -> str:
-        return (f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r}, "
-                f"repr={self.repr}, compare={self.compare}, hash={self.hash})")
+        return (
+            f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r}, "
+            f"repr={self.repr}, compare={self.compare}, hash={self.hash})"
+        )
 
 
-def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,  # noqa: A002
-          compare: bool = True, hash: bool | None = None) -> Any:  # noqa: A002
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+    repr: bool = True,  # noqa: A002
+    compare: bool = True,
+    hash: bool | None = None,
+) -> Any:  # noqa: A002
     """A field's options, as dataclasses.field() (the options records use)."""
     return Field(default, default_factory, repr, compare, hash)
 
@@ -117,6 +133,7 @@ def _tuple_getter(names: list[str] | tuple[str, ...]):
 
 class Record:
     """Equality and repr of a class declared through `record`."""
+
     __slots__ = ()
     __record_fields__: tuple[Field, ...] = ()
 
@@ -140,6 +157,7 @@ class Record:
 class FrozenRecord(Record):
     """A frozen record: hashable, by its hashed fields; its fields set once,
     by __init__ (and a copy's or an unpickled one's, by __setstate__)."""
+
     __slots__ = ()
 
     def __hash__(self) -> int:  # type: ignore[override]  # hashable where Record is not (as dataclass)
@@ -166,12 +184,14 @@ def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
     """`@dataclass` for a class deriving from Record (FrozenRecord when
     frozen): its fields, in order, from its annotations; __init__ as
     dataclass writes it; with `slots`, a class with __slots__ (no __dict__)."""
+
     def wrap(c):
         # frozen exactly when hashable: a FrozenRecord's hash must not change
         if not issubclass(c, Record) or issubclass(c, FrozenRecord) != frozen:
             want = "FrozenRecord" if frozen else "Record (not FrozenRecord)"
             raise TypeError(f"{c.__qualname__}: a {'frozen ' if frozen else ''}record derives from {want}")
         return _make(c, slots)
+
     return wrap if cls is None else wrap(cls)
 
 
@@ -216,10 +236,12 @@ def _make(cls: Any, slots: bool) -> type:
 def _first_init(cls: Any):
     """An __init__ that compiles the class's own __init__ (the first time one
     of its records is built), puts it in its place and runs it."""
+
     def __init__(self, *args, **kwargs):
         init = _compile_init(cls)
         cls.__init__ = init
         init(self, *args, **kwargs)
+
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
 

@@ -6,6 +6,7 @@ pyproject.toml; a loader that does not unpack the package is asked through
 importlib.resources). In a source checkout or an editable install, the folders
 beside the package are used.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -26,6 +27,7 @@ def _folder(name: str) -> Path:
     if (_SOURCE_TREE / name).is_dir():
         return _SOURCE_TREE / name
     import importlib.resources
+
     # Anything else (e.g. a loader that does not unpack the package): ask
     # importlib.resources; clingo needs a real directory.
     shipped = importlib.resources.files("asl_kb") / name

@@ -19,6 +19,7 @@ them.
 tests/test_docs.py checks the page against the rules' comments (and, as every
 sample output, each search block against its command).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,12 @@ TARGET = ROOT / "docs" / "rulings.md"
 FIRST = "tiny"
 RULINGS_SCOPES = "asl_kb/committee/scopes/rulings"
 #: the scope of the units a ruling needs, where tiny has none of them
-SCOPE_OF = {"disrupted_captor_armed": "disrupted-unarmed", "escaped_unprotected": "escaped",
-            "rejected_leader_in_place": "leader-stack", "interdictor_target_selection": "interdictor-stack"}
+SCOPE_OF = {
+    "disrupted_captor_armed": "disrupted-unarmed",
+    "escaped_unprotected": "escaped",
+    "rejected_leader_in_place": "leader-stack",
+    "interdictor_target_selection": "interdictor-stack",
+}
 QA_READING = re.compile(r'^qa_reading\((\w+),\s*"([^"]+)"\)\.')
 #: a search block of the page: its command and its output
 BLOCK = re.compile(r"<!-- asl-kb: (search diff --switch (\w+) --scope (\S+) --witnesses 1) -->\n```\n(.*?)```\n", re.S)
@@ -44,27 +49,67 @@ BLOCK = re.compile(r"<!-- asl-kb: (search diff --switch (\w+) --scope (\S+) --wi
 #: Q&A answers of the prisoners article the encoding takes one way only:
 #: (rule, the answer in brief, the rules file that holds it, why no switch)
 ONE_WAY = (
-    ("A10.53", '"can the DEFENDER decline Interdiction ...? A. Only if concealed."',
-     "rules/rout/A10_53_interdiction.lp", "not yet a switch (the other reading: A10.53's \"is subject to a NMC\" "
-     "the DEFENDER's to claim, as a concealed Interdictor's is)"),
-    ("A10.53", '"can the DEFENDER choose which of the qualifying Interdictors enforces the Interdiction? A. Yes."',
-     "rules/rout/A10_53_interdiction.lp", "the outcomes name every possible Interdictor: no outcome depends on it"),
-    ("A19.12", '"Is it immediately eliminated? A. No." (a Disrupted unit entered under No Quarter)',
-     "rules/immediate/A19_12_disrupted.lp", "not yet a switch"),
-    ("A20.4", '"It can eliminate as many prisoner counters as it wants for its SW usage."',
-     "rules/prisoners/A20_4_massacre.lp", "the encoding counts no SW uses: no outcome depends on it"),
-    ("A20.5", '"The squad has to become a Guard" (A20.5 says "may")', "rules/prisoners/A20_5_guards.lp",
-     "not yet a switch"),
-    ("A20.5", '"Broken units are not \'capable\'" (of assuming the Guard position)', "rules/prisoners/A20_5_guards.lp",
-     "not yet a switch"),
-    ("A20.51", '"Does the SMC still count against the 5 times Unit Size limit for a Guard? A. Yes"',
-     "rules/core/A20_51_unit_size.lp", "not yet a switch"),
-    ("A20.53", '"Do even wounded SMC prisoners move at the foot rate ... of their accompanying Guard? A. Yes."',
-     "rules/prisoners/A20_5_guards.lp", "no movement is enumerated: an explanation only"),
-    ("A20.55", '"the prisoners cannot accompany the Guard withdrawing from Melee"', "rules/prisoners/A20_55_escape.lp",
-     "not yet a switch"),
-    ("A20.551", '"Are Abandoned SMC prisoners also always Armed? A. Yes."', "rules/prisoners/A20_5_guards.lp",
-     "an explanation only: the abandoned SMC's state is not enumerated"),
+    (
+        "A10.53",
+        '"can the DEFENDER decline Interdiction ...? A. Only if concealed."',
+        "rules/rout/A10_53_interdiction.lp",
+        'not yet a switch (the other reading: A10.53\'s "is subject to a NMC" '
+        "the DEFENDER's to claim, as a concealed Interdictor's is)",
+    ),
+    (
+        "A10.53",
+        '"can the DEFENDER choose which of the qualifying Interdictors enforces the Interdiction? A. Yes."',
+        "rules/rout/A10_53_interdiction.lp",
+        "the outcomes name every possible Interdictor: no outcome depends on it",
+    ),
+    (
+        "A19.12",
+        '"Is it immediately eliminated? A. No." (a Disrupted unit entered under No Quarter)',
+        "rules/immediate/A19_12_disrupted.lp",
+        "not yet a switch",
+    ),
+    (
+        "A20.4",
+        '"It can eliminate as many prisoner counters as it wants for its SW usage."',
+        "rules/prisoners/A20_4_massacre.lp",
+        "the encoding counts no SW uses: no outcome depends on it",
+    ),
+    (
+        "A20.5",
+        '"The squad has to become a Guard" (A20.5 says "may")',
+        "rules/prisoners/A20_5_guards.lp",
+        "not yet a switch",
+    ),
+    (
+        "A20.5",
+        "\"Broken units are not 'capable'\" (of assuming the Guard position)",
+        "rules/prisoners/A20_5_guards.lp",
+        "not yet a switch",
+    ),
+    (
+        "A20.51",
+        '"Does the SMC still count against the 5 times Unit Size limit for a Guard? A. Yes"',
+        "rules/core/A20_51_unit_size.lp",
+        "not yet a switch",
+    ),
+    (
+        "A20.53",
+        '"Do even wounded SMC prisoners move at the foot rate ... of their accompanying Guard? A. Yes."',
+        "rules/prisoners/A20_5_guards.lp",
+        "no movement is enumerated: an explanation only",
+    ),
+    (
+        "A20.55",
+        '"the prisoners cannot accompany the Guard withdrawing from Melee"',
+        "rules/prisoners/A20_55_escape.lp",
+        "not yet a switch",
+    ),
+    (
+        "A20.551",
+        '"Are Abandoned SMC prisoners also always Armed? A. Yes."',
+        "rules/prisoners/A20_5_guards.lp",
+        "an explanation only: the abandoned SMC's state is not enumerated",
+    ),
 )
 
 HEAD = """# Q&A rulings as readings
@@ -104,7 +149,7 @@ def readings(versions: Path = ROOT / "rules" / "core" / "versions.lp") -> list[d
             j -= 1
         words = " ".join(x[1:].strip() for x in lines[j:i])
         off = re.search(r"\bOff\b", words)
-        picks, other = (words[:off.start()], words[off.start():]) if off else (words, "")
+        picks, other = (words[: off.start()], words[off.start() :]) if off else (words, "")
         out.append({"switch": m[1], "rule": m[2], "picks": picks.strip(), "other": other.strip()})
     return out
 
@@ -119,6 +164,7 @@ def search(switch: str) -> tuple[str, str, str] | None:
     """(scope, command, output) of the first scope of scopes_of(switch) with
     a witness for the switch, or None."""
     from asl_kb import cli
+
     for scope in scopes_of(switch):
         command = f"search diff --switch {switch} --scope {scope} --witnesses 1"
         out = io.StringIO()
@@ -137,13 +183,17 @@ def found_in(text: str) -> dict[str, tuple[str, str, str]]:
 def cases_of(switch: str) -> list[str]:
     """The bundled cases with a run that sets the switch by name."""
     said = re.compile(rf"\b{switch}: (?:on|off)\b")
-    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "facts").rglob("*.yaml")
-                  if said.search(p.read_text(encoding="utf-8")))
+    return sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "facts").rglob("*.yaml")
+        if said.search(p.read_text(encoding="utf-8"))
+    )
 
 
 def _count(scopes) -> int:
     from asl_kb.committee.enumerate import count
     from asl_kb.committee.scope import load_scope
+
     return sum(count(load_scope(s)) for s in scopes)
 
 
@@ -159,12 +209,16 @@ def render(found: dict[str, tuple[str, str, str]]) -> str:
         w = found.get(r["switch"])
         if w is None:
             tried = scopes_of(r["switch"])
-            out.append(f"\nNo witness in {', '.join(f'`{s}`' for s in tried)} ({_count(tried):,} positions): "
-                       f"`asl-kb diff FILE --switch {r['switch']}` over its case shows where the readings part.\n")
+            out.append(
+                f"\nNo witness in {', '.join(f'`{s}`' for s in tried)} ({_count(tried):,} positions): "
+                f"`asl-kb diff FILE --switch {r['switch']}` over its case shows where the readings part.\n"
+            )
         else:
             out.append(f"\nSmallest witness (scope `{w[0]}`):\n\n<!-- asl-kb: {w[1]} -->\n```\n{w[2]}```\n")
-    out.append("\n## Q&A answers taken one way only\n\nNo switch: the other reading is not encoded.\n\n"
-               "| rule | the answer | where | why no switch |\n| --- | --- | --- | --- |\n")
+    out.append(
+        "\n## Q&A answers taken one way only\n\nNo switch: the other reading is not encoded.\n\n"
+        "| rule | the answer | where | why no switch |\n| --- | --- | --- | --- |\n"
+    )
     out.extend(f"| {rule} | {words} | `{where}` | {why} |\n" for rule, words, where, why in ONE_WAY)
     return "".join(out)
 
@@ -183,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/rulings.md is not current")
     args = ap.parse_args(argv)
     from asl_kb.catalogue import write_or_check
+
     return write_or_check(TARGET, generate(), args.check, "python -m asl_kb.rulings")
 
 

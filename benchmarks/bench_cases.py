@@ -22,6 +22,7 @@ Usage (from the repository root):
     .venv/bin/python benchmarks/bench_cases.py --quick     # small cases only
     .venv/bin/python benchmarks/bench_cases.py --only stack
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,8 +63,13 @@ def run_child(argv: list[str], timeout: float = 600.0) -> dict:
         wall = time.perf_counter() - t0
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_mib": ru.ru_maxrss / 1024,
-            "rc": p.returncode, "stdout": text}
+    return {
+        "wall": wall,
+        "cpu": ru.ru_utime + ru.ru_stime,
+        "maxrss_mib": ru.ru_maxrss / 1024,
+        "rc": p.returncode,
+        "stdout": text,
+    }
 
 
 def child(path: str, phase: bool) -> None:
@@ -72,32 +78,54 @@ def child(path: str, phase: bool) -> None:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.position.loader import load_position
     from asl_kb.report.render import to_json
+
     pos = load_position(path)
     t0, c0 = time.perf_counter(), time.process_time()
     r = outcomes(pos, phase=phase)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     text = to_json(r)
     st = r.stats
-    print(json.dumps({"wall": wall, "cpu": cpu, "atoms": st.atoms, "ground": st.ground_seconds,
-                      "fates": sum(len(u.fates) for u in r.units),
-                      "phase_count": r.phase.count if r.phase is not None else None,
-                      "complete": r.complete, "json_bytes": len(text.encode())}))
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "cpu": cpu,
+                "atoms": st.atoms,
+                "ground": st.ground_seconds,
+                "fates": sum(len(u.fates) for u in r.units),
+                "phase_count": r.phase.count if r.phase is not None else None,
+                "complete": r.complete,
+                "json_bytes": len(text.encode()),
+            }
+        )
+    )
 
 
 def _median(runs: list[dict], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
 
-HEADER = ("case", "wall s", "cpu s", "x floor", "outcomes() s", "outcomes() cpu s",
-          "ground atoms", "fates", "phase outcomes", "JSON bytes", "peak MiB", "complete")
+HEADER = (
+    "case",
+    "wall s",
+    "cpu s",
+    "x floor",
+    "outcomes() s",
+    "outcomes() cpu s",
+    "ground atoms",
+    "fates",
+    "phase outcomes",
+    "JSON bytes",
+    "peak MiB",
+    "complete",
+)
 
 
 def _print(rows: list[tuple]) -> None:
     widths = [max(len(HEADER[i]), *(len(r[i]) for r in rows)) for i in range(len(HEADER))]
     print("  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(HEADER, widths))))
     for r in rows:
-        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))),
-              flush=True)
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))), flush=True)
 
 
 def main(argv=None) -> int:
@@ -105,12 +133,17 @@ def main(argv=None) -> int:
     ap.add_argument("--child", metavar="POSITION", help=argparse.SUPPRESS)
     ap.add_argument("--phase", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--quick", action="store_true", help="small cases only (up to 4 boards, stacks up to 5)")
-    ap.add_argument("--only", choices=("cli", "spread", "stack", "open"), action="append",
-                    help="run only these groups (repeatable)")
+    ap.add_argument(
+        "--only", choices=("cli", "spread", "stack", "open"), action="append", help="run only these groups (repeatable)"
+    )
     ap.add_argument("--repeat", type=int, default=5, help="runs of each CLI case and of the floor (default 5)")
-    ap.add_argument("--case-repeat", type=int, default=1,
-                    help="runs of each other case; its row is the run with the median outcomes() CPU time, "
-                         "peak memory the most of any run (default 1)")
+    ap.add_argument(
+        "--case-repeat",
+        type=int,
+        default=1,
+        help="runs of each other case; its row is the run with the median outcomes() CPU time, "
+        "peak memory the most of any run (default 1)",
+    )
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     if args.child:
@@ -127,10 +160,12 @@ def main(argv=None) -> int:
     compileall.compile_dir(str(ROOT / "asl_kb"), quiet=1)
     # the floor and the CLI cases, interleaved run by run (side by side)
     cli = _cli()
-    side = {"floor: import clingo, yaml, jinja2": FLOOR,
-            "cli: --help": cli + ["--help"],
-            f"cli: outcomes {RULEBOOK.name} --format json": cli + ["outcomes", str(RULEBOOK), "--format", "json"],
-            f"cli: outcomes {RULEBOOK.name} (text)": cli + ["outcomes", str(RULEBOOK)]}
+    side = {
+        "floor: import clingo, yaml, jinja2": FLOOR,
+        "cli: --help": cli + ["--help"],
+        f"cli: outcomes {RULEBOOK.name} --format json": cli + ["outcomes", str(RULEBOOK), "--format", "json"],
+        f"cli: outcomes {RULEBOOK.name} (text)": cli + ["outcomes", str(RULEBOOK)],
+    }
     if "cli" not in groups:
         side = dict(list(side.items())[:1])
     runs: dict[str, list] = {k: [] for k in side}
@@ -140,18 +175,34 @@ def main(argv=None) -> int:
     floor = _median(runs[next(iter(side))], "wall")
     rows: list[tuple] = []
     for k, rs in runs.items():
-        rows.append((k, f"{_median(rs, 'wall'):.3f}", f"{_median(rs, 'cpu'):.3f}",
-                     f"{_median(rs, 'wall') / floor:.2f}", "-", "-", "-", "-", "-",
-                     str(len(rs[0]["stdout"].encode())) if "json" in k else "-",
-                     f"{max(r['maxrss_mib'] for r in rs):.0f}", "-"))
+        rows.append(
+            (
+                k,
+                f"{_median(rs, 'wall'):.3f}",
+                f"{_median(rs, 'cpu'):.3f}",
+                f"{_median(rs, 'wall') / floor:.2f}",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                str(len(rs[0]["stdout"].encode())) if "json" in k else "-",
+                f"{max(r['maxrss_mib'] for r in rs):.0f}",
+                "-",
+            )
+        )
 
     cases = []
     if "spread" in groups:
-        cases += [(f"spread: {b} board(s) x 10 broken", generate_position(b, 10, args.seed, spread=True), False)
-                  for b in boards]
+        cases += [
+            (f"spread: {b} board(s) x 10 broken", generate_position(b, 10, args.seed, spread=True), False)
+            for b in boards
+        ]
     if "stack" in groups:
-        cases += [(f"stack --phase: {n} squads" + (f" + {m} SMC" if m else ""),
-                   generate_stack(n, m, args.seed), True) for n, m in stacks]
+        cases += [
+            (f"stack --phase: {n} squads" + (f" + {m} SMC" if m else ""), generate_stack(n, m, args.seed), True)
+            for n, m in stacks
+        ]
         cases.append(("stack (no --phase): 10 squads", generate_stack(10, 0, args.seed), False))
     if "open" in groups:
         cases.append(("open: 1 broken, enemy at range 2", generate_open(args.seed), False))
@@ -162,32 +213,48 @@ def main(argv=None) -> int:
             Path(path).write_text(text, encoding="utf-8")
             tries = []
             for _ in range(max(1, args.case_repeat)):
-                r = run_child([sys.executable, str(Path(__file__).resolve()), "--child", path]
-                              + (["--phase"] if phase else []))
+                r = run_child(
+                    [sys.executable, str(Path(__file__).resolve()), "--child", path] + (["--phase"] if phase else [])
+                )
                 try:
                     tries.append((r, json.loads(r["stdout"].strip().splitlines()[-1])))
                 except (ValueError, IndexError):
                     break
             if len(tries) < max(1, args.case_repeat):
-                rows.append((name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", "-", f"error (exit {r['rc']})")
-                            + ("-",) * (len(HEADER) - 5))
+                rows.append(
+                    (name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", "-", f"error (exit {r['rc']})")
+                    + ("-",) * (len(HEADER) - 5)
+                )
                 continue
             # the run with the median outcomes() CPU time stands for the case
             tries.sort(key=lambda t: t[1]["cpu"])
             r, c = tries[len(tries) // 2]
             r = dict(r, maxrss_mib=max(t[0]["maxrss_mib"] for t in tries))
             measured[name] = (c, r)
-            rows.append((name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", f"{r['wall'] / floor:.2f}",
-                         f"{c['wall']:.3f}", f"{c['cpu']:.3f}", str(c["atoms"]), str(c["fates"]),
-                         str(c["phase_count"]) if phase else "-", str(c["json_bytes"]),
-                         f"{r['maxrss_mib']:.0f}", "yes" if c["complete"] else "NO"))
+            rows.append(
+                (
+                    name,
+                    f"{r['wall']:.3f}",
+                    f"{r['cpu']:.3f}",
+                    f"{r['wall'] / floor:.2f}",
+                    f"{c['wall']:.3f}",
+                    f"{c['cpu']:.3f}",
+                    str(c["atoms"]),
+                    str(c["fates"]),
+                    str(c["phase_count"]) if phase else "-",
+                    str(c["json_bytes"]),
+                    f"{r['maxrss_mib']:.0f}",
+                    "yes" if c["complete"] else "NO",
+                )
+            )
             print(f"  {name}: {r['wall']:.2f} s", file=sys.stderr, flush=True)
     print()
-    other = ("one run each" if args.case_repeat <= 1
-             else f"the run with the median outcomes() CPU of {args.case_repeat}")
-    print(f"seed {args.seed}; CLI rows and floor: median of {max(1, args.repeat)} interleaved runs; "
-          f"other rows: {other}, in a child process; python {sys.version.split()[0]}; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
+    other = "one run each" if args.case_repeat <= 1 else f"the run with the median outcomes() CPU of {args.case_repeat}"
+    print(
+        f"seed {args.seed}; CLI rows and floor: median of {max(1, args.repeat)} interleaved runs; "
+        f"other rows: {other}, in a child process; python {sys.version.split()[0]}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)"
+    )
     _print(rows)
     print()
     for line in _targets(runs, floor, measured, boards):
@@ -206,19 +273,28 @@ def _targets(cli_runs: dict, floor: float, measured: dict, boards) -> list[str]:
     for k, rs in cli_runs.items():
         if k.startswith("cli: outcomes"):
             ratio = _median(rs, "wall") / floor
-            out.append(f"target: {k[5:]} <= 1.6x the import floor (wall, median): {ratio:.2f}x -> {_verdict(ratio, 1.6)}")
+            out.append(
+                f"target: {k[5:]} <= 1.6x the import floor (wall, median): {ratio:.2f}x -> {_verdict(ratio, 1.6)}"
+            )
     spread: dict = {b: measured.get(f"spread: {b} board(s) x 10 broken") for b in boards}
     top = max(b for b in boards)
     if spread.get(top) and top == 16:
         c, r = spread[16]
-        out.append(f"target: spread over 16 boards <= 2 s (outcomes() CPU): {c['cpu']:.2f} s -> {_verdict(c['cpu'], 2.0)}; "
-                   f"<= 300 MiB: {r['maxrss_mib']:.0f} MiB -> {_verdict(r['maxrss_mib'], 300)}")
+        out.append(
+            f"target: spread over 16 boards <= 2 s (outcomes() CPU): {c['cpu']:.2f} s -> {_verdict(c['cpu'], 2.0)}; "
+            f"<= 300 MiB: {r['maxrss_mib']:.0f} MiB -> {_verdict(r['maxrss_mib'], 300)}"
+        )
     if spread.get(1) and spread.get(top) and top > 1:
         per1, pertop = spread[1][0]["cpu"] / 10, spread[top][0]["cpu"] / (10 * top)
-        out.append(f"target: time at most linear in the units (outcomes() CPU per unit, {top} boards / 1 board): "
-                   f"{pertop * 1000:.1f} / {per1 * 1000:.1f} ms = {pertop / per1:.2f} -> {_verdict(pertop / per1, 1.0)}")
-    for name, limit in (("stack --phase: 3 squads + 4 SMC", 1.0), ("stack --phase: 10 squads", 2.0),
-                        ("open: 1 broken, enemy at range 2", 0.6)):
+        out.append(
+            f"target: time at most linear in the units (outcomes() CPU per unit, {top} boards / 1 board): "
+            f"{pertop * 1000:.1f} / {per1 * 1000:.1f} ms = {pertop / per1:.2f} -> {_verdict(pertop / per1, 1.0)}"
+        )
+    for name, limit in (
+        ("stack --phase: 3 squads + 4 SMC", 1.0),
+        ("stack --phase: 10 squads", 2.0),
+        ("open: 1 broken, enemy at range 2", 0.6),
+    ):
         if name in measured:
             cpu = measured[name][0]["cpu"]
             out.append(f"target: {name} <= {limit:g} s (outcomes() CPU): {cpu:.2f} s -> {_verdict(cpu, limit)}")

@@ -15,6 +15,7 @@ scopes, start-up included.
 
     .venv/bin/python benchmarks/bench_committee.py [SCOPE] [N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,9 @@ from asl_kb.committee.search import judge_diff
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description="Positions judged per second per core by `asl-kb search diff` "
-                                             "(prints figures, asserts nothing).")
+    ap = argparse.ArgumentParser(
+        description="Positions judged per second per core by `asl-kb search diff` (prints figures, asserts nothing)."
+    )
     ap.add_argument("scope", nargs="?", default="small", help="a shipped scope or a scope file (default: small)")
     ap.add_argument("n", nargs="?", type=int, default=20, help="positions judged (default: 20)")
     args = ap.parse_args()
@@ -39,28 +41,35 @@ def main() -> None:
     step = max(1, len(cs) // n)
     jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in cs[::step][:n]]
     from asl_kb.committee.dask_run import cluster_evaluator
+
     a = parse_ruleset("current")
-    for switch, what in (("current_rout_path", "judged on the stages, run where a captor may be"),
-                         ("massacre_in_location", "positions shown untouched, not run")):
+    for switch, what in (
+        ("current_rout_path", "judged on the stages, run where a captor may be"),
+        ("massacre_in_location", "positions shown untouched, not run"),
+    ):
         judge = functools.partial(judge_diff, a=a, b=parse_ruleset("current", switch=switch), phase=False)
-        judge(*jobs[0][1:])     # warm: imports, the slices
+        judge(*jobs[0][1:])  # warm: imports, the slices
         t, c = time.perf_counter(), time.process_time()
         for _, name, text in jobs:
             judge(name, text)
         wall, cpu = time.perf_counter() - t, time.process_time() - c
-        print(f"{scope.name} --switch {switch} ({what}): serial: {len(jobs)} positions, "
-              f"{len(jobs) / wall:.1f} per second, {len(jobs) / cpu:.1f} per CPU second")
+        print(
+            f"{scope.name} --switch {switch} ({what}): serial: {len(jobs)} positions, "
+            f"{len(jobs) / wall:.1f} per second, {len(jobs) / cpu:.1f} per CPU second"
+        )
         t = time.perf_counter()
         with cluster_evaluator(workers=2) as make:
             evaluate = make(judge)
-            evaluate.warm(*jobs[0][1:])     # every worker warm: rules read, slices built
+            evaluate.warm(*jobs[0][1:])  # every worker warm: rules read, slices built
             start = time.perf_counter() - t
             t = time.perf_counter()
             done = list(evaluate(jobs))
             wall = time.perf_counter() - t
-        print(f"{scope.name} --switch {switch} ({what}): 2 workers: {len(done)} positions, "
-              f"{len(done) / wall:.1f} per second, {len(done) / wall / 2:.1f} per core "
-              f"(start-up and warm-up before: {start:.1f} s)")
+        print(
+            f"{scope.name} --switch {switch} ({what}): 2 workers: {len(done)} positions, "
+            f"{len(done) / wall:.1f} per second, {len(done) / wall / 2:.1f} per core "
+            f"(start-up and warm-up before: {start:.1f} s)"
+        )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ the enumeration completed.
 
 Usage: .venv/bin/python benchmarks/bench_phase.py [--max-stacks N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,7 @@ def position(stacks: int) -> str:
         units.append(f"  - {{id: R{i}a, side: russian, type: squad, counter: 4-4-7, at: {col}{row}, status: [broken]}}")
         units.append(f"  - {{id: R{i}b, side: russian, type: squad, counter: 4-4-7, at: {col}{row}, status: [broken]}}")
         units.append(f"  - {{id: G{i}, side: german, type: squad, counter: 4-6-7, at: {col}{row + 1}}}")
-    return ("name: phase benchmark\nattacker: russian\nmap: {area: [A1, Z10]}\nunits:\n"
-            + "\n".join(units) + "\n")
+    return "name: phase benchmark\nattacker: russian\nmap: {area: [A1, Z10]}\nunits:\n" + "\n".join(units) + "\n"
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ Usage (from the repository root):
     .venv/bin/python benchmarks/bench_players.py --quick    # the small rows only
     .venv/bin/python benchmarks/bench_players.py --no-write # print, leave the doc alone
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,12 @@ ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from generate import (generate_area_spread, generate_open, generate_open_stack,  # noqa: E402
-                      generate_position)
+from generate import (  # noqa: E402
+    generate_area_spread,
+    generate_open,
+    generate_open_stack,
+    generate_position,
+)
 
 FLOOR = [sys.executable, "-c", "import clingo, yaml, jinja2"]
 DOC = ROOT / "docs" / "performance.md"
@@ -56,8 +61,9 @@ class Row:
     """One benchmark row: a position (YAML text, or a bundled file), its CLI
     options, and its target: seconds of wall time, or a ratio to the floor
     (`ratio`), and at most `mib` MiB where given."""
+
     name: str
-    make: Callable[[], str] | Path   # () -> YAML text, or a Path
+    make: Callable[[], str] | Path  # () -> YAML text, or a Path
     phase: bool = False
     seconds: float | None = None
     ratio: float | None = None
@@ -84,21 +90,40 @@ class Row:
 def rows(seed: int = 0) -> list[Row]:
     """Issue 28's table, in its order."""
     return [
-        Row("legal stack: 3 squads + 4 leaders ADJACENT to an enemy, --phase",
-            lambda: generate_open_stack(3, 4, seed), phase=True, seconds=0.5),
-        Row("10 squads in one hex ADJACENT to an enemy, --phase",
-            lambda: generate_open_stack(10, 0, seed), phase=True, seconds=1.0),
-        Row("one broken squad on an all-open board, enemy at range 2",
-            lambda: generate_open(seed), seconds=0.5),
+        Row(
+            "legal stack: 3 squads + 4 leaders ADJACENT to an enemy, --phase",
+            lambda: generate_open_stack(3, 4, seed),
+            phase=True,
+            seconds=0.5,
+        ),
+        Row(
+            "10 squads in one hex ADJACENT to an enemy, --phase",
+            lambda: generate_open_stack(10, 0, seed),
+            phase=True,
+            seconds=1.0,
+        ),
+        Row("one broken squad on an all-open board, enemy at range 2", lambda: generate_open(seed), seconds=0.5),
         Row("the rulebook's A10.5 EX", RULEBOOK, ratio=1.5),
-        Row("160 broken units over 16 boards",
-            lambda: generate_position(16, 10, seed, spread=True), seconds=1.5),
-        Row("300 broken units over [A1, GG200]",
-            lambda: generate_area_spread(300, 200, seed), seconds=3.0, mib=500, quick=False),
-        Row("1,000 broken units over [A1, GG200]",
-            lambda: generate_area_spread(1000, 200, seed), seconds=10.0, mib=500, quick=False),
-        Row("25-unit stack (12 squads, 9 HS, 4 leaders, a player's order) ADJACENT to an enemy",
-            lambda: generate_open_stack(12, 4, seed, hs=9, shuffled=True), seconds=1.0),
+        Row("160 broken units over 16 boards", lambda: generate_position(16, 10, seed, spread=True), seconds=1.5),
+        Row(
+            "300 broken units over [A1, GG200]",
+            lambda: generate_area_spread(300, 200, seed),
+            seconds=3.0,
+            mib=500,
+            quick=False,
+        ),
+        Row(
+            "1,000 broken units over [A1, GG200]",
+            lambda: generate_area_spread(1000, 200, seed),
+            seconds=10.0,
+            mib=500,
+            quick=False,
+        ),
+        Row(
+            "25-unit stack (12 squads, 9 HS, 4 leaders, a player's order) ADJACENT to an enemy",
+            lambda: generate_open_stack(12, 4, seed, hs=9, shuffled=True),
+            seconds=1.0,
+        ),
     ]
 
 
@@ -113,7 +138,7 @@ def run(argv: list[str]) -> tuple[float, float]:
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) not in (0, 3):      # 3: an incomplete answer, still an answer
+    if os.waitstatus_to_exitcode(status) not in (0, 3):  # 3: an incomplete answer, still an answer
         raise RuntimeError(f"{' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
     return wall, ru.ru_maxrss / 1024
 
@@ -124,16 +149,22 @@ def _compile_bytecode() -> None:
     PYTHONDONTWRITEBYTECODE set would compile every module of asl_kb in
     every run (~50 ms, a third of a rulebook position's)."""
     import compileall
+
     compileall.compile_dir(str(ROOT / "asl_kb"), quiet=1)
 
 
 def table(results: list[tuple[Row, float, float]], floor: float) -> list[str]:
     """The Markdown table of the results (no date, commit or load)."""
-    lines = ["| " + " | ".join(COLUMNS) + " |", "| " + " | ".join("---" for _ in COLUMNS) + " |",
-             f"| import floor (`python -c 'import clingo, yaml, jinja2'`) | {floor:.2f} | 1.00 | - | - | - | - |"]
+    lines = [
+        "| " + " | ".join(COLUMNS) + " |",
+        "| " + " | ".join("---" for _ in COLUMNS) + " |",
+        f"| import floor (`python -c 'import clingo, yaml, jinja2'`) | {floor:.2f} | 1.00 | - | - | - | - |",
+    ]
     for row, wall, mib in results:
-        lines.append(f"| {row.name} | {wall:.2f} | {wall / floor:.2f} | {mib:.0f} | "
-                     f"{row.target()} | {_yes(row.met(wall, floor, mib))} | {_yes(row.met(wall, floor, mib, True))} |")
+        lines.append(
+            f"| {row.name} | {wall:.2f} | {wall / floor:.2f} | {mib:.0f} | "
+            f"{row.target()} | {_yes(row.met(wall, floor, mib))} | {_yes(row.met(wall, floor, mib, True))} |"
+        )
     return lines
 
 
@@ -184,21 +215,30 @@ def main(argv=None) -> int:
         for k in range(max(1, args.repeat)):
             floors.append(run(FLOOR)[0])
             for r in chosen:
-                wall, mib = run(cli + ["outcomes", paths[r.name], "--format", "json"] + (["--phase"] if r.phase else []))
+                wall, mib = run(
+                    cli + ["outcomes", paths[r.name], "--format", "json"] + (["--phase"] if r.phase else [])
+                )
                 walls[r.name].append(wall)
                 mibs[r.name] = max(mibs[r.name], mib)
                 print(f"  round {k + 1}: {r.name}: {wall:.2f} s", file=sys.stderr, flush=True)
     floor = statistics.median(floors)
     results = [(r, statistics.median(walls[r.name]), mibs[r.name]) for r in chosen]
     lines = table(results, floor)
-    print(f"seed {args.seed}; median of {max(1, args.repeat)} interleaved runs; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
+    print(
+        f"seed {args.seed}; median of {max(1, args.repeat)} interleaved runs; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)"
+    )
     print("\n".join(lines))
     for r, wall, mib in results:
-        print(f"target: {r.name}: {r.target()} -> {'met' if r.met(wall, floor, mib) else 'missed'}"
-              + ("" if r.seconds is None else
-                 f"; as {r.seconds / ISSUE_FLOOR:.1f}x the floor: {wall / floor:.1f}x -> "
-                 f"{'met' if r.met(wall, floor, mib, True) else 'missed'}"))
+        print(
+            f"target: {r.name}: {r.target()} -> {'met' if r.met(wall, floor, mib) else 'missed'}"
+            + (
+                ""
+                if r.seconds is None
+                else f"; as {r.seconds / ISSUE_FLOOR:.1f}x the floor: {wall / floor:.1f}x -> "
+                f"{'met' if r.met(wall, floor, mib, True) else 'missed'}"
+            )
+        )
     if not (args.no_write or args.quick or args.cli):
         DOC.write_text(DOC_HEAD + "\n".join(lines) + "\n", encoding="utf-8")
         print(f"wrote {DOC.relative_to(ROOT)}")

@@ -27,6 +27,7 @@ Usage (from the repository root):
     .venv/bin/python benchmarks/bench_rout.py --quick    # only 1 board, 10 broken
     .venv/bin/python benchmarks/bench_rout.py --profile  # cProfile of 4 boards, 40 broken
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,8 @@ from generate import generate_position  # noqa: E402
 
 BOARDS = (1, 2, 4)
 BROKEN = (10, 20, 40)
-TARGET_TOTAL = 1.0       # seconds, 40 broken on 4 boards
-TARGET_RATIO = 1.5       # total(4 boards) / total(1 board), 40 broken
+TARGET_TOTAL = 1.0  # seconds, 40 broken on 4 boards
+TARGET_RATIO = 1.5  # total(4 boards) / total(1 board), 40 broken
 
 
 class _FactsTimer:
@@ -126,8 +127,7 @@ def run_once(position) -> dict:
 
 
 def median_row(runs: list[dict]) -> dict:
-    row = {k: statistics.median(r[k] for r in runs)
-           for k in ("facts", "ground", "solve", "other", "total", "cpu")}
+    row = {k: statistics.median(r[k] for r in runs) for k in ("facts", "ground", "solve", "other", "total", "cpu")}
     for k in ("atoms", "fact_lines", "outcomes"):
         vals = {r[k] for r in runs}
         row[k] = runs[0][k] if len(vals) == 1 else f"{min(vals)}..{max(vals)}"
@@ -136,15 +136,37 @@ def median_row(runs: list[dict]) -> dict:
     return row
 
 
-HEADER = ("boards", "broken", "facts s", "ground s", "solve s", "other s", "total s",
-          "cpu s", "ground atoms", "fact lines", "outcomes", "complete")
+HEADER = (
+    "boards",
+    "broken",
+    "facts s",
+    "ground s",
+    "solve s",
+    "other s",
+    "total s",
+    "cpu s",
+    "ground atoms",
+    "fact lines",
+    "outcomes",
+    "complete",
+)
 
 
 def fmt_row(boards, broken, row) -> tuple:
-    return (str(boards), str(broken), f"{row['facts']:.3f}", f"{row['ground']:.3f}",
-            f"{row['solve']:.3f}", f"{row['other']:.3f}", f"{row['total']:.3f}",
-            f"{row['cpu']:.3f}", str(row["atoms"]), str(row["fact_lines"]), str(row["outcomes"]),
-            "yes" if row["complete"] else "NO")
+    return (
+        str(boards),
+        str(broken),
+        f"{row['facts']:.3f}",
+        f"{row['ground']:.3f}",
+        f"{row['solve']:.3f}",
+        f"{row['other']:.3f}",
+        f"{row['total']:.3f}",
+        f"{row['cpu']:.3f}",
+        str(row["atoms"]),
+        str(row["fact_lines"]),
+        str(row["outcomes"]),
+        "yes" if row["complete"] else "NO",
+    )
 
 
 def print_table(rows: list[tuple]) -> None:
@@ -167,20 +189,23 @@ def bench(configs, repeat: int, seed: int, live_rules: bool = False) -> dict:
             try:
                 for i in range(repeat):
                     runs.append(run_once(position))
-                    print(f"  [{boards} board(s), {broken} broken] run {i + 1}/{repeat}: "
-                          f"{runs[-1]['total']:.3f} s", file=sys.stderr, flush=True)
+                    print(
+                        f"  [{boards} board(s), {broken} broken] run {i + 1}/{repeat}: {runs[-1]['total']:.3f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             except Exception as e:  # report and go on: figures, not assertions
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-                print(f"  [{boards} board(s), {broken} broken] error: {msg}",
-                      file=sys.stderr, flush=True)
-                rows.append((str(boards), str(broken), f"error: {msg}"[:60])
-                            + ("",) * (len(HEADER) - 3))
+                print(f"  [{boards} board(s), {broken} broken] error: {msg}", file=sys.stderr, flush=True)
+                rows.append((str(boards), str(broken), f"error: {msg}"[:60]) + ("",) * (len(HEADER) - 3))
                 continue
             results[(boards, broken)] = median_row(runs)
             rows.append(fmt_row(boards, broken, results[(boards, broken)]))
     print()
-    print(f"median of {repeat} run(s) per configuration, seed {seed}, "
-          f"rules {fingerprint}; python {sys.version.split()[0]}")
+    print(
+        f"median of {repeat} run(s) per configuration, seed {seed}, "
+        f"rules {fingerprint}; python {sys.version.split()[0]}"
+    )
     print_table(rows)
     return results
 
@@ -192,14 +217,18 @@ def print_targets(results: dict) -> None:
         print("target checks: need 4 boards x 40 broken (not run)")
         return
     t = big["total"]
-    print(f"target: total for 40 broken on 4 boards < {TARGET_TOTAL:g} s: "
-          f"median {t:.3f} s, best {big['best']:.3f} s -> {'met' if t < TARGET_TOTAL else 'NOT met'} "
-          f"(the machine is shared: compare the best run when the median is noisy)")
+    print(
+        f"target: total for 40 broken on 4 boards < {TARGET_TOTAL:g} s: "
+        f"median {t:.3f} s, best {big['best']:.3f} s -> {'met' if t < TARGET_TOTAL else 'NOT met'} "
+        f"(the machine is shared: compare the best run when the median is noisy)"
+    )
     if small is not None:
         ratio = t / small["total"]
-        print(f"target: total(4 boards) / total(1 board), 40 broken <= {TARGET_RATIO:g}: "
-              f"{t:.3f} / {small['total']:.3f} = {ratio:.2f} -> "
-              f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")
+        print(
+            f"target: total(4 boards) / total(1 board), 40 broken <= {TARGET_RATIO:g}: "
+            f"{t:.3f} / {small['total']:.3f} = {ratio:.2f} -> "
+            f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}"
+        )
 
 
 class _SightTimer:
@@ -207,6 +236,7 @@ class _SightTimer:
 
     def __init__(self):
         import asl_kb.asp.facts as facts_mod
+
         self.cls: Any = getattr(facts_mod, "FactBuilder", None)
         self.orig = getattr(self.cls, "sight", None) if self.cls else None
         self.seconds = 0.0
@@ -221,6 +251,7 @@ class _SightTimer:
                     return orig(builder, *a, **k)
                 finally:
                     timer.seconds += time.perf_counter() - t0
+
             self.cls.sight = sight
         return self
 
@@ -237,17 +268,23 @@ class _SightTimer:
 #: the first match wins
 _LAYERS = (
     ("clingo C: grounding", lambda f, fn: "clingo_control_ground" in fn),
-    ("clingo C: solving", lambda f, fn: "clingo_control_solve" in fn
-        or "clingo_solve_handle" in fn),
-    ("clingo C: parsing facts (Control.add)", lambda f, fn: "clingo_control_add" in fn
-        or "clingo_control_load" in fn),
+    ("clingo C: solving", lambda f, fn: "clingo_control_solve" in fn or "clingo_solve_handle" in fn),
+    ("clingo C: parsing facts (Control.add)", lambda f, fn: "clingo_control_add" in fn or "clingo_control_load" in fn),
     ("clingo C: other API calls (atoms, symbols)", lambda f, fn: "_clingo." in fn),
     ("clingo Python wrapper (clingo/*.py)", lambda f, fn: "/clingo/" in f),
-    ("Python LOS (asl_kb/los.py, hexgrid.py)", lambda f, fn: f.endswith(("asl_kb/board/los.py", "asl_kb/board/hexgrid.py"))),
-    ("Python facts (facts/geometry/terrain.py)", lambda f, fn: f.endswith(
-        ("asl_kb/asp/facts.py", "asl_kb/board/geometry.py", "asl_kb/board/terrain.py"))),
+    (
+        "Python LOS (asl_kb/los.py, hexgrid.py)",
+        lambda f, fn: f.endswith(("asl_kb/board/los.py", "asl_kb/board/hexgrid.py")),
+    ),
+    (
+        "Python facts (facts/geometry/terrain.py)",
+        lambda f, fn: f.endswith(("asl_kb/asp/facts.py", "asl_kb/board/geometry.py", "asl_kb/board/terrain.py")),
+    ),
     ("Python solve.py (stage carry, callbacks)", lambda f, fn: f.endswith("asl_kb/asp/solve.py")),
-    ("Python outcomes.py (reading models)", lambda f, fn: f.endswith(("asl_kb/engines/outcomes.py", "asl_kb/engines/graph.py"))),
+    (
+        "Python outcomes.py (reading models)",
+        lambda f, fn: f.endswith(("asl_kb/engines/outcomes.py", "asl_kb/engines/graph.py")),
+    ),
     ("Python builtins and stdlib", lambda f, fn: True),
 )
 
@@ -263,8 +300,7 @@ def _layers(stats: pstats.Stats) -> dict:
     return out
 
 
-def profile(boards: int, broken: int, seed: int, top: int, repeat: int = 3,
-            live_rules: bool = False) -> None:
+def profile(boards: int, broken: int, seed: int, top: int, repeat: int = 3, live_rules: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="asl-kb-bench-") as tmp:
         fingerprint = snapshot_rules(tmp, live_rules)
         position = load_generated(boards, broken, seed, tmp)
@@ -276,8 +312,9 @@ def profile(boards: int, broken: int, seed: int, top: int, repeat: int = 3,
                 r = run_once(position)
             r["sight"] = sight.seconds if sight.available else float("nan")
             runs.append(r)
-        med = {k: statistics.median(r[k] for r in runs)
-               for k in ("facts", "sight", "ground", "solve", "other", "total")}
+        med = {
+            k: statistics.median(r[k] for r in runs) for k in ("facts", "sight", "ground", "solve", "other", "total")
+        }
 
         # 2. one run under cProfile: which functions
         prof = cProfile.Profile()
@@ -291,12 +328,14 @@ def profile(boards: int, broken: int, seed: int, top: int, repeat: int = 3,
     print()
     print(f"wall time without profiler (median of {repeat} runs):")
     total = med["total"]
-    parts = (("Python facts, all (position_facts)", med["facts"]),
-             ("  of which LOS facts (FactBuilder.sight)", med["sight"]),
-             ("clingo grounding (SolveStats.ground_seconds)", med["ground"]),
-             ("solving (SolveStats.solve_seconds)", med["solve"]),
-             ("other (Control, load/parse, reading models)", med["other"]),
-             ("total outcomes()", total))
+    parts = (
+        ("Python facts, all (position_facts)", med["facts"]),
+        ("  of which LOS facts (FactBuilder.sight)", med["sight"]),
+        ("clingo grounding (SolveStats.ground_seconds)", med["ground"]),
+        ("solving (SolveStats.solve_seconds)", med["solve"]),
+        ("other (Control, load/parse, reading models)", med["other"]),
+        ("total outcomes()", total),
+    )
     for name, v in parts:
         print(f"  {name:46s} {v:7.3f} s  {100 * v / total:5.1f} %")
 
@@ -322,11 +361,11 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="only 1 board, 10 broken")
     ap.add_argument("--repeat", type=int, default=3, help="runs per configuration (default 3)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--profile", action="store_true",
-                    help="cProfile outcomes() for 4 boards, 40 broken instead of the table")
+    ap.add_argument(
+        "--profile", action="store_true", help="cProfile outcomes() for 4 boards, 40 broken instead of the table"
+    )
     ap.add_argument("--top", type=int, default=15, help="profile entries to print")
-    ap.add_argument("--live-rules", action="store_true",
-                    help="read rules/ in place instead of a copy taken at start")
+    ap.add_argument("--live-rules", action="store_true", help="read rules/ in place instead of a copy taken at start")
     args = ap.parse_args(argv)
     if args.profile:
         profile(4, 40, args.seed, args.top, max(1, args.repeat), args.live_rules)

@@ -9,6 +9,7 @@ minutes on `small`, on this project's 2-core machine).
 SECONDS (default: none) stops each switch's search after that long; its
 line then says how many positions it tried.
 """
+
 from __future__ import annotations
 
 import sys
@@ -23,6 +24,7 @@ from asl_kb.committee.search import search_diff
 def switches() -> list[str]:
     """The switches of rules/core/versions.lp, in the file's order."""
     from asl_kb.position.loader import declared_switches
+
     return declared_switches()
 
 
@@ -36,12 +38,19 @@ def main() -> None:
         for name in switches():
             t = time.perf_counter()
             r = search_diff(scope, a, a.flipped(name), witnesses=1, evaluator=make, timeout=limit)
-            found = (f"witness at position {r['witnesses'][0]['index'] + 1}" if r["witnesses"]
-                     else f"none in {r['tried']}" + ("" if r["complete"] else " (stopped)"))
-            print(f"{name:32s} {found:28s} ({r.get('untouched', 0)} untouched, not run)  "
-                  f"{time.perf_counter() - t:7.1f} s", flush=True)
-    print(f"all {len(switches())} switches over {scope.name} on {workers} worker(s): "
-          f"{time.perf_counter() - start:.1f} s")
+            found = (
+                f"witness at position {r['witnesses'][0]['index'] + 1}"
+                if r["witnesses"]
+                else f"none in {r['tried']}" + ("" if r["complete"] else " (stopped)")
+            )
+            print(
+                f"{name:32s} {found:28s} ({r.get('untouched', 0)} untouched, not run)  "
+                f"{time.perf_counter() - t:7.1f} s",
+                flush=True,
+            )
+    print(
+        f"all {len(switches())} switches over {scope.name} on {workers} worker(s): {time.perf_counter() - start:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ program. Only a plain run of the shipped rules is kept: a deadline, a short
 --timeout, a test's own rules, tracing, diagnosing, keeping controls or a
 test's own new_control run it.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -62,8 +63,9 @@ STATS = {"runs": 0, "shared": 0}
 
 
 def _defaults(fn) -> dict:
-    return {k: p.default for k, p in inspect.signature(fn).parameters.items()
-            if p.default is not inspect.Parameter.empty}
+    return {
+        k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty
+    }
 
 
 _NEW_CONTROL = control.new_control
@@ -79,10 +81,14 @@ _AMPLE = 60.0
 
 def _plain() -> bool:
     """Whether a run now is a plain run of the shipped rules."""
-    return (control.active_rules() == rules_dir() and control._TRACE.get() is None
-            and not control._DIAGNOSING.get() and control._KEEP.get() is None
-            and (budget.timeout() is None or budget.timeout() >= _AMPLE)
-            and _solve_module.new_control is _NEW_CONTROL)
+    return (
+        control.active_rules() == rules_dir()
+        and control._TRACE.get() is None
+        and not control._DIAGNOSING.get()
+        and control._KEEP.get() is None
+        and (budget.timeout() is None or budget.timeout() >= _AMPLE)
+        and _solve_module.new_control is _NEW_CONTROL
+    )
 
 
 def solve(facts: str, concealed: int = 0, entry: str = "rout.lp", deadline=None):
@@ -111,6 +117,7 @@ def _kept(kind: str, what, make):
     key = hashlib.sha256(repr((kind, what)).encode("utf-8")).hexdigest()
     hit = _SOLVED.get(key)
     if hit is None:
+
         def run():
             before = len(control.WARNINGS)
             symbols, figures = make()
@@ -118,6 +125,7 @@ def _kept(kind: str, what, make):
             made = (symbols, figures, control.WARNINGS[before:])
             text = "(" + "".join(f"{s}," for s in symbols) + ")"
             return made, pickle.dumps((text, figures, made[2]), protocol=pickle.HIGHEST_PROTOCOL)
+
         made, blob = run() if DIR is None else _once(f"{kind}-{key}.pickle", run)
         if made is None:
             text, figures, warnings = pickle.loads(blob)
@@ -171,8 +179,12 @@ def _shared(kind: str, position, options: dict):
     unknown = set(options) - set(defaults)
     if unknown:
         raise TypeError(f"{kind}() got unexpected options {sorted(unknown)}")
-    if (control.active_rules() != rules_dir() or options.get("timeout") is not None
-            or control._TRACE.get() is not None or control._DIAGNOSING.get()):
+    if (
+        control.active_rules() != rules_dir()
+        or options.get("timeout") is not None
+        or control._TRACE.get() is not None
+        or control._DIAGNOSING.get()
+    ):
         # a test's own rules, a timed run, a traced run, a run loading its
         # programs as text (control.diagnosing()): always run
         return fn(position, **options)

@@ -1,5 +1,6 @@
 """Shared helpers: run a position file and look at the fates of a unit;
 the session's shared engine runs (tests/_runs.py)."""
+
 import os
 import shutil
 import tempfile
@@ -16,8 +17,8 @@ FACTS = ROOT / "facts"
 
 class Result:
     def __init__(self, result):
-        self.raw = result                 # the model (asl_kb.model.Outcomes)
-        self.json = result.to_json()      # its JSON form, read by the helpers below
+        self.raw = result  # the model (asl_kb.model.Outcomes)
+        self.json = result.to_json()  # its JSON form, read by the helpers below
         self.units = {u["id"]: u for u in self.json["units"]}
 
     def fates(self, unit):
@@ -38,24 +39,23 @@ class Result:
         captor may eliminate it instead, invoking No Quarter)."""
         fates = self.fates(unit)
         taken = {f["captor"] for f in fates if f["fate"] == "surrender"}
-        rejected = {f["captor"] for f in fates
-                    if f["fate"] == "eliminated" and f.get("cause") == "no_quarter"}
+        rejected = {f["captor"] for f in fates if f["fate"] == "eliminated" and f.get("cause") == "no_quarter"}
         return bool(taken) and taken == rejected and len(fates) == 2 * len(taken)
 
     def rout(self, unit, at, low_crawl=False):
         """The rout fates of unit ending in `at`."""
-        return [f for f in self.fates(unit)
-                if f["fate"] == "rout" and f["at"] == at and f["low_crawl"] == low_crawl]
+        return [f for f in self.fates(unit) if f["fate"] == "rout" and f["at"] == at and f["low_crawl"] == low_crawl]
 
     def phase(self):
         """The whole-phase outcomes as lists of turns (unit, fate, at, captor),
         in the order the units rout."""
-        return [[(t["unit"], t["fate"], t["at"], t.get("captor")) for t in o["turns"]]
-                for o in self.json["phase"]["outcomes"]]
+        return [
+            [(t["unit"], t["fate"], t["at"], t.get("captor")) for t in o["turns"]]
+            for o in self.json["phase"]["outcomes"]
+        ]
 
     def interdiction_sets(self, unit, at, low_crawl=False):
-        return {tuple((i["at"], tuple(i["by"])) for i in f["interdiction"])
-                for f in self.rout(unit, at, low_crawl)}
+        return {tuple((i["at"], tuple(i["by"])) for i in f["interdiction"]) for f in self.rout(unit, at, low_crawl)}
 
 
 @pytest.fixture
@@ -67,8 +67,10 @@ def run():
             position = load_position_text(path_or_text, "<test>")
         if replace:
             from asl_kb import record
+
             position = record.replace(position, **replace)
         return Result(_runs.outcomes(position, phase=phase))
+
     return _run
 
 
@@ -77,19 +79,25 @@ def run():
 #: Rider of note5-rider, broken, has 6.7 MB of paths on open ground, and
 #: article-Ex2's take 1.8 s a run (seconds to run, validate and compare, and
 #: nothing the others do not cover)
-SLOW_VB = {"A20.22-EX.yaml", "article-Ex9.yaml", "article-Ex10.yaml", "article-Ex11.yaml", "note5-rider.yaml",
-           "article-Ex2.yaml"}
+SLOW_VB = {
+    "A20.22-EX.yaml",
+    "article-Ex9.yaml",
+    "article-Ex10.yaml",
+    "article-Ex11.yaml",
+    "note5-rider.yaml",
+    "article-Ex2.yaml",
+}
 
 
 def full_outcomes(path):
     """outcomes(--phase --limit 10, and --voluntary-break where it is quick)
     of a bundled position, computed once per test session (the stable-listing
     and the schema tests read the same result)."""
-    return _runs.outcomes(load_position(path), phase=True, limit=10,
-                          voluntary_break=Path(path).name not in SLOW_VB)
+    return _runs.outcomes(load_position(path), phase=True, limit=10, voluntary_break=Path(path).name not in SLOW_VB)
 
 
 # ------------------------------------------------------------ shared runs
+
 
 @pytest.fixture(autouse=True)
 def _shared_engine_runs(monkeypatch):
@@ -104,6 +112,7 @@ def _shared_engine_runs(monkeypatch):
     import asl_kb.engines.diff
     import asl_kb.engines.outcomes
     import asl_kb.engines.prisoners
+
     for module in (asl_kb.engines.outcomes, asl_kb.engines.check, asl_kb.engines.diff):
         monkeypatch.setattr(module, "outcomes", _runs.outcomes)
     # below them, the rout program's answer for the same facts (outcomes with
@@ -124,6 +133,7 @@ def pytest_configure(config):
     (its geometry: reach, LOS) are built once per process, as in `make
     mutate`'s workers: many tests ask about the same position."""
     from asl_kb.asp.facts import remember_facts
+
     remember_facts()
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
@@ -179,10 +189,12 @@ def pytest_collection_modifyitems(config, items):
             if item.nodeid.startswith(prefix):
                 return n
         return len(RUN_FIRST)
-    items.sort(key=rank)     # stable: the rest keep their order
+
+    items.sort(key=rank)  # stable: the rest keep their order
 
 
 # ------------------------------------------------------------ the browser
+
 
 def _no_browser() -> str | None:
     """Why the browser tests cannot run here, or None."""
@@ -191,6 +203,7 @@ def _no_browser() -> str | None:
     except ImportError:
         return "the playwright package is not installed (pip install -e '.[test]')"
     from asl_kb.report import png
+
     if png.chromium_path() is None:
         return "no Chromium (apt-get install chromium)"
     return None
@@ -207,6 +220,7 @@ def browser():
             pytest.fail(f"browser tests cannot run under CI: {reason}")
         pytest.skip(reason)
     from asl_kb.report import png
+
     with png.sync_playwright() as p:
         b = png.launch(p)
         yield b

@@ -10,6 +10,7 @@ G4 and J4; single-hex buildings in J4, H3, G3, H2 and G4; everything else
 open. EX1: the German in J4 is concealed, the one in G4 Known. EX2: only the
 German in G4 is concealed, the one in J4 Known. No Quarter is not in effect.
 """
+
 from __future__ import annotations
 
 import re
@@ -65,13 +66,13 @@ def repulsed_by(f: dict, unit: str) -> bool:
 
 def heads_for(f: dict, hex_: str) -> bool:
     """An A10.51 reason names hex_ as the designated destination."""
-    return any(s.startswith("designates") and re.search(rf"\b{hex_}\b", s)
-               for s in says(f, "A10.51"))
+    return any(s.startswith("designates") and re.search(rf"\b{hex_}\b", s) for s in says(f, "A10.51"))
 
 
 # --------------------------------------------------------------------------
 # The map
 # --------------------------------------------------------------------------
+
 
 def test_map_geometry():
     """The ADJACENCY facts both EX paragraphs rest on."""
@@ -88,8 +89,9 @@ def test_map_geometry():
 # First EX: the German in J4 concealed, the one in G4 Known
 # --------------------------------------------------------------------------
 
+
 def test_ex1_destination_is_j4():
-    """"It must rout into J4, which is the closest building not closer to a
+    """ "It must rout into J4, which is the closest building not closer to a
     Known enemy unit in its LOS": every fate that did not see the concealed
     German drop his concealment first heads for J4."""
     unrevealed = [f for f in fates(EX1) if not reveals(f, "GJ4")]
@@ -99,7 +101,7 @@ def test_ex1_destination_is_j4():
 
 
 def test_ex1_repulsed_from_j4_and_eliminated():
-    """"Entry to J4 is repulsed however, as the German squad loses concealment
+    """ "Entry to J4 is repulsed however, as the German squad loses concealment
     ... The broken squad is eliminated for Failure to Rout because it had to
     end its RtPh ADJACENT to a Known enemy unit.\""""
     elim = [f for f in fates(EX1, "eliminated") if repulsed_by(f, "GJ4")]
@@ -112,7 +114,7 @@ def test_ex1_repulsed_from_j4_and_eliminated():
 
 
 def test_ex1_surrender_to_j4_when_it_drops_concealment():
-    """"Had he preferred to take the Russian unit prisoner, the German could
+    """ "Had he preferred to take the Russian unit prisoner, the German could
     have opted to drop his concealment voluntarily and allowed the Russians to
     rout to him as his prisoners (20.21)." No Quarter is not in effect."""
     surr = [f for f in fates(EX1, "surrender") if f["captor"] == "GJ4"]
@@ -133,12 +135,13 @@ def test_ex1_concealed_j4_is_not_a_mandatory_interdictor():
 # Second EX: only the German in G4 concealed, the one in J4 Known
 # --------------------------------------------------------------------------
 
+
 def rout_ends(path):
     return {f["at"] for f in fates(path, "rout")}
 
 
 def test_ex2_reveal_before_the_rout_closes_h3():
-    """"... unless the German squad in G4 drops its concealment before the
+    """ "... unless the German squad in G4 drops its concealment before the
     Russian routs to H3": then H3 and G3 are ADJACENT to a Known German, the
     only way out (I3) is Interdicted by the Known J4 squad, so the Russian,
     ADJACENT to J4, surrenders to it (A20.21, no No Quarter)."""
@@ -150,7 +153,7 @@ def test_ex2_reveal_before_the_rout_closes_h3():
 
 
 def test_ex2_reveal_in_h3_forces_continuation_to_h2():
-    """"If the German squad drops its concealment before ... the end of the
+    """ "If the German squad drops its concealment before ... the end of the
     RtPh, the broken unit would have to continue its rout to H2 or be
     eliminated": no rout in which G4 is revealed while the Russian is in H3
     ends in H3 or G3 (both ADJACENT to G4)."""

@@ -3,6 +3,7 @@ rather than frees (asl_kb/collector.py keep), its JSON written as bytes
 (cli._write), orjson imported beside a large grounding (asl_kb/asp/solve.py
 PREPARE), the JSON of shared parts made once (model/rout.py), and the fates
 no whole-phase rule reads listed rather than keyed (graph.merged_info)."""
+
 import gc
 import io
 import json
@@ -29,15 +30,15 @@ def test_keep_keeps_only_in_a_process_that_ends_at_its_answer_until_let_go(monke
     collector.keep(a)
     del a
     gc.collect()
-    assert seen() is None                 # not asked: freed as usual
+    assert seen() is None  # not asked: freed as usual
     collector.ends_at_answer()
     b = _Thing()
     seen = weakref.ref(b)
     collector.keep(b)
     del b
     gc.collect()
-    assert seen() is not None             # kept until the process ends
-    collector.let_go()                    # ... or an answer needs the memory
+    assert seen() is not None  # kept until the process ends
+    collector.let_go()  # ... or an answer needs the memory
     gc.collect()
     assert seen() is None
 
@@ -66,9 +67,11 @@ def test_a_one_position_run_writes_its_json_whole(tmp_path):
     from asl_kb.position.loader import load_position
     from asl_kb.report.render import to_json
     from asl_kb.resources import cases_dir
+
     path = cases_dir() / "rout" / "A10.5-EX.yaml"
-    got = subprocess.run([sys.executable, "-m", "asl_kb", "outcomes", str(path), "--format", "json"],
-                         capture_output=True, check=True).stdout.decode()
+    got = subprocess.run(
+        [sys.executable, "-m", "asl_kb", "outcomes", str(path), "--format", "json"], capture_output=True, check=True
+    ).stdout.decode()
     assert got == to_json(outcomes(load_position(path)))
     assert json.loads(got)["units"]
 
@@ -86,8 +89,9 @@ def test_shared_parts_are_written_once_and_alike():
     i = Interdiction("C3", ("G1",))
     b = Because("A10.53", "Interdiction NMC in C3", "interdicted")
     pin = PinnedAt("C3", 11)
-    fates = [Fate("rout", at, False, ["B2", "C3", at], [i], [], [b],
-                  odds=Odds(1, 20, 3, [pin], 2)) for at in ("D4", "D5")]
+    fates = [
+        Fate("rout", at, False, ["B2", "C3", at], [i], [], [b], odds=Odds(1, 20, 3, [pin], 2)) for at in ("D4", "D5")
+    ]
     memo: dict = {}
     one, two = (f.to_json(memo) for f in fates)
     assert one["interdiction"] == [i.to_json()] and one["because"] == [b.to_json()]
@@ -104,5 +108,9 @@ def test_merged_info_reads_the_later_world_first_unread_fates_included():
     read = FateInfo(True, frozenset({"A20.21"}))
     earlier = SimpleNamespace(info={("U1", "k"): read, ("U1", "j"): read}, unread=[("U1", "u")])
     later = SimpleNamespace(info={("U1", "m"): read}, unread=[("U1", "k"), ("U1", "m")])
-    assert merged_info(earlier, later) == {("U1", "k"): _UNREAD, ("U1", "j"): read,
-                                           ("U1", "u"): _UNREAD, ("U1", "m"): read}
+    assert merged_info(earlier, later) == {
+        ("U1", "k"): _UNREAD,
+        ("U1", "j"): read,
+        ("U1", "u"): _UNREAD,
+        ("U1", "m"): read,
+    }

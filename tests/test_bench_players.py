@@ -1,6 +1,7 @@
 """docs/performance.md is the table benchmarks/bench_players.py writes
 (`make bench`): one row per position of the benchmark, each well formed.
 Its figures are the last run's and are not checked."""
+
 import re
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ def test_performance_doc_is_the_current_table():
     names = [r[0] for r in body[1:]]
     assert names == [r.name for r in bench_players.rows()]
     for r in body:
-        assert NUMBER.match(r[1]) and NUMBER.match(r[2]), r          # wall s, x floor
+        assert NUMBER.match(r[1]) and NUMBER.match(r[2]), r  # wall s, x floor
     for r in body[1:]:
         assert NUMBER.match(r[3]) and r[5] in ("yes", "no") and r[6] in ("yes", "no"), r
     # the current table only: no date, commit hash or machine load

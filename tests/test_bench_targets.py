@@ -1,5 +1,6 @@
 """benchmarks/bench_cases.py prints issue 12's targets against a run's
 figures: each line compares the right figure with the right limit."""
+
 import sys
 from pathlib import Path
 
@@ -17,20 +18,24 @@ def _verdicts(lines):
 
 
 def test_targets_compare_each_figure_with_its_limit():
-    cli = {"floor: import clingo, yaml, jinja2": [{"wall": 0.1}],
-           "cli: outcomes A10.5-EX.yaml --format json": [{"wall": 0.15}, {"wall": 0.15}, {"wall": 0.9}],
-           "cli: outcomes A10.5-EX.yaml (text)": [{"wall": 0.2}]}
-    measured = {"spread: 1 board(s) x 10 broken": _case(0.2),
-                "spread: 16 board(s) x 10 broken": _case(2.5, mib=310),
-                "stack --phase: 3 squads + 4 SMC": _case(0.5),
-                "stack --phase: 10 squads": _case(2.5),
-                "open: 1 broken, enemy at range 2": _case(0.59)}
+    cli = {
+        "floor: import clingo, yaml, jinja2": [{"wall": 0.1}],
+        "cli: outcomes A10.5-EX.yaml --format json": [{"wall": 0.15}, {"wall": 0.15}, {"wall": 0.9}],
+        "cli: outcomes A10.5-EX.yaml (text)": [{"wall": 0.2}],
+    }
+    measured = {
+        "spread: 1 board(s) x 10 broken": _case(0.2),
+        "spread: 16 board(s) x 10 broken": _case(2.5, mib=310),
+        "stack --phase: 3 squads + 4 SMC": _case(0.5),
+        "stack --phase: 10 squads": _case(2.5),
+        "open: 1 broken, enemy at range 2": _case(0.59),
+    }
     lines = bench_cases._targets(cli, 0.1, measured, (1, 2, 4, 8, 16))
     # JSON 1.5x (the median run) met, text 2x missed; 16 boards 2.5 s missed and
     # 310 MiB missed, in one line; per unit 2.5/160 vs 0.2/10 s: less, met;
     # the stacks 0.5 s met, 2.5 s missed; the open board 0.59 s met
     assert _verdicts(lines) == ["met", "missed", "missed", "met", "met", "missed", "met"]
-    assert lines[2].count("-> missed") == 2      # time and memory both over
+    assert lines[2].count("-> missed") == 2  # time and memory both over
 
 
 def test_targets_left_out_for_cases_not_run():

@@ -3,6 +3,7 @@
 One test per case file (its id is the file's path under facts/); a failure
 lists every expectation not met, FILE:LINE first. A position file without
 `expect:` is an error: every bundled position is a case."""
+
 import pytest
 
 from asl_kb.casebook import case_files, run_case

@@ -3,6 +3,7 @@ break a rule, with the clauses named. (Consistency of the bundled positions
 and the broken rule of the over-capacity Guard are cases: `check:` in
 facts/*/*.yaml, facts/prisoners/A20.51-over-capacity.yaml; here the clause
 term, the exit code and the soft program.)"""
+
 import subprocess
 import sys
 
@@ -47,8 +48,12 @@ def test_cli_exit_code_1_when_not_consistent(tmp_path):
 def test_phase_conflicts_are_named_by_the_soft_program():
     """A fate that exists only under No Quarter while nothing can invoke it:
     the optimal soft model names A20.3's clause."""
-    ctl = new_control("check.lp", 'version(current). phase_unit("U",german,1). start("U",loc("E5",0)). '
-                        'enemy_side("U",american). fate_option("U",0,1).', ("--opt-mode=optN", "0"))
+    ctl = new_control(
+        "check.lp",
+        'version(current). phase_unit("U",german,1). start("U",loc("E5",0)). '
+        'enemy_side("U",american). fate_option("U",0,1).',
+        ("--opt-mode=optN", "0"),
+    )
     ctl.ground([("base", [])])
     found = []
     ctl.solve(on_model=lambda m: found.append(sorted(str(s) for s in m.symbols(shown=True) if s.name == "violated")))

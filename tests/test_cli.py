@@ -1,6 +1,7 @@
 """One CLI (issue 11, item 5): every subcommand takes the common options it
 uses (--rules, --format, --limit, --debug, --version) and refuses the others;
 every argument has help text that states its default; one exit-code table."""
+
 import argparse
 import json
 
@@ -32,8 +33,9 @@ def test_every_subcommand_takes_the_common_options_it_uses():
         assert not opts & UNUSED.get(name, set()), name
 
 
-@pytest.mark.parametrize("argv", [["serve", "--format", "json"], ["serve", "--limit", "3"],
-                                  ["report", "--format", "json"]])
+@pytest.mark.parametrize(
+    "argv", [["serve", "--format", "json"], ["serve", "--limit", "3"], ["report", "--format", "json"]]
+)
 def test_an_option_a_subcommand_does_not_use_is_refused(capsys, argv):
     with pytest.raises(SystemExit) as e:
         cli.main(argv)
@@ -68,7 +70,9 @@ def test_limit_applies_without_phase(capsys):
     out = capsys.readouterr().out
     assert "(2 of 14 fates listed: --limit)" in out
     assert cli.main(["outcomes", ex, "--limit", "1"]) == 0
-    assert "(1 of 3 destinations listed: --limit)" in capsys.readouterr().out  # after A10.52: no Low Crawl ending no closer
+    assert (
+        "(1 of 3 destinations listed: --limit)" in capsys.readouterr().out
+    )  # after A10.52: no Low Crawl ending no closer
 
 
 def test_no_limit_note_when_everything_is_listed(capsys):
@@ -115,6 +119,7 @@ def test_internal_error_is_exit_70_without_traceback(monkeypatch, capsys):
 
     def broken(*a, **k):
         raise KeyError("bug")
+
     monkeypatch.setattr(o, "outcomes", broken)
     assert cli.main(["outcomes", str(FACTS / "rout/A10.5-EX.yaml")]) == cli.EXIT_INTERNAL == 70
     err = capsys.readouterr().err
@@ -133,8 +138,9 @@ def test_exit_code_table_is_documented():
     """docs/output-format.md lists exactly the codes the CLI uses."""
     import re
     from conftest import ROOT
+
     doc = (ROOT / "docs" / "output-format.md").read_text()
-    section = doc[doc.index("## Exit codes"):doc.index("## `asl-kb outcomes`")]
+    section = doc[doc.index("## Exit codes") : doc.index("## `asl-kb outcomes`")]
     assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", section, flags=re.M)) == sorted(cli.EXIT_CODES)
 
 
@@ -159,4 +165,5 @@ def test_one_default_phase_listing():
     """The CLI's default --limit for --phase is the engine's (written twice
     only so that the CLI's start does not import the engine)."""
     from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
+
     assert cli.DEFAULT_PHASE_LIMIT == DEFAULT_PHASE_LISTING

@@ -1,6 +1,7 @@
 """The command line and byte-identical JSON. (Rule versions and errata as
 switches are cases: `run: {rules: prior}` / `run: {errata: ...}`, e.g.
 facts/rout/A20.21-unconcealed-interdictor.yaml.)"""
+
 import json
 import subprocess
 import sys
@@ -11,8 +12,9 @@ EX = FACTS / "rout/A10.531-EX.yaml"
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "asl_kb", "outcomes", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "asl_kb", "outcomes", *map(str, args)], capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def test_json_is_byte_identical_across_runs():
@@ -46,8 +48,11 @@ def test_attacker_routs_first():
 def test_all_paths_lists_every_path_of_a_fate():
     data = json.loads(cli(EX, "--format", "json", "--all-paths").stdout)
     rj2 = next(u for u in data["units"] if u["id"] == "RJ2")
-    j0 = [f for f in rj2["fates"] if f["fate"] == "rout" and f["at"] == "J0"
-          and [i["at"] for i in f["interdiction"]] == ["J1"]]
+    j0 = [
+        f
+        for f in rj2["fates"]
+        if f["fate"] == "rout" and f["at"] == "J0" and [i["at"] for i in f["interdiction"]] == ["J1"]
+    ]
     assert j0 and ["J2", "J1", "J0"] in j0[0]["paths"]
     assert all(p[0] == "J2" and p[-1] == "J0" for p in j0[0]["paths"])
 
@@ -60,7 +65,16 @@ def test_unknown_rule_version_is_a_clear_error():
 def test_prisoners_json_is_byte_identical_across_runs():
     import subprocess
     import sys
-    cmd = [sys.executable, "-m", "asl_kb", "outcomes", str(ROOT / "facts" / "prisoners/article-Ex18.yaml"), "--format", "json"]
+
+    cmd = [
+        sys.executable,
+        "-m",
+        "asl_kb",
+        "outcomes",
+        str(ROOT / "facts" / "prisoners/article-Ex18.yaml"),
+        "--format",
+        "json",
+    ]
     a = subprocess.run(cmd, capture_output=True, text=True)
     b = subprocess.run(cmd, capture_output=True, text=True)
     assert a.returncode == 0 and a.stdout == b.stdout and '"prisoners"' in a.stdout

@@ -1,5 +1,6 @@
 """asl_kb/collector.py: the cyclic garbage collector paused while one answer
 is figured, and back as it was."""
+
 from pathlib import Path
 import sys
 
@@ -16,10 +17,13 @@ def test_outcomes_leave_no_cyclic_garbage_and_the_collector_as_it_was():
     behind for it to collect. And the collector is back as it was."""
     import gc
     from asl_kb.engines.outcomes import outcomes
-    positions = [load_position(cases_dir() / "rout" / "A20.21-surrender.yaml"),
-                 load_position_text(generate_position(1, 10, 0, spread=True), "spread")]
+
+    positions = [
+        load_position(cases_dir() / "rout" / "A20.21-surrender.yaml"),
+        load_position_text(generate_position(1, 10, 0, spread=True), "spread"),
+    ]
     for p in positions:
-        outcomes(p, phase=True)          # module caches filled
+        outcomes(p, phase=True)  # module caches filled
     gc.collect()
     was = gc.get_debug()
     gc.set_debug(gc.DEBUG_SAVEALL)
@@ -42,9 +46,10 @@ def test_outcomes_leave_no_cyclic_garbage_and_the_collector_as_it_was():
     import contextlib
     import io
     from asl_kb.cli import main
+
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(["outcomes", str(cases_dir() / "rout" / "A20.21-surrender.yaml"), "--format", "json"]) == 0
-    assert gc.isenabled()          # the CLI's pause (one position) ends with it
+    assert gc.isenabled()  # the CLI's pause (one position) ends with it
 
 
 def test_overlapping_pauses_end_with_the_last():
@@ -53,6 +58,7 @@ def test_overlapping_pauses_end_with_the_last():
     was before the first, on or off."""
     import gc
     from asl_kb.collector import paused
+
     for before in (True, False):
         (gc.enable if before else gc.disable)()
         try:

@@ -2,6 +2,7 @@
 outcomes.answers_each) and when equal answers are trusted
 (asl_kb/committee/compare.py): the search's fast paths must answer exactly
 as two separate runs do."""
+
 from pathlib import Path
 
 from asl_kb.asp.solve import solve_each
@@ -26,7 +27,7 @@ def test_one_grounding_answers_as_two_runs():
     pa, _, pb = _pair("phase/article-Ex6.yaml", "current_rout_path")
     once = answers_each([pa, pb], rout_once=True)
     assert once == [answers(pa), answers(pb)]
-    assert once[0] != once[1]          # the external facts really switch the reading
+    assert once[0] != once[1]  # the external facts really switch the reading
 
 
 def test_the_prisoners_program_is_grounded_once_too():

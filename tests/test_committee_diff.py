@@ -1,5 +1,6 @@
 """`asl-kb diff PATH...`: files, folders and globs under two rule sets, one
 table; exit 0 nothing differs, 1 something does, 2 bad input."""
+
 import json
 
 import pytest
@@ -11,7 +12,9 @@ from conftest import FACTS
 SURRENDER = "rout/A20_21_surrender.lp"
 # A20.21: "...ADJACENT to Known, Good Order, armed enemy Infantry ... will
 # surrender to that enemy unit": the clause naming the captor in the RtPh
-CAPTOR_CLAUSE = "captor(t,question(K,L,S0),X) :- probe(t,question(K,L,S0)), knows(t,K,X), adj_unit(L,X), takes_prisoners(X),"
+CAPTOR_CLAUSE = (
+    "captor(t,question(K,L,S0),X) :- probe(t,question(K,L,S0)), knows(t,K,X), adj_unit(L,X), takes_prisoners(X),"
+)
 
 
 def without_captor_clause(folder):
@@ -28,9 +31,11 @@ def captor_clause_deleted(folder) -> dict:
     """The cause a change of that folder is attributed to: the edit, the
     captor/3 clause deleted (at its line in the shipped file)."""
     text = (rules_dir() / SURRENDER).read_text()
-    line = text[:text.index(CAPTOR_CLAUSE)].count("\n") + 1
-    return {"rule_folder": str(folder.resolve()),
-            "edit": {"file": SURRENDER, "line": line, "rule": "A20.21", "edit": "deleted"}}
+    line = text[: text.index(CAPTOR_CLAUSE)].count("\n") + 1
+    return {
+        "rule_folder": str(folder.resolve()),
+        "edit": {"file": SURRENDER, "line": line, "rule": "A20.21", "edit": "deleted"},
+    }
 
 
 def cause_key(c: dict) -> dict:
@@ -74,8 +79,11 @@ def test_a_switch_change_in_a_folder_and_a_glob_one_table(capsys):
     # written has no Heat of Battle surrender to reject)
     assert r["positions"] == 3 and r["differing"] == 3 and r["runs"] > 3
     assert {x["run"] for x in r["rows"] if x["file"].endswith("article-Ex8.yaml")} >= {"without No Quarter"}
-    changes = {(r_["file"].rsplit("/", 1)[1], r_["unit"], r_["change"], c["switch"])
-               for r_ in r["rows"] for c in r_["caused_by"]}
+    changes = {
+        (r_["file"].rsplit("/", 1)[1], r_["unit"], r_["change"], c["switch"])
+        for r_ in r["rows"]
+        for c in r_["caused_by"]
+    }
     # A20.3 current: "reject a RtPh/Disrupted surrendering unit" (prior: RtPh only)
     assert ("A19.12-entered.yaml", "R", "-", "disrupted_rejection") in changes
     # A20.21 erratum: only an unconcealed Interdictor Known to it counts
@@ -98,8 +106,15 @@ def test_nothing_differs_exit_0(capsys):
 
 
 def test_a_switch_flipped_against_the_same_version(capsys):
-    code, out, _ = run(capsys, "diff", str(FACTS / "immediate/A19.12-entered.yaml"),
-                       "--switch", "disrupted_rejection", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "diff",
+        str(FACTS / "immediate/A19.12-entered.yaml"),
+        "--switch",
+        "disrupted_rejection",
+        "--format",
+        "json",
+    )
     r = json.loads(out)
     assert code == 1 and r["to"] == {"version": "current", "switch": "disrupted_rejection"}
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"disrupted_rejection"}
@@ -108,12 +123,20 @@ def test_a_switch_flipped_against_the_same_version(capsys):
 def test_an_own_words_reading_is_a_switch_like_the_others(capsys):
     # leave_building_toward_cover is a text_reading of A10.51 (versions.lp):
     # --switch takes it, and the changes name it and its rule
-    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A10.51-leaving-own-building.yaml"),
-                       "--switch", "leave_building_toward_cover", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "diff",
+        str(FACTS / "rout/A10.51-leaving-own-building.yaml"),
+        "--switch",
+        "leave_building_toward_cover",
+        "--format",
+        "json",
+    )
     r = json.loads(out)
     assert code == 1 and r["to"] == {"version": "current", "switch": "leave_building_toward_cover"}
     assert {(c["switch"], c["rule"]) for x in r["rows"] for c in x["caused_by"]} == {
-        ("leave_building_toward_cover", "A10.51")}
+        ("leave_building_toward_cover", "A10.51")
+    }
 
 
 def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
@@ -122,7 +145,7 @@ def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
     # in test_a_switch_change_in_a_folder_and_a_glob_one_table)
     text = (FACTS / "rout/A20.21-surrender.yaml").read_text()
     position = tmp_path / "A20.21-surrender.yaml"
-    position.write_text(text[:text.index("\nexpect:")] + "\n")
+    position.write_text(text[: text.index("\nexpect:")] + "\n")
     code, out, _ = run(capsys, "diff", str(position), "--to", str(folder), "--format", "json")
     r = json.loads(out)
     assert code == 1
@@ -135,12 +158,15 @@ def test_a_rule_folder_with_a_clause_deleted_is_the_cause(capsys, tmp_path):
     assert r["to"]["replaces"] == [SURRENDER]
 
 
-@pytest.mark.parametrize("argv, where", [
-    (["diff", "no/such/file.yaml"], "no/such/file.yaml: "),
-    (["diff", "no/such/*.yaml"], "no/such/*.yaml: "),
-    (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--to", "nonsense"], "nonsense: --to: "),
-    (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--switch", "nonsense"], "versions.lp: switch: "),
-])
+@pytest.mark.parametrize(
+    "argv, where",
+    [
+        (["diff", "no/such/file.yaml"], "no/such/file.yaml: "),
+        (["diff", "no/such/*.yaml"], "no/such/*.yaml: "),
+        (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--to", "nonsense"], "nonsense: --to: "),
+        (["diff", str(FACTS / "rout/A10.5-EX.yaml"), "--switch", "nonsense"], "versions.lp: switch: "),
+    ],
+)
 def test_bad_input_exit_2_one_line(capsys, argv, where):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and where in err and err.count("\n") == 1
@@ -158,6 +184,7 @@ def test_a_switch_the_slice_shows_idle_is_not_flipped(capsys, monkeypatch):
     # one whose clauses cannot fire in the position (relevance.may_touch)
     # could reproduce nothing and is not run -- the same rows and causes
     from asl_kb.committee import compare
+
     asked, flips = [], []
     may_touch, run_ = compare._may_touch, compare.run
     monkeypatch.setattr(compare, "_may_touch", lambda *a: asked.append((a[2], may_touch(*a))) or asked[-1][1])
@@ -170,7 +197,8 @@ def test_a_switch_the_slice_shows_idle_is_not_flipped(capsys, monkeypatch):
     assert touched and len(touched) < len(asked)
     assert sorted(flips) == sorted(touched)
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} <= set(touched) | {
-        "+".join(sorted({s for s, _ in asked}))}
+        "+".join(sorted({s for s, _ in asked}))
+    }
     # every flip run: the same report
     monkeypatch.setattr(compare, "_may_touch", lambda *a: True)
     _, every, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"), "--format", "json")
@@ -181,12 +209,20 @@ def test_the_flip_of_the_one_switch_apart_is_not_run_again(capsys, monkeypatch):
     # --switch X: the trial that flips X on the first side is the second
     # rule set itself, already run
     from asl_kb.committee import compare
+
     ran, attributed = [], []
     run_, trials = compare.run, compare.trials
     monkeypatch.setattr(compare, "run", lambda *a, **k: ran.append(a) or run_(*a, **k))
     monkeypatch.setattr(compare, "trials", lambda *a: attributed.append(a) or trials(*a))
-    code, out, _ = run(capsys, "diff", str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"),
-                       "--switch", "unconcealed_interdictor", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "diff",
+        str(FACTS / "rout/A20.21-unconcealed-interdictor.yaml"),
+        "--switch",
+        "unconcealed_interdictor",
+        "--format",
+        "json",
+    )
     r = json.loads(out)
     assert code == 1 and attributed and len(ran) == 2 * len(attributed)
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"unconcealed_interdictor"}

@@ -3,6 +3,7 @@ clause against the shipped rules, and turned into a switch's clauses so
 that `search diff` skips the positions they cannot touch. The folder:
 tests/data/errata/low-crawl-leaves-enemy, the A10.52 erratum "Low Crawl may
 leave an enemy-occupied Location" (the clause barring it deleted)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,7 +29,7 @@ BARRED = "lc_barred(U) :- start(U,L), side(U,SideA), side(E,SideB), SideA != Sid
 def test_the_deleted_clause_is_the_one_edit():
     rs = parse_ruleset(str(FOLDER))
     shipped = (rules_dir() / LOW_CRAWL).read_text()
-    line = shipped[:shipped.index(BARRED)].count("\n") + 1
+    line = shipped[: shipped.index(BARRED)].count("\n") + 1
     (e,) = edits.edits(rs)
     assert (e.file, e.line, e.rule, e.kind, e.was) == (LOW_CRAWL, line, "A10.52", "deleted", BARRED)
     # and the rule's words the rules file quotes above it
@@ -76,8 +77,14 @@ def test_a_touched_position_differing_only_in_dead_ends_is_not_read():
     assert not d["appeared"] and not d["vanished"] and not d["fired_only_in_to"]
     # not a witness, but said: the erratum acts here, on dead ends only
     assert judge_diff("tiny #31", to_yaml(scope, c), a, b, False) == {
-        "witness": False, "incomplete": [], "appeared": [], "vanished": [],
-        "fired_only_in_from": [], "fired_only_in_to": [], "dead_ends_only": True}
+        "witness": False,
+        "incomplete": [],
+        "appeared": [],
+        "vanished": [],
+        "fired_only_in_from": [],
+        "fired_only_in_to": [],
+        "dead_ends_only": True,
+    }
     # a position where the erratum changes nothing at all is not so marked
     other = next(c for c in candidates(scope) if c.index == 28)
     q = load_position_text(to_yaml(scope, other), "tiny #29")
@@ -89,8 +96,17 @@ def test_a_search_whose_changes_are_all_dead_ends_warns():
     """Every touched position equal only without dead ends: the report says
     the changed clauses act there, on dead ends only (JSON
     `dead_ends_only`), not a bare "none"."""
-    report = {"from_label": "current", "to_label": "FOLDER", "scope": "tiny", "complete": True,
-              "tried": 53, "untouched": 48, "dead_ends_only": 5, "witnesses": [], "to": {"folder": "F"}}
+    report = {
+        "from_label": "current",
+        "to_label": "FOLDER",
+        "scope": "tiny",
+        "complete": True,
+        "tried": 53,
+        "untouched": 48,
+        "dead_ends_only": 5,
+        "witnesses": [],
+        "to": {"folder": "F"},
+    }
     warned = [x for x in to_text(report).split("\n  warning: ")[1:]]
     assert len(warned) == 1 and "5 positions" in warned[0]
     # one touched position with a real difference left out: no such warning
@@ -105,14 +121,33 @@ def test_live_drops_dead_ends_only():
     start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
     stuck = 'rout_state(at_start("U2"),loc("P16",0),0,none,0,start)'
     e = 'rout_state(at_start("U1"),loc("P16",0),4,none,1,mv)'
-    atoms = [s(x) for x in (f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)',
-                            f'link({start},d)', f'link(d,{e})', 'because(d,"A10.52",y)',
-                            'interdiction(entry(at_start("U1"),loc("P16",0),mv),"P16","U2")',
-                            f'link({stuck},f)', 'fate(c,stay)', 'because(rout("U1"),"A10.5",must)')]
+    atoms = [
+        s(x)
+        for x in (
+            f"link({start},b)",
+            "link(b,c)",
+            'leaf("U1",c)',
+            'because(b,"A10.5",x)',
+            f"link({start},d)",
+            f"link(d,{e})",
+            'because(d,"A10.52",y)',
+            'interdiction(entry(at_start("U1"),loc("P16",0),mv),"P16","U2")',
+            f"link({stuck},f)",
+            "fate(c,stay)",
+            'because(rout("U1"),"A10.5",must)',
+        )
+    ]
     kept = {str(x) for x in live(atoms)}
-    assert kept == {f'link({start},b)', 'link(b,c)', 'leaf("U1",c)', 'because(b,"A10.5",x)', 'fate(c,stay)',
-                    'because(rout("U1"),"A10.5",must)', stuck}
-    assert live(atoms[:4]) == atoms[:4]      # nothing dead: as it was
+    assert kept == {
+        f"link({start},b)",
+        "link(b,c)",
+        'leaf("U1",c)',
+        'because(b,"A10.5",x)',
+        "fate(c,stay)",
+        'because(rout("U1"),"A10.5",must)',
+        stuck,
+    }
+    assert live(atoms[:4]) == atoms[:4]  # nothing dead: as it was
 
 
 def test_live_keeps_an_interdictions_explanation_while_a_live_state_names_it():
@@ -124,13 +159,25 @@ def test_live_keeps_an_interdictions_explanation_while_a_live_state_names_it():
     start = 'rout_state(at_start("U1"),loc("P15",0),0,none,0,start)'
     b = 'rout_state(at_start("U1"),loc("P16",0),2,none,1,mv)'
     d = 'rout_state(at_start("U1"),loc("P17",0),2,none,1,mv)'
-    d2 = 'rout_state(at_start("U1"),loc("P16",0),4,none,1,mv)'     # dead, b's entry
+    d2 = 'rout_state(at_start("U1"),loc("P16",0),4,none,1,mv)'  # dead, b's entry
     p16 = 'interdiction(entry(at_start("U1"),loc("P16",0),mv),"P16","G1")'
-    atoms = [s(x) for x in (f'link({start},{b})', f'leaf("U1",{b})', p16,
-                            f'link({start},{d})', f'link({d},{d2})',
-                            'interdiction(entry(at_start("U1"),loc("P17",0),mv),"P17","G1")',
-                            'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
-                            'because(interdiction("P17","G1"),"A10.53",interdicted("P17","G1"))')]
+    atoms = [
+        s(x)
+        for x in (
+            f"link({start},{b})",
+            f'leaf("U1",{b})',
+            p16,
+            f"link({start},{d})",
+            f"link({d},{d2})",
+            'interdiction(entry(at_start("U1"),loc("P17",0),mv),"P17","G1")',
+            'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
+            'because(interdiction("P17","G1"),"A10.53",interdicted("P17","G1"))',
+        )
+    ]
     kept = {str(x) for x in live(atoms)}
-    assert kept == {f'link({start},{b})', f'leaf("U1",{b})', p16,
-                    'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))'}
+    assert kept == {
+        f"link({start},{b})",
+        f'leaf("U1",{b})',
+        p16,
+        'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
+    }

@@ -15,6 +15,7 @@ findings, where the shipped rules find none.
 Each is searched as a committee member would: `asl-kb search gaps --scope
 tiny --rules FOLDER`.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -42,8 +43,20 @@ def _line(folder: str, rel: str, starts: str) -> int:
 def _gap(folder: str, out: str) -> dict:
     """The first finding of `asl-kb search gaps --scope tiny --rules FOLDER`
     (the command a committee member runs)."""
-    argv = ["search", "gaps", "--scope", "tiny", "--rules", str(ERRATA / folder), "--witnesses", "1",
-            "--out", str(Path(out) / folder), "--format", "json"]
+    argv = [
+        "search",
+        "gaps",
+        "--scope",
+        "tiny",
+        "--rules",
+        str(ERRATA / folder),
+        "--witnesses",
+        "1",
+        "--out",
+        str(Path(out) / folder),
+        "--format",
+        "json",
+    ]
     out_, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out_), contextlib.redirect_stderr(err):
         code = cli.main(argv)
@@ -97,8 +110,9 @@ def test_surrender_leaf_edit_found_and_named(out, capsys):
         assert "cover_terrain" in f["edits"][0]["clause"] and "cover_terrain" not in f["edits"][0]["was"]
     code, r = _replay(w, capsys)
     assert code == cli.EXIT_DIFFERS
-    assert [(g["kind"], g.get("unit"), g["edits"]) for g in r["findings"]] == \
-        [(f["kind"], f.get("unit"), f["edits"]) for f in w["findings"]]
+    assert [(g["kind"], g.get("unit"), g["edits"]) for g in r["findings"]] == [
+        (f["kind"], f.get("unit"), f["edits"]) for f in w["findings"]
+    ]
     assert cli.main(["check", w["file"]]) == cli.EXIT_OK
     capsys.readouterr()
 

@@ -11,6 +11,7 @@ from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
 from test_committee_diff import assert_replayed, one_witness
 
+
 def _scope_text() -> str:
     """The shipped `guards` scope with no margin: the same positions, each a
     fraction of the cost (a rout of six MF is cut by the map's edge, which
@@ -43,8 +44,11 @@ def test_guard_outnumbered_found_at_a_minimal_position_replayed_by_diff(capsys, 
     # text it may Interdict, under the prior one (restricted unless its US# is
     # <= theirs) it may not -- routs with Interdiction vanish
     assert any("Interdiction" in e["outcome"] for e in w["vanished"])
-    assert all(c == {"switch": "guard_outnumbered", "rule": "A20.52"}
-               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    assert all(
+        c == {"switch": "guard_outnumbered", "rule": "A20.52"}
+        for e in w["vanished"] + w["appeared"]
+        for c in e["caused_by"]
+    )
     assert_replayed(capsys, w, "--switch", "guard_outnumbered")
 
 
@@ -60,22 +64,28 @@ attacker: german
 """
 
 
-@pytest.mark.parametrize("prisoner, key", [
-    ("{type: squad, counter: 4-4-7}", "units.kinds[1].prisoners[0].side"),
-    ("{type: tank, side: russian}", "units.kinds[1].prisoners[0].type"),
-    ("{type: squad, side: russian, colour: red}", "units.kinds[1].prisoners[0].colour"),
-])
+@pytest.mark.parametrize(
+    "prisoner, key",
+    [
+        ("{type: squad, counter: 4-4-7}", "units.kinds[1].prisoners[0].side"),
+        ("{type: tank, side: russian}", "units.kinds[1].prisoners[0].type"),
+        ("{type: squad, side: russian, colour: red}", "units.kinds[1].prisoners[0].colour"),
+    ],
+)
 def test_bad_prisoners_file_line_key(prisoner, key):
     with pytest.raises(PositionError) as e:
         scope_from_text(BAD.replace("PRISONER", prisoner), "bad.yaml")
     assert (e.value.file, e.value.line, e.value.key) == ("bad.yaml", 7, key)
 
 
-@pytest.mark.parametrize("switch, rule", [
-    ("massacre_in_location", "A20.4"),              # a berserk Guard with its prisoners
-    ("escape_unbroken_guard_in_melee", "A20.55"),   # prisoners of a Guard in Melee, CCPh
-    ("escaped_smc_armed", "A20.551"),               # an escaping leader, CCPh
-])
+@pytest.mark.parametrize(
+    "switch, rule",
+    [
+        ("massacre_in_location", "A20.4"),  # a berserk Guard with its prisoners
+        ("escape_unbroken_guard_in_melee", "A20.55"),  # prisoners of a Guard in Melee, CCPh
+        ("escaped_smc_armed", "A20.551"),  # an escaping leader, CCPh
+    ],
+)
 def test_prisoners_readings_found_in_the_prisoners_scope_and_replayed(capsys, tmp_path, switch, rule):
     scope = tmp_path / "prisoners.yaml"
     scope.write_text((SCOPES_DIR / "prisoners.yaml").read_text().replace("margin: 7", "margin: 1"))

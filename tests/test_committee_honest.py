@@ -2,6 +2,7 @@
 incomplete; a search stops within its --timeout even inside a long batch;
 `python -m asl_kb.mutate --search` cut by its timeout counts the mutant
 unfinished (exit 3), not "not told apart"."""
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,7 @@ def test_a_phase_diff_listed_short_is_incomplete(capsys, monkeypatch, tmp_path):
     # article Ex6's position (not its runs): 2 whole-phase combinations; compare only 1 of them
     text = (FACTS / "phase/article-Ex6.yaml").read_text()
     case = tmp_path / "article-Ex6.yaml"
-    case.write_text(text[:text.index("\nexpect:")] + "\n")
+    case.write_text(text[: text.index("\nexpect:")] + "\n")
     case = str(case)
     code, out, _ = run(capsys, "diff", case, "--phase", "--switch", "massacre_in_location", "--format", "json")
     assert code == 0 and json.loads(out)["complete"]
@@ -34,10 +35,12 @@ def test_a_phase_diff_listed_short_is_incomplete(capsys, monkeypatch, tmp_path):
 
 def test_timeout_stops_inside_a_batch():
     """A cluster's batch is long: the deadline is looked at after each result."""
+
     def slow(jobs):
         for index, _name, _text in jobs:
             time.sleep(0.1)
             yield index, {"witness": False, "incomplete": []}
+
     slow.batch = 64
     started = time.perf_counter()
     s = scan_mod.scan(load_scope("tiny"), slow, timeout=1.0)
@@ -54,25 +57,27 @@ def test_timeout_cuts_a_long_position_judged_in_process():
     from asl_kb import budget
 
     def judge(_name, _text):
-        ends = time.monotonic() + (0.05 if judge.calls else 30.0)     # the 2nd position: 30 s
+        ends = time.monotonic() + (0.05 if judge.calls else 30.0)  # the 2nd position: 30 s
         judge.calls = judge.calls - 1 if judge.calls else 0
         while time.monotonic() < ends:
             budget.check("a long position")
             time.sleep(0.01)
         return {"witness": False, "incomplete": []}
+
     judge.calls = 1
     started = time.perf_counter()
     s = scan_mod.scan(load_scope("tiny"), scan_mod.serial(judge), timeout=1.5)
     took = time.perf_counter() - started
     assert s["stopped"] == "--timeout 1.5 s reached" and s["incomplete"] == ["stopped: --timeout 1.5 s reached"]
-    assert s["tried"] == 1 and took < 1.5 * 1.1 + 0.25     # (+ the scope's enumeration, on a busy machine)
+    assert s["tried"] == 1 and took < 1.5 * 1.1 + 0.25  # (+ the scope's enumeration, on a busy machine)
 
 
 def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
     rel = "rout/A20_21_surrender.lp"
     m = file_mutants(rules_dir(), rel)[0]
-    code = mutate_main([rel, "--search", "--mutants", m.id, "--scope", "tiny", "--timeout", "0.001",
-                        "--out", str(tmp_path)])
+    code = mutate_main(
+        [rel, "--search", "--mutants", m.id, "--scope", "tiny", "--timeout", "0.001", "--out", str(tmp_path)]
+    )
     out = capsys.readouterr().out
     assert code == 3 and "UNFINISHED" in out and "1 unfinished" in out
     (row,) = json.loads((tmp_path / "search-report.json").read_text())["mutants"]
@@ -82,15 +87,16 @@ def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
 def test_progress_bar_on_stderr_only_when_asked(capsys):
     argv = ("search", "diff", "--switch", "guard_outnumbered", "--scope", "tiny")
     code, out, err = run(capsys, *argv)
-    assert code == 0 and err == ""        # not a terminal, not asked
+    assert code == 0 and err == ""  # not a terminal, not asked
     code, out2, err = run(capsys, *argv, "--progress")
     assert code == 0 and out2 == out
     assert "\r[" in err and "53/53 positions" in err and err.endswith("\n")
 
 
 def test_a_witness_fits_twenty_lines(capsys):
-    code, out, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--scope", "disrupted",
-                       "--witnesses", "2")
+    code, out, _ = run(
+        capsys, "search", "diff", "--switch", "disrupted_rejection", "--scope", "disrupted", "--witnesses", "2"
+    )
     assert code == 1
     blocks = out.split("\n  witness ")[1:]
     assert blocks and all(len(b.splitlines()) <= 20 for b in blocks)
@@ -107,6 +113,7 @@ def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
     r = json.loads(out)
     rows = {x["input"]: x for x in r["inputs"]}
     from asl_kb.committee.coverage import inputs
+
     assert set(rows) == {f"{n}/{a}" for n, a, _ in inputs()}
     # tiny places broken squads: status/2 is produced; it holds no Guard
     assert rows["status/2"]["scopes"] == ["tiny"] and rows["guard_of/2"]["scopes"] == []
@@ -118,8 +125,18 @@ def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
 def test_search_diff_without_scope_grows_smallest_first(capsys):
     # the switch acts only with prisoners: the smallest shipped scopes show it
     # nowhere; the positions in all are capped (exit 3, said cut)
-    code, out, err = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--max-positions", "20",
-                         "--format", "json", "--progress")
+    code, out, err = run(
+        capsys,
+        "search",
+        "diff",
+        "--switch",
+        "massacre_in_location",
+        "--max-positions",
+        "20",
+        "--format",
+        "json",
+        "--progress",
+    )
     r = json.loads(out)
     assert code == 3 and not r["complete"] and not r["witnesses"]
     # one progress bar over the scopes grown: the positions tried in all
@@ -136,8 +153,9 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
     assert not r["complete"] and [g["scope"] for g in r["grown"]] == ["escape"]
     # a switch the smallest scope with a Disrupted unit shows: found there;
     # a scope producing nothing its clauses read is passed over, not run
-    code, out, _ = run(capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1", "--format", "json"
+    )
     r = json.loads(out)
     assert code == 1 and [g["scope"] for g in r["grown"]] == ["escape", "combat", "disrupted"]
     assert r["grown"][1]["tried"] == 0 and r["grown"][1]["passed_over"]

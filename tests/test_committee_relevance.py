@@ -2,6 +2,7 @@
 (asl_kb/committee/relevance.py): the shortcut must never hide a difference.
 Also: a switch's witness replayed by `asl-kb diff`, and surviving mutants
 handed to the search (`python -m asl_kb.mutate --search`)."""
+
 import json
 from pathlib import Path
 
@@ -56,17 +57,20 @@ def _position(scope, c):
     return load_position_text(to_yaml(scope, c), f"{scope.name} #{c.index + 1}")
 
 
-@pytest.mark.parametrize("case, switch", [
-    ("facts/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
-    ("facts/immediate/A19.12-entered.yaml", "disrupted_rejection"),
-    ("facts/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
-    ("facts/phase/article-Ex6.yaml", "current_rout_path"),
-])
+@pytest.mark.parametrize(
+    "case, switch",
+    [
+        ("facts/rout/A20.21-unconcealed-interdictor.yaml", "unconcealed_interdictor"),
+        ("facts/immediate/A19.12-entered.yaml", "disrupted_rejection"),
+        ("facts/prisoners/A20.5-insufficient-guard.yaml", "guard_outnumbered"),
+        ("facts/phase/article-Ex6.yaml", "current_rout_path"),
+    ],
+)
 def test_a_position_the_switch_changes_is_never_skipped(case, switch):
     p = load_position(ROOT / case)
     d = compare(p, CURRENT, CURRENT.flipped(switch), attribute=False)
-    assert d["appeared"] or d["vanished"]           # the switch changes this position ...
-    assert relevance.may_touch(CURRENT.apply(p), (switch,))    # ... so it is run
+    assert d["appeared"] or d["vanished"]  # the switch changes this position ...
+    assert relevance.may_touch(CURRENT.apply(p), (switch,))  # ... so it is run
 
 
 @pytest.mark.parametrize("switch", ["guard_outnumbered", "unconcealed_interdictor"])
@@ -78,8 +82,12 @@ def test_a_skipped_position_really_does_not_differ(switch):
     # and indeed: the whole result is the same under both settings (a broken
     # unit alone, and beside an enemy that may capture it)
     from asl_kb.board import hexgrid
-    beside = next(c for c in cs if c.size[0] == 2 and len({i for _, i in c.units}) == 2
-                  and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1)
+
+    beside = next(
+        c
+        for c in cs
+        if c.size[0] == 2 and len({i for _, i in c.units}) == 2 and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1
+    )
     for c in (cs[0], beside):
         p = _position(scope, c)
         a = outcomes(CURRENT.apply(p))
@@ -97,11 +105,14 @@ def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
     scope = scope_from_text(PAIR, "pair.yaml")
     cs = list(candidates(scope))
     from asl_kb.board import hexgrid
+
     pairs = [c for c in cs if c.size[0] == 2 and len({i for _, i in c.units}) == 2]
     beside = next(c for c in pairs if hexgrid.distance(c.units[0][0], c.units[1][0]) == 1)
     apart = next(c for c in pairs if hexgrid.distance(c.units[0][0], c.units[1][0]) == 2)
-    touched = {c.index: relevance.may_touch(CURRENT.apply(_position(scope, c)), ("current_rout_path",))
-               for c in (cs[0], beside, apart)}
+    touched = {
+        c.index: relevance.may_touch(CURRENT.apply(_position(scope, c)), ("current_rout_path",))
+        for c in (cs[0], beside, apart)
+    }
     # two hexes apart, the German is adjacent to hexes the unit may rout
     # into, not to where it begins: only stage 0 is read
     assert touched == {cs[0].index: False, beside.index: True, apart.index: False}
@@ -112,8 +123,11 @@ def test_a_switch_clause_in_the_staged_part_is_judged_on_the_stages_grounded():
 
 
 def test_outcomes_loads_only_the_programs_the_shortcut_knows():
-    for case in ("facts/rout/A10.531-EX.yaml", "facts/prisoners/A20.5-insufficient-guard.yaml",
-                 "facts/immediate/A19.12-entered.yaml"):
+    for case in (
+        "facts/rout/A10.531-EX.yaml",
+        "facts/prisoners/A20.5-insufficient-guard.yaml",
+        "facts/immediate/A19.12-entered.yaml",
+    ):
         with tracing_entries() as seen:
             outcomes(load_position(ROOT / case), phase=True)
         assert seen and seen <= set(relevance.PROGRAM_NAMES), case
@@ -135,20 +149,42 @@ def test_a_switch_witness_is_replayed_by_diff(capsys, tmp_path):
 def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):
     from asl_kb.mutate.__main__ import main as mutate
     from asl_kb.mutate.mutants import file_mutants
+
     disrupted, lone = tmp_path / "disrupted.yaml", tmp_path / "lone.yaml"
     disrupted.write_text(DISRUPTED)
     lone.write_text(PAIR.replace("count: [1, 2]", "count: 1"))
     # A19.12: "a Disrupted unit surrenders immediately" -- the clause deleted
-    entered = next(m for m in file_mutants(rules_dir(), "immediate/A19_12_disrupted.lp")
-                   if m.kind == "delete" and m.clause.startswith("dis_fate(U,surrender(X)) :-"))
+    entered = next(
+        m
+        for m in file_mutants(rules_dir(), "immediate/A19_12_disrupted.lp")
+        if m.kind == "delete" and m.clause.startswith("dis_fate(U,surrender(X)) :-")
+    )
     # a clause no position of a lone broken unit reaches: the Mopping Up captor (A20.21)
-    mopping = next(m for m in file_mutants(rules_dir(), SURRENDER)
-                   if m.kind == "delete" and m.clause.startswith("mop_captor(U,X) :-"))
+    mopping = next(
+        m
+        for m in file_mutants(rules_dir(), SURRENDER)
+        if m.kind == "delete" and m.clause.startswith("mop_captor(U,X) :-")
+    )
     found, none = tmp_path / "found", tmp_path / "none"
-    assert mutate(["rules/immediate/A19_12_disrupted.lp", "--search", "--mutants", entered.id,
-                   "--scope", str(disrupted), "--out", str(found)]) == 1
-    assert mutate([f"rules/{SURRENDER}", "--search", "--mutants", mopping.id, "--scope", str(lone),
-                   "--out", str(none)]) == 0
+    assert (
+        mutate(
+            [
+                "rules/immediate/A19_12_disrupted.lp",
+                "--search",
+                "--mutants",
+                entered.id,
+                "--scope",
+                str(disrupted),
+                "--out",
+                str(found),
+            ]
+        )
+        == 1
+    )
+    assert (
+        mutate([f"rules/{SURRENDER}", "--search", "--mutants", mopping.id, "--scope", str(lone), "--out", str(none)])
+        == 0
+    )
     text = capsys.readouterr().out
     [told] = json.loads((found / "search-report.json").read_text())["mutants"]
     [equivalent] = json.loads((none / "search-report.json").read_text())["mutants"]
@@ -171,13 +207,14 @@ def test_a_staged_slice_keeps_only_clauses_that_may_fire():
     heads = {line.split("(")[0] for line in s.text.splitlines() if ":-" in line}
     assert {"captor", "figured", "probe_node", "adj_unit"} <= heads
     assert not heads & {"step", "back", "toward", "bars_step", "closer", "plan_forbidden", "still_valid"}
-    assert "still_valid" in s.inputs        # read (under `not`), never derived
+    assert "still_valid" in s.inputs  # read (under `not`), never derived
 
 
 def test_the_fact_names_cover_every_fact_a_case_writes():
     # _may_fire reads a predicate no clause derives and no fact may give as
     # empty: every fact a position gets must be of a name it knows
     from asl_kb.asp.facts import position_facts, prisoner_facts
+
     names = relevance._fact_names(str(rules_dir()))
     cases = sorted((ROOT / "facts").rglob("*.yaml"))
     assert len(cases) > 50
@@ -193,6 +230,7 @@ def test_a_folder_shares_the_rules_it_has_in_common_with_the_shipped_ones(tmp_pa
     # copy of the shipped rules with one file edited, reads as the shipped
     # rules' own statements every rule of the files it leaves as they are
     import shutil
+
     folder = tmp_path / "rules"
     shutil.copytree(rules_dir(), folder)
     edited = folder / SURRENDER

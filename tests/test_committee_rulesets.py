@@ -1,5 +1,6 @@
 """Rule sets for the committee: versions, one switch flipped, overlay folders
 (materialized once; bad folders are FILE:LINE: KEY: message errors)."""
+
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def test_not_a_folder_and_unknown_switch(tmp_path):
     f = tmp_path / "x.lp"
     f.write_text("a.\n")
     (tmp_path / "empty").mkdir()
-    for text in (str(f), str(tmp_path / "missing"), str(tmp_path / "empty")):   # a file, nothing, an empty folder
+    for text in (str(f), str(tmp_path / "missing"), str(tmp_path / "empty")):  # a file, nothing, an empty folder
         with pytest.raises(RuleSetError) as e:
             parse_ruleset(text)
         assert e.value.file == text and e.value.key == "rules"

@@ -1,5 +1,6 @@
 """The search loop: JSON-lines streaming and --resume, --timeout, `search
 gaps`, and a 2-worker local Dask cluster giving the report of a serial run."""
+
 import json
 
 import pytest
@@ -50,8 +51,9 @@ def test_stream_and_resume_give_the_same_report(tmp_path, erratum):
 
 def test_timeout_marks_the_report_incomplete(erratum):
     scope = scope_from_text(PAIR.replace("count: 2", "count: [1, 2]"), "pair.yaml")
-    r = search_diff(scope, parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location"),
-                    timeout=0.0)
+    r = search_diff(
+        scope, parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location"), timeout=0.0
+    )
     assert not r["complete"] and r["incomplete_because"] == ["stopped: --timeout 0 s reached"]
     assert r["tried"] == 1 and r["witnesses"] == []
 
@@ -71,6 +73,7 @@ def test_search_gaps_runs_to_the_end_of_a_scope(capsys, tmp_path):
 def test_two_dask_workers_give_the_serial_report(erratum):
     pytest.importorskip("distributed")
     from asl_kb.committee.dask_run import cluster_evaluator
+
     scope = scope_from_text(PAIR, "pair.yaml")
     a, b = parse_ruleset("current"), parse_ruleset(str(erratum))
     serial = search_diff(scope, a, b, witnesses=1)
@@ -85,6 +88,7 @@ def test_ctrl_c_writes_what_it_has_and_marks_the_report_incomplete(tmp_path, err
     from asl_kb.committee.scan import serial
     from asl_kb.committee.search import judge_diff
     import functools
+
     scope = scope_from_text(PAIR, "pair.yaml")
     a, b = parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location")
     judge = functools.partial(judge_diff, a=a, b=b, phase=False)
@@ -92,11 +96,13 @@ def test_ctrl_c_writes_what_it_has_and_marks_the_report_incomplete(tmp_path, err
 
     def interrupted(name, text):
         calls.append(name)
-        if len(calls) == 2:     # Ctrl-C while the second position is judged
+        if len(calls) == 2:  # Ctrl-C while the second position is judged
             import os
             import signal
+
             os.kill(os.getpid(), signal.SIGINT)
         return judge(name, text)
+
     stream = tmp_path / "run.jsonl"
     r = search_diff(scope, a, b, evaluator=lambda _judge: serial(interrupted), stream=str(stream))
     assert r["tried"] == 2 and not r["complete"] and r["incomplete_because"] == ["stopped: interrupted"]

@@ -4,6 +4,7 @@ one of each", "stacked with", "within range N of"; which inputs of
 rules/core/defined.lp the shipped scopes produce; a warning for a changed
 clause that can act nowhere in the scope; `search diff` without `--scope`
 passing over the scopes that cannot hold what the changed clauses read."""
+
 import json
 
 import pytest
@@ -38,8 +39,10 @@ def test_one_of_each_stacked_with_within_and_levels():
     s, positions = _positions(KINDS)
     assert positions and len(positions) == count(s)
     for _, p in positions:
-        routing, captor, upstairs = (next(u for u in p.units if u.type == t and (t != "squad" or u.side == side))
-                                     for t, side in (("squad", "russian"), ("squad", "german"), ("leader", "")))
+        routing, captor, upstairs = (
+            next(u for u in p.units if u.type == t and (t != "squad" or u.side == side))
+            for t, side in (("squad", "russian"), ("squad", "german"), ("leader", ""))
+        )
         # exactly one of each kind
         assert len(p.units) == 3
         # within range 1 of the broken squad
@@ -74,12 +77,15 @@ def test_header_choices_name_the_units_of_their_kinds():
     assert all(p.mopping_up and all(p.terrain_of(h).terrain == "building" for h in p.mopping_up) for _, p in mopped)
 
 
-@pytest.mark.parametrize("old, new, line, key", [
-    ("within: {of: routing, range: 1}", "within: {of: nobody, range: 1}", 8, "units.kinds[1].within.of"),
-    ("class: green", "class: heroic", 7, "units.kinds (units[0].class)"),
-    ("{terrain: building, levels: 1}", "{terrain: woods, levels: 1}", 3, "terrain.palette[0].levels"),
-    ("level: 1,", "level: 2,", 8, "units.kinds[1].level"),
-])
+@pytest.mark.parametrize(
+    "old, new, line, key",
+    [
+        ("within: {of: routing, range: 1}", "within: {of: nobody, range: 1}", 8, "units.kinds[1].within.of"),
+        ("class: green", "class: heroic", 7, "units.kinds (units[0].class)"),
+        ("{terrain: building, levels: 1}", "{terrain: woods, levels: 1}", 3, "terrain.palette[0].levels"),
+        ("level: 1,", "level: 2,", 8, "units.kinds[1].level"),
+    ],
+)
 def test_bad_scope_keys_file_line_key(old, new, line, key):
     with pytest.raises(PositionError) as e:
         scope_from_text(KINDS.replace(old, new), "kinds.yaml")
@@ -103,26 +109,43 @@ def test_every_input_a_scope_sets_is_produced_by_a_shipped_scope(capsys):
 
 
 def test_a_clause_that_can_act_nowhere_in_the_scope_is_named(capsys):
-    code, out, _ = run(capsys, "search", "diff", "--switch", "escape_exception_own_borders", "--scope", "tiny",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys, "search", "diff", "--switch", "escape_exception_own_borders", "--scope", "tiny", "--format", "json"
+    )
     r = json.loads(out)
     assert code == 0 and not r["witnesses"]
     idle = {x["clause"]: x["needs"] for x in r["idle_clauses"]}
-    assert idle == {"prisoners/A20_55_escape.lp:28": ["status(_,in_own_country)"],
-                    "prisoners/A20_55_escape.lp:30": ["status(_,in_own_country)", "nationality(_,hungarian)"]}
+    assert idle == {
+        "prisoners/A20_55_escape.lp:28": ["status(_,in_own_country)"],
+        "prisoners/A20_55_escape.lp:30": ["status(_,in_own_country)", "nationality(_,hungarian)"],
+    }
     code, text, _ = run(capsys, "search", "diff", "--switch", "escape_exception_own_borders", "--scope", "tiny")
     assert "warning: prisoners/A20_55_escape.lp:28 can act nowhere in scope tiny" in text
     # a switch whose clause may act there: no such warning
-    code, out, _ = run(capsys, "search", "diff", "--switch", "current_rout_path", "--scope", "tiny",
-                       "--max-positions", "1", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "search",
+        "diff",
+        "--switch",
+        "current_rout_path",
+        "--scope",
+        "tiny",
+        "--max-positions",
+        "1",
+        "--format",
+        "json",
+    )
     assert json.loads(out)["idle_clauses"] == []
 
 
 def test_without_scope_a_two_unit_witness_of_escape_exception_own_borders(capsys, tmp_path):
     _, w = one_witness(capsys, "--switch", "escape_exception_own_borders", "--out", str(tmp_path))
     assert w["units"] <= 2 and w["position"].startswith("escape #")
-    assert all(c == {"switch": "escape_exception_own_borders", "rule": "A20.55"}
-               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    assert all(
+        c == {"switch": "escape_exception_own_borders", "rule": "A20.55"}
+        for e in w["vanished"] + w["appeared"]
+        for c in e["caused_by"]
+    )
     assert_replayed(capsys, w, "--switch", "escape_exception_own_borders")
 
 
@@ -133,11 +156,12 @@ def test_without_scope_unconcealed_interdictor_goes_to_the_scope_with_a_conceale
     from asl_kb.committee import reach
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.search import shipped_scopes_by_size
+
     a, b = parse_ruleset("current"), parse_ruleset("current", switch="unconcealed_interdictor")
     folder, changed = reach.changed(a, b)
     assert [c.where for c in changed] == ["rout/A10_53_interdiction.lp:67"]
     order = [s.name for s in shipped_scopes_by_size()]
-    for scope in shipped_scopes_by_size()[:order.index("concealed") + 1]:
+    for scope in shipped_scopes_by_size()[: order.index("concealed") + 1]:
         idle = reach.missing(scope, folder, changed)
         assert idle == ({} if scope.name == "concealed" else {changed[0].where: ["status(_,concealed)"]})
 
@@ -146,10 +170,15 @@ def test_a_three_unit_witness_of_unconcealed_interdictor(capsys, tmp_path):
     # the shipped scope `concealed` with a 1-hex margin: the same positions
     scope = tmp_path / "concealed.yaml"
     scope.write_text((SCOPES_DIR / "concealed.yaml").read_text().replace("margin: 7", "margin: 1"))
-    assert [c.units for c in candidates(load_scope(str(scope)))] == [c.units for c in candidates(load_scope("concealed"))]
+    assert [c.units for c in candidates(load_scope(str(scope)))] == [
+        c.units for c in candidates(load_scope("concealed"))
+    ]
     _, w = one_witness(capsys, "--switch", "unconcealed_interdictor", "--scope", str(scope), "--out", str(tmp_path))
     assert w["units"] == 3
     position = load_position_text(open(w["file"]).read(), w["file"])
     assert any("concealed" in u.status for u in position.units)
-    assert all(c == {"switch": "unconcealed_interdictor", "rule": "A20.21"}
-               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    assert all(
+        c == {"switch": "unconcealed_interdictor", "rule": "A20.21"}
+        for e in w["vanished"] + w["appeared"]
+        for c in e["caused_by"]
+    )

@@ -10,8 +10,14 @@ from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
 from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
-from test_committee_diff import (assert_replayed, captor_clause_deleted, cause_key, one_witness, run,
-                                 without_captor_clause)
+from test_committee_diff import (
+    assert_replayed,
+    captor_clause_deleted,
+    cause_key,
+    one_witness,
+    run,
+    without_captor_clause,
+)
 
 
 @pytest.mark.parametrize("name", ["tiny", "small", "medium", "disrupted"])
@@ -30,14 +36,23 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
 
     def image(c, sym):
         """c turned or mirrored, then moved so that its smallest cell is the origin"""
+
         def rel(h):
             x = hexgrid.cube(h)
             return sym(tuple(a - b for a, b in zip(x, centre)))
+
         o = min(rel(h) for h, _ in c.units + c.terrain)
+
         def moved(h):
             return tuple(a - b for a, b in zip(rel(h), o))
-        return (tuple(sorted((moved(h), i) for h, i in c.units)), tuple(sorted((moved(h), i) for h, i in c.terrain)),
-                c.attacker, c.no_quarter, c.phase)
+
+        return (
+            tuple(sorted((moved(h), i) for h, i in c.units)),
+            tuple(sorted((moved(h), i) for h, i in c.terrain)),
+            c.attacker,
+            c.no_quarter,
+            c.phase,
+        )
 
     seen = set()
     for c in cs:
@@ -49,8 +64,9 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
     # every placement of the scope is some candidate turned, mirrored or
     # moved: a broken unit with a German in any of its six neighbours, in
     # any hex of the patch, is one position
-    one_german = [c for c in cs if c.size == (2, 0) and c.units[1][1] == 1
-                  and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1]
+    one_german = [
+        c for c in cs if c.size == (2, 0) and c.units[1][1] == 1 and hexgrid.distance(c.units[0][0], c.units[1][0]) == 1
+    ]
     assert len(one_german) == 1
     # each candidate is a position the loader reads
     for c in cs[::10]:
@@ -72,8 +88,9 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     # terrain; no smaller position can hold a surrender
     assert (w["units"], w["non_open"]) == (2, 0)
     assert any(e["outcome"].startswith(("U1: surrender", "U2: surrender")) for e in w["vanished"])
-    assert all(cause_key(c) == captor_clause_deleted(folder)
-               for e in w["vanished"] + w["appeared"] for c in e["caused_by"])
+    assert all(
+        cause_key(c) == captor_clause_deleted(folder) for e in w["vanished"] + w["appeared"] for c in e["caused_by"]
+    )
     assert "A20.21" in w["fired_only_in_from"]
     # every smaller position tried first, none differing
     assert r["tried"] == w["index"]
@@ -85,11 +102,13 @@ def test_deleted_clause_found_with_a_minimal_position_replayed_by_diff(capsys, t
     # goes back, as a switch's clause, into its own `#program plan(t,p)`:
     # the clause before it is in `#program base`.)
     from asl_kb.committee import search
+
     monkeypatch.setattr(search, "as_switch", lambda a, b: None)
     r2, w2 = one_witness(capsys, "--to", str(folder), "--scope", str(tiny))
     assert r2["untouched"] == 0
     from asl_kb.committee.edits import edits
     from asl_kb.committee.rulesets import parse_ruleset
+
     (e,) = edits(parse_ruleset(str(folder)))
     assert e.parts == (b"#program plan(t,p).", b"#program base.")
     keep = ("index", "appeared", "vanished", "fired_only_in_from", "fired_only_in_to")
@@ -114,21 +133,25 @@ def test_none_found_says_how_many_positions(capsys, tmp_path):
     n = count(load_scope(str(f)))
     # every position is shown untouched by the switch's clauses (relevance.py), none run
     head, warning = " ".join(text.split()).split(" warning: ")
-    assert code == 0 and head.endswith(f"none in {n} positions ({n} of them shown untouched by the switch's "
-                                       f"clauses, not run)")
+    assert code == 0 and head.endswith(
+        f"none in {n} positions ({n} of them shown untouched by the switch's clauses, not run)"
+    )
     # and it says the switch can act nowhere in that scope
     assert warning.startswith("the changed clauses can act in no position of scope")
 
 
-@pytest.mark.parametrize("text, line, key", [
-    (ONE_UNIT.replace("radius: 1", "radius: 9"), 2, "map.radius"),
-    (ONE_UNIT.replace("count: 1", "count: [2, 1]"), 4, "units.count"),
-    (ONE_UNIT.replace("type: squad", "type: tank"), 5, "units.kinds[0].type"),
-    (ONE_UNIT.replace("status: [broken]", "status: [sad]"), 5, "units.kinds[0].status[0]"),
-    (ONE_UNIT + "colour: red\n", 7, "colour"),
-    (ONE_UNIT.replace("attacker: german\n", ""), 1, "attacker"),
-    ("name: [\n", 2, None),
-])
+@pytest.mark.parametrize(
+    "text, line, key",
+    [
+        (ONE_UNIT.replace("radius: 1", "radius: 9"), 2, "map.radius"),
+        (ONE_UNIT.replace("count: 1", "count: [2, 1]"), 4, "units.count"),
+        (ONE_UNIT.replace("type: squad", "type: tank"), 5, "units.kinds[0].type"),
+        (ONE_UNIT.replace("status: [broken]", "status: [sad]"), 5, "units.kinds[0].status[0]"),
+        (ONE_UNIT + "colour: red\n", 7, "colour"),
+        (ONE_UNIT.replace("attacker: german\n", ""), 1, "attacker"),
+        ("name: [\n", 2, None),
+    ],
+)
 def test_bad_scope_file_line_key(text, line, key):
     with pytest.raises(PositionError) as e:
         scope_from_text(text, "scope.yaml")

@@ -2,6 +2,7 @@
 witness in at most 20 lines, summed up in words; diff rows in words (a
 prisoner option as its sentence, one wording for every elimination); tables
 no wider than the terminal (80 columns when the output is no terminal)."""
+
 from asl_kb.committee import corpus, search
 from asl_kb.engines.diff import _describe, _items, kind_of
 from asl_kb.engines.outcomes import outcomes
@@ -18,18 +19,40 @@ def _entry(unit, outcome, kind, at, caused_by=CAUSE):
 
 
 def _report(appeared, vanished):
-    witness = {"position": "guards #2", "units": 2, "non_open": 0,
-               "brief": "german attacking, rout phase; " + "; ".join(f"U{i} russian squad 4-4-7 broken at P15"
-                                                                    for i in range(6)),
-               "appeared": appeared, "vanished": vanished, "fired_only_in_from": ["A10.53"], "fired_only_in_to": []}
-    return {"from_label": "current", "to_label": "current with guard_outnumbered flipped", "scope": "guards",
-            "to": {"version": "current"}, "complete": True, "tried": 2, "untouched": 1,
-            "stopped": "1 witness(es) found", "witnesses": [witness]}
+    witness = {
+        "position": "guards #2",
+        "units": 2,
+        "non_open": 0,
+        "brief": "german attacking, rout phase; "
+        + "; ".join(f"U{i} russian squad 4-4-7 broken at P15" for i in range(6)),
+        "appeared": appeared,
+        "vanished": vanished,
+        "fired_only_in_from": ["A10.53"],
+        "fired_only_in_to": [],
+    }
+    return {
+        "from_label": "current",
+        "to_label": "current with guard_outnumbered flipped",
+        "scope": "guards",
+        "to": {"version": "current"},
+        "complete": True,
+        "tried": 2,
+        "untouched": 1,
+        "stopped": "1 witness(es) found",
+        "witnesses": [witness],
+    }
 
 
 def test_a_witness_fits_twenty_lines_of_the_terminal_and_says_what_it_comes_to():
-    vanished = [_entry("U1", f"U1: rout at J{i % 40}, Interdiction in J{i % 40}, K13, L13, M14, N14, O15, P16, Q17",
-                       "Interdicted rout", f"J{i % 40}") for i in range(5026)]
+    vanished = [
+        _entry(
+            "U1",
+            f"U1: rout at J{i % 40}, Interdiction in J{i % 40}, K13, L13, M14, N14, O15, P16, Q17",
+            "Interdicted rout",
+            f"J{i % 40}",
+        )
+        for i in range(5026)
+    ]
     appeared = [_entry("U1", "U1: surrender to U2 at P15", "surrender", "P15")]
     text = search.to_text(_report(appeared, vanished))
     lines = text.splitlines()
@@ -45,8 +68,10 @@ def test_a_witness_fits_twenty_lines_of_the_terminal_and_says_what_it_comes_to()
 
 
 def test_rows_with_different_causes_name_each():
-    rows = [_entry("U1", "U1: rout at J1", "rout", "J1"),
-            _entry("U1", "U1: rout at J2", "rout", "J2", [{"switch": "stack_surrender", "rule": "A20.3, A20.21"}])]
+    rows = [
+        _entry("U1", "U1: rout at J1", "rout", "J1"),
+        _entry("U1", "U1: rout at J2", "rout", "J2", [{"switch": "stack_surrender", "rule": "A20.3, A20.21"}]),
+    ]
     text = search.to_text(_report(rows, []))
     assert "<- guard_outnumbered [A20.52]" in text and "<- stack_surrender [A20.3, A20.21]" in text
     assert "caused by" not in text
@@ -54,10 +79,21 @@ def test_rows_with_different_causes_name_each():
 
 def test_a_diff_table_fits_the_terminal_and_keeps_every_word():
     outcome = "may: Close Combat attack 0 (capture) (" + "; ".join(f"DR {i}: G captured" for i in range(2, 13)) + ")"
-    report = {"positions": 1, "differing": 1, "complete": True,
-              "rows": [{"file": "facts/prisoners/article-Ex9.yaml", "run": "the reading capture_under_no_quarter off",
-                        "unit": "(prisoners)", "change": "-", "outcome": outcome,
-                        "caused_by": [{"switch": "capture_under_no_quarter", "rule": "A20.22"}]}]}
+    report = {
+        "positions": 1,
+        "differing": 1,
+        "complete": True,
+        "rows": [
+            {
+                "file": "facts/prisoners/article-Ex9.yaml",
+                "run": "the reading capture_under_no_quarter off",
+                "unit": "(prisoners)",
+                "change": "-",
+                "outcome": outcome,
+                "caused_by": [{"switch": "capture_under_no_quarter", "rule": "A20.22"}],
+            }
+        ],
+    }
     text = corpus.to_text(report, "current", "current with capture_under_no_quarter flipped")
     assert max(map(len, text.splitlines())) <= table.DEFAULT_WIDTH
     # wrapped in its column, beside the cause: every word kept
@@ -81,11 +117,17 @@ def _described(path, **options):
 
 
 def test_one_wording_for_eliminations():
-    rejected = [w for i, w in _described("rout/A20.3-rejected-leader.yaml").items()
-                if i[0] == "unit" and kind_of(i)[0] == "elimination"]
+    rejected = [
+        w
+        for i, w in _described("rout/A20.3-rejected-leader.yaml").items()
+        if i[0] == "unit" and kind_of(i)[0] == "elimination"
+    ]
     assert rejected == ["RL: eliminated (rejected) by G at C5, LLMC for RS"]
-    immediate = [w for i, w in _described("immediate/A19.12-entered.yaml").items() if i[0] == "disrupted"
-                 and kind_of(i)[0] == "elimination"]
+    immediate = [
+        w
+        for i, w in _described("immediate/A19.12-entered.yaml").items()
+        if i[0] == "disrupted" and kind_of(i)[0] == "elimination"
+    ]
     assert immediate == ["R (disrupted): eliminated (rejected) by G"]
     phase = [w for i, w in _described("rout/A20.3-rejected-leader.yaml", phase=True).items() if i[0] == "phase"]
     assert phase and all("eliminated (rejected) by G" in w for w in phase if "eliminated" in w)

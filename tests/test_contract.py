@@ -1,6 +1,7 @@
 """The contract (docs/contract.md): every program speaks through the
 documented output predicates, and every result term reaches the JSON as an
 object with a kind and named arguments, never a term string."""
+
 import json
 import re
 

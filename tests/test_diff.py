@@ -1,6 +1,7 @@
 """asl-kb diff: the same position under the current and the prior text;
 outcomes that appear or vanish, each with the switch of rules/versions.lp
 that causes it."""
+
 import json
 import subprocess
 import sys
@@ -23,26 +24,34 @@ def test_switches_in_force_are_read_off_the_rules():
     assert cur["stack_surrender"] == "A20.3, A20.21" and cur["current_rout_path"] == "A20.21"
     prior = load(("rout/article-Ex4.yaml"), **{"rules: current": "rules: prior"})
     assert "stack_surrender" not in switches_in_force(prior)
-    assert "current_rout_path" in switches_in_force(prior)   # a Q&A reading holds in both
+    assert "current_rout_path" in switches_in_force(prior)  # a Q&A reading holds in both
     # an own-words reading (text_reading) holds in both, and names its rule
     assert cur["leave_building_toward_cover"] == "A10.51" == switches_in_force(prior)["leave_building_toward_cover"]
-    off = load("rout/article-Ex4.yaml", **{"rules: current": "rules: current\nreadings: {leave_building_toward_cover: off}"})
+    off = load(
+        "rout/article-Ex4.yaml", **{"rules: current": "rules: current\nreadings: {leave_building_toward_cover: off}"}
+    )
     assert "leave_building_toward_cover" not in switches_in_force(off)
 
 
 def test_hob_rejection_vanishes_in_the_prior_text_because_of_a20_3():
     d = diff(load("immediate/article-Ex8.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior")
     assert [e["outcome"] for e in d["vanished"]] == [
-        "G838 (heat of battle): eliminated (rejected) by A", "G838 (heat of battle): eliminated (rejected) by B"]
+        "G838 (heat of battle): eliminated (rejected) by A",
+        "G838 (heat of battle): eliminated (rejected) by B",
+    ]
     assert all(e["caused_by"] == [{"switch": "disrupted_rejection", "rule": "A20.3"}] for e in d["vanished"])
     assert d["appeared"] == []
 
 
 def test_stack_rejection_unit_by_unit_appears_in_the_prior_text_whole_phase():
-    d = diff(load("rout/article-Ex4.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior", phase=True)
+    d = diff(
+        load("rout/article-Ex4.yaml", **{"no_quarter: [american]": "no_quarter: []"}), "current", "prior", phase=True
+    )
     appeared = {e["outcome"] for e in d["appeared"]}
     assert "whole phase: G467 eliminated (rejected) by A at BB8; G468 rout at DD8" in appeared
-    assert "whole phase: G467 eliminated (rejected) by A at BB8; G468 eliminated (rejected) by A at BB8" in {e["outcome"] for e in d["vanished"]}
+    assert "whole phase: G467 eliminated (rejected) by A at BB8; G468 eliminated (rejected) by A at BB8" in {
+        e["outcome"] for e in d["vanished"]
+    }
     assert all(c["switch"] == "stack_surrender" for e in d["appeared"] + d["vanished"] for c in e["caused_by"])
 
 
@@ -56,12 +65,21 @@ def test_diff_cli_json(tmp_path):
     # article Ex18's position alone (a case's every run is asked: test_committee_diff.py)
     text = (FACTS / "prisoners/article-Ex18.yaml").read_text()
     position = tmp_path / "article-Ex18.yaml"
-    position.write_text(text[:text.index("\nexpect:")] + "\n")
-    out = subprocess.run([sys.executable, "-m", "asl_kb", "diff", str(position),
-                          "--format", "json"], capture_output=True, text=True, cwd=ROOT)
+    position.write_text(text[: text.index("\nexpect:")] + "\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "asl_kb", "diff", str(position), "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     # the corpus diff (asl_kb/committee): one table, exit 1 when something differs
     assert out.returncode == 1
     d = json.loads(out.stdout)
     assert d["from"] == {"version": "current"} and d["to"] == {"version": "prior"}
-    assert any(r["unit"] == "AG" and r["change"] == "-" and r["outcome"] == "AG: restricted Guard (A20.52)"
-               and r["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}] for r in d["rows"])
+    assert any(
+        r["unit"] == "AG"
+        and r["change"] == "-"
+        and r["outcome"] == "AG: restricted Guard (A20.52)"
+        and r["caused_by"] == [{"switch": "guard_outnumbered", "rule": "A20.52"}]
+        for r in d["rows"]
+    )

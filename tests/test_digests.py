@@ -9,6 +9,7 @@ the digests and commit them with the change, saying why in the message:
 
 (`--update` prints which digests changed; check each is one you meant.)
 """
+
 from __future__ import annotations
 
 import hashlib

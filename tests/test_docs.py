@@ -20,6 +20,7 @@ compares. A sample output is marked by a comment before its block:
                                      on stderr (the checkout's path as ...)
 
 A block that is none of these fails the test: drift cannot hide."""
+
 import json
 import re
 import shlex
@@ -45,9 +46,9 @@ def blocks(path):
     text = path.read_text()
     out = []
     for m in FENCE.finditer(text):
-        before = text[:m.start()].rstrip("\n").splitlines()
+        before = text[: m.start()].rstrip("\n").splitlines()
         d = DIRECTIVE.match(before[-1]) if before else None
-        out.append((m.group(1), m.group(2), d.group(1) if d else None, text[:m.start()].count("\n") + 1))
+        out.append((m.group(1), m.group(2), d.group(1) if d else None, text[: m.start()].count("\n") + 1))
     return out
 
 
@@ -58,7 +59,9 @@ def all_blocks():
         for i, (lang, body, directive, line) in enumerate(bs):
             if i in skip:
                 continue
-            if directive in ("shell", "expect-format", "scope") or (directive or "").startswith(("expect-run ", "exit-2 ")):
+            if directive in ("shell", "expect-format", "scope") or (directive or "").startswith(
+                ("expect-run ", "exit-2 ")
+            ):
                 yield doc, line, (directive.split()[0], directive, body)
             elif directive and directive.startswith("position-error "):
                 skip.add(i + 1)
@@ -108,6 +111,7 @@ def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
         _check_commands(case[2], f"{doc.name}:{line}")
     elif kind == "scope":
         from asl_kb.committee.scope import scope_from_text
+
         assert scope_from_text(case[2], f"{doc.name}:{line}").specs
     elif kind == "expect-format":
         _check_expect_format(case[2], f"{doc.name}:{line}")
@@ -130,10 +134,12 @@ def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
         out = capsys.readouterr().out
         assert code in (cli.EXIT_OK, cli.EXIT_DIFFERS), code
         if lang == "json":
-            assert _part_of(json.loads(body), json.loads(out)), f"{doc.name}:{line}: the JSON sample is not in the output"
+            assert _part_of(json.loads(body), json.loads(out)), (
+                f"{doc.name}:{line}: the JSON sample is not in the output"
+            )
         else:
             want, got = body.splitlines(), out.splitlines()
-            runs = [i for i in range(len(got) - len(want) + 1) if got[i:i + len(want)] == want]
+            runs = [i for i in range(len(got) - len(want) + 1) if got[i : i + len(want)] == want]
             assert runs, f"{doc.name}:{line}: the sample is not in the output of `asl-kb {args}`"
 
 
@@ -161,11 +167,17 @@ def _check_commands(body, where):
 
 def _check_expect_format(body, where):
     from asl_kb.position.schema import schema
+
     defs = schema()["definitions"]
     run_keys = set(defs["run"]["properties"])
     shown = set(re.findall(r"^\s*(?:- )?(\w+):", body, re.M))
-    accepted = ({"name", "expect", "source", "runs"} | run_keys | set(defs["run_options"]["properties"])
-                | set(defs["check_expect"]["properties"]) | set(defs["unit_expect"]["properties"]))
+    accepted = (
+        {"name", "expect", "source", "runs"}
+        | run_keys
+        | set(defs["run_options"]["properties"])
+        | set(defs["check_expect"]["properties"])
+        | set(defs["unit_expect"]["properties"])
+    )
     assert shown <= accepted, f"{where}: keys the casebook does not accept: {sorted(shown - accepted)}"
     assert run_keys <= shown, f"{where}: run keys not shown: {sorted(run_keys - shown)}"
 
@@ -174,10 +186,11 @@ def _check_expect_run(case_file, body, where, tmp_path):
     """The block replaces the case's runs; the case must still load."""
     import yaml
     from asl_kb import casebook
+
     text = (ROOT / case_file).read_text()
-    head = text[:text.index("\nexpect:")]
+    head = text[: text.index("\nexpect:")]
     run = "\n".join("      " + l if l else l for l in body.splitlines())
-    source = yaml.load(text[text.index("\nexpect:"):], Loader=yaml.CSafeLoader)["expect"]["source"]
+    source = yaml.load(text[text.index("\nexpect:") :], Loader=yaml.CSafeLoader)["expect"]["source"]
     doc = f"{head}\nexpect:\n  source: {json.dumps(source)}\n  runs:\n    - label: docs\n{run}\n"
     path = tmp_path / "doc-case.yaml"
     path.write_text(doc)
@@ -195,7 +208,10 @@ NOT_IN_CHECKOUT = ("mutation-report.json", "report.html", "shared/sources/", "mu
 
 def _tracked() -> list[str]:
     import subprocess
-    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True)
+
+    out = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True
+    )
     if out.returncode:
         pytest.skip("not a git checkout")
     return [p for p in out.stdout.splitlines() if (ROOT / p).exists()]
@@ -207,6 +223,7 @@ def _named_texts():
     import ast
     import io
     import tokenize
+
     for doc in (*BLOCK_DOCS, ROOT / "CHANGES.md"):
         if doc.exists():
             for n, line in enumerate(doc.read_text().splitlines(), 1):
@@ -222,7 +239,11 @@ def _named_texts():
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
                 first = node.body[0]
-                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                if (
+                    isinstance(first, ast.Expr)
+                    and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)
+                ):
                     for i, line in enumerate(first.value.value.splitlines()):
                         yield py, first.lineno + i, line
 
@@ -256,13 +277,28 @@ def test_rules_catalogue_is_current():
     """docs/rules-catalogue.md is what `python -m asl_kb.catalogue` writes from
     the rule files' header comments."""
     from asl_kb import catalogue
-    assert (ROOT / "docs" / "rules-catalogue.md").read_text(encoding="utf-8") == catalogue.render(ROOT / "rules"), \
+
+    assert (ROOT / "docs" / "rules-catalogue.md").read_text(encoding="utf-8") == catalogue.render(ROOT / "rules"), (
         "docs/rules-catalogue.md is not current: run python -m asl_kb.catalogue"
+    )
 
 
 #: the project's top level (issue 29): nothing else is committed there
-TOP_LEVEL = {"pyproject.toml", "rules", "asl_kb", "facts", "tests", "docs", "README.md", "Makefile", ".ci",
-             "benchmarks", "CHANGES.md", "CONTRIBUTING.md", ".gitignore"}
+TOP_LEVEL = {
+    "pyproject.toml",
+    "rules",
+    "asl_kb",
+    "facts",
+    "tests",
+    "docs",
+    "README.md",
+    "Makefile",
+    ".ci",
+    "benchmarks",
+    "CHANGES.md",
+    "CONTRIBUTING.md",
+    ".gitignore",
+}
 
 
 def test_top_level_holds_only_the_layout():
@@ -284,5 +320,8 @@ def test_rulings_page_is_current():
     comments of rules/core/versions.lp, the cases and the witnesses (each
     witness block is checked against its command as every sample output)."""
     from asl_kb import rulings
+
     text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
-    assert text == rulings.render(rulings.found_in(text)), "docs/rulings.md is not current: run python -m asl_kb.rulings"
+    assert text == rulings.render(rulings.found_in(text)), (
+        "docs/rulings.md is not current: run python -m asl_kb.rulings"
+    )

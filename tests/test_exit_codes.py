@@ -1,5 +1,6 @@
 """Exit codes: an unexpected exception is an internal error (70, one line on
 stderr); the traceback only with the global --debug flag."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,6 +13,7 @@ from asl_kb.engines import outcomes as outcomes_module
 def broken(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("parsing failed\nsecond line")
+
     monkeypatch.setattr(outcomes_module, "outcomes", boom)
 
 

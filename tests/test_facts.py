@@ -1,4 +1,5 @@
 """What the rules and the engine take for granted about the facts asp/facts.py writes."""
+
 import re
 import sys
 from pathlib import Path
@@ -38,8 +39,10 @@ def test_adjacent_locations_are_given_once_as_a_cost_or_as_adjacent():
     Locations a rout may not enter: every two ADJACENT Locations in reach
     are one or the other, never both."""
     positions = [load_position(f) for f in sorted(cases_dir().rglob("*.yaml"))]
-    positions += [load_position_text(generate_position(2, 10, 0, spread=True), "spread"),
-                  load_position_text(generate_open(0), "open")]
+    positions += [
+        load_position_text(generate_position(2, 10, 0, spread=True), "spread"),
+        load_position_text(generate_open(0), "open"),
+    ]
     costs = blocked = 0
     for p in positions:
         facts = position_facts(p)
@@ -54,19 +57,22 @@ def test_adjacent_locations_are_given_once_as_a_cost_or_as_adjacent():
             for b in [(h, v - 1), (h, v + 1)] + [(n, v) for n in hexgrid.neighbors(h)]:
                 if b in reach:
                     assert (a, b) in given, (p.name, a, b)
-    assert costs > 10_000 and blocked > 0     # the positions above give both
+    assert costs > 10_000 and blocked > 0  # the positions above give both
 
 
 def test_the_rules_read_a_cost_as_adjacent_too():
     from asl_kb.asp.control import new_control
+
     position = load_position_text(generate_position(1, 4, 0), "small")
     facts = position_facts(position)
     ctl = new_control("rout.lp", facts)
     ctl.ground([("base", [])])
-    derived = {(str(a.symbol.arguments[0]), str(a.symbol.arguments[1]))
-               for a in ctl.symbolic_atoms.by_signature("adjacent", 2)}
-    written = {(f'loc("{a}",{la})', f'loc("{b}",{lb})')
-               for a, la, b, lb in _COST.findall(facts) + _ADJACENT.findall(facts)}
+    derived = {
+        (str(a.symbol.arguments[0]), str(a.symbol.arguments[1])) for a in ctl.symbolic_atoms.by_signature("adjacent", 2)
+    }
+    written = {
+        (f'loc("{a}",{la})', f'loc("{b}",{lb})') for a, la, b, lb in _COST.findall(facts) + _ADJACENT.findall(facts)
+    }
     assert derived == written and len(written) > 100
 
 
@@ -78,28 +84,55 @@ def test_facts_reach_the_grounder_as_facts_however_they_are_written():
     in aspif would be an atom of its own, no fact)."""
     import clingo
     from asl_kb.asp.control import add_facts
+
     ctl = clingo.Control(["--warn=none"])
-    add_facts(ctl, 'status("G",unarmed).\nstatus("G",unarmed).\nversion(current). phase(rout).\n'
-                   'erratum_switch("A20.21",on).\nunit("a;b. c").\nunit("q\\"x.").\nunit("Düren").\nn(1..2).\n'
-                   'derived(X) :- n(X).\n')
+    add_facts(
+        ctl,
+        'status("G",unarmed).\nstatus("G",unarmed).\nversion(current). phase(rout).\n'
+        'erratum_switch("A20.21",on).\nunit("a;b. c").\nunit("q\\"x.").\nunit("Düren").\nn(1..2).\n'
+        "derived(X) :- n(X).\n",
+    )
     ctl.ground([("base", [])])
     atoms = {str(a.symbol): a.is_fact for a in ctl.symbolic_atoms}
-    assert atoms == {a: True for a in ('status("G",unarmed)', "version(current)", "phase(rout)",
-                                       'erratum_switch("A20.21",on)', 'unit("a;b. c")', 'unit("q\\"x.")',
-                                       'unit("Düren")',
-                                       "n(1)", "n(2)", "derived(1)", "derived(2)")}
-
+    assert atoms == {
+        a: True
+        for a in (
+            'status("G",unarmed)',
+            "version(current)",
+            "phase(rout)",
+            'erratum_switch("A20.21",on)',
+            'unit("a;b. c")',
+            'unit("q\\"x.")',
+            'unit("Düren")',
+            "n(1)",
+            "n(2)",
+            "derived(1)",
+            "derived(2)",
+        )
+    }
 
 
 def test_plain_facts_told_at_once_are_those_told_line_by_line(monkeypatch):
     """asp/control.py tells a text of plain facts from the whole text at
     once; it must hand clingo what reading it line by line does."""
     from asl_kb.asp import control
+
     texts = [position_facts(load_position(f)) for f in sorted(cases_dir().rglob("*.yaml"))]
     texts.append(position_facts(load_position_text(generate_position(2, 10, 0, spread=True), "spread")))
     positions = len(texts)
-    texts += ['p("a.b").\n', "p(1).\nq(2). r(3).\n", "p(1).\n#external q.\n", "p(1..2).\n", "p(1).\np(1).\n",
-              "p(1;2).\n", "p(1).\n\nq(2).\n", "P(1).\n", "p(1)", "p(1).\nq(2):-p(1).\n", "p(1). % c\n"]
+    texts += [
+        'p("a.b").\n',
+        "p(1).\nq(2). r(3).\n",
+        "p(1).\n#external q.\n",
+        "p(1..2).\n",
+        "p(1).\np(1).\n",
+        "p(1;2).\n",
+        "p(1).\n\nq(2).\n",
+        "P(1).\n",
+        "p(1)",
+        "p(1).\nq(2):-p(1).\n",
+        "p(1). % c\n",
+    ]
     told_at_once = []
     for text in texts:
         control._SPLIT.clear()
@@ -122,9 +155,13 @@ def test_remembered_facts_rebuild_only_the_header(monkeypatch):
     # the header -- not figured again, and the same text as built afresh
     from asl_kb.asp import facts
     from asl_kb.record import replace
+
     p = load_position(cases_dir() / "rout/A20.21-unconcealed-interdictor.yaml")
-    variants = [replace(p, rules="prior"), replace(p, readings=(("unconcealed_interdictor", False),)),
-                replace(p, no_quarter=("german",))]
+    variants = [
+        replace(p, rules="prior"),
+        replace(p, readings=(("unconcealed_interdictor", False),)),
+        replace(p, no_quarter=("german",)),
+    ]
     monkeypatch.setattr(facts, "_REMEMBERED", None)
     fresh = [facts.FactBuilder(v, tagged=True).build() for v in [p] + variants]
     assert len(set(fresh)) == 4

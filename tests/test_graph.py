@@ -2,9 +2,10 @@
 leaf and exposures before building the fate (only the first of a listed
 fate's paths is built); the whole-phase program reads fates by that key
 (Graph.info), so it must be the built fate's own Fate.key."""
+
 import pytest
 
-from _runs import solve    # the session's rout answers: both tests read every case's
+from _runs import solve  # the session's rout answers: both tests read every case's
 from asl_kb.asp.facts import position_facts
 from asl_kb.engines.graph import Graph, merged_info
 from asl_kb.engines.outcomes import _unit_of, canonical

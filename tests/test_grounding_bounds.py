@@ -5,6 +5,7 @@ step (back_left/4). Those bounds are grounding scope, not rules: with them
 removed, every position must answer the same. A bound one step too tight
 would drop a legal step, and no mutant of `make mutate` (deleting a clause,
 negating a literal) tells it."""
+
 import shutil
 import sys
 from pathlib import Path
@@ -21,12 +22,8 @@ from generate import generate_open, generate_position, generate_stack  # noqa: E
 
 #: (file, the bounded text, the same without the bound)
 UNBOUNDED = [
-    ("rout/A10_51_direction.lp",
-     "(|X1-X0| + |Y1-Y0| + |Z1-Z0|) / 2 * Least + Least <= Mx - S.",
-     "Least = Least."),
-    ("rout/A10_5_routing.lp",
-     "back_left(t,K,D,Mx-S0-Least) :-",
-     "back_left(t,K,D,Mx) :-"),
+    ("rout/A10_51_direction.lp", "(|X1-X0| + |Y1-Y0| + |Z1-Z0|) / 2 * Least + Least <= Mx - S.", "Least = Least."),
+    ("rout/A10_5_routing.lp", "back_left(t,K,D,Mx-S0-Least) :-", "back_left(t,K,D,Mx) :-"),
 ]
 
 
@@ -47,7 +44,10 @@ def _positions():
         for f in sorted((cases_dir() / folder).glob("*.yaml")):
             yield f.stem, lambda f=f: load_position(f)
     for seed in (0, 1, 2):
-        yield f"spread-2x6-seed{seed}", lambda s=seed: load_position_text(generate_position(2, 6, s, spread=True), "spread")
+        yield (
+            f"spread-2x6-seed{seed}",
+            lambda s=seed: load_position_text(generate_position(2, 6, s, spread=True), "spread"),
+        )
     yield "stack-3+4smc", lambda: load_position_text(generate_stack(3, 4, 0), "stack")
     yield "open", lambda: load_position_text(generate_open(0), "open")
 
@@ -59,4 +59,4 @@ def test_the_grounding_bounds_change_no_answer(name, make, unbounded):
     with using_rules(unbounded):
         free = answers(position)
     assert bounded == free
-    assert any(bounded[1])          # the rout program answered something
+    assert any(bounded[1])  # the rout program answered something

@@ -2,6 +2,7 @@
 derives for its units what the whole program derives for them, and a run
 cut while a later group is grounded lists the units of the groups done
 (issue 27: 1,000 spread broken units with --timeout 10 listed none)."""
+
 from __future__ import annotations
 
 import json
@@ -26,9 +27,17 @@ from generate import generate_position  # noqa: E402
 #: bundled positions whose units the rules couple: a leader routing with a
 #: unit (A10.711), a Guard and its prisoners, Passengers and Riders, Mopping
 #: Up, Heat of Battle and Disrupted surrenders, concealment, the whole phase
-COUPLED = ["phase/article-Ex13.yaml", "phase/article-Ex6.yaml", "immediate/article-Ex8.yaml",
-           "immediate/A19.12-entered.yaml", "rout/article-Ex12.yaml", "rout/note5-passengers-riders.yaml",
-           "rout/A20.5-prisoner-low-crawl.yaml", "rout/A20.21-surrender.yaml", "rout/A10.41-voluntary-break.yaml"]
+COUPLED = [
+    "phase/article-Ex13.yaml",
+    "phase/article-Ex6.yaml",
+    "immediate/article-Ex8.yaml",
+    "immediate/A19.12-entered.yaml",
+    "rout/article-Ex12.yaml",
+    "rout/note5-passengers-riders.yaml",
+    "rout/A20.5-prisoner-low-crawl.yaml",
+    "rout/A20.21-surrender.yaml",
+    "rout/A10.41-voluntary-break.yaml",
+]
 
 
 def _spread():
@@ -79,8 +88,10 @@ def test_groups_on_several_cores_come_in_a_multiple_of_them():
     the next even number, as even as may be, where each keeps
     PARALLEL_LOCATIONS, and two rounds of them (four groups) where each
     can keep it; a small position stays one group."""
+
     def count(total, jobs):
         return -(-total // groups.group_budget(total, jobs))
+
     g, floor = groups.GROUP_LOCATIONS, groups.PARALLEL_LOCATIONS
     assert groups.group_budget(g - 1, 1) == g and count(5 * g + 1, 1) == 6
     assert count(g - 1, 2) == 4 and count(5 * g + 1, 2) == 6 and count(4 * g, 2) == 4
@@ -128,6 +139,7 @@ def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatc
                 if starts["n"] == 2:
                     raise budget.TimedOut(where)
             real(where)
+
         monkeypatch.setattr(budget, "check", check)
     else:
         # (the worker of the second group is cut: it reports so to the parent)
@@ -151,6 +163,7 @@ def _cut_group(monkeypatch, p, index, cut):
         if facts == text:
             raise cut("grounding the rout graphs (reading the rules and facts)")
         return real(facts, *args, **kwargs)
+
     monkeypatch.setattr(workers, "solve", solve)
 
 
@@ -166,9 +179,10 @@ def test_a_worker_past_the_deadline_is_ended_and_the_units_done_listed(monkeypat
     def asleep(where):
         time.sleep(60)
         return budget.TimedOut(where)
+
     _cut_group(monkeypatch, p, 1, asleep)
     t0 = time.monotonic()
-    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=1.5)))   # (the first group: ~0.1 s)
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=1.5)))  # (the first group: ~0.1 s)
     assert time.monotonic() - t0 < 30
     _assert_cut(cut, whole)
 
@@ -190,6 +204,7 @@ def test_a_worker_without_an_answer_is_the_memory_cap_only_when_memory_ended_it(
     (exit 70), never passed off as the cap."""
     import pickle
     import signal
+
     cap = 100 << 20
     with pytest.raises(MemoryError):
         workers._answer(b"", 127 << 8, cap)

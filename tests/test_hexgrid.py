@@ -9,6 +9,7 @@ from asl_kb.board.hexgrid import Area
 
 # ---------------------------------------------------------------- ids
 
+
 @pytest.mark.parametrize(
     "text, board, expected",
     [
@@ -66,6 +67,7 @@ def test_coords_roundtrip():
 
 # ---------------------------------------------------------------- adjacency
 
+
 def test_neighbors_examples():
     # M (index 12) is an even column, L (11) odd.
     assert set(hg.neighbors("M2")) == {"L1", "L2", "N1", "N2", "M1", "M3"}
@@ -99,6 +101,7 @@ def test_direction_not_adjacent():
 
 
 # ---------------------------------------------------------------- distance
+
 
 def test_distance_examples():
     assert hg.distance("L2", "K4") == 2
@@ -138,20 +141,21 @@ def test_distance_equals_bfs_distance():
 
 # ---------------------------------------------------------------- areas
 
+
 def test_area_contains():
     board = Area.whole_board()
     assert board.contains("A1")
     assert board.contains("B0")
     assert board.contains("GG10")
     assert "M5" in board
-    assert not board.contains("A0")       # even column: no row 0
+    assert not board.contains("A0")  # even column: no row 0
     assert not board.contains("C0")
     assert not board.contains("HH5")
     assert not board.contains("A11")
     small = Area("K2", "M4")
     assert small.contains("K2") and small.contains("L3") and small.contains("M4")
     assert not small.contains("J3") and not small.contains("K5") and not small.contains("N2")
-    assert Area("M4", "K2") == small        # corners in any order
+    assert Area("M4", "K2") == small  # corners in any order
     assert Area.spanning("K2", "M4") == small
 
 
@@ -182,6 +186,7 @@ def test_within():
 
 
 # ---------------------------------------------------------------- hex lines
+
 
 def test_hex_line_adjacent_and_same():
     assert hg.hex_line("M2", "M3") == ()
@@ -266,8 +271,25 @@ def test_hex_line_exact_where_centre_sampling_fails():
     assert hg.distance("M1", "A9") == 14
     assert all(len(e) == 1 for e in line)
     flat = [e[0] for e in line]
-    assert flat == ["L1", "K2", "K3", "J2", "J3", "I3", "I4", "H4", "G5", "F5", "E6", "E7",
-                    "D6", "D7", "C7", "C8", "B8"]
+    assert flat == [
+        "L1",
+        "K2",
+        "K3",
+        "J2",
+        "J3",
+        "I3",
+        "I4",
+        "H4",
+        "G5",
+        "F5",
+        "E6",
+        "E7",
+        "D6",
+        "D7",
+        "C7",
+        "C8",
+        "B8",
+    ]
     chain = ["M1", *flat, "A9"]
     assert all(hg.distance(x, y) == 1 for x, y in zip(chain, chain[1:]))
 
@@ -287,6 +309,7 @@ def test_the_symmetries_are_the_rotations_and_mirrors():
     import itertools
 
     from asl_kb.board import hexgrid as H
+
     cubes = [c for c in itertools.product(range(-3, 4), repeat=3) if sum(c) == 0]
     for k in range(6):
         (apply, undo), (mirrored, mirrored_undo) = H._SYMMETRIES[2 * k], H._SYMMETRIES[2 * k + 1]

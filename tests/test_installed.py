@@ -3,6 +3,7 @@ installed into a fresh venv and run from a temporary directory, with no
 access to the source tree. The build and install are offline: no build
 isolation (setuptools comes with the test extras), --no-deps --no-index, and
 the fresh venv reads clingo/pyyaml/jinja2 from this venv's site-packages."""
+
 from __future__ import annotations
 
 import json
@@ -27,24 +28,39 @@ SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "facts", "docs")
 
 def _run(cmd, cwd, **kw) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300, **kw)
+    return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=300, **kw)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The asl-kb script of a fresh venv holding only the wheel."""
-    pytest.importorskip("setuptools", minversion="70.1")   # bdist_wheel built in
+    pytest.importorskip("setuptools", minversion="70.1")  # bdist_wheel built in
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     src.mkdir()
-    for name in SOURCES:      # a clean copy: the build writes build/ and *.egg-info
+    for name in SOURCES:  # a clean copy: the build writes build/ and *.egg-info
         (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(
-            ROOT / name, src / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}))
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                  "-w", tmp / "dist", "./src"], cwd=tmp)
+            ROOT / name,
+            src / name,
+            **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}),
+        )
+    built = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            tmp / "dist",
+            "./src",
+        ],
+        cwd=tmp,
+    )
     assert built.returncode == 0, built.stdout + built.stderr
-    wheel, = (tmp / "dist").glob("asl_kb-*.whl")
+    (wheel,) = (tmp / "dist").glob("asl_kb-*.whl")
     env_dir = tmp / "venv"
     venv.create(env_dir, with_pip=False)
     py = env_dir / "bin" / "python"
@@ -64,8 +80,10 @@ def elsewhere(tmp_path) -> Path:
 
 def test_the_installed_package_is_the_wheel_not_the_source_tree(installed, elsewhere):
     py = installed.parent / "python"
-    where = _run([py, "-c", "import asl_kb.resources as r; print(r.__file__); print(r.rules_dir()); print(r.cases_dir())"],
-                 cwd=elsewhere)
+    where = _run(
+        [py, "-c", "import asl_kb.resources as r; print(r.__file__); print(r.rules_dir()); print(r.cases_dir())"],
+        cwd=elsewhere,
+    )
     assert where.returncode == 0, where.stderr
     module, rules, cases = where.stdout.split()
     venv_dir = str(installed.parent.parent)
@@ -92,8 +110,11 @@ def test_bad_input_and_internal_error_codes(installed, elsewhere):
     r = _run([installed, "outcomes", "bad.yaml"], cwd=elsewhere)
     assert (r.returncode, r.stderr.startswith("error: bad.yaml:1: attacker:")) == (2, True)
     # an internal error: a rule file missing from the installation
-    rules = Path(_run([installed.parent / "python", "-c", "import asl_kb.resources as r; print(r.rules_dir())"],
-                      cwd=elsewhere).stdout.strip())
+    rules = Path(
+        _run(
+            [installed.parent / "python", "-c", "import asl_kb.resources as r; print(r.rules_dir())"], cwd=elsewhere
+        ).stdout.strip()
+    )
     (rules / "rout" / "A10_62_dm.lp").rename(rules / "rout" / "A10_62_dm.lp.off")
     try:
         r = _run([installed, "outcomes"], cwd=elsewhere)
@@ -109,6 +130,7 @@ def test_every_folder_ships():
     """Every sub-package, rules chapter and cases chapter is a package of the
     wheel (pyproject.toml lists them: the rules and cases are mapped folders)."""
     import tomllib
+
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     for top, name in (("asl_kb", "asl_kb"), ("rules", "asl_kb.rules"), ("facts", "asl_kb.facts")):
         for d in (ROOT / top).iterdir():

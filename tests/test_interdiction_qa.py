@@ -2,6 +2,7 @@
 questions are cases: facts/rout/interdiction-probe.yaml,
 interdiction-probe-far.yaml, A20.21-entire-rout-path.yaml). Hexes, ranges and
 arcs are computed in Python, so they are tested here."""
+
 from asl_kb.board import geometry, hexgrid
 
 

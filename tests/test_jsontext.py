@@ -1,6 +1,7 @@
 """asl_kb/report/jsontext.py writes the very text of json.dumps(indent=2,
 ensure_ascii=False): every kind of value, key and nesting the standard
 encoder knows, and a bundled position's answer."""
+
 from __future__ import annotations
 
 import enum
@@ -16,13 +17,170 @@ class _Count(enum.IntEnum):
 
 
 VALUES = [
-    {}, [], (), "", 0, -7, 10 ** 30, 1.5, -0.0, 1e300, float("nan"), float("inf"), -float("inf"),
-    True, False, None, _Count.TWO,
-    "é ü — \u2028 \x00 \x1f \" \\ \n \t / [ ] { } , :",
+    {},
+    [],
+    (),
+    "",
+    0,
+    -7,
+    10**30,
+    1.5,
+    -0.0,
+    1e300,
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+    True,
+    False,
+    None,
+    _Count.TWO,
+    'é ü — \u2028 \x00 \x1f " \\ \n \t / [ ] { } , :',
     {"a": [1, [2, [3, {}]], ()], "b": {"c": {"d": []}}, "": ""},
     {1: "int", 2.5: "float", False: "false", None: "null", "s": [{}, [], [[]]]},
     [{"rule": "A10.5", "odds": {"chance": "1/1", "percent": 100.0}}, ("H7", "G7")],
-    [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
+    [
+        [
+            [
+                [
+                    [
+                        [
+                            [
+                                [
+                                    [
+                                        [
+                                            [
+                                                [
+                                                    [
+                                                        [
+                                                            [
+                                                                [
+                                                                    [
+                                                                        [
+                                                                            [
+                                                                                [
+                                                                                    [
+                                                                                        [
+                                                                                            [
+                                                                                                [
+                                                                                                    [
+                                                                                                        [
+                                                                                                            [
+                                                                                                                [
+                                                                                                                    [
+                                                                                                                        [
+                                                                                                                            [
+                                                                                                                                [
+                                                                                                                                    [
+                                                                                                                                        [
+                                                                                                                                            [
+                                                                                                                                                [
+                                                                                                                                                    [
+                                                                                                                                                        [
+                                                                                                                                                            [
+                                                                                                                                                                [
+                                                                                                                                                                    [
+                                                                                                                                                                        [
+                                                                                                                                                                            [
+                                                                                                                                                                                [
+                                                                                                                                                                                    [
+                                                                                                                                                                                        [
+                                                                                                                                                                                            [
+                                                                                                                                                                                                [
+                                                                                                                                                                                                    [
+                                                                                                                                                                                                        [
+                                                                                                                                                                                                            [
+                                                                                                                                                                                                                [
+                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                [
+                                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                                [
+                                                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                                                [
+                                                                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                                                                [
+                                                                                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                                                                                "deep"
+                                                                                                                                                                                                                                                                                            ]
+                                                                                                                                                                                                                                                                                        ]
+                                                                                                                                                                                                                                                                                    ]
+                                                                                                                                                                                                                                                                                ]
+                                                                                                                                                                                                                                                                            ]
+                                                                                                                                                                                                                                                                        ]
+                                                                                                                                                                                                                                                                    ]
+                                                                                                                                                                                                                                                                ]
+                                                                                                                                                                                                                                                            ]
+                                                                                                                                                                                                                                                        ]
+                                                                                                                                                                                                                                                    ]
+                                                                                                                                                                                                                                                ]
+                                                                                                                                                                                                                                            ]
+                                                                                                                                                                                                                                        ]
+                                                                                                                                                                                                                                    ]
+                                                                                                                                                                                                                                ]
+                                                                                                                                                                                                                            ]
+                                                                                                                                                                                                                        ]
+                                                                                                                                                                                                                    ]
+                                                                                                                                                                                                                ]
+                                                                                                                                                                                                            ]
+                                                                                                                                                                                                        ]
+                                                                                                                                                                                                    ]
+                                                                                                                                                                                                ]
+                                                                                                                                                                                            ]
+                                                                                                                                                                                        ]
+                                                                                                                                                                                    ]
+                                                                                                                                                                                ]
+                                                                                                                                                                            ]
+                                                                                                                                                                        ]
+                                                                                                                                                                    ]
+                                                                                                                                                                ]
+                                                                                                                                                            ]
+                                                                                                                                                        ]
+                                                                                                                                                    ]
+                                                                                                                                                ]
+                                                                                                                                            ]
+                                                                                                                                        ]
+                                                                                                                                    ]
+                                                                                                                                ]
+                                                                                                                            ]
+                                                                                                                        ]
+                                                                                                                    ]
+                                                                                                                ]
+                                                                                                            ]
+                                                                                                        ]
+                                                                                                    ]
+                                                                                                ]
+                                                                                            ]
+                                                                                        ]
+                                                                                    ]
+                                                                                ]
+                                                                            ]
+                                                                        ]
+                                                                    ]
+                                                                ]
+                                                            ]
+                                                        ]
+                                                    ]
+                                                ]
+                                            ]
+                                        ]
+                                    ]
+                                ]
+                            ]
+                        ]
+                    ]
+                ]
+            ]
+        ]
+    ],
 ]
 
 
@@ -41,12 +199,14 @@ def test_what_the_standard_encoder_refuses_it_refuses():
 def test_a_bundled_answer():
     from asl_kb.position.loader import load_position
     from tests._runs import outcomes
+
     answer = outcomes(load_position("facts/rout/A10.5-EX.yaml")).to_json()
     assert indented(answer) == json.dumps(answer, indent=2, ensure_ascii=False)
 
 
 def test_a_written_part_is_put_in_at_its_depth():
     from asl_kb.report.jsontext import Written
+
     part = {"a": [1, {"b": "x\ny"}], "c": [], "d": {}}
     doc = {"top": [{"deep": part}], "at_top": part}
     text = json.dumps(part, indent=2, ensure_ascii=False)
@@ -60,6 +220,7 @@ def test_fates_written_by_orjson_are_the_same_text(monkeypatch, name):
     from asl_kb.position.loader import load_position
     from asl_kb.report import render
     from tests._runs import outcomes
+
     result = outcomes(load_position(f"facts/rout/{name}"))
     assert any(f.odds and f.odds.nmcs for u in result.units for f in u.fates)
     plain = render.to_json(result)
@@ -72,14 +233,31 @@ def test_what_orjson_writes_alike_it_writes_alike(value):
     # orjson_alike(v): orjson's indented text is json.dumps's, byte for byte
     import orjson
     from asl_kb.report.jsontext import orjson_alike
+
     if orjson_alike(value):
-        assert orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() == json.dumps(value, indent=2, ensure_ascii=False)
+        assert orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() == json.dumps(
+            value, indent=2, ensure_ascii=False
+        )
 
 
-@pytest.mark.parametrize("value", [1e-05, 1e16, float("nan"), float("inf"), 10 ** 30, -(2 ** 64), {1: "int key"},
-                                   _Count.TWO, [0.5, {"deep": [1e-7]}], ("x", {"y": float("-inf")})])
+@pytest.mark.parametrize(
+    "value",
+    [
+        1e-05,
+        1e16,
+        float("nan"),
+        float("inf"),
+        10**30,
+        -(2**64),
+        {1: "int key"},
+        _Count.TWO,
+        [0.5, {"deep": [1e-7]}],
+        ("x", {"y": float("-inf")}),
+    ],
+)
 def test_what_orjson_writes_otherwise_is_not_alike(value):
     from asl_kb.report.jsontext import orjson_alike
+
     assert not orjson_alike(value)
 
 
@@ -92,6 +270,7 @@ def test_an_answer_of_many_fates_with_a_float_orjson_writes_otherwise(monkeypatc
     from asl_kb.position.loader import load_position
     from asl_kb.report import render
     from tests._runs import outcomes
+
     result = outcomes(load_position("facts/rout/A10.53-odds.yaml"))
     monkeypatch.setattr(render, "MANY_FATES", 0)
     for timeout in (1e-05, 0.5):

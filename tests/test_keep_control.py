@@ -1,6 +1,7 @@
 """A one-position CLI run keeps its last small clingo Control until it ends
 (asl_kb/asp/control.py keep_the_last): never two at once, never a large one,
 never one that did not answer."""
+
 import gc
 import weakref
 
@@ -19,12 +20,12 @@ def test_the_last_small_control_that_answered_is_kept_until_the_next(monkeypatch
     seen = weakref.ref(first)
     del first
     gc.collect()
-    assert seen() is not None           # kept
+    assert seen() is not None  # kept
     control.answered(large, control.KEEP_AT_MOST + 1)
-    assert control._LAST == [seen()]   # a large one is not
+    assert control._LAST == [seen()]  # a large one is not
     control.new_control("position.lp")
     gc.collect()
-    assert seen() is None and control._LAST == []     # let go when the next is built
+    assert seen() is None and control._LAST == []  # let go when the next is built
 
 
 def test_nothing_is_kept_unless_asked(monkeypatch):
@@ -42,6 +43,7 @@ def test_a_one_position_run_reads_its_programs_ahead(monkeypatch):
     from asl_kb.asp.solve import ground_stages
     from asl_kb.position.loader import load_position
     from asl_kb.resources import cases_dir, rules_dir
+
     facts = position_facts(load_position(cases_dir() / "rout/A10.5-EX.yaml"))
 
     def shown(ctl):
@@ -49,6 +51,7 @@ def test_a_one_position_run_reads_its_programs_ahead(monkeypatch):
         got = []
         ctl.solve(on_model=lambda m: got.extend(m.symbols(shown=True)))
         return sorted(got)
+
     monkeypatch.setattr(control, "_LOADED", set())
     monkeypatch.setattr(control, "_AHEAD", {})
     control.read_ahead(("position.lp", "rout.lp"))
@@ -56,7 +59,7 @@ def test_a_one_position_run_reads_its_programs_ahead(monkeypatch):
     assert sorted(ahead) == [str(rules_dir() / "position.lp"), str(rules_dir() / "rout.lp")]
     ctl = control.new_control("rout.lp", facts)
     assert ahead[str(rules_dir() / "rout.lp")] == [ctl] and list(control._AHEAD) == [str(rules_dir() / "position.lp")]
-    read_here = control.new_control("rout.lp", facts)      # (a second Control: its statements added)
+    read_here = control.new_control("rout.lp", facts)  # (a second Control: its statements added)
     assert shown(ctl) == shown(read_here) != []
     monkeypatch.setattr(control, "_LOADED", set())
     monkeypatch.setattr(control, "_AHEAD", {})

@@ -17,6 +17,7 @@ def make(terrain=None, levels=None, **kw):
 
 # A1..A5 is a straight column line: A1-A3 crosses A2; A1-A5 crosses A2, A3, A4.
 
+
 def test_open_ground_clear():
     m = make()
     assert m.los("A1", 0, "A5", 0) == (True, 0)
@@ -57,7 +58,7 @@ def test_building_levels_raise_the_obstacle():
     levels = {"A1": 2, "A2": 1, "A3": 2}
     m = make({"A1": b, "A2": b, "A3": b}, levels)
     assert m.los("A1", 0, "A3", 0) == (False, 0)
-    assert m.los("A1", 1, "A3", 1) == (False, 0)   # top of A2 is level 2
+    assert m.los("A1", 1, "A3", 1) == (False, 0)  # top of A2 is level 2
     assert m.los("A1", 2, "A3", 2) == (True, 0)
     assert m.height("A1", 2) == 2
 
@@ -93,8 +94,7 @@ def test_hindrance_sum_grain_and_smoke():
 
 
 def test_other_hindrances():
-    m = make({"A2": Hex("orchard"), "A3": Hex("open", ("wreck",)), "A4": Hex("brush")},
-             vehicle_hexes=["A3"])
+    m = make({"A2": Hex("orchard"), "A3": Hex("open", ("wreck",)), "A4": Hex("brush")}, vehicle_hexes=["A3"])
     assert m.los("A1", 0, "A5", 0) == (True, 4)
 
 
@@ -144,7 +144,7 @@ def test_overrides_with_levels():
     m = make({"A1": b, "A2": Hex("woods")}, {"A1": 1}, clear=[("A1@1", "A3")])
     assert m.los("A1", 1, "A3", 0) == (True, 0)
     assert m.los("A3", 0, "A1", 1) == (True, 0)
-    assert m.los("A1", 0, "A3", 0) == (False, 0)      # ground level not overridden
+    assert m.los("A1", 0, "A3", 0) == (False, 0)  # ground level not overridden
     # a level-specific pair wins over a plain-hex pair
     m = make({"A1": b}, {"A1": 1}, blocked=[("A1", "A3")], clear=[("A1@1", "A3")])
     assert m.los("A1", 0, "A3", 0) == (False, 0)
@@ -159,8 +159,7 @@ def test_symmetric_on_random_map():
     board = hg.Area.whole_board().hexes()
     kinds = ["open"] * 6 + ["woods", "grain", "brush", "stone_building", "orchard"]
     terrain = {h: Hex(rng.choice(kinds), (), rng.choice([0, 0, 0, 1, 2])) for h in board}
-    m = make(terrain, {h: 1 for h, t in terrain.items() if t.terrain == "stone_building"},
-             smoke=rng.sample(board, 10))
+    m = make(terrain, {h: 1 for h, t in terrain.items() if t.terrain == "stone_building"}, smoke=rng.sample(board, 10))
     for _ in range(500):
         a, b = rng.sample(board, 2)
         la = 1 if terrain[a].terrain == "stone_building" and rng.random() < 0.5 else 0
@@ -188,6 +187,7 @@ def test_terrain_of_missing_hexes_are_open():
         if h == "A2":
             return Hex("woods")
         raise KeyError(h)
+
     m = LosMap(terrain_of, {})
     assert m.los("A1", 0, "A3", 0) == (False, 0)
     assert m.los("C1", 0, "C5", 0) == (True, 0)
@@ -238,6 +238,7 @@ def test_a_viewer_beside_the_units_scans_only_towards_them(seed):
     cone of directions towards the box (the rest taken as shadow) and gives
     the line walk's answer for every unit."""
     from asl_kb.board import viewshed
+
     rng = random.Random(seed)
     board = hg.Area.whole_board().hexes()
     kinds = ["open"] * 6 + ["woods", "grain", "stone_building"] + ["woods"] * seed
@@ -252,8 +253,7 @@ def test_a_viewer_beside_the_units_scans_only_towards_them(seed):
         x, _, z = hg.cube(a)
         beside += bool(viewshed._beside(x, z, watched.bounds))
         got = m.seen_from(a, 0, watched)
-        assert {t: r for t, r in got.items() if r[0]} == \
-            {t: r for t in targets if (r := m.los(a, 0, t[0], t[1]))[0]}
+        assert {t: r for t, r in got.items() if r[0]} == {t: r for t in targets if (r := m.los(a, 0, t[0], t[1]))[0]}
     assert beside >= 20
 
 
@@ -265,6 +265,7 @@ def test_the_facts_scan_from_either_end_alike(seed):
     Location and a spot holding a unit of another side than one reaching it
     (LOS is symmetric), and nothing for a pair of one side only."""
     from asl_kb.asp.facts import _seen
+
     rng = random.Random(seed)
     board = [h for h in hg.Area.whole_board().hexes() if hg.hex_coords(h)[0] < 16]
     kinds = ["open"] * 5 + ["woods", "grain", "stone_building", "orchard"] + ["woods"] * seed
@@ -274,10 +275,13 @@ def test_the_facts_scan_from_either_end_alike(seed):
     Unit = namedtuple("Unit", "hex level side")
     spot = lambda h: (h, rng.choice([0, 1]) if h in levels else 0)
     watchers = [Unit(*spot(h), rng.choice(["german", "russian"])) for h in rng.sample(board, 30)]
-    sides_at = {spot(h): frozenset(rng.sample(["german", "russian"], rng.choice([1, 1, 2])))
-                for h in rng.sample(board, 120)}
-    def visible(seen):      # a pair walked and found blocked is no fact
+    sides_at = {
+        spot(h): frozenset(rng.sample(["german", "russian"], rng.choice([1, 1, 2]))) for h in rng.sample(board, 120)
+    }
+
+    def visible(seen):  # a pair walked and found blocked is no fact
         return {l: {t: r for t, r in d.items() if r[0]} for l, d in seen.items()}
+
     one, other = visible(_seen(m, sides_at, watchers, False)), visible(_seen(m, sides_at, watchers, True))
     assert one == other
     asked = 0
@@ -318,6 +322,7 @@ def test_bocage_is_a_one_level_obstacle():
 
 def test_crossed_and_entry_sides():
     from asl_kb.board.los import crossed_sides, entry_sides
+
     assert crossed_sides("A1", "A4") == [("A1", "A2"), ("A2", "A3"), ("A3", "A4")]
     assert crossed_sides("A1", "A2") == [("A1", "A2")]
     assert entry_sides("A1", "A4") == [("A3", "A4")]

@@ -1,5 +1,6 @@
 """make mutate (asl_kb.mutate): mutants spliced by clingo's locations, the
 include trees, and a run of the worker pool on a tiny rules folder."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,12 +12,14 @@ from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, ru
 from asl_kb.mutate.pool import Pool
 
 MAIN = '#include "ch/r.lp".\n#show ok/0.\n'
-R = (b'% A1.1 a rule \xe2\x80\x94 with a dash\n'
-     b'#program base.\n'
-     b'a(1). a(2).\n'
-     b'b(X) :- a(X), not c(X).   % A1.2\n'
-     b'ok :- b(2),\n    not b(3).\n'
-     b'says(a, "wording").\n')
+R = (
+    b"% A1.1 a rule \xe2\x80\x94 with a dash\n"
+    b"#program base.\n"
+    b"a(1). a(2).\n"
+    b"b(X) :- a(X), not c(X).   % A1.2\n"
+    b"ok :- b(2),\n    not b(3).\n"
+    b'says(a, "wording").\n'
+)
 
 
 def _rules(tmp: Path) -> Path:
@@ -33,7 +36,7 @@ def test_mutants_delete_each_clause_and_negate_each_body_literal(tmp_path):
     assert deleted == ["a(1).", "a(2).", "b(X) :- a(X), not c(X).", "ok :- b(2), not b(3)."]
     negated = {(m.literal, m.replacement.decode()) for m in ms if m.kind == NEGATE}
     assert negated == {("a(X)", "not a(X)"), ("not c(X)", "c(X)"), ("b(2)", "not b(2)"), ("not b(3)", "b(3)")}
-    assert file_mutants(rules, "main.lp") == []          # #include and #show are not clauses
+    assert file_mutants(rules, "main.lp") == []  # #include and #show are not clauses
 
 
 def test_splice_keeps_comments_and_layout(tmp_path):
@@ -44,7 +47,7 @@ def test_splice_keeps_comments_and_layout(tmp_path):
     assert m.line == 4
     d = next(m for m in file_mutants(rules, "ch/r.lp") if m.kind == DELETE and m.clause.startswith("ok"))
     assert d.apply(R) == R.replace(b"ok :- b(2),\n    not b(3).", b"")
-    clingo.ast.parse_string(d.apply(R).decode(), lambda st: None)    # still parses
+    clingo.ast.parse_string(d.apply(R).decode(), lambda st: None)  # still parses
 
 
 def test_include_tree_and_file_choice(tmp_path):
@@ -56,6 +59,7 @@ def test_include_tree_and_file_choice(tmp_path):
 
 class TinySuite:
     """Two cases: 'ok' holds (pins every clause on ok's way), 'a2' says a(2) is a fact."""
+
     name = "tiny"
 
     def case_files(self):
@@ -63,6 +67,7 @@ class TinySuite:
 
     def run_case(self, case):
         from asl_kb.asp.control import new_control
+
         ctl = new_control("main.lp", "#show a/1.")
         ctl.ground([("base", [])])
         got = []
@@ -84,19 +89,21 @@ def test_pool_runs_cases_against_each_mutant(tmp_path):
     finally:
         pool.close()
     by = {(m.kind, m.literal or m.clause): got[m.id] for m in ms}
-    assert by[(DELETE, "a(1).")] == "pass"               # survives: nothing pins a(1)
+    assert by[(DELETE, "a(1).")] == "pass"  # survives: nothing pins a(1)
     assert by[(DELETE, "a(2).")] == "fail"
-    assert by[(NEGATE, "not c(X)")] == "fail"            # c/1 never holds: no b/1
-    assert by[(NEGATE, "a(X)")] == "error"               # X unsafe: no longer grounds
+    assert by[(NEGATE, "not c(X)")] == "fail"  # c/1 never holds: no b/1
+    assert by[(NEGATE, "a(X)")] == "error"  # X unsafe: no longer grounds
     assert by[(NEGATE, "not b(3)")] == "fail"
 
 
-R2 = (b'#program base.\n'
-      b'a(1). a(2).\n'
-      b'b(X) :- a(X), not c(X).\n'
-      b'd(X) :- e(X), a(X).\n'
-      b'f :- a(X), X > 1, e(Y), Y = X.\n'
-      b'#show b/1. #show d/1. #show f/0.\n')
+R2 = (
+    b"#program base.\n"
+    b"a(1). a(2).\n"
+    b"b(X) :- a(X), not c(X).\n"
+    b"d(X) :- e(X), a(X).\n"
+    b"f :- a(X), X > 1, e(Y), Y = X.\n"
+    b"#show b/1. #show d/1. #show f/0.\n"
+)
 
 
 def test_probes_say_which_mutants_can_change_a_run(tmp_path):
@@ -105,6 +112,7 @@ def test_probes_say_which_mutants_can_change_a_run(tmp_path):
     holds here, so neither d/1's clause nor f's has an instance."""
     from asl_kb.asp.control import keeping_controls, new_control, using_rules
     from asl_kb.mutate.reach import grounded, write_probes
+
     rules = tmp_path / "rules"
     (rules / "ch").mkdir(parents=True)
     (rules / "main.lp").write_text('#include "ch/r.lp".\n')
@@ -121,24 +129,29 @@ def test_probes_say_which_mutants_can_change_a_run(tmp_path):
 
     plain, _ = run(rules)
     shown, fired = run(tmp_path / "probed")
-    assert shown == plain == ["b(1)", "b(2)"]        # the probes change no answer
+    assert shown == plain == ["b(1)", "b(2)"]  # the probes change no answer
     ms = file_mutants(rules, "ch/r.lp")
-    may = {(m.kind, m.literal or m.clause): probes.may_change(m.id, fired) for m in ms
-           if not (m.literal == "a(X)" and not m.clause.startswith("d"))}
+    may = {
+        (m.kind, m.literal or m.clause): probes.may_change(m.id, fired)
+        for m in ms
+        if not (m.literal == "a(X)" and not m.clause.startswith("d"))
+    }
     assert may[(DELETE, "a(1).")] and may[(DELETE, "b(X) :- a(X), not c(X).")]
     assert may[(NEGATE, "not c(X)")]
     assert not may[(DELETE, "d(X) :- e(X), a(X).")]
-    assert may[(NEGATE, "e(X)")]                       # `not e(X), a(X)` has instances
+    assert may[(NEGATE, "e(X)")]  # `not e(X), a(X)` has instances
     assert not may[(NEGATE, "a(X)")] and not may[(DELETE, "f :- a(X), X > 1, e(Y), Y = X.")]
     assert may[(NEGATE, "e(Y)")] and not may[(NEGATE, "X > 1")]
-    assert probes.may_change(ms[0].id, None)           # no record: may change
+    assert probes.may_change(ms[0].id, None)  # no record: may change
 
 
 def test_equivalent_marks(tmp_path):
     rules = tmp_path / "rules"
     (rules / "ch").mkdir(parents=True)
-    marked = R2.replace(b"d(X) :-", b"% why d/1\n% equivalent: delete -- e/1 is never\n%   derived\n"
-                                     b"% equivalent: a(X) -- the same\nd(X) :-")
+    marked = R2.replace(
+        b"d(X) :-",
+        b"% why d/1\n% equivalent: delete -- e/1 is never\n%   derived\n% equivalent: a(X) -- the same\nd(X) :-",
+    )
     (rules / "ch" / "r.lp").write_bytes(marked)
     ms = {(m.kind, m.clause, m.literal): m for m in file_mutants(rules, "ch/r.lp")}
     d = "d(X) :- e(X), a(X)."
@@ -157,17 +170,19 @@ def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_p
     from types import SimpleNamespace
     from asl_kb.mutate import history
     from asl_kb.resources import cases_dir
+
     a = SimpleNamespace(id="f.lp:3:delete:10", file="rout/f.lp", kind="delete", clause="p :- q.", literal="")
     b = SimpleNamespace(id="f.lp:4:negate:20@q", file="rout/f.lp", kind="negate", clause="p :- q.", literal="q")
     moved = SimpleNamespace(id="f.lp:9:delete:99", file="rout/f.lp", kind="delete", clause="p :- q.", literal="")
     case = str(cases_dir() / "rout" / "A10.5-EX.yaml")
     path = tmp_path / "h.json"
-    history.update(str(path), [a, b], {a.id: {"status": "killed", "by": case, "run": "as written"},
-                                       b.id: {"status": "survived"}})
+    history.update(
+        str(path), [a, b], {a.id: {"status": "killed", "by": case, "run": "as written"}, b.id: {"status": "survived"}}
+    )
     got = history.load(str(path))
-    assert got[history.key(moved)] == {"case": case, "run": "as written"}   # same clause, other line
+    assert got[history.key(moved)] == {"case": case, "run": "as written"}  # same clause, other line
     assert history.key(b) not in got
-    assert '"rout/A10.5-EX.yaml"' in path.read_text()                    # stored relative to facts/
+    assert '"rout/A10.5-EX.yaml"' in path.read_text()  # stored relative to facts/
     history.update(str(path), [a], {a.id: {"status": "survived"}})
     assert history.load(str(path)) == {}
 
@@ -180,6 +195,7 @@ def test_unsafe_mutants_are_exactly_the_negations_whose_program_no_longer_ground
     from asl_kb.asp import control
     from asl_kb.mutate.mutants import NEGATE, file_mutants, unsafe_mutants
     from asl_kb.resources import rules_dir
+
     rules = rules_dir()
     unsafe = unsafe_mutants(rules, "check.lp")
     assert unsafe and all(": error: unsafe variables" in m for m in unsafe.values())
@@ -204,6 +220,7 @@ def test_a_case_runs_the_preferred_runs_first_and_stops_at_the_first_failure(mon
     like this one: those run first, and the case stops at its first failure."""
     from asl_kb import casebook
     from asl_kb.resources import cases_dir
+
     path = cases_dir() / "rout" / "A20.21-surrender.yaml"
     labels = [r.label for r in casebook.load_case(path).runs]
     assert len(labels) > 3
@@ -212,6 +229,7 @@ def test_a_case_runs_the_preferred_runs_first_and_stops_at_the_first_failure(mon
     def fake_run(case, r):
         ran.append(r.label)
         return [r.label] if r.label in (labels[1], labels[3]) else []
+
     monkeypatch.setattr(casebook, "_run", fake_run)
     assert casebook.run_case(path, first_failure=True, prefer=[labels[3], "no such run"]) == [labels[3]]
     assert ran == [labels[3]]

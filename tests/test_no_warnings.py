@@ -9,6 +9,7 @@ A run's usual way in (parsed rules, facts as atoms: asl_kb/asp/control.py)
 drops clingo's undefined-atom checks, which misfire there; those depend on
 the program alone, not on the position, and are made by a few cases run
 with every program loaded as text (control.diagnosing()), where they hold."""
+
 from __future__ import annotations
 
 import functools
@@ -30,9 +31,9 @@ POSITIONS = sorted(cases_dir().glob("*/*.yaml"))
 RUNS = {
     # the outcomes and check runs are the session's shared ones (tests/_runs.py:
     # their warnings are logged again each time they are handed out)
-    "phase": lambda p: _runs.outcomes(p, phase=True),    # the rout graphs too, as plain
-    "check": _runs.check,                                # runs plain outcomes first
-    "prisoners": solve_prisoners,       # also where the position has no prisoners
+    "phase": lambda p: _runs.outcomes(p, phase=True),  # the rout graphs too, as plain
+    "check": _runs.check,  # runs plain outcomes first
+    "prisoners": solve_prisoners,  # also where the position has no prisoners
     "position_checks": violations,
     "switches": switches_in_force,
 }
@@ -48,10 +49,13 @@ def _warnings(run, position) -> list[str]:
 def test_every_program_runs_without_a_clingo_warning(path):
     position = load_position(path)
     runs = dict(RUNS)
-    if position.phase == "rout":   # A10.41: who may break, before the RtPh
+    if position.phase == "rout":  # A10.41: who may break, before the RtPh
         # the schema's and the stable listings' run where it has --voluntary-break
-        runs["voluntary_break"] = (lambda p: _runs.outcomes(p, voluntary_break=True)) if path.name in SLOW_VB \
+        runs["voluntary_break"] = (
+            (lambda p: _runs.outcomes(p, voluntary_break=True))
+            if path.name in SLOW_VB
             else (lambda p: full_outcomes(path))
+        )
     found = {name: _warnings(run, position) for name, run in runs.items()}
     assert {name: ws for name, ws in found.items() if ws} == {}
 
@@ -62,9 +66,15 @@ def test_every_program_runs_without_a_clingo_warning(path):
 #: (why_not.lp, loaded as text, gets clingo "info" messages on its #program
 #: final clauses that read the stages' predicates through `_`, and on its
 #: #show legal/1 when no proposal is legal: known, not yet settled.)
-DIAGNOSED = ["rout/A10.5-EX.yaml", "rout/A10.533-EX1.yaml", "rout/A10.52-low-crawl.yaml",
-             "rout/A10.41-voluntary-break.yaml", "phase/article-Ex6.yaml", "prisoners/A20.22-EX.yaml",
-             "prisoners/A20.5-position-checks.yaml"]
+DIAGNOSED = [
+    "rout/A10.5-EX.yaml",
+    "rout/A10.533-EX1.yaml",
+    "rout/A10.52-low-crawl.yaml",
+    "rout/A10.41-voluntary-break.yaml",
+    "phase/article-Ex6.yaml",
+    "prisoners/A20.22-EX.yaml",
+    "prisoners/A20.5-position-checks.yaml",
+]
 
 
 @functools.lru_cache(maxsize=None)
@@ -72,8 +82,14 @@ def _diagnosed(name) -> tuple[set, list]:
     position = load_position(cases_dir() / name)
     before = len(control.WARNINGS)
     with control.diagnosing(), control.tracing_entries() as entries:
-        for run in (lambda p: outcomes(p, phase=True), lambda p: outcomes(p, voluntary_break=True),
-                    check, solve_prisoners, violations, switches_in_force):
+        for run in (
+            lambda p: outcomes(p, phase=True),
+            lambda p: outcomes(p, voluntary_break=True),
+            check,
+            solve_prisoners,
+            violations,
+            switches_in_force,
+        ):
             run(position)
     return frozenset(entries), [f"{code}: {message}" for code, message in control.WARNINGS[before:]]
 
@@ -110,7 +126,6 @@ def test_the_usual_way_in_keeps_the_other_warnings(tmp_path):
     assert [code for code, _ in control.WARNINGS[before:]] == ["OperationUndefined"]
 
 
-
 def test_a_test_process_exits_without_ast_noise():
     # a process that built a Control from parsed statements keeps them
     # (control._PARSED): at exit they are released before clingo.ast's
@@ -120,8 +135,23 @@ def test_a_test_process_exits_without_ast_noise():
     import subprocess
     import sys
     from conftest import ROOT
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
-                          "tests/test_cli.py::test_check_takes_rules"],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_cli.py::test_check_takes_rules",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stdout[-500:]
     assert "Exception ignored" not in run.stdout + run.stderr, (run.stdout + run.stderr)[-500:]

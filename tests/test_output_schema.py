@@ -5,6 +5,7 @@ validate against it. Documents are validated by jsonschema-rs (Draft
 2020-12, as jsonschema reads it, a hundred times faster on answers of
 thousands of fates); jsonschema, the reference, checks the schema against
 the metaschema, and both agree on sample documents, valid and not."""
+
 import functools
 import json
 from pathlib import Path
@@ -43,8 +44,7 @@ def _inlined(node, defs: dict, within: tuple = ()):
 
 
 def _schema(ref=None) -> dict:
-    return SCHEMA if ref is None else {"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"],
-                                       "$ref": f"#/$defs/{ref}"}
+    return SCHEMA if ref is None else {"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{ref}"}
 
 
 @functools.cache
@@ -102,8 +102,9 @@ def _broken(doc: dict) -> list[dict]:
     return out
 
 
-@pytest.mark.parametrize("name", ["rout/A10.5-EX.yaml", "rout/A10.531-EX.yaml", "prisoners/article-Ex18.yaml",
-                                  "phase/article-Ex6.yaml"])
+@pytest.mark.parametrize(
+    "name", ["rout/A10.5-EX.yaml", "rout/A10.531-EX.yaml", "prisoners/article-Ex18.yaml", "phase/article-Ex6.yaml"]
+)
 def test_the_two_validators_agree(name):
     doc = json.loads(to_json(full_outcomes(FACTS / name)))
     assert validator().is_valid(doc) and reference().is_valid(doc), name

@@ -4,6 +4,7 @@ unit, units of one Location with the same fates shown once as a stack; the
 explanations are said once (no two lines of one rule differing in one unit
 id); the fate numbers are those of the JSON's `fates`, and the odds of a
 rout add up to every roll of the dice."""
+
 import re
 from pathlib import Path
 from collections import Counter
@@ -32,6 +33,7 @@ def test_the_big_stack_case_holds():
     """Its expectations (the hand-worked odds beside them) as a bundled
     case's are held (tests/test_cases.py)."""
     from asl_kb.casebook import run_case
+
     assert not run_case(BIG)
 
 
@@ -56,7 +58,7 @@ def test_default_text_is_one_screen_per_unit_or_stack(path):
         # explanations once: no two lines of one rule that differ in one word only
         body = [ln.strip() for ln in lines if ln.strip().startswith("[A") or " only: [" in ln]
         for i, a in enumerate(body):
-            for b in body[i + 1:]:
+            for b in body[i + 1 :]:
                 ta, tb = a.split(), b.split()
                 if len(ta) == len(tb) and ta[0] == tb[0]:
                     assert sum(x != y for x, y in zip(ta, tb)) != 1, (a, b)
@@ -72,7 +74,7 @@ def test_the_odds_add_up(path):
             for o in [f.odds] + list(f.odds_with_leader or ()):
                 if o is None:
                     continue
-                assert o.intact + o.reduced + sum(p.ways for p in o.pinned) + o.eliminated == 36 ** o.nmcs
+                assert o.intact + o.reduced + sum(p.ways for p in o.pinned) + o.eliminated == 36**o.nmcs
                 # one NMC per Interdiction Location entered: a re-entered
                 # Location counts once per entry (A10.53, facts/rout/A10.53-re-entry.yaml)
                 entries = Counter(i.at for i in f.interdiction) | Counter(i.at for i in f.optional_interdiction)
@@ -86,7 +88,7 @@ def test_the_big_stack_fits_one_screen_per_unit():
     r = _result(BIG)
     assert all(len(u.fates) > 1500 for u in r.units)
     text = to_text(r)
-    block = text.split("\n\n")[0].splitlines()[1:]      # (the first line names the position)
+    block = text.split("\n\n")[0].splitlines()[1:]  # (the first line names the position)
     assert block[0].startswith("R1, R2, R3 ")
     assert len(block) <= MAX_LINES
     assert len(to_text(r, all=True).splitlines()) > 10 * len(r.units[0].fates)
@@ -101,13 +103,13 @@ def test_fate_numbers_are_the_printed_order():
     text's ranges point at the fates they name."""
     r = _result(BIG)
     numbered = re.findall(r"^  (\d+)\. (\w+)", to_text(r, all=True), flags=re.M)
-    assert [int(n) for n, _ in numbered[:len(r.units[0].fates)]] == list(range(1, len(r.units[0].fates) + 1))
+    assert [int(n) for n, _ in numbered[: len(r.units[0].fates)]] == list(range(1, len(r.units[0].fates) + 1))
     u = r.units[0]
     for line in unit_lines([u]):
         m = re.match(r"^  \[(\d+)(?:-(\d+))?\] (surrender|eliminated)", line)
         if m:
             lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-            assert {f.kind for f in u.fates[lo - 1:hi]} == {m.group(3)}
+            assert {f.kind for f in u.fates[lo - 1 : hi]} == {m.group(3)}
 
 
 LLMC_STACK = """
@@ -129,6 +131,7 @@ def test_a_stack_is_shown_once_with_what_differs():
     the surrenders to four captors one line, the leader's LLMC (A10.2) noted
     for him alone; the JSON keeps each unit."""
     from asl_kb.position.loader import load_position_text
+
     r = _runs.outcomes(load_position_text(LLMC_STACK, "stack.yaml"))
     lines = to_text(r).splitlines()
     assert lines[1].startswith("G1, L1 (german) in BB8, a stack")

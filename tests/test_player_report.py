@@ -3,6 +3,7 @@ caption (position, unit, fate in words, odds), labels drawn over the
 counters, a legend entry for every terrain drawn, concealed enemy units as
 `?` counters; its "Rules cited" are sentences, not file names; `why-not`
 says how a legal rout is made; counts past 2^53 are also strings."""
+
 import json
 import re
 from pathlib import Path
@@ -31,20 +32,23 @@ def test_caption_names_position_unit_fate_and_odds():
     u = r.units[0]
     n = next(k for k, f in enumerate(u.fates, 1) if f.kind == "rout" and f.odds and f.odds.nmcs)
     f = u.fates[n - 1]
-    captions = re.findall(r'<g class="overlay-labels" data-for="([^"]+)">\n<text class="caption"[^>]*>([^<]*)</text>'
-                          r'(?:<text class="caption odds"[^>]*>([^<]*)</text>)?', text)
+    captions = re.findall(
+        r'<g class="overlay-labels" data-for="([^"]+)">\n<text class="caption"[^>]*>([^<]*)</text>'
+        r'(?:<text class="caption odds"[^>]*>([^<]*)</text>)?',
+        text,
+    )
     assert len(captions) == sum(len(x.fates) for x in r.units)
     mine = [c for c in captions if c[1].startswith(f"{u.id} ") and f", fate {n}: rout to {f.at}" in c[1]]
     assert len(mine) == 1
     assert f"{f.odds.intact}/{f.odds.of}" in mine[0][2]
-    assert f'>{position.name}</text>' in text
+    assert f">{position.name}</text>" in text
 
 
 def test_labels_are_drawn_over_the_counters_and_the_legend_names_every_terrain():
     position, r, text = _page(Path(__file__).resolve().parent / "data" / "player-stack-in-the-open.yaml")
     assert text.index('<g id="units">') < text.index('<g id="labels">')
-    legend = text[text.index('<div class="legend">'):]
-    legend = legend[:legend.index("</div>")]
+    legend = text[text.index('<div class="legend">') :]
+    legend = legend[: legend.index("</div>")]
     drawn = set(re.findall(r'<polygon class="hex t-([a-z_]+)"', text))
     assert drawn >= {"open", "woods", "building"}
     for t in drawn:
@@ -58,14 +62,14 @@ def test_concealed_units_show_as_question_marks():
     for u in hidden:
         g = re.search(rf'<g class="counter[^"]*" data-unit="{u.id}".*?</g>\n', text, flags=re.S).group(0)
         assert re.search(r'<text class="values"[^>]*>\?</text>', g)
-        assert u.counter not in re.sub(r"<title>.*?</title>", "", g)     # its values: only in the tooltip
+        assert u.counter not in re.sub(r"<title>.*?</title>", "", g)  # its values: only in the tooltip
         assert u.counter in re.search(r"<title>(.*?)</title>", g).group(1)
 
 
 def test_rules_cited_are_sentences_not_files():
     position, r, text = _page(ODDS)
-    rules = text[text.index('<section class="rules"'):]
-    rules = rules[:rules.index("</section>")]
+    rules = text[text.index('<section class="rules"') :]
+    rules = rules[: rules.index("</section>")]
     assert ".lp" not in rules and "_" not in re.sub(r'id="[^"]*"', "", rules)
     says = {b.says for u in r.units for f in u.fates for b in f.because if b.rule == "A10.53"}
     assert any(s.split(":")[0] in rules for s in says)
@@ -73,8 +77,10 @@ def test_rules_cited_are_sentences_not_files():
 
 def test_why_not_says_the_manner_and_the_route():
     position = load_position(cases_dir() / "rout" / "A10.531-EX.yaml")
-    crawl, step = why_not(position, {"unit": "RJ2", "fate": "rout", "at": "J1"}), \
-        why_not(position, {"unit": "RJ2", "fate": "rout", "at": "J0"})
+    crawl, step = (
+        why_not(position, {"unit": "RJ2", "fate": "rout", "at": "J1"}),
+        why_not(position, {"unit": "RJ2", "fate": "rout", "at": "J0"}),
+    )
     assert crawl["legal"] and crawl["manner"] == "low_crawl_only" and crawl["route"]["low_crawl"]
     assert step["legal"] and step["manner"] == "no_low_crawl"
     assert step["route"]["fate"] == step["fates"][0] and step["route"]["interdiction"]
@@ -83,12 +89,14 @@ def test_why_not_says_the_manner_and_the_route():
 
 def test_counts_past_javascripts_safe_integers_are_also_strings():
     schema = json.loads((docs_dir() / "output.schema.json").read_text())
-    big = WholePhase(count=3 ** 160, independent=[], voluntary_rout=[], outcomes=[], assumes=[],
-                     combinations=MAX_SAFE_INTEGER + 1)
-    small = WholePhase(count=MAX_SAFE_INTEGER, independent=[], voluntary_rout=[], outcomes=[], assumes=[],
-                       combinations=5)
+    big = WholePhase(
+        count=3**160, independent=[], voluntary_rout=[], outcomes=[], assumes=[], combinations=MAX_SAFE_INTEGER + 1
+    )
+    small = WholePhase(
+        count=MAX_SAFE_INTEGER, independent=[], voluntary_rout=[], outcomes=[], assumes=[], combinations=5
+    )
     j = big.to_json()
-    assert j["count_string"] == str(3 ** 160) and j["combinations_string"] == str(MAX_SAFE_INTEGER + 1)
+    assert j["count_string"] == str(3**160) and j["combinations_string"] == str(MAX_SAFE_INTEGER + 1)
     assert "count_string" not in small.to_json() and "combinations_string" not in small.to_json()
     sub = {"$ref": "#/$defs/phase", "$defs": schema["$defs"]}
     jsonschema.validate(j, sub)

@@ -1,4 +1,5 @@
 """Valid position files load into exactly the values written."""
+
 from __future__ import annotations
 
 import textwrap
@@ -82,8 +83,11 @@ def test_top_level_fields(full):
     assert full.no_quarter == ("german",)
     assert full.notes == "map reconstructed from the rulebook drawing"
     # expect stays plain data; the numbers stay strings like every scalar.
-    assert full.expect == {"source": "A10.5 EX", "units": {"R1": {"fates": [{"fate": "rout", "at": ["L3", "M2@1"]}]}},
-                           "phase": {"count": "3"}}
+    assert full.expect == {
+        "source": "A10.5 EX",
+        "units": {"R1": {"fates": [{"fate": "rout", "at": ["L3", "M2@1"]}]}},
+        "phase": {"count": "3"},
+    }
 
 
 def test_map(full):
@@ -93,7 +97,7 @@ def test_map(full):
     assert list(full.terrain) == ["M7", "J1", "K2", "L3", "K5", "M2", "N3"]
     assert full.terrain["M7"] == HexTerrain("building", (), 0, None)
     assert full.terrain["L3"] == HexTerrain("open", ("foxhole", "smoke"), 0, None)
-    assert full.terrain["K5"] == HexTerrain("grain", (), 1, None)   # map default terrain
+    assert full.terrain["K5"] == HexTerrain("grain", (), 1, None)  # map default terrain
     assert full.terrain["M2"] == HexTerrain("stone_building", (), 0, "b1")
     assert full.terrain["N3"] == HexTerrain("woods", ("wire",), -1, None)
     assert full.terrain_of("O9") == HexTerrain("grain", (), 0, None)
@@ -104,16 +108,33 @@ def test_map(full):
 
 def test_los_overrides(full):
     assert full.los_blocked == (("J1", "L1"),)
-    assert full.los_clear == (("K2", "M2@1"),)            # board prefix dropped, level kept
-    assert full.los_hindrance == (("O5", "N3@0", 2),)     # "@0" = ground level only, kept
+    assert full.los_clear == (("K2", "M2@1"),)  # board prefix dropped, level kept
+    assert full.los_hindrance == (("O5", "N3@0", 2),)  # "@0" = ground level only, kept
 
 
 def test_units(full):
     r1, g1, g2, t1, a1, u1 = full.units
-    assert r1 == Unit(id="R1", side="russian", type="squad", counter="4-4-7", hex="L2", level=0,
-                      status=("broken", "dm"), sw=(), armament=(), fp=4, normal_range=4, morale=7,
-                      leadership=None, unarmed=False, ca=None, vca=None, tca=None,
-                      nationality="russian", line=r1.line)
+    assert r1 == Unit(
+        id="R1",
+        side="russian",
+        type="squad",
+        counter="4-4-7",
+        hex="L2",
+        level=0,
+        status=("broken", "dm"),
+        sw=(),
+        armament=(),
+        fp=4,
+        normal_range=4,
+        morale=7,
+        leadership=None,
+        unarmed=False,
+        ca=None,
+        vca=None,
+        tca=None,
+        nationality="russian",
+        line=r1.line,
+    )
     assert FULL.splitlines()[r1.line - 1].lstrip().startswith("- {id: R1")
     assert (g1.hex, g1.level, g1.location) == ("M2", 1, "M2@1")
     assert (g1.morale, g1.leadership, g1.fp) == (9, -1, None)
@@ -126,7 +147,7 @@ def test_units(full):
     assert t1.armament == (Weapon("ma", 4, 20), Weapon("cmg", 3, 8), Weapon("bmg", 2, 8))
     assert (t1.vca, t1.tca, t1.ca, t1.counter, t1.morale) == (1, 2, None, None, None)
     assert (a1.counter, a1.fp, a1.normal_range, a1.ca) == ("57L AT", 4, 12, 3)
-    assert (u1.unarmed, u1.fp, u1.normal_range, u1.morale) == (True, 1, 0, 7)   # morale key wins
+    assert (u1.unarmed, u1.fp, u1.normal_range, u1.morale) == (True, 1, 0, 7)  # morale key wins
 
 
 def test_position_is_hashable_and_expect_ignored_by_equality(full):
@@ -210,19 +231,29 @@ def test_load_from_path(tmp_path):
     assert pos == load_position_text(FULL, str(path))
 
 
-@pytest.mark.parametrize("text, fp, rng, morale, unarmed", [
-    ("4-6-7", 4, 6, 7, False),
-    ("6-2-8", 6, 2, 8, False),
-    ("10-2-10", 10, 2, 10, False),
-    ("(1)-0-6", 1, 0, 6, True),
-])
+@pytest.mark.parametrize(
+    "text, fp, rng, morale, unarmed",
+    [
+        ("4-6-7", 4, 6, 7, False),
+        ("6-2-8", 6, 2, 8, False),
+        ("10-2-10", 10, 2, 10, False),
+        ("(1)-0-6", 1, 0, 6, True),
+    ],
+)
 def test_infantry_counters(text, fp, rng, morale, unarmed):
     assert counters.parse_infantry(text) == counters.InfantryCounter(fp, rng, morale, unarmed)
 
 
-@pytest.mark.parametrize("text, morale, leadership", [
-    ("9-1", 9, -1), ("10-2", 10, -2), ("8-0", 8, 0), ("8+1", 8, 1), ("10-3", 10, -3),
-])
+@pytest.mark.parametrize(
+    "text, morale, leadership",
+    [
+        ("9-1", 9, -1),
+        ("10-2", 10, -2),
+        ("8-0", 8, 0),
+        ("8+1", 8, 1),
+        ("10-3", 10, -3),
+    ],
+)
 def test_leader_counters(text, morale, leadership):
     assert counters.parse_leader(text) == counters.LeaderCounter(morale, leadership)
 

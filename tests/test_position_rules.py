@@ -3,6 +3,7 @@ accepts the file (its schema is fine), the rules name the broken clause, and
 the file, line and key of the offending input are kept:
 `asl-kb outcomes` refuses it (exit 2, rule named), `asl-kb check` lists it
 (exit 1). Each case marks the offending line with "# <-"."""
+
 from __future__ import annotations
 
 import json
@@ -23,42 +24,62 @@ G = "side: german, type: squad, counter: 4-6-7"
 CASES = {
     "prisoner_away_from_guard": (
         HEAD + f"units:\n  - {{id: G1, {G}, at: L3}}\n  - {{id: R1, {R}, at: L2, guard: G1}}  # <-\n",
-        "units[1].guard", {("A20.5", "prisoner_away_from_guard")}),
+        "units[1].guard",
+        {("A20.5", "prisoner_away_from_guard")},
+    ),
     "prisoner_on_another_level": (
         HEAD + "map: {terrain: {L3: building}, levels: {L3: 1}}\n"
         f"units:\n  - {{id: G1, {G}, at: 'L3@1'}}\n  - {{id: R1, {R}, at: L3, guard: G1}}  # <-\n",
-        "units[1].guard", {("A20.5", "prisoner_away_from_guard")}),
+        "units[1].guard",
+        {("A20.5", "prisoner_away_from_guard")},
+    ),
     "guard_on_own_side": (
         HEAD + f"units:\n  - {{id: R2, {R}, at: L3}}\n  - {{id: R1, {R}, at: L3, guard: R2}}  # <-\n",
-        "units[1].guard", {("A20.5", "guard_on_own_side")}),
+        "units[1].guard",
+        {("A20.5", "guard_on_own_side")},
+    ),
     "guard_is_prisoner": (
         HEAD + f"units:\n  - {{id: R2, {R}, at: L3}}\n  - {{id: G1, {G}, at: L3, guard: R2}}\n"
         f"  - {{id: R1, {R}, at: L3, guard: G1}}  # <-\n",
-        "units[2].guard", {("A20.5", "guard_is_prisoner")}),
+        "units[2].guard",
+        {("A20.5", "guard_is_prisoner")},
+    ),
     "guarding_written_on_the_guard": (
         HEAD + f"units:\n  - {{id: R1, {R}, at: L2}}\n  - {{id: G1, {G}, at: L3, guarding: [R1]}}  # <-\n",
-        "units[1].guarding[0]", {("A20.5", "prisoner_away_from_guard")}),
+        "units[1].guarding[0]",
+        {("A20.5", "prisoner_away_from_guard")},
+    ),
     "cc_across_locations": (
         HEAD + f"units:\n  - {{id: R1, {R}, at: L2}}\n  - {{id: G1, {G}, at: L3}}\n"
         "close_combat:\n  - {attackers: [R1], defenders: [G1]}  # <-\n",
-        "close_combat[0]", {("A11.1", "cc_across_locations")}),
+        "close_combat[0]",
+        {("A11.1", "cc_across_locations")},
+    ),
     "cc_attackers_of_two_sides": (
         HEAD + f"units:\n  - {{id: R1, {R}, at: L2}}\n  - {{id: G1, {G}, at: L2}}\n  - {{id: G2, {G}, at: L2}}\n"
         "close_combat:\n  - {attackers: [R1], defenders: [G1]}\n  - {attackers: [R1, G1], defenders: [G2]}  # <-\n",
-        "close_combat[1]", {("A11.1", "cc_attackers_of_two_sides"), ("A11.1", "cc_against_own_side")}),
+        "close_combat[1]",
+        {("A11.1", "cc_attackers_of_two_sides"), ("A11.1", "cc_against_own_side")},
+    ),
     "cc_against_own_side": (
         HEAD + f"units:\n  - {{id: G1, {G}, at: L2}}\n  - {{id: G2, {G}, at: L2}}\n"
         "close_combat:\n  - {attackers: [G1], defenders: [G2]}  # <-\n",
-        "close_combat[0]", {("A11.1", "cc_against_own_side")}),
+        "close_combat[0]",
+        {("A11.1", "cc_against_own_side")},
+    ),
     # A10.3: only Personnel break; the status is the offending input
     "broken_vehicle": (
         HEAD + f"units:\n  - {{id: R1, {R}, at: L2}}\n"
         "  - {id: T1, side: russian, type: vehicle, at: L3, armament: [bmg], status: [ce, broken]}  # <-\n",
-        "units[1].status[1]", {("A10.3", "broken_not_personnel")}),
+        "units[1].status[1]",
+        {("A10.3", "broken_not_personnel")},
+    ),
     "broken_gun": (
         HEAD + "units:\n  - {id: A1, side: russian, type: gun, counter: 57L AT, at: L3, fp: 4, range: 12, ca: 3,"
         " status: [broken]}  # <-\n",
-        "units[0].status[0]", {("A10.3", "broken_not_personnel")}),
+        "units[0].status[0]",
+        {("A10.3", "broken_not_personnel")},
+    ),
 }
 
 
@@ -76,7 +97,7 @@ def case(request, tmp_path):
 
 def test_the_rules_name_the_clause_and_the_input_at_fault(case):
     path, line, key, expected = case
-    found = violations(load_position(path))      # the schema is fine: it loads
+    found = violations(load_position(path))  # the schema is fine: it loads
     assert {(v.rule, v.clause.split("(")[0]) for v in found} == expected
     assert {(v.line, v.key) for v in found} == {(line, key)}
 

@@ -2,6 +2,7 @@
 (asl_kb/position/schema.py): every bundled position conforms to it as
 jsonschema reads it, the loader's fast check agrees with jsonschema, and a
 valid position is loaded without importing jsonschema."""
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,10 @@ def test_an_editor_reading_yaml_itself_finds_the_bundled_positions_valid():
     # what a YAML editor hands its JSON Schema support: the YAML's own types
     # (core schema: numbers, booleans); the loader's reading is laxer
     validator = jsonschema.Draft7Validator(schema.schema())
-    bad = {p.name: [e.message for e in validator.iter_errors(yaml.load(p.read_text(), Loader=yaml.CSafeLoader))]
-           for p in BUNDLED}
+    bad = {
+        p.name: [e.message for e in validator.iter_errors(yaml.load(p.read_text(), Loader=yaml.CSafeLoader))]
+        for p in BUNDLED
+    }
     assert {k: v for k, v in bad.items() if v} == {}
 
 
@@ -84,17 +87,20 @@ HEAD = "name: x\nattacker: r\n"
 UNIT = "units:\n  - {id: R1, side: r, type: squad, counter: 4-4-7, at: L2, "
 
 
-@pytest.mark.parametrize("text, line, key, words", [
-    (HEAD + UNIT + "morale: 13}\n", 4, "units[0].morale", "13 is out of range 1..12"),
-    (HEAD + UNIT + "status: ['']}\n", 4, "units[0].status[0]", "must not be empty"),
-    (HEAD + "map:\n  area: [J0]\n", 4, "map.area", "expected two corner hexes, e.g. [J0, P10], got 1 items"),
-    (HEAD + "no_quarter:\n  - german\n  - german\n", 5, "no_quarter[1]", "'german' is listed twice"),
-    (HEAD + "errata:\n  a20: off\n", 4, "errata.a20", "'a20' is not a rule number like A20.3"),
-    (HEAD + "map:\n  terrain: [M2]\n", 4, "map.terrain", "expected a mapping keyed by hex, e.g. {M7: building}"),
-    (HEAD + "los:\n  blocked: [[J1]]\n", 4, "los.blocked[0]", "expected [J1, L1], got a list of 1"),
-    ("name: x\nattacker: 7\n", 2, "attacker", "'7' is not a lower-case name"),
-    (HEAD + "fire_effects:\n  eliminated: [R1]\n", 4, "fire_effects.by", "required key 'by' is missing"),
-])
+@pytest.mark.parametrize(
+    "text, line, key, words",
+    [
+        (HEAD + UNIT + "morale: 13}\n", 4, "units[0].morale", "13 is out of range 1..12"),
+        (HEAD + UNIT + "status: ['']}\n", 4, "units[0].status[0]", "must not be empty"),
+        (HEAD + "map:\n  area: [J0]\n", 4, "map.area", "expected two corner hexes, e.g. [J0, P10], got 1 items"),
+        (HEAD + "no_quarter:\n  - german\n  - german\n", 5, "no_quarter[1]", "'german' is listed twice"),
+        (HEAD + "errata:\n  a20: off\n", 4, "errata.a20", "'a20' is not a rule number like A20.3"),
+        (HEAD + "map:\n  terrain: [M2]\n", 4, "map.terrain", "expected a mapping keyed by hex, e.g. {M7: building}"),
+        (HEAD + "los:\n  blocked: [[J1]]\n", 4, "los.blocked[0]", "expected [J1, L1], got a list of 1"),
+        ("name: x\nattacker: 7\n", 2, "attacker", "'7' is not a lower-case name"),
+        (HEAD + "fire_effects:\n  eliminated: [R1]\n", 4, "fire_effects.by", "required key 'by' is missing"),
+    ],
+)
 def test_schema_errors_point_at_the_node(text, line, key, words):
     with pytest.raises(PositionError) as info:
         load_position_text(text, "p.yaml")
@@ -103,8 +109,10 @@ def test_schema_errors_point_at_the_node(text, line, key, words):
 
 
 def test_a_valid_position_loads_without_jsonschema():
-    code = ("import sys; from asl_kb.position.loader import load_position; "
-            f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules)")
+    code = (
+        "import sys; from asl_kb.position.loader import load_position; "
+        f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
 
@@ -113,6 +121,7 @@ def test_the_loaders_names_are_the_schemas():
     """The names the loader and the committee's scopes use (loader.PHASES,
     ...) are the schema's: a name added to one is added to the other."""
     from asl_kb.position import loader
+
     defs = schema.schema()["definitions"]
     unit = defs["unit"]["properties"]
     assert schema.schema()["properties"]["phase"]["enum"] == list(loader.PHASES)
@@ -132,9 +141,14 @@ def test_any_value_anywhere_is_bad_input_or_loads(tmp_path):
     import random
 
     from asl_kb.casebook import load_case
+
     rnd = random.Random(29)
-    files = [cases_dir() / "rout" / "A10.5-EX.yaml", cases_dir() / "prisoners" / "A20.55-EX.yaml",
-             cases_dir() / "phase" / "article-Ex13.yaml", cases_dir() / "rout" / "A10.5-may-rout.yaml"]
+    files = [
+        cases_dir() / "rout" / "A10.5-EX.yaml",
+        cases_dir() / "prisoners" / "A20.55-EX.yaml",
+        cases_dir() / "phase" / "article-Ex13.yaml",
+        cases_dir() / "rout" / "A10.5-may-rout.yaml",
+    ]
     tried = 0
     for path in files:
         base = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
@@ -146,6 +160,7 @@ def test_any_value_anywhere_is_bad_input_or_loads(tmp_path):
             items = x.items() if isinstance(x, dict) else enumerate(x) if isinstance(x, list) else ()
             for k, v in items:
                 walk(v, trail + (k,))
+
         walk(base, ())
         for trail in rnd.sample(nodes, min(8, len(nodes))):
             for value in ("", "zz", ["zz"], {"zz": 1}, -3):
@@ -168,7 +183,12 @@ def test_an_editor_reading_yaml_1_2_finds_numbers_where_names_may_be_numbers():
     """A YAML 1.2 editor reads `1e3` as a number, the loader as a string:
     the schema accepts both where a name or text may look like a number."""
     validator = jsonschema.Draft7Validator(schema.schema())
-    doc = {"name": 1e3, "attacker": "r", "notes": 2.5, "map": {"board": 5},
-           "units": [{"id": 1e10, "side": "r", "type": "squad", "counter": 447.0, "at": "L2"}]}
+    doc = {
+        "name": 1e3,
+        "attacker": "r",
+        "notes": 2.5,
+        "map": {"board": 5},
+        "units": [{"id": 1e10, "side": "r", "type": "squad", "counter": 447.0, "at": "L2"}],
+    }
     assert [e.message for e in validator.iter_errors(doc)] == []
     assert schema.conforms(schema.schema(), doc)

@@ -6,14 +6,14 @@ holds). What stays here is said only in an explanation's wording (odds of a
 joint attack, "does not penalize", "always Armed", "adds no MF", ...) or is an
 equivalence of two ways to write a position (`guarding:` / `guard:`). Move a
 test into its case when explanations carry structured reasons."""
+
 from conftest import FACTS
 
 
 def inline(name, phase, attacker, units, extra=""):
     """A small position on an open map, E5 and around."""
     rows = "".join(f"  - {u}\n" for u in units)
-    return (f"name: {name}\nphase: {phase}\nattacker: {attacker}\nmap: {{area: [A1, J10]}}\n"
-            f"units:\n{rows}{extra}")
+    return f"name: {name}\nphase: {phase}\nattacker: {attacker}\nmap: {{area: [A1, J10]}}\nunits:\n{rows}{extra}"
 
 
 def pris(run, path_or_text, **kw):
@@ -57,9 +57,14 @@ def says(o):
 
 # --- Example 1 -----------------------------------------------------------------
 
+
 def test_ex9_hand_to_hand_american_kill_8_german_6(run):
-    text = (FACTS / "prisoners/article-Ex9.yaml").read_text().replace("capture: yes}", "capture: yes, hand_to_hand: yes}").replace(
-        "defenders: [A]}", "defenders: [A], hand_to_hand: yes}")
+    text = (
+        (FACTS / "prisoners/article-Ex9.yaml")
+        .read_text()
+        .replace("capture: yes}", "capture: yes, hand_to_hand: yes}")
+        .replace("defenders: [A]}", "defenders: [A], hand_to_hand: yes}")
+    )
     p = pris(run, text)
     a = option(p, "cc", attack=0, mode="capture")
     assert "Kill Number 8" in says(a)
@@ -71,18 +76,26 @@ def test_ex9_hand_to_hand_american_kill_8_german_6(run):
 def test_ex11_guard_attacks_its_prisoner_at_6_to_1_the_hs_at_half_fp_3_to_2_or_both_at_1_to_1(run):
     p = pris(run, "prisoners/article-Ex11-melee.yaml")
     assert "6:1 FP" in says(option(p, "cc", attack=0, mode="kill"))
-    assert "3:2 FP" in says(option(p, "cc", attack=1, mode="kill")) and "half FP" in says(option(p, "cc", attack=1, mode="kill"))
+    assert "3:2 FP" in says(option(p, "cc", attack=1, mode="kill")) and "half FP" in says(
+        option(p, "cc", attack=1, mode="kill")
+    )
     assert "3:3 FP" in says(option(p, "cc", attack=2, mode="kill"))
 
 
 def test_qa_guard_attacking_its_prisoner_and_an_enemy_squad_in_melee_attacks_both_at_half_fp(run):
     """Q&A (A20.52): a 4-6-7 Guard with a full squad prisoner in Melee with an
     enemy 4-4-7 "can attack both, but its FP is halved then": 2:5."""
-    text = inline("Q&A A20.52", "close_combat", "german", [
-        "{id: G, side: german, type: squad, counter: 4-6-7, at: E5, status: [melee]}",
-        "{id: P, side: russian, type: squad, counter: (1)-0-6, at: E5, guard: G}",
-        "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [melee]}"],
-        "close_combat:\n  - {attackers: [G], defenders: [P, R]}\n")
+    text = inline(
+        "Q&A A20.52",
+        "close_combat",
+        "german",
+        [
+            "{id: G, side: german, type: squad, counter: 4-6-7, at: E5, status: [melee]}",
+            "{id: P, side: russian, type: squad, counter: (1)-0-6, at: E5, guard: G}",
+            "{id: R, side: russian, type: squad, counter: 4-4-7, at: E5, status: [melee]}",
+        ],
+        "close_combat:\n  - {attackers: [G], defenders: [P, R]}\n",
+    )
     o = option(pris(run, text), "cc", attack=0, mode="kill")
     assert "2:5 FP" in says(o) and "half FP" in says(o)
 
@@ -91,14 +104,20 @@ def test_qa_may_a_unit_transfer_a_prisoner_and_do_other_rph_aph_activities(run):
     """Q&A: "Does this mean a unit could transfer a prisoner AND do other
     RPh/APh activities ...? A. Yes\""""
     assert "does not penalize either unit's RPh/APh capabilities" in says(
-        option(pris(run, "prisoners/article-Ex14.yaml"), "transfer", prisoner="GP", guard="L92", new_guard="A1"))
+        option(pris(run, "prisoners/article-Ex14.yaml"), "transfer", prisoner="GP", guard="L92", new_guard="A1")
+    )
 
 
 def test_qa_abandoned_smc_prisoners_are_always_armed(run):
     """Q&A (A20.551): "Are Abandoned SMC prisoners also always Armed? A. Yes.\""""
-    text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(
-        "{id: GP, side: german, type: squad, counter: (1)-0-6, at: G1, guard: L92}",
-        "{id: GP, side: german, type: leader, counter: 8-0, at: G1, guard: L92}")
+    text = (
+        (FACTS / "prisoners/article-Ex14.yaml")
+        .read_text()
+        .replace(
+            "{id: GP, side: german, type: squad, counter: (1)-0-6, at: G1, guard: L92}",
+            "{id: GP, side: german, type: leader, counter: 8-0, at: G1, guard: L92}",
+        )
+    )
     o = option(pris(run, text), "abandon", prisoner="GP", guard="L92")
     assert "always Armed" in says(o)
 
@@ -114,7 +133,9 @@ def test_ex16_prisoner_in_melee_may_withdraw_and_the_guard_may_infiltrate_leavin
 def test_qa_if_the_guard_withdraws_on_a_6_6_do_his_prisoners_accompany_him(run):
     """Q&A (A20.55): "No, the prisoners cannot accompany the Guard withdrawing
     from Melee.\""""
-    assert "cannot go with it" in says(option(pris(run, "prisoners/article-Ex16.yaml"), "guard_infiltrates", guard="AG"))
+    assert "cannot go with it" in says(
+        option(pris(run, "prisoners/article-Ex16.yaml"), "guard_infiltrates", guard="AG")
+    )
 
 
 MASSACRE = """
@@ -150,8 +171,12 @@ def test_qa_a_wounded_smc_prisoner_moves_at_the_foot_rate_of_its_guard(run):
 
 def test_guarding_on_the_guard_is_the_same_as_guard_on_the_prisoner(run):
     a = pris(run, "prisoners/article-Ex14.yaml")
-    text = (FACTS / "prisoners/article-Ex14.yaml").read_text().replace(", guard: L92}", "}").replace(
-        "counter: 9-2, at: G1}", "counter: 9-2, at: G1, guarding: [GP]}")
+    text = (
+        (FACTS / "prisoners/article-Ex14.yaml")
+        .read_text()
+        .replace(", guard: L92}", "}")
+        .replace("counter: 9-2, at: G1}", "counter: 9-2, at: G1, guarding: [GP]}")
+    )
     assert pris(run, text) == a
 
 
@@ -159,20 +184,26 @@ def test_a20_5_an_insufficient_sole_guard_takes_what_it_can(run):
     """A20.5: "If the only Personnel unit available to assume Guard duties is
     insufficient, it guards all those units it can handle (20.51) and the
     remainder may be moved by their previous owner"."""
-    text = inline("insufficient", "defensive_fire", "american", [
-        "{id: S, side: american, type: squad, counter: 6-6-6, at: E5}",
-        "{id: L, side: american, type: leader, counter: 8-0, at: E5}",
-        "{id: P1, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
-        "{id: P2, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
-        "{id: P3, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}"],
-        "fire_effects: {by: german, eliminated: [S]}\n")
+    text = inline(
+        "insufficient",
+        "defensive_fire",
+        "american",
+        [
+            "{id: S, side: american, type: squad, counter: 6-6-6, at: E5}",
+            "{id: L, side: american, type: leader, counter: 8-0, at: E5}",
+            "{id: P1, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
+            "{id: P2, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
+            "{id: P3, side: german, type: squad, counter: (1)-0-6, at: E5, guard: S}",
+        ],
+        "fire_effects: {by: german, eliminated: [S]}\n",
+    )
     p = pris(run, text)
     o = option(p, "guard_what_it_can", new_guard="L", guard="S")
     assert o["required"] and "can guard US# 5 of the US# 9" in says(o)
 
 
-
 # --- whose choice (chosen/5) and which dice (roll_for/2): decided in the rules --
+
 
 def _chosen(o, roll):
     return [e for b in o["rolls"] if b["from"] <= roll <= b["to"] for e in b["effects"] if e["kind"] == "chosen"]

@@ -1,6 +1,7 @@
 """Random small positions (fixed seeds): every program runs without error,
 every broken unit has at least one legal fate, and the whole-phase count is
 at least one — the invariants a rules committee relies on."""
+
 import random
 
 import pytest
@@ -11,8 +12,14 @@ from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position_text
 
 HEXES = [f"{c}{r}" for c in "CDEFGH" for r in range(2, 8)]
-TYPES = [("squad", "4-6-7"), ("squad", "4-4-7"), ("half_squad", "2-4-7"), ("leader", "8-1"),
-         ("crew", "1-2-7"), ("squad", "(1)-0-6")]
+TYPES = [
+    ("squad", "4-6-7"),
+    ("squad", "4-4-7"),
+    ("half_squad", "2-4-7"),
+    ("leader", "8-1"),
+    ("crew", "1-2-7"),
+    ("squad", "(1)-0-6"),
+]
 STATUS = ["broken", "dm", "disrupted", "pinned", "cx", "concealed", "berserk", "melee", "fanatic"]
 PHASES = ["rout", "rally", "prep_fire", "defensive_fire", "close_combat", "movement"]
 
@@ -25,16 +32,24 @@ def position(seed: int) -> str:
         st = set(rng.sample(STATUS, rng.randint(0, 2)))
         if st & {"dm", "disrupted"}:
             st.add("broken")
-        u = {"id": f"U{i}", "side": rng.choice(["german", "russian"]), "type": t, "counter": c,
-             "at": rng.choice(HEXES), "status": "[" + ", ".join(sorted(st)) + "]"}
+        u = {
+            "id": f"U{i}",
+            "side": rng.choice(["german", "russian"]),
+            "type": t,
+            "counter": c,
+            "at": rng.choice(HEXES),
+            "status": "[" + ", ".join(sorted(st)) + "]",
+        }
         units.append(u)
     for u in units:
         g = rng.choice(units)
         if rng.random() < 0.2 and g is not u and g["side"] != u["side"] and "guard" not in g:
             u.update(at=g["at"], guard=g["id"], status="[]")
     body = "".join("  - {" + ", ".join(f"{k}: {v}" for k, v in u.items()) + "}\n" for u in units)
-    return (f"name: random {seed}\nphase: {rng.choice(PHASES)}\nattacker: {rng.choice(['german', 'russian'])}\n"
-            "map: {area: [A1, J10], terrain: {E3: woods, G6: building, F4: grain}}\nunits:\n" + body)
+    return (
+        f"name: random {seed}\nphase: {rng.choice(PHASES)}\nattacker: {rng.choice(['german', 'russian'])}\n"
+        "map: {area: [A1, J10], terrain: {E3: woods, G6: building, F4: grain}}\nunits:\n" + body
+    )
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -4,6 +4,7 @@ prisoners, positions, units, terrain), `==`, `repr` and `hash` (frozen
 classes; the others unhashable) agree with a plain dataclass of the same
 fields; and __init__ (defaults, factories, __post_init__), the frozen guards,
 replace(), copies and pickles behave as a dataclass's."""
+
 import copy
 import dataclasses
 import itertools
@@ -18,8 +19,13 @@ from asl_kb.record import FrozenRecord, Record
 
 from conftest import FACTS
 
-POSITIONS = ["rout/A10.5-EX.yaml", "phase/article-Ex6.yaml", "prisoners/A20.55-EX.yaml",
-             "immediate/article-Ex8.yaml", "rout/A10.533-EX1.yaml"]
+POSITIONS = [
+    "rout/A10.5-EX.yaml",
+    "phase/article-Ex6.yaml",
+    "prisoners/A20.55-EX.yaml",
+    "immediate/article-Ex8.yaml",
+    "rout/A10.533-EX1.yaml",
+]
 
 
 def _records(obj, seen, out):
@@ -53,8 +59,7 @@ def records():
 
 def _twin(cls):
     """A plain dataclass with cls's fields and options."""
-    fields = [(f.name, f.type, dataclasses.field(compare=f.compare, repr=f.repr, hash=f.hash))
-              for f in rec.fields(cls)]
+    fields = [(f.name, f.type, dataclasses.field(compare=f.compare, repr=f.repr, hash=f.hash)) for f in rec.fields(cls)]
     twin = dataclasses.make_dataclass(cls.__name__, fields, frozen=issubclass(cls, FrozenRecord))
     twin.__qualname__ = cls.__qualname__
     return lambda obj: twin(**{f.name: getattr(obj, f.name) for f in rec.fields(cls)})
@@ -63,8 +68,21 @@ def _twin(cls):
 def test_every_kind_of_record_is_met(records):
     # the model's classes a run builds, the position's and the board's
     names = {c.__name__ for c in records}
-    assert {"Because", "Fate", "UnitFates", "Outcomes", "Position", "Unit", "Turn", "WholePhase",
-            "Prisoners", "Option", "Band", "Term", "ImmediateSurrender"} <= names
+    assert {
+        "Because",
+        "Fate",
+        "UnitFates",
+        "Outcomes",
+        "Position",
+        "Unit",
+        "Turn",
+        "WholePhase",
+        "Prisoners",
+        "Option",
+        "Band",
+        "Term",
+        "ImmediateSurrender",
+    } <= names
 
 
 def test_equality_repr_and_hash_agree_with_dataclass(records):
@@ -93,11 +111,15 @@ def test_frozen_exactly_when_hashable():
     # a mutable record on the hashable base (or the reverse) is refused:
     # its hash would change as its fields do
     from asl_kb.record import record
+
     with pytest.raises(TypeError):
+
         @record
         class Mutable(FrozenRecord):
             a: int
+
     with pytest.raises(TypeError):
+
         @record(frozen=True)
         class Frozen(Record):
             a: int
@@ -106,6 +128,7 @@ def test_frozen_exactly_when_hashable():
     class Point(FrozenRecord):
         x: int
         y: int = rec.field(default=0, hash=False)
+
     assert hash(Point(1, 2)) == hash(Point(1, 3)) and Point(1, 2) != Point(1, 3)
 
 
@@ -116,6 +139,7 @@ def _pair(frozen: bool, slots: bool):
     def body(field):
         class C(base):
             """A record."""
+
             a: int
             b: str = "b"
             c: tuple = ()
@@ -125,7 +149,9 @@ def _pair(frozen: bool, slots: bool):
             def __post_init__(self):
                 if self.a < 0:
                     raise ValueError("a < 0")
+
         return C
+
     mine = rec.record(body(rec.field), frozen=frozen, slots=slots)
     theirs = dataclasses.dataclass(body(dataclasses.field), frozen=frozen, slots=slots, eq=False, repr=False)
     return mine, theirs
@@ -137,11 +163,18 @@ def test_init_and_guards_agree_with_dataclass(frozen, slots):
     assert [f.name for f in rec.fields(mine)] == [f.name for f in dataclasses.fields(theirs)]
     for args, kwargs in [((1,), {}), ((1, "x", (2,), [3]), {"e": {4: 5}}), ((), {"a": 2, "d": [1]})]:
         m, t = mine(*args, **kwargs), theirs(*args, **kwargs)
-        assert [getattr(m, f.name) for f in rec.fields(mine)] == [getattr(t, f.name) for f in dataclasses.fields(theirs)]
+        assert [getattr(m, f.name) for f in rec.fields(mine)] == [
+            getattr(t, f.name) for f in dataclasses.fields(theirs)
+        ]
     # each record its own default list; __post_init__ runs; the same errors
     assert mine(1).d is not mine(1).d
-    for args, kwargs, error in [((-1,), {}, ValueError), ((), {}, TypeError), ((1,), {"z": 1}, TypeError),
-                                ((1, "b", (), [], {}, 6), {}, TypeError), ((1,), {"a": 1}, TypeError)]:
+    for args, kwargs, error in [
+        ((-1,), {}, ValueError),
+        ((), {}, TypeError),
+        ((1,), {"z": 1}, TypeError),
+        ((1, "b", (), [], {}, 6), {}, TypeError),
+        ((1,), {"a": 1}, TypeError),
+    ]:
         with pytest.raises(error):
             theirs(*args, **kwargs)
         with pytest.raises(error):
@@ -164,12 +197,15 @@ def test_init_and_guards_agree_with_dataclass(frozen, slots):
 
 
 def test_a_record_is_declared_as_a_dataclass_is():
-    with pytest.raises(TypeError):      # a field without a default after one with
+    with pytest.raises(TypeError):  # a field without a default after one with
+
         @rec.record
         class Order(Record):
             a: int = 0
             b: int
-    with pytest.raises(ValueError):     # a mutable default shared by every record
+
+    with pytest.raises(ValueError):  # a mutable default shared by every record
+
         @rec.record
         class Shared(Record):
             a: list = []  # noqa: RUF012

@@ -2,6 +2,7 @@
 Playwright (never a downloaded browser). Skipped locally when Chromium or
 Playwright is missing; under CI (CI=true) that is a failure, so `make test`
 on a fresh machine runs these for real."""
+
 from __future__ import annotations
 
 import struct
@@ -91,7 +92,7 @@ def test_every_bundled_page_loads_with_every_unit_and_fate_list(browser, tmp_pat
             shown = p.page.evaluate(SHOWN)
             assert sorted(shown["counters"]) == sorted(u.id for u in position.units), path.name
             for section in ("rout", "heat_of_battle", "disrupted"):
-                for u in (r["units"] if section == "rout" else r.get(section, [])):
+                for u in r["units"] if section == "rout" else r.get(section, []):
                     n = shown["fates"].get(section, {}).get(u["id"], 0)
                     assert n == len(u["fates"]), (path.name, u["id"])
                     assert shown["panels"].get(u["id"], 0) >= 1
@@ -149,9 +150,11 @@ DRAWN = """li => {
 }"""
 
 
-@pytest.mark.parametrize("path", [A10_531, cases_dir() / "rout" / "A10.533-EX2.yaml",
-                                  cases_dir() / "immediate" / "article-Ex8.yaml"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [A10_531, cases_dir() / "rout" / "A10.533-EX2.yaml", cases_dir() / "immediate" / "article-Ex8.yaml"],
+    ids=lambda p: p.stem,
+)
 def test_clicking_a_fate_draws_exactly_its_json_path(browser, tmp_path, path):
     position, r, text = case_page(path)
     p = Page(browser, tmp_path / "r.html", text)
@@ -228,8 +231,12 @@ def test_png_of_the_a10_531_ex(browser, tmp_path):
     both sides' counters and the chosen fate's route in it."""
     out = tmp_path / "map.png"
     # the command itself, in its own process (it drives its own browser)
-    done = subprocess.run([sys.executable, "-m", "asl_kb", "report", str(A10_531), "--fate", "RG2:2",
-                           "--png", str(out)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "asl_kb", "report", str(A10_531), "--fate", "RG2:2", "--png", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     data = out.read_bytes()
     width, height = _png_size(data)
@@ -237,7 +244,8 @@ def test_png_of_the_a10_531_ex(browser, tmp_path):
     page = browser.new_page()
     try:
         page.set_content("<canvas id=c></canvas>")
-        stats = page.evaluate("""async (b64) => {
+        stats = page.evaluate(
+            """async (b64) => {
             const img = new Image(); img.src = 'data:image/png;base64,' + b64; await img.decode();
             const c = document.getElementById('c'); c.width = img.width; c.height = img.height;
             const g = c.getContext('2d'); g.drawImage(img, 0, 0);
@@ -252,7 +260,9 @@ def test_png_of_the_a10_531_ex(browser, tmp_path):
                 if (near(i, 0x4d, 0x7a, 0x2c) || near(i, 0x6f, 0x9a, 0x45)) woods++;
             }
             return {colours: colours.size, route, russian, german, woods, pixels: d.length / 4};
-        }""", __import__("base64").b64encode(data).decode())
+        }""",
+            __import__("base64").b64encode(data).decode(),
+        )
     finally:
         page.close()
     assert stats["colours"] > 50

@@ -2,6 +2,7 @@
 self-contained, its SVG parses, the hexes sit where the hex geometry puts
 them, and every unit, fate, path, Interdiction and rule id of the JSON
 result has its element."""
+
 from __future__ import annotations
 
 import json
@@ -82,6 +83,7 @@ def by_class(svg, tag, cls):
 
 # ---------------------------------------------------------------- hex geometry
 
+
 def test_hex_shape_is_a_regular_hexagon_around_its_centre():
     for h in ("A1", "B0", "M2", "N7", "GG10"):
         (cx, cy), corners = hexgrid.hex_shape(h, 10)
@@ -116,6 +118,7 @@ def test_adjacent_hexes_share_the_hexside_of_their_direction():
 
 # ---------------------------------------------------------------- every bundled position
 
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_page_of_every_bundled_position(path):
     position, r, text = case_page(path)
@@ -138,8 +141,12 @@ def test_page_of_every_bundled_position(path):
     counters = {g.get("data-unit"): g for g in by_class(svg, "g", "counter")}
     assert set(counters) == {u.id for u in position.units}
     for u in position.units:
-        x, y, k = map(float, re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\) scale\(([\d.]+)\)",
-                                          counters[u.id].get("transform")).groups())
+        x, y, k = map(
+            float,
+            re.fullmatch(
+                r"translate\(([-\d.]+),([-\d.]+)\) scale\(([\d.]+)\)", counters[u.id].get("transform")
+            ).groups(),
+        )
         cx, cy = hexgrid.hex_shape(u.hex, report.SIZE).centre
         assert math.hypot(x + 17 * k - cx, y + 17 * k - cy) < report.SIZE, u.id
 
@@ -151,7 +158,7 @@ def test_page_of_every_bundled_position(path):
     listed = {(a["data-section"], a["data-unit"], int(a["data-index"])): a["data-overlays"] for a in entries}
     n = 0
     for section in ("rout", "heat_of_battle", "disrupted"):
-        for u in (r["units"] if section == "rout" else r.get(section, [])):
+        for u in r["units"] if section == "rout" else r.get(section, []):
             for i, f in enumerate(u["fates"]):
                 n += 1
                 g = overlays[listed[(section, u["id"], i)]]
@@ -176,7 +183,8 @@ def test_page_of_every_bundled_position(path):
         opts = p.get("required", []) + p.get("options", [])
         assert len(tags.with_class("div", "option")) == len(opts)
         assert len(tags.with_class("rect", "bar")) == sum(len(o.get("rolls", [])) for o in opts) + sum(
-            len(j["results"]) for j in p.get("simultaneous", []))
+            len(j["results"]) for j in p.get("simultaneous", [])
+        )
 
 
 def check_overlay(g, labels, u, f, position):
@@ -201,11 +209,13 @@ def check_overlay(g, labels, u, f, position):
         centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in p]
         assert all(close(a, b) for a, b in zip(points(line.get("points")), centres, strict=True))
     for key, optional in (("interdiction", False), ("optional_interdiction", True)):
-        marks = [p for p in by_class(g, "polygon", "interdiction")
-                 if ("optional" in p.get("class")) == optional]
+        marks = [p for p in by_class(g, "polygon", "interdiction") if ("optional" in p.get("class")) == optional]
         assert sorted(p.get("data-hex") for p in marks) == sorted(i["at"] for i in f.get(key, ()))
-        lines = [p.get("data-by") for p in by_class(g, "polyline", "interdictor")
-                 if ("optional" in p.get("class")) == optional]
+        lines = [
+            p.get("data-by")
+            for p in by_class(g, "polyline", "interdictor")
+            if ("optional" in p.get("class")) == optional
+        ]
         assert sorted(lines) == sorted(b for i in f.get(key, ()) for b in i["by"])
     where = {x.id: x.hex for x in position.units}
     if f.get("captor") and where[f["captor"]] != f.get("at", u["at"]).split("@")[0]:
@@ -226,6 +236,7 @@ def cited(x) -> set[str]:
 
 # ---------------------------------------------------------------- details
 
+
 def test_catalogue_entry_of_a_rule_id(tmp_path, monkeypatch):
     """A rule id links to the catalogue rows naming it, else the row whose
     range holds it, else the row of its nearest parent rule."""
@@ -233,7 +244,9 @@ def test_catalogue_entry_of_a_rule_id(tmp_path, monkeypatch):
         "| rule | file | what it encodes |\n| --- | --- | --- |\n"
         "| A10.51 | `rules/rout/A10_51_direction.lp` | direction |\n"
         "| A10.53, A10.532 | `rules/rout/A10_53_interdiction.lp` | Interdiction |\n"
-        "| A20.5–A20.552, A11.11 | `rules/prisoners.lp` | prisoners |\n", encoding="utf-8")
+        "| A20.5–A20.552, A11.11 | `rules/prisoners.lp` | prisoners |\n",
+        encoding="utf-8",
+    )
     monkeypatch.setattr(report, "docs_dir", lambda: tmp_path)
     report._catalogue.cache_clear()
     try:
@@ -241,10 +254,12 @@ def test_catalogue_entry_of_a_rule_id(tmp_path, monkeypatch):
     finally:
         report._catalogue.cache_clear()
     files = {rule: [row["file"] for row in e["rows"]] for rule, e in entries.items()}
-    assert files == {"A10.51": ["<code>rules/rout/A10_51_direction.lp</code>"],
-                     "A20.551": ["<code>rules/prisoners.lp</code>"],
-                     "A10.531": ["<code>rules/rout/A10_53_interdiction.lp</code>"],
-                     "Z9.9": []}
+    assert files == {
+        "A10.51": ["<code>rules/rout/A10_51_direction.lp</code>"],
+        "A20.551": ["<code>rules/prisoners.lp</code>"],
+        "A10.531": ["<code>rules/rout/A10_53_interdiction.lp</code>"],
+        "Z9.9": [],
+    }
     assert report.anchor("A10.531") == "rule-A10.531"
 
 
@@ -253,8 +268,9 @@ def test_los_overrides_are_drawn_on_demand():
     svg = svg_of(text)
     layer = next(g for g in svg.iter(SVG + "g") if g.get("id") == "los")
     drawn = sorted((g.get("class").split()[1], g.get("data-a"), g.get("data-b")) for g in layer)
-    assert drawn == sorted([("los-blocked", a, b) for a, b in position.los_blocked]
-                           + [("los-clear", a, b) for a, b in position.los_clear])
+    assert drawn == sorted(
+        [("los-blocked", a, b) for a, b in position.los_blocked] + [("los-clear", a, b) for a, b in position.los_clear]
+    )
     assert "#los { display: none; }" in text  # hidden until the checkbox shows it
 
 
@@ -320,6 +336,7 @@ def test_prisoner_terms_are_words():
 
 # ---------------------------------------------------------------- the command
 
+
 def test_cli_report_writes_the_page(tmp_path, capsys):
     out = tmp_path / "r.html"
     case = str(cases_dir() / "rout" / "A10.5-EX.yaml")
@@ -349,6 +366,7 @@ def test_a_thousand_fates_stay_one_line_per_destination(capsys):
     group per destination, each fate with its entry and overlay."""
     import copy
     import time
+
     position, r, _ = case_page(cases_dir() / "rout" / "A10.531-EX.yaml")
     big = copy.deepcopy(r)
     for u in big["units"]:
@@ -392,7 +410,7 @@ def test_phase_outcomes_draw_turns_only_no_quarter_gives():
             assert close(centre, hexgrid.hex_shape(t["at"], report.SIZE).centre)
             unit = next(u for u in r["units"] if u["id"] == t["unit"])
             only_nq += not any(f["fate"] == t["fate"] and f.get("at") == t["at"] for f in unit["fates"])
-    assert only_nq        # the position has such turns (the stack's rout after G469's rejection)
+    assert only_nq  # the position has such turns (the stack's rout after G469's rejection)
 
 
 def test_hexside_terrain_is_drawn_on_its_hexside():
@@ -400,7 +418,7 @@ def test_hexside_terrain_is_drawn_on_its_hexside():
     position, r, text = case_page(cases_dir() / "rout" / "A10.531-wall.yaml")
     walls = by_class(svg_of(text), "polyline", "hs-wall")
     assert len(walls) == len(position.hexsides) == 1
-    (a, b), = position.hexsides
+    ((a, b),) = position.hexsides
     p, q = points(walls[0].get("points"))
     ca, cb = hexgrid.hex_shape(a, report.SIZE).centre, hexgrid.hex_shape(b, report.SIZE).centre
     assert close(((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2))

@@ -2,6 +2,7 @@
 by side (left: --rules, right: B), the outcomes that appear or vanish listed
 with their causes as `diff` attributes them, and marked on the board where
 they hold. Structure only: rule sets, units, hexes, rule ids."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -58,19 +59,23 @@ def test_both_boards_with_what_appears_and_vanishes_marked_where_it_holds(tmp_pa
     assert d["appeared"] and d["vanished"]
     for key in ("appeared", "vanished"):
         listed = changes(tags, key)
-        assert sorted((x["data-unit"], x.get("data-hex", "")) for x in listed) == \
-            sorted((e["unit"], e["at"].split("@")[0]) for e in d[key])
+        assert sorted((x["data-unit"], x.get("data-hex", "")) for x in listed) == sorted(
+            (e["unit"], e["at"].split("@")[0]) for e in d[key]
+        )
     # each cause names the switch and its rule id
     causes = [attrs for t, attrs in tags if t == "span" and "cause" in _classes(attrs)]
     assert causes and {(c["data-switch"], c["data-rule"]) for c in causes} == {
-        (c["switch"], c["rule"]) for key in ("appeared", "vanished") for e in d[key] for c in e["caused_by"]}
+        (c["switch"], c["rule"]) for key in ("appeared", "vanished") for e in d[key] for c in e["caused_by"]
+    }
     # vanished outcomes marked on the left board, appeared on the right
     left, right = boards(tags)["a"], boards(tags)["b"]
     for side, key in ((left, "vanished"), (right, "appeared")):
         units, hexes = marked(side)
         assert units == {x["data-unit"] for x in changes(tags, key)}
         assert hexes == {x["data-hex"] for x in changes(tags, key) if "data-hex" in x}
-        changed_lists = {attrs["data-unit"] for t, attrs in side if t == "section" and {"unit", "changed"} <= _classes(attrs)}
+        changed_lists = {
+            attrs["data-unit"] for t, attrs in side if t == "section" and {"unit", "changed"} <= _classes(attrs)
+        }
         assert changed_lists == units
     assert not any(attrs.get("id") == "no-difference" for t, attrs in tags)
 
@@ -89,12 +94,21 @@ def test_an_edited_clause_is_named_with_its_file_line_and_rule_id():
     the page names the clause's FILE:LINE and rule id."""
     position = load_position(ENTERED)
     from asl_kb.engines.outcomes import outcomes
+
     result = outcomes(position)
-    edit = {"rule_folder": "errata/x", "edit": {"file": "rout/A20_21_surrender.lp", "line": 12, "rule": "A20.21",
-                                                "edit": "deleted"}}
-    d = {"appeared": [], "vanished": [{"unit": "R", "outcome": "R: stays", "caused_by": [edit], "kind": "stay",
-                                       "at": position.units[0].hex}],
-         "fired_only_in_from": [], "fired_only_in_to": [], "complete": True}
+    edit = {
+        "rule_folder": "errata/x",
+        "edit": {"file": "rout/A20_21_surrender.lp", "line": 12, "rule": "A20.21", "edit": "deleted"},
+    }
+    d = {
+        "appeared": [],
+        "vanished": [
+            {"unit": "R", "outcome": "R: stays", "caused_by": [edit], "kind": "stay", "at": position.units[0].hex}
+        ],
+        "fired_only_in_from": [],
+        "fired_only_in_to": [],
+        "complete": True,
+    }
     a, b = parse_ruleset("current"), dataclasses.replace(parse_ruleset("current"), version="prior")
     tags = Elements(pair.to_pair_html(position, a, b, result, result, d)).tags
     [cause] = [attrs for t, attrs in tags if t == "span" and "cause" in _classes(attrs)]
@@ -112,12 +126,13 @@ def test_a_witness_file_names_its_board_command(tmp_path, capsys):
     line that draws it; run as written, it marks the witness's changes."""
     from test_committee_diff import one_witness
     from test_committee_relevance import DISRUPTED
+
     f = tmp_path / "disrupted.yaml"
     f.write_text(DISRUPTED)
     _, w = one_witness(capsys, "--switch", "disrupted_rejection", "--scope", str(f), "--out", str(tmp_path / "w"))
     head = open(w["file"], encoding="utf-8").read().split("\n")
     [line] = [x for x in head if x.startswith("# board: ")]
-    words = shlex.split(line[len("# board: "):])
+    words = shlex.split(line[len("# board: ") :])
     assert words[:3] == ["asl-kb", "report", w["file"]]
     assert main(words[1:]) == 0
     page = words[words.index("-o") + 1]

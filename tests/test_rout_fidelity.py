@@ -3,6 +3,7 @@ the voluntary_break_refused note. The rules questions themselves are the case
 files facts/rout/flowchart-ends-closer.yaml, A10.5-forcing-not-interdicting.yaml,
 note5-passengers-riders.yaml, note5-rider.yaml, A10.41-start-of-rtph*.yaml
 (run by tests/test_cases.py)."""
+
 import re
 
 import pytest
@@ -57,11 +58,16 @@ def test_every_switched_rule_is_accepted(rule):
 
 def test_prisoner_rides_with_its_guard():
     # A20.51: prisoners "may accompany them as Passengers/Riders"
-    pos = load_position_text(HEAD + (
-        "units:\n"
-        "  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L2, guard: G1, passenger_of: T1}\n"
-        "  - {id: G1, side: german, type: squad, counter: 4-6-7, at: L2, passenger_of: T1}\n"
-        "  - {id: T1, side: german, type: vehicle, at: L2}\n"), "p.yaml")
+    pos = load_position_text(
+        HEAD
+        + (
+            "units:\n"
+            "  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L2, guard: G1, passenger_of: T1}\n"
+            "  - {id: G1, side: german, type: squad, counter: 4-6-7, at: L2, passenger_of: T1}\n"
+            "  - {id: T1, side: german, type: vehicle, at: L2}\n"
+        ),
+        "p.yaml",
+    )
     by_id = {u.id: u for u in pos.units}
     assert by_id["R1"].passenger_of == by_id["G1"].passenger_of == "T1"
 

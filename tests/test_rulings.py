@@ -3,6 +3,7 @@ rules/core/versions.lp has its words and its other reading, is pinned by a
 case run under both settings, and docs/rulings.md is what
 `python -m asl_kb.rulings` writes (its search blocks are re-run by
 tests/test_docs.py as every sample output is)."""
+
 import re
 
 import pytest
@@ -19,6 +20,7 @@ READINGS = rulings.readings()
 def test_every_qa_reading_is_on_in_both_versions():
     pos = load_position(ROOT / "facts" / "rout" / "A20.3-rejected-leader.yaml")
     from asl_kb import record
+
     for version in ("current", "prior"):
         on = switches_in_force(record.replace(pos, rules=version))
         assert {r["switch"] for r in READINGS} <= set(on), version

@@ -2,6 +2,7 @@
 TestClient, and the server itself under uvicorn on a free 127.0.0.1 port:
 every route with good and bad input, oversized bodies, 50 concurrent
 answers, answers cut by the caps, newer edits superseding older ones."""
+
 from __future__ import annotations
 
 import asyncio
@@ -40,11 +41,15 @@ TREE = yamltext.to_tree(TEXT)
 def small(at: str = "E5", name: str = "small") -> dict:
     """A small, fast position: one broken Russian squad at `at`, a German
     squad three hexes off, woods around (every hex in a small area)."""
-    return {"name": name, "attacker": "russian",
-            "map": {"area": ["A0", "J10"], "terrain": {"C3": "woods", "G7": "woods", "B8": "building"}},
-            "units": [{"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at,
-                       "status": ["broken"]},
-                      {"id": "G1", "side": "german", "type": "squad", "counter": "4-6-7", "at": "I2"}]}
+    return {
+        "name": name,
+        "attacker": "russian",
+        "map": {"area": ["A0", "J10"], "terrain": {"C3": "woods", "G7": "woods", "B8": "building"}},
+        "units": [
+            {"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at, "status": ["broken"]},
+            {"id": "G1", "side": "german", "type": "squad", "counter": "4-6-7", "at": "I2"},
+        ],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -69,19 +74,29 @@ def err(r, status: int) -> dict:
 
 # ------------------------------------------------------------------ the page
 
+
 def test_page_and_its_files_fetch_nothing_elsewhere(client):
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     for path in ("/static/app.js", "/static/app.css"):
         r = client.get(path)
         assert r.status_code == 200 and r.text
-        assert "://" not in r.text, path          # no CDN, no other host
+        assert "://" not in r.text, path  # no CDN, no other host
     assert "://" not in page.text.replace("http://www.w3.org/2000/svg", "")
     assert 'src="/static/app.js"' in page.text
 
 
-@pytest.mark.parametrize("path", ["/static/../pyproject.toml", "/static/index.html", "/static/",
-                                  "/etc/passwd", "/static/%2e%2e/app.py", "/api/nothing"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../pyproject.toml",
+        "/static/index.html",
+        "/static/",
+        "/etc/passwd",
+        "/static/%2e%2e/app.py",
+        "/api/nothing",
+    ],
+)
 def test_no_other_path_is_served(client, path):
     assert client.get(path).status_code == 404
 
@@ -126,6 +141,7 @@ def test_start_without_a_position_is_a_new_one():
 
 # ------------------------------------------------------------------ /api/open
 
+
 def test_open(client):
     r = client.post("/api/open", json={"text": TEXT, "filename": "../../etc/A10.yaml"})
     assert r.status_code == 200
@@ -142,13 +158,14 @@ def test_open_bad_yaml(client, text, line):
 @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'{"text": 3}', b"{}", b'{"text": "x", "filename": 5}'])
 def test_open_bad_body(client, body):
     r = client.post("/api/open", content=body, headers={"Content-Type": "application/json"})
-    if body == b'{"text": "x", "filename": 5}':   # a filename that is not a string: the default name
+    if body == b'{"text": "x", "filename": 5}':  # a filename that is not a string: the default name
         assert r.status_code == 400 and r.json()["error"]["file"] == "position.yaml"
     else:
         err(r, 400)
 
 
 # ------------------------------------------------------------------ /api/answer
+
 
 def test_answer_unchanged_keeps_the_text_and_answers_as_the_cli(client):
     r = client.post("/api/answer", json={"tree": TREE, "original": TEXT, "filename": "A10.531-EX.yaml"})
@@ -164,7 +181,7 @@ def test_answer_unchanged_keeps_the_text_and_answers_as_the_cli(client):
 
 def test_answer_changed_is_canonical_yaml_the_loader_reads(client):
     tree = json.loads(json.dumps(TREE))
-    tree["units"][4]["at"] = "C8"     # GG4 far away
+    tree["units"][4]["at"] = "C8"  # GG4 far away
     r = client.post("/api/answer", json={"tree": tree, "original": TEXT})
     assert r.status_code == 200
     out = r.json()
@@ -192,7 +209,6 @@ def test_answer_bad_position_is_the_loaders_error(client):
     assert e["message"].startswith(f"mine.yaml:{e['line']}: units[0].at: ")
 
 
-
 def test_answer_and_save_a_hexside(client):
     # map.hexsides as the page sets it: the loader reads it, the report draws
     # it, the saved file holds it; hexes not ADJACENT are the loader's error
@@ -213,13 +229,21 @@ for _ in range(40):
     DEEP = [DEEP]
 
 
-@pytest.mark.parametrize("body, key", [
-    ({"tree": [1]}, None), ({"tree": {"name": 3}}, None), ({}, None),
-    ({"tree": {"a": {"b": DEEP}}}, None),
-    ({"tree": small(), "phase": "yes"}, None), ({"tree": small(), "page": 1}, None), ({"tree": small(), "original": 5}, None),
-    ({"tree": small(), "tab": 5}, None), ({"tree": small(), "seq": "1"}, None),
-    ({"tree": {"name": "x", "attacker": "german", "units": [{"id": "G1"}]}}, "units[0]"),
-])
+@pytest.mark.parametrize(
+    "body, key",
+    [
+        ({"tree": [1]}, None),
+        ({"tree": {"name": 3}}, None),
+        ({}, None),
+        ({"tree": {"a": {"b": DEEP}}}, None),
+        ({"tree": small(), "phase": "yes"}, None),
+        ({"tree": small(), "page": 1}, None),
+        ({"tree": small(), "original": 5}, None),
+        ({"tree": small(), "tab": 5}, None),
+        ({"tree": small(), "seq": "1"}, None),
+        ({"tree": {"name": "x", "attacker": "german", "units": [{"id": "G1"}]}}, "units[0]"),
+    ],
+)
 def test_answer_bad_request(client, body, key):
     e = err(client.post("/api/answer", json=body), 400)
     if key:
@@ -228,13 +252,15 @@ def test_answer_bad_request(client, body, key):
 
 def test_answer_breaking_a_rule_is_refused_as_the_cli_refuses_it(client):
     tree = small()
-    tree["units"].append({"id": "P1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": "A5",
-                          "guard": "G1"})
+    tree["units"].append(
+        {"id": "P1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": "A5", "guard": "G1"}
+    )
     e = err(client.post("/api/answer", json={"tree": tree}), 400)
     assert e["key"] == "units[2].guard" and "A20.5" in e["message"]
 
 
 # ------------------------------------------------------------------ /api/why-not
+
 
 def test_why_not(client):
     r = client.post("/api/why-not", json={"tree": TREE, "unit": "RI5", "at": "H4"})
@@ -251,6 +277,7 @@ def test_why_not_bad(client, unit, at):
 
 
 # ------------------------------------------------------------------ /api/save
+
 
 def test_save_unchanged_is_byte_identical(client):
     r = client.post("/api/save", json={"tree": TREE, "original": TEXT, "filename": "/etc/passwd"})
@@ -278,9 +305,14 @@ def test_every_bundled_position_saved_unchanged_is_byte_identical():
 
 # ------------------------------------------------------------------ sizes
 
+
 def test_oversized_body_by_its_length(client):
-    e = err(client.post("/api/answer", content=b"x" * (serve_app.MAX_BODY + 1),
-                        headers={"Content-Type": "application/json"}), 413)
+    e = err(
+        client.post(
+            "/api/answer", content=b"x" * (serve_app.MAX_BODY + 1), headers={"Content-Type": "application/json"}
+        ),
+        413,
+    )
     assert "too large" in e["message"]
 
 
@@ -288,6 +320,7 @@ def test_oversized_body_without_a_length(client):
     def chunks():
         for _ in range(serve_app.MAX_BODY // 65536 + 2):
             yield b"x" * 65536
+
     err(client.post("/api/open", content=chunks(), headers={"Content-Type": "application/json"}), 413)
 
 
@@ -302,11 +335,15 @@ def test_oversized_position(client):
 
 # ------------------------------------------------------------------ concurrency and caps
 
+
 def calm(at: str, name: str) -> dict:
     """A broken unit with no enemy in sight: the cheapest answer there is."""
-    return {"name": name, "attacker": "russian", "map": {"area": ["A1", "F10"]},
-            "units": [{"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at,
-                       "status": ["broken"]}]}
+    return {
+        "name": name,
+        "attacker": "russian",
+        "map": {"area": ["A1", "F10"]},
+        "units": [{"id": "R1", "side": "russian", "type": "squad", "counter": "4-4-7", "at": at, "status": ["broken"]}],
+    }
 
 
 HEXES = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 10)][:50]
@@ -316,6 +353,7 @@ def test_50_concurrent_answers_each_its_own(client):
     def ask(h):
         r = client.post("/api/answer", json={"tree": calm(h, name=f"at {h}"), "page": False})
         return h, r.status_code, r.json()
+
     t0 = time.monotonic()
     with ThreadPoolExecutor(50) as pool:
         got = list(pool.map(ask, HEXES))
@@ -353,11 +391,12 @@ def test_an_answer_past_the_memory_cap_says_so():
     it): the answer says it was cut; a small one fits the same cap."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import generate_position
+
     big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))
     with TestClient(base_url=LOCAL, app=serve_app.create_app(None, max_memory=64)) as c:
         r = c.post("/api/answer", json={"tree": big})
         assert r.status_code in (200, 503), r.text
-        if r.status_code == 200:   # the engine caught it: an answer that says it was cut
+        if r.status_code == 200:  # the engine caught it: an answer that says it was cut
             assert r.json()["complete"] is False
             assert any("--max-memory 64 MiB" in b for b in r.json()["result"]["incomplete_because"])
         else:
@@ -369,10 +408,17 @@ def test_an_answer_past_the_memory_cap_says_so():
 def test_a_newer_edit_supersedes_the_older():
     async def go():
         runner = Runner(timeout=30, max_memory=1024, workers=2)
-        kw = lambda tree, **o: {"text": yamltext.to_text(tree), "filename": "a.yaml", "phase": False,
-                                "timeout": 30, "max_memory": 1024, "page": False, **o}
+        kw = lambda tree, **o: {
+            "text": yamltext.to_text(tree),
+            "filename": "a.yaml",
+            "phase": False,
+            "timeout": 30,
+            "max_memory": 1024,
+            "page": False,
+            **o,
+        }
         first = asyncio.ensure_future(runner.run("outcomes", kw(small(), phase=True), tab="t", seq=1))
-        await asyncio.sleep(0.02)    # the first is being figured (a child answers in 0.1 s at best)
+        await asyncio.sleep(0.02)  # the first is being figured (a child answers in 0.1 s at best)
         second = asyncio.ensure_future(runner.run("outcomes", kw(calm("B2", "second")), tab="t", seq=2))
         with pytest.raises(Cut) as cut:
             await first
@@ -385,9 +431,12 @@ def test_a_newer_edit_supersedes_the_older():
             await runner.run("outcomes", kw(calm("B4", "late")), tab="t", seq=2)
         assert (await third)["result"]["position"] == "third"
         # another tab is not superseded
-        a, b = await asyncio.gather(runner.run("outcomes", kw(calm("C2", "x")), tab="x", seq=1),
-                                    runner.run("outcomes", kw(calm("C3", "y")), tab="y", seq=1))
+        a, b = await asyncio.gather(
+            runner.run("outcomes", kw(calm("C2", "x")), tab="x", seq=1),
+            runner.run("outcomes", kw(calm("C3", "y")), tab="y", seq=1),
+        )
         assert (a["result"]["position"], b["result"]["position"]) == ("x", "y")
+
     asyncio.run(go())
     assert no_child_left()
 
@@ -401,6 +450,7 @@ def test_a_bug_in_the_child_is_one_line():
 
 # ------------------------------------------------------------------ the server
 
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -409,9 +459,11 @@ def _free_port() -> int:
 
 def test_the_server_starts_and_stops_cleanly():
     import uvicorn
+
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(serve_app.create_app(str(A10_531)), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(serve_app.create_app(str(A10_531)), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -422,15 +474,16 @@ def test_the_server_starts_and_stops_cleanly():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=10) as r:
             assert r.status == 200 and json.load(r)["terrains"]
         body = json.dumps({"tree": small()}).encode()
-        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/answer", data=body,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/answer", data=body, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=30) as r:
             assert json.load(r)["complete"] is True
     finally:
         server.should_exit = True
         thread.join(10)
     assert not thread.is_alive()
-    with socket.socket() as s:   # nothing listens on the port any more
+    with socket.socket() as s:  # nothing listens on the port any more
         with pytest.raises(ConnectionRefusedError):
             s.connect(("127.0.0.1", port))
     assert no_child_left()
@@ -445,14 +498,17 @@ def test_cli_serve_bad_arguments():
 
 
 def test_the_cli_does_not_import_the_web_stack():
-    code = ("import sys; from asl_kb import cli; cli._parser(['outcomes']); cli._parser([]); "
-            "print(sorted(m for m in ('starlette', 'uvicorn', 'asl_kb.serve.app') if m in sys.modules))")
+    code = (
+        "import sys; from asl_kb import cli; cli._parser(['outcomes']); cli._parser([]); "
+        "print(sorted(m for m in ('starlette', 'uvicorn', 'asl_kb.serve.app') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
     from asl_kb import cli
-    monkeypatch.setitem(sys.modules, "uvicorn", None)   # as if not installed
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed
     assert cli.main(["serve"]) == 2
     assert "pip install 'asl-kb[serve]'" in capsys.readouterr().err

@@ -7,6 +7,7 @@ another opens a bundled position, drags a unit and sees the fates change,
 sets a wall between two hexes (saved as map.hexsides, drawn) and clears it.
 The first leaves its screenshot as docs/serve.png (made again only when it
 is missing or ASL_KB_SCREENSHOTS=1)."""
+
 from __future__ import annotations
 
 import json
@@ -43,8 +44,7 @@ def server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(None, timeout=60), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(create_app(None, timeout=60), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -75,8 +75,9 @@ class App:
         """Wait for the answer to the latest change (the count of answers past
         `after`, none pending); the count."""
         self.page.wait_for_function(
-            f"document.body.dataset.answers > {after} && "
-            "['answered', 'error'].includes(document.body.dataset.state)", timeout=WAIT)
+            f"document.body.dataset.answers > {after} && ['answered', 'error'].includes(document.body.dataset.state)",
+            timeout=WAIT,
+        )
         return int(self.page.evaluate("document.body.dataset.answers"))
 
     def count(self) -> int:
@@ -96,14 +97,16 @@ class App:
         """`refused`: the 4xx answers the test asked for (the browser logs each)."""
         bad = [e for e in self.errors if "status of 400" in e]
         assert len(bad) == refused and [e for e in self.errors if e not in bad] == []
-        assert all(u.startswith(self.url) or u.startswith(("data:", "blob:", "about:")) for u in self.requests), \
+        assert all(u.startswith(self.url) or u.startswith(("data:", "blob:", "about:")) for u in self.requests), (
             self.requests
+        )
         self.page.close()
 
 
 def _outcomes_json(path: Path) -> str:
-    r = subprocess.run([sys.executable, "-m", "asl_kb", "outcomes", "--format", "json", str(path)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "asl_kb", "outcomes", "--format", "json", str(path)], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -120,7 +123,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     app.hex("D0")
     app.hex("M7")
     n = app.answered(n)
-    assert app.frame.locator("polygon.hex").count() == 75   # D0..M7: 10 columns of 8 rows, 5 without a row 0
+    assert app.frame.locator("polygon.hex").count() == 75  # D0..M7: 10 columns of 8 rows, 5 without a row 0
     # woods and a building
     app.tool("terrain")
     page.click('#palette-terrain button[data-terrain="woods"]')
@@ -138,7 +141,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     for h in ("G2", "J2", "I5"):
         app.hex(h)
     page.uncheck('#t-status input[value="dm"]')
-    app.hex("I4")                      # DM set below, on the counter itself
+    app.hex("I4")  # DM set below, on the counter itself
     page.select_option("#t-side", "german")
     page.uncheck('#t-status input[value="broken"]')
     page.select_option("#t-counter", "4-6-7")
@@ -174,7 +177,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     # every broken unit's fates listed, drawn on the map
     for unit in ("RG2", "RJ2", "RI5", "RI4"):
         assert app.fates(unit)
-    app.frame.locator('li.fate[data-unit="RG2"]').nth(1).click()   # G2-F2-F1, Interdicted in F2
+    app.frame.locator('li.fate[data-unit="RG2"]').nth(1).click()  # G2-F2-F1, Interdicted in F2
     assert app.frame.locator("g.overlay.shown polyline.route").count() == 1
     if not SCREENSHOT.exists() or os.environ.get("ASL_KB_SCREENSHOTS") == "1":
         app.frame.locator("body").evaluate("b => { b.ownerDocument.scrollingElement.scrollTop = 0; }")
@@ -243,8 +246,9 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_p
     page.click('#palette-hexside button[data-hexside="wall"]')
     app.hex("D6")
     app.hex("D8")
-    assert "not ADJACENT" in page.inner_text("#hexside-hint") and "hexsides" not in (page.evaluate(
-        "window.aslKbServe.tree").get("map") or {})
+    assert "not ADJACENT" in page.inner_text("#hexside-hint") and "hexsides" not in (
+        page.evaluate("window.aslKbServe.tree").get("map") or {}
+    )
     app.hex("D7")
     n = app.answered(n)
     assert page.evaluate("document.body.dataset.state") == "answered", page.inner_text("#error")

@@ -2,6 +2,7 @@
 reversing the units list of every bundled position leaves every listing —
 units, fates, summaries, whole-phase outcomes, prisoners' options — byte-
 identical, in JSON, in the default text and with --all."""
+
 from asl_kb import record
 from pathlib import Path
 
@@ -52,7 +53,9 @@ def test_voluntary_rout_lists_units_by_id_as_every_listing_does():
     """A10.711: the units a leader may rout with, in the order of the unit
     listing (R2 before R10), not the ids' string order."""
     from asl_kb.position.loader import load_position_text
-    p = load_position_text("""
+
+    p = load_position_text(
+        """
 name: a leader stacked with R2 and R10
 attacker: german
 map: {area: [A1, J10], terrain: {G5: woods}}
@@ -61,7 +64,9 @@ units:
   - {id: R2, side: russian, type: squad, counter: 4-4-7, at: E5, status: [broken]}
   - {id: L1, side: russian, type: leader, counter: 8-1, at: E5}
   - {id: G, side: german, type: squad, counter: 4-6-7, at: B5}
-""", "<leader>")
+""",
+        "<leader>",
+    )
     r = outcomes(p, phase=True, limit=1)
     assert [(v.leader, v.with_one_of) for v in r.phase.voluntary_rout] == [("L1", ["R2", "R10"])]
     assert [u.id for u in r.units] == ["R2", "R10"]

@@ -2,6 +2,7 @@
 fates by destination and shows Low Crawl and the Interdiction sets no other
 route to that destination beats; --all lists every fate; JSON keeps every
 fate and adds the summary."""
+
 import re
 
 import pytest
@@ -33,7 +34,7 @@ def _hexes(items):
 
 def test_open_board_default_text_is_short_and_all_lists_everything(open_board):
     fates = open_board.units[0].fates
-    assert len(fates) > 1000          # every set of Interdiction Locations is a fate
+    assert len(fates) > 1000  # every set of Interdiction Locations is a fate
     assert len(to_text(open_board).splitlines()) < 60
     numbered = re.findall(r"^  (\d+)\. ", to_text(open_board, all=True), flags=re.M)
     assert [int(n) for n in numbered] == list(range(1, len(fates) + 1))
@@ -65,8 +66,9 @@ def test_unbeaten_means_no_other_route_there_has_a_subset(open_board):
             beaten = any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in exposure)
             assert (k in unbeaten) == (not beaten)
         # Low Crawl fates are always listed (A10.52: they cannot be Interdicted)
-        assert d["low_crawl"] == [n for n, f in enumerate(u["fates"], 1)
-                                  if f["fate"] == "rout" and f["at"] == d["at"] and f["low_crawl"]]
+        assert d["low_crawl"] == [
+            n for n, f in enumerate(u["fates"], 1) if f["fate"] == "rout" and f["at"] == d["at"] and f["low_crawl"]
+        ]
 
 
 def test_a10_531_ex_summary():
@@ -79,7 +81,7 @@ def test_a10_531_ex_summary():
     j0 = by["RJ2"]["J0"]
     assert j0["least_interdiction"] == 1 and ["J1"] in [e["interdiction"] for e in j0["unbeaten"]]
     assert by["RJ2"]["J1"]["low_crawl"]
-    assert r["units"][2]["summary"]["destinations"] == []          # RI5 surrenders
+    assert r["units"][2]["summary"]["destinations"] == []  # RI5 surrenders
     assert r["units"][2]["summary"]["other_fates"] == list(range(1, len(r["units"][2]["fates"]) + 1))
 
 
@@ -92,9 +94,12 @@ def _odds_key(f):
     """A route's odds as a player ranks them: arriving (intact or reduced),
     then not eliminated, then intact (fractions of 36^n)."""
     from fractions import Fraction
+
     o = f["odds"]
+
     def p(c):
         return Fraction(*map(int, c["chance"].split("/")))
+
     return (-(p(o["intact"]) + p(o["reduced"])), p(o["eliminated"]), -p(o["intact"]))
 
 

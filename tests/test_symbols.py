@@ -1,5 +1,6 @@
 """asl_kb/asp/symbols.py: symbols read from C once behave as clingo's own
 (equality, hash, order, attributes), so every reader may use them."""
+
 import clingo
 
 from asl_kb.asp.facts import position_facts
@@ -39,8 +40,14 @@ def test_read_symbols_are_clingos_symbols():
     memo: dict = {}
     assert read_symbols(symbols[:1], memo)[0] is read_symbols(symbols[:1], memo)[0]
     # mixed kinds: numbers, strings, negative and nullary functions, tuples
-    mixed = [clingo.Number(-3), clingo.String("x"), clingo.Function("a", [], False),
-             clingo.Function("", [clingo.Number(1), clingo.String("y")]), clingo.Infimum, clingo.Supremum]
+    mixed = [
+        clingo.Number(-3),
+        clingo.String("x"),
+        clingo.Function("a", [], False),
+        clingo.Function("", [clingo.Number(1), clingo.String("y")]),
+        clingo.Infimum,
+        clingo.Supremum,
+    ]
     for a, b in zip(read_symbols(mixed), mixed):
         _same(a, b)
 
@@ -68,21 +75,29 @@ def test_this_clingo_takes_the_fast_path():
     problem = symbols.fast_path_problem()
     assert problem is None, (
         f"{problem}: asl_kb/asp/symbols.py reads answer sets through clingo's public API only now (correct, "
-        "slower); adapt its fast path to this clingo, or pin clingo in pyproject.toml to the versions it supports")
+        "slower); adapt its fast path to this clingo, or pin clingo in pyproject.toml to the versions it supports"
+    )
     assert not symbols.is_plain()
 
 
 def test_no_private_clingo_name_outside_the_symbols_module():
     one = ROOT / "asl_kb" / "asp" / "symbols.py"
-    found = [f"{f.relative_to(ROOT)}:{n}: {line.strip()}"
-             for folder in ("asl_kb", "benchmarks") for f in sorted((ROOT / folder).rglob("*.py")) if f != one
-             for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE.search(line)]
+    found = [
+        f"{f.relative_to(ROOT)}:{n}: {line.strip()}"
+        for folder in ("asl_kb", "benchmarks")
+        for f in sorted((ROOT / folder).rglob("*.py"))
+        if f != one
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+        if PRIVATE.search(line)
+    ]
     assert found == []
-    assert PRIVATE.search(one.read_text(encoding="utf-8"))   # the pattern still finds what it looks for
+    assert PRIVATE.search(one.read_text(encoding="utf-8"))  # the pattern still finds what it looks for
 
 
-@pytest.mark.parametrize("rel, phase", [("rout/A10.533-EX1.yaml", False), ("prisoners/A20.55-EX.yaml", False),
-                                        ("phase/article-Ex13.yaml", True)])
+@pytest.mark.parametrize(
+    "rel, phase",
+    [("rout/A10.533-EX1.yaml", False), ("prisoners/A20.55-EX.yaml", False), ("phase/article-Ex13.yaml", True)],
+)
 def test_the_plain_path_gives_the_same_bytes(rel, phase):
     position = load_position(cases_dir() / rel)
     fast = to_json(_runs.outcomes(position, phase=phase))
@@ -101,5 +116,6 @@ def test_the_plain_path_reads_the_same_answers():
         # why-not's pre-filter (symbols.named) on the plain path: the case's
         # every expectation holds
         assert run_case(cases_dir() / "rout" / "A10.51-EX.yaml") == []
-    assert [(kind, len(s)) for kind, s in zip(slow[::2], slow[1::2])] == \
-        [(kind, len(s)) for kind, s in zip(fast[::2], fast[1::2])]
+    assert [(kind, len(s)) for kind, s in zip(slow[::2], slow[1::2])] == [
+        (kind, len(s)) for kind, s in zip(fast[::2], fast[1::2])
+    ]

@@ -11,9 +11,23 @@ Hex = namedtuple("Hex", "terrain features elevation building", defaults=((), 0, 
 
 
 def test_table_is_complete_and_consistent():
-    for name in ("open", "road", "woods", "forest", "building", "stone_building",
-                 "wooden_building", "rubble", "grain", "brush", "orchard", "marsh",
-                 "water", "stream", "cliff"):
+    for name in (
+        "open",
+        "road",
+        "woods",
+        "forest",
+        "building",
+        "stone_building",
+        "wooden_building",
+        "rubble",
+        "grain",
+        "brush",
+        "orchard",
+        "marsh",
+        "water",
+        "stream",
+        "cliff",
+    ):
         t = TERRAIN[name]
         assert t.name == name
         assert t.rule.startswith("B")
@@ -22,8 +36,19 @@ def test_table_is_complete_and_consistent():
         assert t.mf is None or isinstance(t.mf, Fraction)
         if t.passable_rout:
             assert t.mf is not None
-    for name in ("foxhole", "trench", "shellhole", "entrenchment", "pillbox", "wreck",
-                 "smoke", "blaze", "wire", "minefield", "ffe"):
+    for name in (
+        "foxhole",
+        "trench",
+        "shellhole",
+        "entrenchment",
+        "pillbox",
+        "wreck",
+        "smoke",
+        "blaze",
+        "wire",
+        "minefield",
+        "ffe",
+    ):
         assert FEATURES[name].name == name
         assert FEATURES[name].rule
 
@@ -39,7 +64,7 @@ def test_standard_values():
     assert TERRAIN["grain"].mf == Fraction(3, 2) and TERRAIN["grain"].hindrance == 1
     for name in ("grain", "brush", "orchard"):
         assert not TERRAIN[name].og_possible
-    assert TERRAIN["brush"].tem == 0          # B12.3: no TEM, but not Open Ground
+    assert TERRAIN["brush"].tem == 0  # B12.3: no TEM, but not Open Ground
     for name in ("water", "marsh", "stream", "cliff"):
         assert not TERRAIN[name].passable_rout
     assert FEATURES["pillbox"].rout_cover == "building"
@@ -89,8 +114,8 @@ def test_enter_cost_hill_doubles():
 
 def test_enter_cost_smoke_is_cot_fortifications_are_not():
     o = Hex("open")
-    assert enter_cost(o, 0, Hex("open", ("smoke",)), 0, False) == 2      # A24.7
-    assert enter_cost(o, 0, Hex("open", ("smoke",), 1), 0, False) == 4   # B.2: 2 x COT
+    assert enter_cost(o, 0, Hex("open", ("smoke",)), 0, False) == 2  # A24.7
+    assert enter_cost(o, 0, Hex("open", ("smoke",), 1), 0, False) == 4  # B.2: 2 x COT
     for f in ("foxhole", "trench", "shellhole", "pillbox", "wire", "minefield", "wreck"):
         assert enter_cost(o, 0, Hex("open", (f,)), 0, False) == 1
     assert fortification_extra(("foxhole",)) == 1

@@ -1,6 +1,7 @@
 """The text listing (asl_kb/report/text.py): `--limit N` shows at most N of
 each prisoners' listing -- the requirements and the options alike -- and
 says how many it left out; without a limit it shows every one."""
+
 import re
 
 import pytest
@@ -28,6 +29,9 @@ def test_limit_cuts_each_prisoners_listing(name, limit):
         shown = len(items) if limit is None else min(limit, len(items))
         assert _listed(text, verb) == shown
     cut = [m.groups() for m in re.finditer(r"^  \((\d+) of (\d+) \w+ listed", text, flags=re.M)]
-    want = [(str(limit), str(len(items))) for items in (r.prisoners.required, r.prisoners.options)
-            if limit is not None and len(items) > limit]
+    want = [
+        (str(limit), str(len(items)))
+        for items in (r.prisoners.required, r.prisoners.options)
+        if limit is not None and len(items) > limit
+    ]
     assert cut == want

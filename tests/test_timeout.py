@@ -1,5 +1,6 @@
 """--timeout and --max-memory: a run past them answers with complete: false
 and what was cut."""
+
 from __future__ import annotations
 
 import json
@@ -46,6 +47,7 @@ def test_past_the_memory_cap_says_what_was_cut(tmp_path):
     for the whole process) answers with no fates, what was cut and the cap."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import generate_position
+
     big = tmp_path / "eight-boards.yaml"
     big.write_text(generate_position(8, 10, 0, spread=True), encoding="utf-8")
     r = _cli("outcomes", str(big), "--format", "json", "--max-memory", "100")
@@ -74,14 +76,14 @@ def test_no_room_to_write_under_the_cap_is_said_not_a_crash(tmp_path):
     answer, exit 3; with room, the same position is answered in full."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import generate_open
+
     board = tmp_path / "open-board.yaml"
     board.write_text(generate_open(0), encoding="utf-8")
     r = _cli("outcomes", str(board), "--format", "json", "--max-memory", "90")
     assert r.returncode == 3, r.stderr
     out = json.loads(r.stdout)
     assert out["complete"] is False and out["units"] == []
-    assert out["cut"] == {"timeout": None, "while": "writing the answer", "units": ["R1"], "done": [],
-                          "memory_mib": 90}
+    assert out["cut"] == {"timeout": None, "while": "writing the answer", "units": ["R1"], "done": [], "memory_mib": 90}
     full = _cli("outcomes", str(board), "--format", "json", "--max-memory", "400")
     assert full.returncode == 0 and len(json.loads(full.stdout)["units"][0]["fates"]) > 1000
 
@@ -92,6 +94,7 @@ def test_orjson_is_asked_for_room_only_near_the_cap(monkeypatch):
     import orjson
     from asl_kb import budget
     from asl_kb.report import render
+
     units = [{"id": "R1", "summary": {"fates": 3}, "fates": [{"fate": "rout", "path": ["A1", "A2"]}] * 3000}]
     text = len(orjson.dumps(units, option=orjson.OPT_INDENT_2))
     for room, fits in ((None, True), (1 << 40, True), (2 * text + (9 << 20), True), (text, False), (0, False)):
@@ -106,9 +109,12 @@ def test_no_memory_cap_ends_the_process(tmp_path):
     positions and caps hit each on this project's machine)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import generate_open, generate_open_stack, generate_position
-    runs = {"open": (generate_open(0), (80,)),
-            "stack-at-range-2": (generate_open_stack(3, 4, 0, enemy_range=2), (96, 136)),
-            "spread": (generate_position(4, 10, 0, spread=True), (64,))}
+
+    runs = {
+        "open": (generate_open(0), (80,)),
+        "stack-at-range-2": (generate_open_stack(3, 4, 0, enemy_range=2), (96, 136)),
+        "spread": (generate_position(4, 10, 0, spread=True), (64,)),
+    }
     for name, (text, caps) in runs.items():
         path = tmp_path / f"{name}.yaml"
         path.write_text(text, encoding="utf-8")

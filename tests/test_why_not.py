@@ -2,6 +2,7 @@
 with the clauses that forbid them; the fates they call possible are legal.
 Expected answers come from the EX texts (A10-current-erratized.txt), compared
 by rule id and reason kind, never by wording."""
+
 import json
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def test_a10_5_ex_may_end_in_m4_n3_n4(at):
 
 
 def test_a10_5_ex_never_moves_adjacent_to_a_known_unit():
-    """"must rout away from the Known enemy units in M2 and K2 without moving
+    """ "must rout away from the Known enemy units in M2 and K2 without moving
     ADJACENT to them": K3 is ADJACENT to K2 (and K4)."""
     r = ask("rout/A10.5-EX.yaml", "R1", "rout", "K3")
     assert not r["legal"] and {"A10.5", "A10.51"} <= rules(r)
@@ -53,7 +54,7 @@ def test_a10_5_ex_may_not_stay():
 
 # --- A10.531 EX
 def test_a10_531_ex_i5_cannot_rout_it_surrenders():
-    """"The I5 unit cannot rout because any move it made would be ADJACENT to a
+    """ "The I5 unit cannot rout because any move it made would be ADJACENT to a
     Known enemy unit; consequently, it must surrender (20.21)"."""
     for at in ("H4", "I4", "J5"):
         r = ask("rout/A10.531-EX.yaml", "RI5", "rout", at)
@@ -62,7 +63,7 @@ def test_a10_531_ex_i5_cannot_rout_it_surrenders():
 
 
 def test_a10_531_ex_i4_surrenders_to_j4_without_no_quarter():
-    """"If No Quarter were not in effect, the broken squad in I4 would Surrender
+    """ "If No Quarter were not in effect, the broken squad in I4 would Surrender
     to the 4-6-8 in J4": a rout to I3 is pre-empted by A20.21."""
     r = ask("rout/A10.531-EX.yaml", "RI4", "rout", "I3")
     assert not r["legal"] and rules(r) == {"A20.21"}
@@ -75,12 +76,12 @@ def _with_no_quarter():
 
 
 def test_a10_531_ex_under_no_quarter_i4_may_only_rout_to_i3_or_through_it():
-    """"Assuming No Quarter is in effect, the broken squad in I4 may only rout to
+    """ "Assuming No Quarter is in effect, the broken squad in I4 may only rout to
     I3 ... it also has the option to attempt to rout through I3 to H2 or J2"."""
     p = _with_no_quarter()
     for at in ("I3", "H2", "J2"):
         assert ask(p, "RI4", "rout", at)["legal"], at
-    for at in ("H4", "J3", "H3"):   # ADJACENT to (or closer to) a Known enemy unit
+    for at in ("H4", "J3", "H3"):  # ADJACENT to (or closer to) a Known enemy unit
         r = ask(p, "RI4", "rout", at)
         assert not r["legal"] and rules(r) & {"A10.5", "A10.51"}, at
     r = ask(p, "RI5", "surrender", "GH5")
@@ -129,6 +130,7 @@ def test_failure_to_rout_is_not_legal_with_a_legal_rout():
 def test_legal_answers_agree_with_the_outcomes():
     """A fate is legal exactly when outcomes lists it (same rules, same graph)."""
     from asl_kb.engines.outcomes import outcomes
+
     p = load_position(FACTS / "rout/A10.5-EX.yaml")
     unit = next(u for u in outcomes(p).to_json()["units"] if u["id"] == "R1")
     ends = {f["at"] for f in unit["fates"] if f["fate"] == "rout"}
@@ -146,18 +148,30 @@ def test_proposals_answered_together_are_each_answered_alone():
     from asl_kb.asp.solve import solve
     from asl_kb.engines.outcomes import canonical
     from asl_kb.engines.why_not import _fact, why_not_each
+
     p = load_position(FACTS / "rout/A10.531-EX.yaml")
-    asked = [("RI5", "rout", "I4"), ("RI5", "surrender", "GJ4"), ("RI4", "rout", "I3"), ("RJ2", "stay"),
-             ("RJ2", "rout", "K2"), ("RG2", "rout", "E1"), ("RI4", "eliminated"), ("RI5", "stay")]
+    asked = [
+        ("RI5", "rout", "I4"),
+        ("RI5", "surrender", "GJ4"),
+        ("RI4", "rout", "I3"),
+        ("RJ2", "stay"),
+        ("RJ2", "rout", "K2"),
+        ("RG2", "rout", "E1"),
+        ("RI4", "eliminated"),
+        ("RI5", "stay"),
+    ]
     proposals = [parse_proposal(p, u, list(f)) for u, *f in asked]
     together = why_not_each(p, proposals)
     facts = position_facts(canonical(p))
     concealed = sum(1 for u in p.units if "concealed" in u.status)
     for proposal, got in zip(proposals, together):
         ans = Answer(solve(facts + _fact(proposal) + "\n", concealed, entry="why_not.lp")[0])
-        alone = {(rule, reason.name) for subject, pairs in ans.because.items()
-                 if subject.type == clingo.SymbolType.Function and subject.name == "proposal"
-                 for rule, reason in pairs}
+        alone = {
+            (rule, reason.name)
+            for subject, pairs in ans.because.items()
+            if subject.type == clingo.SymbolType.Function and subject.name == "proposal"
+            for rule, reason in pairs
+        }
         assert got["legal"] == bool(ans.atoms["legal"]), proposal
         assert {(b["rule"], b["reason"]) for b in got["because"]} == (set() if got["legal"] else alone), proposal
     assert {r["legal"] for r in together} == {True, False}
@@ -165,16 +179,27 @@ def test_proposals_answered_together_are_each_answered_alone():
 
 def test_a_bad_proposal_is_bad_input():
     p = load_position(FACTS / "rout/A10.5-EX.yaml")
-    for unit, words in (("R9", ["stay"]), ("R1", ["fly"]), ("R1", ["rout"]), ("R1", ["stay", "now"]),
-                        ("R1", ["surrender", "X9"]), ("R1", ["rout", "ZZ99"])):
+    for unit, words in (
+        ("R9", ["stay"]),
+        ("R1", ["fly"]),
+        ("R1", ["rout"]),
+        ("R1", ["stay", "now"]),
+        ("R1", ["surrender", "X9"]),
+        ("R1", ["rout", "ZZ99"]),
+    ):
         with pytest.raises(ProposalError):
             parse_proposal(p, unit, words)
 
 
 def test_cli_exit_codes_and_json():
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "asl_kb", "why-not", str(FACTS / "rout/A10.5-EX.yaml"), *args],
-                              capture_output=True, text=True, cwd=ROOT)
+        return subprocess.run(
+            [sys.executable, "-m", "asl_kb", "why-not", str(FACTS / "rout/A10.5-EX.yaml"), *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+
     assert run("R1", "rout", "M4").returncode == 0
     r = run("R1", "rout", "L3", "--format", "json")
     assert r.returncode == 1
@@ -190,6 +215,7 @@ def test_deleting_the_end_clause_removes_the_objection(tmp_path):
     import shutil
     from asl_kb.asp.control import using_rules
     from asl_kb.resources import rules_dir
+
     folder = tmp_path / "rules"
     shutil.copytree(rules_dir(), folder)
     f = folder / "why_not" / "A10_5_why_not.lp"
@@ -199,8 +225,9 @@ def test_deleting_the_end_clause_removes_the_objection(tmp_path):
     f.write_text(text[:start] + text[end:])
     with using_rules(folder):
         r = ask("rout/A10.5-EX.yaml", "R1", "rout", "L3")
-    assert not r["legal"] and not any("ADJACENT" in b["says"] and "L3" in b["says"] and b["rule"] == "A10.5"
-                                      for b in r["because"])
+    assert not r["legal"] and not any(
+        "ADJACENT" in b["says"] and "L3" in b["says"] and b["rule"] == "A10.5" for b in r["because"]
+    )
 
 
 def reasons(r):
@@ -212,7 +239,7 @@ def test_a10_5_ex_no_surrender_with_a_free_route():
     being subject to Interdiction or resorting to Low Crawl" surrenders."""
     r = ask("rout/A10.5-EX.yaml", "R1", "surrender", "G2")
     assert not r["legal"] and reasons(r) == {("A20.21", "free_route")}
-    r = ask("rout/A10.5-EX.yaml", "R1", "surrender", "G3")   # K4: not ADJACENT, not yet Known
+    r = ask("rout/A10.5-EX.yaml", "R1", "surrender", "G3")  # K4: not ADJACENT, not yet Known
     assert {("A20.21", "not_adjacent"), ("A20.21", "not_known")} <= reasons(r)
 
 
@@ -230,13 +257,16 @@ def _pos(status="broken", extra="", gstatus=""):
     return load_position_text(BASE.format(status=status, extra=extra, gstatus=gstatus), "w.yaml")
 
 
-@pytest.mark.parametrize("kw,unit,fate,expected", [
-    ({}, "G1", ["stay"], ("A10.5", "not_broken")),
-    ({"status": "broken, melee"}, "R1", ["rout", "L7"], ("A10.5", "in_melee")),
-    ({"extra": ", nationality: japanese"}, "R1", ["surrender", "G1"], ("A20.21", "never_surrenders")),
-    ({"gstatus": ", status: [berserk]"}, "R1", ["surrender", "G1"], ("A20.21", "captor_cannot")),
-    ({}, "R1", ["surrender", "R1"], ("A20.21", "not_enemy")),
-])
+@pytest.mark.parametrize(
+    "kw,unit,fate,expected",
+    [
+        ({}, "G1", ["stay"], ("A10.5", "not_broken")),
+        ({"status": "broken, melee"}, "R1", ["rout", "L7"], ("A10.5", "in_melee")),
+        ({"extra": ", nationality: japanese"}, "R1", ["surrender", "G1"], ("A20.21", "never_surrenders")),
+        ({"gstatus": ", status: [berserk]"}, "R1", ["surrender", "G1"], ("A20.21", "captor_cannot")),
+        ({}, "R1", ["surrender", "R1"], ("A20.21", "not_enemy")),
+    ],
+)
 def test_clauses(kw, unit, fate, expected):
     r = ask(_pos(**kw), unit, *fate)
     assert not r["legal"] and expected in reasons(r), r["because"]
@@ -244,14 +274,17 @@ def test_clauses(kw, unit, fate, expected):
 
 def test_not_required_to_rout():
     """Not ADJACENT, not in the open in LOS, no DM: it neither routs nor surrenders."""
-    p = load_position_text("""
+    p = load_position_text(
+        """
 name: no rout
 attacker: german
 map: {terrain: {L5: building, A1: building}}
 units:
   - {id: R1, side: russian, type: squad, counter: 4-4-7, at: L5, status: [broken]}
   - {id: G1, side: german, type: squad, counter: 4-6-7, at: A1}
-""", "w.yaml")
+""",
+        "w.yaml",
+    )
     r = ask(p, "R1", "rout", "L6")
     assert not r["legal"] and ("A10.5", "not_required") in reasons(r)
     assert ask(p, "R1", "stay")["legal"]

@@ -18,6 +18,7 @@ drops those (AtomUndefined) messages;
 program and every warning counts (tests/test_no_warnings.py runs every
 program that way). Both ways give the same answers (tests/test_digests.py).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -147,6 +148,7 @@ def _statements(path: Path) -> list:
         return hit[1]
     # (clingo.ast only here: a process's first Control reads its files itself, new_control)
     from clingo.ast import ASTType, parse_files
+
     parsed: list = []
     parse_files([key], parsed.append, logger=_log, message_limit=100)
     names = {key} | {s.location.begin.filename for s in parsed}
@@ -200,11 +202,14 @@ def read_ahead(entries: tuple[str, ...]) -> None:
     rules only (a rule folder's messages are said where its run reads it),
     and nothing where no thread can start (the memory cap)."""
     from asl_kb import budget
+
     if _DIAGNOSING.get() or _ACTIVE.get() is not None or not budget.room_for_thread():
         return
     todo: list[tuple[str, tuple[threading.Event, list]]] = [
-        (key, (threading.Event(), [])) for key in (str(rules_dir() / e) for e in entries)
-        if key not in _LOADED and key not in _AHEAD]
+        (key, (threading.Event(), []))
+        for key in (str(rules_dir() / e) for e in entries)
+        if key not in _LOADED and key not in _AHEAD
+    ]
     if not todo:
         return
 
@@ -214,10 +219,11 @@ def read_ahead(entries: tuple[str, ...]) -> None:
                 ctl = clingo.Control([], logger=_log_parsed, message_limit=100)
                 ctl.load(key)
                 box.append(ctl)
-            except Exception:   # read again where it is asked (new_control), which says why
+            except Exception:  # read again where it is asked (new_control), which says why
                 pass
             finally:
                 done.set()
+
     thread = threading.Thread(target=read, name="asl_kb read ahead", daemon=True)
     try:
         thread.start()
@@ -245,8 +251,11 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
     text = _DIAGNOSING.get()
     path = active_rules() / entry
     ahead = _read_already(str(path)) if _AHEAD and not text and not args else None
-    ctl = ahead if ahead is not None else clingo.Control(list(args), logger=_log if text else _log_parsed,
-                                                         message_limit=100)
+    ctl = (
+        ahead
+        if ahead is not None
+        else clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
+    )
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)
@@ -268,6 +277,7 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         ctl.load(str(path))
     else:
         from clingo.ast import ProgramBuilder
+
         with ProgramBuilder(ctl) as builder:
             for statement in _statements(path):
                 builder.add(statement)
@@ -311,6 +321,7 @@ def _file_holding(data: bytes):
                 continue
     except OSError:
         import tempfile
+
         fd, path = tempfile.mkstemp(prefix="asl-kb-", suffix=".aspif")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -328,8 +339,10 @@ def _one_atom(line: str) -> bool:
     strings no other period (a second fact, an interval `..`), no pool `;`,
     no rule, no comment. (Most lines hold none of these in a string either:
     those are told without looking into their strings.)"""
+
     def plain(text: str) -> bool:
         return text.count(".") == 1 and ";" not in text and ":" not in text and "%" not in text
+
     return plain(line) or ('"' in line and plain(_STRING.sub('""', line)))
 
 
@@ -343,9 +356,14 @@ def _all_plain(text: str, lines: int) -> bool:
     character, each starts with a name, and no pool, rule, comment or
     directive is anywhere (not even in a string: such a text is read line
     by line)."""
-    return (text.endswith(".\n") and text.count(".") == lines == text.count(".\n")
-            and text[:1].islower() and not _NOT_A_NAME.search(text)
-            and not any(c in text for c in ";:%#"))
+    return (
+        text.endswith(".\n")
+        and text.count(".") == lines == text.count(".\n")
+        and text[:1].islower()
+        and not _NOT_A_NAME.search(text)
+        and not any(c in text for c in ";:%#")
+    )
+
 
 #: a facts text -> (its plain facts as an aspif program, the other lines as text)
 _SPLIT: collections.OrderedDict = collections.OrderedDict()

@@ -2,6 +2,7 @@
 broken unit could reach in one RtPh, and LOS only from those Locations to the
 units of the other side (the design principle "ground locally").
 """
+
 from __future__ import annotations
 
 import collections
@@ -50,10 +51,15 @@ class FactBuilder:
         self.routing = [u for u in position.units if "broken" in u.status]
         # units asked about A10.41: unbroken Personnel within 16 hexes of a unit
         # of another side (the rules decide whether they may break)
-        self.asked = [u for u in position.units if voluntary_break and "broken" not in u.status
-                      and u.type not in ("vehicle", "gun") and not u.unarmed
-                      and any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= 16
-                              for e in position.units)]
+        self.asked = [
+            u
+            for u in position.units
+            if voluntary_break
+            and "broken" not in u.status
+            and u.type not in ("vehicle", "gun")
+            and not u.unarmed
+            and any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= 16 for e in position.units)
+        ]
         self.routing += self.asked
         #: with `home` (scoped()): the units of one group (asl_kb/asp/groups.py),
         #: and the Locations of their reach: board() figures the geometry
@@ -186,8 +192,10 @@ class FactBuilder:
         p = self.p
         reach = self.figure_reach()
         home, scope = self.home, self.scope
-        locs = sorted({l for ls in reach.values() for l in ls} if scope is None else scope,
-                      key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
+        locs = sorted(
+            {l for ls in reach.values() for l in ls} if scope is None else scope,
+            key=lambda l: (hexgrid.hex_coords(l[0]), l[1]),
+        )
         # each Location's term written once (a spread of 16 boards writes
         # 140,000 of them for 5,000 Locations)
         term = {l: loc(*l) for l in locs}
@@ -269,14 +277,20 @@ class FactBuilder:
             for l in ls:
                 sides_at.setdefault(l, set()).add(side_of[uid])
         vehicles = [u.hex for u in p.units if u.type == "vehicle"]
-        lm = LosMap(p.terrain_of, p.levels, p.smoke, vehicles,
-                    p.los_blocked, p.los_clear, p.los_hindrance,
-                    hexside=p.hexside if p.hexsides else None)
+        lm = LosMap(
+            p.terrain_of,
+            p.levels,
+            p.smoke,
+            vehicles,
+            p.los_blocked,
+            p.los_clear,
+            p.los_hindrance,
+            hexside=p.hexside if p.hexsides else None,
+        )
         sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
         scope = self.scope
-        seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items() if scope is None or l in scope},
-                     watchers)
+        seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items() if scope is None or l in scope}, watchers)
         locs = sorted(seen, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
         # what each watcher's spot sees, in the Locations' order (asking every
         # spot of every Location was 400,000 lookups on 16 spread boards)
@@ -309,8 +323,10 @@ class FactBuilder:
             self.units()
             self.board()
             if key is not None:
-                _remember(key, (self.lines[start:], None if self.tags is None else self.tags[start:],
-                                dict(self.reach), self.blds))
+                _remember(
+                    key,
+                    (self.lines[start:], None if self.tags is None else self.tags[start:], dict(self.reach), self.blds),
+                )
         else:
             lines, tags, reach, self.blds = kept
             self.lines += lines
@@ -403,7 +419,7 @@ def position_facts(position, voluntary_break: bool = False) -> str:
     units that might break voluntarily, A10.41)."""
     if _REMEMBERED is None:
         return FactBuilder(position, voluntary_break).build()
-    key = (repr(position), voluntary_break)     # the whole position, every field
+    key = (repr(position), voluntary_break)  # the whole position, every field
     text = _recall(key)
     if text is None:
         text = _remember(key, FactBuilder(position, voluntary_break).build())

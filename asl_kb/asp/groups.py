@@ -24,6 +24,7 @@ in reach pass GROUP_LOCATIONS (group_budget): a Control costs a tenth of a
 second or so to build and ground whatever its size, so a group is large
 enough to make that small beside its grounding.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,9 @@ GROUP_LOCATIONS = 20000
 NEAR = 7
 
 #: the cube offsets (x, z) of the hexes within NEAR of a hex
-_NEAR_OFFSETS = tuple((dx, dz) for dx in range(-NEAR, NEAR + 1) for dz in range(-NEAR, NEAR + 1)
-                      if abs(dx + dz) <= NEAR)
+_NEAR_OFFSETS = tuple(
+    (dx, dz) for dx in range(-NEAR, NEAR + 1) for dz in range(-NEAR, NEAR + 1) if abs(dx + dz) <= NEAR
+)
 
 
 #: Locations in reach a group takes at least when groups are solved at once

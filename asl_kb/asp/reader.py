@@ -19,6 +19,7 @@ Every program speaks through the same output predicates:
 the result model (asl_kb/model/) from it. No engine tells programs or
 results apart by the letters of a predicate name.
 """
+
 from __future__ import annotations
 
 import functools
@@ -68,9 +69,9 @@ class Answer:
 
     def __init__(self, symbols, memo: dict | None = None, growing: bool = False):
         self.says: dict[str, str] = {}
-        self._lines: dict = {}        # (rule, reason) -> ((rule, words), kind)
-        self._made: dict = {}         # (rule, words, kind) -> Because
-        self._order: dict = {}        # (rule, words) -> its place in rulebook order
+        self._lines: dict = {}  # (rule, reason) -> ((rule, words), kind)
+        self._made: dict = {}  # (rule, words, kind) -> Because
+        self._order: dict = {}  # (rule, words) -> its place in rulebook order
         self.kind_says: dict[str, str] = {}
         self.arguments: dict[str, tuple[str, ...]] = {}
         self.because: dict = defaultdict(list)
@@ -139,7 +140,7 @@ class Answer:
         out = []
         for pair in pairs:
             line = lines.get(pair)
-            if line is None:     # a fate's path repeats its states' reasons
+            if line is None:  # a fate's path repeats its states' reasons
                 line = lines[pair] = ((pair[0], self.say(pair[1])), reason_kind(pair[1]))
                 if line[0] not in self._order:
                     self._order[line[0]] = (rule_order(pair[0]), line[0][1])
@@ -150,13 +151,15 @@ class Answer:
         """explain() of the pairs read by lines()."""
         items: dict[tuple[str, str], str] = {}
         for k, kind in lines:
-            if k not in items or kind < items[k]:      # one line per wording, as before
+            if k not in items or kind < items[k]:  # one line per wording, as before
                 items[k] = kind
         # (one Because a line: the fates of an open board repeat a few dozen
         # lines thousands of times)
         made = self._made
-        return [made.get((r, s, items[r, s])) or self._because(r, s, items[r, s])
-                for r, s in sorted(items, key=self._order.__getitem__ if by_rule_number else None)]
+        return [
+            made.get((r, s, items[r, s])) or self._because(r, s, items[r, s])
+            for r, s in sorted(items, key=self._order.__getitem__ if by_rule_number else None)
+        ]
 
     def _because(self, rule: str, says: str, kind: str) -> Because:
         b = self._made[(rule, says, kind)] = Because(rule, says, kind)
@@ -187,7 +190,7 @@ class Answer:
             return Term(kind=text(sym), says=text(sym), text=text(sym))
         names = self.arguments.get(sym.name, ())
         values = [self.value(a) for a in sym.arguments]
-        if len(names) != len(values):   # undeclared: a test keeps every shown kind declared
+        if len(names) != len(values):  # undeclared: a test keeps every shown kind declared
             names = tuple(f"arg{i + 1}" for i in range(len(values)))
         args = tuple(zip(names, values))
         template = None if positional else self.kind_says.get(sym.name)
@@ -198,5 +201,7 @@ class Answer:
         return Term(sym.name, args, words, text(sym))
 
     def violations(self) -> list[Violation]:
-        return sorted((Violation(rule, self.term(clause), text(clause)) for rule, clause in self.violated),
-                      key=lambda v: (v.rule, v.text))
+        return sorted(
+            (Violation(rule, self.term(clause), text(clause)) for rule, clause in self.violated),
+            key=lambda v: (v.rule, v.text),
+        )

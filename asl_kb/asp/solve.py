@@ -13,6 +13,7 @@ grounds to facts. The program has one answer set, which
 holds every legal outcome: there is no search to cut short, and the result is
 complete by construction.
 """
+
 from __future__ import annotations
 
 import time
@@ -57,6 +58,7 @@ def _until(deadline: float | None) -> float | None:
 @record
 class SolveStats(Record):
     """Timing figures of a run: grounding and solving seconds, ground atoms, stages."""
+
     ground_seconds: float = 0.0
     solve_seconds: float = 0.0
     atoms: int = 0
@@ -77,8 +79,9 @@ def _stage_parts(ctl, stage: int) -> list:
     return [("step", args)]
 
 
-def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
-          deadline: float | None = None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
+def solve(
+    facts: str, concealed: int = 0, entry: str = "rout.lp", deadline: float | None = None
+) -> tuple[Sequence[clingo.Symbol], SolveStats]:
     """The shown atoms of the program's answer set, and timing figures.
     `entry`: rout.lp, or an entry program that includes it (why_not.lp).
     Past `deadline` (time.monotonic()) it raises TimedOut: checked between the
@@ -107,8 +110,9 @@ def solve(facts: str, concealed: int = 0, entry: str = "rout.lp",
     return shown[0], stats
 
 
-def solve_each(variants: list[str], concealed: int = 0, entry: str = "rout.lp",
-               staged: bool = True) -> list[Sequence[clingo.Symbol]] | None:
+def solve_each(
+    variants: list[str], concealed: int = 0, entry: str = "rout.lp", staged: bool = True
+) -> list[Sequence[clingo.Symbol]] | None:
     """The shown atoms of the program's answer set for each of several fact
     texts that differ in a few facts (a switch, the rule version), grounded
     once: the facts not common to all are `#external` atoms, set true or
@@ -193,6 +197,7 @@ def _prepare_imports():
     under --max-memory the answer imports them itself, when it needs them)."""
     import importlib
     import threading
+
     names = list(PREPARE)
     PREPARE.clear()
     thread = threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True)

@@ -18,6 +18,7 @@ reference the fast path is compared with (tests/test_symbols.py). A clingo
 whose private API is not as this module expects gets the plain path, and
 `fast_path_problem()` says why (a test fails on it with that reason).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -32,8 +33,16 @@ _NUMBER = clingo.SymbolType.Number
 _STRING = clingo.SymbolType.String
 _TYPES = {int(t.value): t for t in clingo.SymbolType}
 #: the C functions the fast path calls
-_C_NAMES = ("clingo_symbol_hash", "clingo_symbol_type", "clingo_symbol_name", "clingo_symbol_arguments",
-            "clingo_symbol_number", "clingo_symbol_string", "clingo_error_message", "clingo_symbol_type_function")
+_C_NAMES = (
+    "clingo_symbol_hash",
+    "clingo_symbol_type",
+    "clingo_symbol_name",
+    "clingo_symbol_arguments",
+    "clingo_symbol_number",
+    "clingo_symbol_string",
+    "clingo_error_message",
+    "clingo_symbol_type_function",
+)
 
 
 def _probe() -> tuple[str | None, Any, Any]:
@@ -60,7 +69,8 @@ def _probe() -> tuple[str | None, Any, Any]:
 _PROBLEM, _ffi, _lib = _probe()
 #: the switch: true reads symbols through clingo's public API only
 _PLAIN: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "asl_kb_plain_symbols", default=_PROBLEM is not None or os.environ.get("ASL_KB_PLAIN_SYMBOLS", "") not in ("", "0"))
+    "asl_kb_plain_symbols", default=_PROBLEM is not None or os.environ.get("ASL_KB_PLAIN_SYMBOLS", "") not in ("", "0")
+)
 
 
 def fast_path_problem() -> str | None:
@@ -245,4 +255,3 @@ def named(symbols, names) -> list:
             if _ffi.string(p_char[0]) in want:
                 out.append(s)
     return out
-

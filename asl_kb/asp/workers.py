@@ -22,6 +22,7 @@ whole stays within it: the parent's data, and an equal part of what is left
 for each worker running at once; a worker past it reports a MemoryError,
 which the parent raises again.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,7 +39,7 @@ def cores() -> int:
     """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
-    except AttributeError:      # (not Linux)
+    except AttributeError:  # (not Linux)
         return os.cpu_count() or 1
 
 
@@ -55,8 +56,9 @@ def jobs() -> int:
     return max(1, JOBS if JOBS is not None else cores())
 
 
-def solve_groups(texts: Sequence[str | Callable[[], str]], concealed: int, deadline: float | None,
-                 n: int) -> Generator[tuple[Sequence[clingo.Symbol], SolveStats], None, None]:
+def solve_groups(
+    texts: Sequence[str | Callable[[], str]], concealed: int, deadline: float | None, n: int
+) -> Generator[tuple[Sequence[clingo.Symbol], SolveStats], None, None]:
     """(shown symbols, stats) of each group's facts text, in order; with
     n > 1 and more than one group, `n` groups at a time in worker processes.
     A text may be a function that makes it (called where it is solved: the
@@ -71,7 +73,7 @@ def solve_groups(texts: Sequence[str | Callable[[], str]], concealed: int, deadl
     # one starts as soon as any ends (groups ground in times no count of
     # Locations foretells), the answers are yielded in group order
     running: dict[int, tuple[int, int, list[bytes]]] = {}
-    ended: dict[int, tuple | BaseException] = {}     # group -> its answer read, or why none
+    ended: dict[int, tuple | BaseException] = {}  # group -> its answer read, or why none
     todo = enumerate(texts)
     try:
         for i in range(len(texts)):
@@ -121,6 +123,7 @@ def _share(n: int) -> int | None:
     data now and 1/n of the rest of the cap. None: no cap."""
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
         if soft == resource.RLIM_INFINITY:
             return None
@@ -137,19 +140,21 @@ def _start(text: str | Callable[[], str], concealed: int, deadline: float | None
     import math
     import pickle
     import signal
+
     r, w = os.pipe()
     try:
         pid = os.fork()
-    except OSError:     # no memory for another process (EAGAIN, ENOMEM)
+    except OSError:  # no memory for another process (EAGAIN, ENOMEM)
         os.close(r)
         os.close(w)
         raise MemoryError from None
-    if pid == 0:     # the worker: solve, write the answer, end
+    if pid == 0:  # the worker: solve, write the answer, end
         code = 0
         try:
             os.close(r)
             if cap is not None:
                 import resource
+
                 resource.setrlimit(resource.RLIMIT_DATA, (cap, resource.getrlimit(resource.RLIMIT_DATA)[1]))
             if deadline is not None:
                 left = deadline - time.monotonic()
@@ -164,14 +169,14 @@ def _start(text: str | Callable[[], str], concealed: int, deadline: float | None
                 answer = ("timeout", str(e))
             except MemoryError:
                 answer = ("memory",)
-            except Exception as e:      # a bug: the parent says which
+            except Exception as e:  # a bug: the parent says which
                 answer = ("error", f"{type(e).__name__}: {e}")
             with os.fdopen(w, "wb") as out:
                 out.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
         except BaseException:
             code = 1
         finally:
-            os._exit(code)      # no atexit, no buffers of the parent flushed twice
+            os._exit(code)  # no atexit, no buffers of the parent flushed twice
     os.close(w)
     return pid, r
 
@@ -180,6 +185,7 @@ def _ready(fds: list[int], deadline: float | None) -> int:
     """A read end with something to read (or its end); TimedOut once the
     deadline passes first."""
     import select
+
     wait = None if deadline is None else max(0.0, deadline - time.monotonic())
     ready, _, _ = select.select(fds, [], [], wait)
     if not ready:
@@ -203,7 +209,8 @@ def _outcome(data: bytes, status: int, cap: int | None) -> tuple | BaseException
 def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.Symbol], SolveStats]:
     import pickle
     import signal
-    if not data:    # the worker ended without an answer
+
+    if not data:  # the worker ended without an answer
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
             raise TimedOut("grounding the rout graphs")
         if cap is not None and (os.WIFSIGNALED(status) or os.WEXITSTATUS(status) == _LOADER_ABORT):
@@ -224,6 +231,7 @@ def _answer(data: bytes, status: int, cap: int | None) -> tuple[Sequence[clingo.
 
 def _end(pid: int, fd: int) -> None:
     import signal
+
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:

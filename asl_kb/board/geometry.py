@@ -3,6 +3,7 @@ ADJACENT Locations, MF costs, building grouping, Covered Arcs.
 
 Nothing here decides a rules question: it measures the board.
 """
+
 from __future__ import annotations
 
 import math
@@ -101,6 +102,7 @@ class Moves:
 def buildings(position, hexes) -> dict[str, str]:
     """Building id of each building hex: the id written in the position, else
     the connected group of ADJACENT building hexes it belongs to."""
+
     def is_building(h):  # building terrain (a pillbox is no building hex)
         return terrain.terrain_type(position.terrain_of(h).terrain).rout_cover == "building"
 

@@ -77,6 +77,7 @@ _COL_ROW_RE = re.compile(r"([A-Za-z]+)([0-9]+)")
 # ids <-> (col, row)
 # --------------------------------------------------------------------------
 
+
 def column_letters(col: int) -> str:
     """Column index -> letters (0 -> ``A``, 26 -> ``AA``, 32 -> ``GG``)."""
     if not isinstance(col, int) or col < 0 or col > MAX_COL:
@@ -125,8 +126,8 @@ def parse_hex(text: str, board: str | None = None) -> str:
     board_s = None if board is None or str(board) == "" else str(board)
 
     rest = s
-    if board_s is not None and s.startswith(board_s) and _COL_ROW_RE.fullmatch(s[len(board_s):]):
-        rest = s[len(board_s):]
+    if board_s is not None and s.startswith(board_s) and _COL_ROW_RE.fullmatch(s[len(board_s) :]):
+        rest = s[len(board_s) :]
     else:
         m = re.fullmatch(r"([0-9]+)(.*)", s)
         if m:
@@ -157,6 +158,7 @@ def parse_hex(text: str, board: str | None = None) -> str:
 # the drawn map: centre and corners of a hex
 # --------------------------------------------------------------------------
 
+
 class HexShape(NamedTuple):
     centre: tuple[float, float]
     corners: tuple[tuple[float, float], ...]
@@ -182,14 +184,21 @@ def hex_shape(h: str, size: float = 1.0) -> HexShape:
     cx = size * (col * 1.5)
     cy = size * (row * _SQRT3 + (_SQRT3 / 2 if col % 2 else 0.0))
     half, rise = size / 2, size * _SQRT3 / 2
-    corners = ((cx + size, cy), (cx + half, cy + rise), (cx - half, cy + rise),
-               (cx - size, cy), (cx - half, cy - rise), (cx + half, cy - rise))
+    corners = (
+        (cx + size, cy),
+        (cx + half, cy + rise),
+        (cx - half, cy + rise),
+        (cx - size, cy),
+        (cx - half, cy - rise),
+        (cx + half, cy - rise),
+    )
     return HexShape((cx, cy), corners)
 
 
 # --------------------------------------------------------------------------
 # cube coordinates
 # --------------------------------------------------------------------------
+
 
 def _to_cube(col: int, row: int) -> tuple[int, int, int]:
     x = col
@@ -253,8 +262,7 @@ def neighbors(h: str) -> tuple[str, ...]:
     row or column, e.g. west of column A) are left out.
     """
     col, row = hex_coords(h)
-    return tuple(hex_id(c, r) for c, r in _neighbor_coords(col, row)
-                 if 0 <= c <= MAX_COL and r >= 0)
+    return tuple(hex_id(c, r) for c, r in _neighbor_coords(col, row) if 0 <= c <= MAX_COL and r >= 0)
 
 
 @lru_cache(maxsize=None)
@@ -285,6 +293,7 @@ def distance(a: str, b: str) -> int:
 # --------------------------------------------------------------------------
 # areas
 # --------------------------------------------------------------------------
+
 
 @record(frozen=True)
 class Area(FrozenRecord):
@@ -318,9 +327,7 @@ class Area(FrozenRecord):
 
     def contains_coords(self, col: int, row: int) -> bool:
         return (
-            self.lo_col <= col <= self.hi_col
-            and self.lo_row <= row <= self.hi_row
-            and not (row == 0 and not col & 1)
+            self.lo_col <= col <= self.hi_col and self.lo_row <= row <= self.hi_row and not (row == 0 and not col & 1)
         )
 
     def contains(self, h: str) -> bool:
@@ -333,11 +340,12 @@ class Area(FrozenRecord):
         col, row = hex_coords(h)
         lo, hi = corners or (hex_id(self.lo_col, self.lo_row), hex_id(self.hi_col, self.hi_row))
         if row == 0 and not col & 1:
-            return (f"{h} is not a hex: row 0 exists only in the half-hex columns "
-                    f"(B, D, F, ...); {h} names a map corner")
-        return (f"hex {h} is outside the map area {lo}..{hi} "
-                f"(columns {column_letters(self.lo_col)}..{column_letters(self.hi_col)}, "
-                f"rows {self.lo_row}..{self.hi_row})")
+            return f"{h} is not a hex: row 0 exists only in the half-hex columns (B, D, F, ...); {h} names a map corner"
+        return (
+            f"hex {h} is outside the map area {lo}..{hi} "
+            f"(columns {column_letters(self.lo_col)}..{column_letters(self.hi_col)}, "
+            f"rows {self.lo_row}..{self.hi_row})"
+        )
 
     __contains__ = contains
 
@@ -352,18 +360,13 @@ class Area(FrozenRecord):
         return len(self.hexes())
 
     def __repr__(self) -> str:
-        return (
-            f"Area({hex_id(self.lo_col, self.lo_row)!r}, {hex_id(self.hi_col, self.hi_row)!r})"
-        )
+        return f"Area({hex_id(self.lo_col, self.lo_row)!r}, {hex_id(self.hi_col, self.hi_row)!r})"
 
 
 @lru_cache(maxsize=64)
 def _area_hexes(lo_col: int, lo_row: int, hi_col: int, hi_row: int) -> tuple[str, ...]:
     return tuple(
-        hex_id(c, r)
-        for c in range(lo_col, hi_col + 1)
-        for r in range(lo_row, hi_row + 1)
-        if not (r == 0 and not c & 1)
+        hex_id(c, r) for c in range(lo_col, hi_col + 1) for r in range(lo_row, hi_row + 1) if not (r == 0 and not c & 1)
     )
 
 
@@ -568,7 +571,7 @@ _ID_BY_CUBE: dict[tuple[int, int], str | None] = {}
 
 def _cube_id_cached(key: tuple[int, int]) -> str | None:
     hid = _ID_BY_CUBE.get(key, 0)
-    if isinstance(hid, int):   # 0: not met yet
+    if isinstance(hid, int):  # 0: not met yet
         hid = _ID_BY_CUBE[key] = _cube_id(*key)
     return hid
 
@@ -593,7 +596,7 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
         if len(members) == 1:
             key = (ax + members[0][0], az + members[0][2])
             hid = get(key, 0)
-            if isinstance(hid, int):   # 0: not met yet
+            if isinstance(hid, int):  # 0: not met yet
                 hid = _cube_id_cached(key)
             if hid is not None:
                 out.append((hid,))

@@ -64,7 +64,7 @@ _HexInfo = tuple
 
 
 def parse_location(text: str, board: Optional[str] = None) -> tuple[str, Optional[int]]:
-    """"M2" -> ("M2", None) (any level); "M2@1" -> ("M2", 1)."""
+    """ "M2" -> ("M2", None) (any level); "M2@1" -> ("M2", 1)."""
     hex_text, sep, level_text = str(text).partition("@")
     h = hexgrid.parse_hex(hex_text, board)
     if not sep:
@@ -85,8 +85,7 @@ def crossed_sides(a: str, b: str) -> list[tuple[str, str]]:
     from one hex into the next, in order (a line along a hexside, or
     through a vertex, crosses none there)."""
     seq = _sequence(a, b)
-    return [(x[0], y[0]) for x, y in zip(seq, seq[1:])
-            if len(x) == 1 and len(y) == 1 and hexgrid.adjacent(x[0], y[0])]
+    return [(x[0], y[0]) for x, y in zip(seq, seq[1:]) if len(x) == 1 and len(y) == 1 and hexgrid.adjacent(x[0], y[0])]
 
 
 def entry_sides(a: str, b: str) -> list[tuple[str, str]]:
@@ -148,7 +147,7 @@ class LosMap:
 
         self._override_hexes = frozenset(h for (a, b) in self._overrides for h in (a[0], b[0]))
         self._info_cube: dict = {}
-        self._tops: dict = {}       # cube key -> obstacle top or None (viewshed scans)
+        self._tops: dict = {}  # cube key -> obstacle top or None (viewshed scans)
         # Precompute the on-board hexes so that most queries only do dict look-ups.
         try:
             for h in hexgrid.Area.whole_board().hexes():
@@ -274,7 +273,7 @@ class LosMap:
 
         ax, _ay, az = hexgrid.cube(a_hex)
         scan(ax, az, self._hex_info(a_hex)[0] + a_level, watched, tops, fill, visit)
-        for h in self._override_hexes:       # the position's answers, always asked
+        for h in self._override_hexes:  # the position's answers, always asked
             x, _y, z = hexgrid.cube(h)
             for t in watched.at.get((x, z), ()):
                 if t[0] == h and t not in out:

@@ -109,8 +109,7 @@ F = Fraction
 
 
 def _t(name, mf, tem, los, hindrance, og, cover, passable, rule, note=""):
-    return TerrainType(name, None if mf is None else F(mf), tem, los, hindrance, og, cover,
-                       passable, rule, note)
+    return TerrainType(name, None if mf is None else F(mf), tem, los, hindrance, og, cover, passable, rule, note)
 
 
 # ---------------------------------------------------------------- terrain
@@ -126,18 +125,37 @@ TERRAIN: dict[str, TerrainType] = {
         _t("woods", 2, 1, "block", 0, False, "woods", True, "B13", "one-level LOS obstacle"),
         _t("forest", 2, 1, "block", 0, False, "woods", True, "B13", "same as woods"),
         # B23: buildings, LOS obstacle (height = levels); TEM +3 stone, +2 wooden; 2 MF.
-        _t("building", 2, 3, "block", 0, False, "building", True, "B23",
-           "construction unknown: stone values (+3)"),
+        _t("building", 2, 3, "block", 0, False, "building", True, "B23", "construction unknown: stone values (+3)"),
         _t("stone_building", 2, 3, "block", 0, False, "building", True, "B23", "stone TEM +3"),
         _t("wooden_building", 2, 2, "block", 0, False, "building", True, "B23", "wooden TEM +2"),
         # B24: rubble. 3 MF. Stone rubble TEM +3, wooden +2: the position does not say the
         # material, so the lower value +2 is used. Rubbled building Locations are not
         # building Locations for rout purposes (rout_cover None).
-        _t("rubble", 3, 2, "block", 0, False, None, True, "B24",
-           "TEM +2 used (stone rubble is +3); not a building Location for rout"),
+        _t(
+            "rubble",
+            3,
+            2,
+            "block",
+            0,
+            False,
+            None,
+            True,
+            "B24",
+            "TEM +2 used (stone rubble is +3); not a building Location for rout",
+        ),
         # B15: grain (in season): +1 Hindrance, TEM 0, 1.5 MF, not Open Ground.
-        _t("grain", F(3, 2), 0, "hinder", 1, False, None, True, "B15",
-           "in season; in-hex Hindrance negates FFMO (A10.531 EX)"),
+        _t(
+            "grain",
+            F(3, 2),
+            0,
+            "hinder",
+            1,
+            False,
+            None,
+            True,
+            "B15",
+            "in season; in-hex Hindrance negates FFMO (A10.531 EX)",
+        ),
         # B12: brush: +1 Hindrance, no TEM (B12.3), 2 MF, not Open Ground.
         _t("brush", 2, 0, "hinder", 1, False, None, True, "B12", "no TEM but not Open Ground (B12.3)"),
         # B14: orchard: +1 Hindrance (obstacle to higher LOS in season: not modelled), TEM 0, 1 MF.
@@ -155,6 +173,7 @@ TERRAIN: dict[str, TerrainType] = {
 
 
 # ---------------------------------------------------------------- features
+
 
 def _f(name, extra_mf, tem, hindrance, fort, cover, passable, rule, note=""):
     return FeatureType(name, F(extra_mf), tem, hindrance, fort, cover, passable, rule, note)
@@ -188,6 +207,7 @@ FEATURES: dict[str, FeatureType] = {
 }
 
 # ---------------------------------------------------------------- hexsides
+
 
 @record(frozen=True)
 class HexsideType(FrozenRecord):
@@ -252,6 +272,7 @@ class HexTerrainLike(Protocol):
 
 # ---------------------------------------------------------------- helpers
 
+
 def terrain_type(name: str) -> TerrainType:
     try:
         return TERRAIN[name]
@@ -274,8 +295,9 @@ def _elevation(hex_terrain) -> int:
     return int(getattr(hex_terrain, "elevation", 0) or 0)
 
 
-def enter_cost(from_terrain: HexTerrainLike, from_level: int, to_terrain: HexTerrainLike,
-               to_level: int, same_hex: bool) -> Optional[Fraction]:
+def enter_cost(
+    from_terrain: HexTerrainLike, from_level: int, to_terrain: HexTerrainLike, to_level: int, same_hex: bool
+) -> Optional[Fraction]:
     """MF for Infantry to move between two ADJACENT Locations, or None when
     the move is not traversable for rout purposes.
 

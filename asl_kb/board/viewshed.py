@@ -114,10 +114,18 @@ class Watched:
             x, _y, z = cube(t[0])
             self.at.setdefault((x, z), []).append(t)
         keys = list(self.at)
-        self.bounds = ((min(x for x, _ in keys), max(x for x, _ in keys),
-                        min(z for _, z in keys), max(z for _, z in keys),
-                        min(x + z for x, z in keys), max(x + z for x, z in keys))
-                       if keys else None)
+        self.bounds = (
+            (
+                min(x for x, _ in keys),
+                max(x for x, _ in keys),
+                min(z for _, z in keys),
+                max(z for _, z in keys),
+                min(x + z for x, z in keys),
+                max(x + z for x, z in keys),
+            )
+            if keys
+            else None
+        )
 
 
 def _union(arcs: list, new: list) -> list:

@@ -7,6 +7,7 @@ witness found, 2 bad input (FILE:LINE: KEY: message; `diff` reports a file
 it cannot compare and compares the others: 2 only when none could be), 3
 incomplete with nothing found.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,77 +19,131 @@ COMMANDS = ("diff", "search")
 
 
 def _rule_set_args(p) -> None:
-    p.add_argument("--from", dest="version_a", metavar="A",
-                   help="rule set compared from: current, prior, or a folder of .lp files overlaying the rules "
-                        "(default: --rules, else current)")
-    p.add_argument("--to", dest="version_b", metavar="B",
-                   help="rule set compared to (default: prior; with --switch, the --from rule set)")
-    p.add_argument("--switch", metavar="NAME",
-                   help="flip this switch of rules/core/versions.lp on the --to side (default: none)")
+    p.add_argument(
+        "--from",
+        dest="version_a",
+        metavar="A",
+        help="rule set compared from: current, prior, or a folder of .lp files overlaying the rules "
+        "(default: --rules, else current)",
+    )
+    p.add_argument(
+        "--to",
+        dest="version_b",
+        metavar="B",
+        help="rule set compared to (default: prior; with --switch, the --from rule set)",
+    )
+    p.add_argument(
+        "--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp on the --to side (default: none)"
+    )
     p.add_argument("--phase", action="store_true", help="compare the whole-phase outcomes too (default: off)")
 
 
 def add_parsers(sub, common) -> None:
     """`diff` and `search` with the common options (`common()`: their parent parser)."""
-    d = sub.add_parser("diff", parents=[common()],
-                       help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, "
-                            "and what causes them (exit 1 if any)",
-                       description="Run positions under two rule sets (--from, --to, --switch: docs/committee.md); "
-                                   "one table of the outcomes that appear (+) or vanish (-) and the switch or rule "
-                                   "folder that causes each.")
-    d.add_argument("paths", nargs="*", metavar="PATH",
-                   help="position files, folders, globs (default: the bundled A10.531 EX)")
+    d = sub.add_parser(
+        "diff",
+        parents=[common()],
+        help="positions (files, folders, globs) under two rule sets: outcomes that appear or vanish, "
+        "and what causes them (exit 1 if any)",
+        description="Run positions under two rule sets (--from, --to, --switch: docs/committee.md); "
+        "one table of the outcomes that appear (+) or vanish (-) and the switch or rule "
+        "folder that causes each.",
+    )
+    d.add_argument(
+        "paths", nargs="*", metavar="PATH", help="position files, folders, globs (default: the bundled A10.531 EX)"
+    )
     _rule_set_args(d)
-    s = sub.add_parser("search", parents=[common()],
-                       help="search a scope of positions, smallest first: where two rule sets part, or gaps "
-                            "(exit 1 if found)")
-    ss = s.add_subparsers(dest="search", required=True, metavar="SEARCH",
-                          help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
-                               "coverage (what the scopes give of what the rules read)")
+    s = sub.add_parser(
+        "search",
+        parents=[common()],
+        help="search a scope of positions, smallest first: where two rule sets part, or gaps (exit 1 if found)",
+    )
+    ss = s.add_subparsers(
+        dest="search",
+        required=True,
+        metavar="SEARCH",
+        help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
+        "coverage (what the scopes give of what the rules read)",
+    )
     sd = ss.add_parser("diff", parents=[common()], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
     _search_args(sd, grow=True)
-    sg = ss.add_parser("gaps", parents=[common()],
-                       help="the smallest positions of a scope left without a legal outcome, or breaking a rule")
-    sg.add_argument("--rule-set", metavar="R",
-                    help="rule set: current, prior or a rules folder (default: --rules, else current)")
+    sg = ss.add_parser(
+        "gaps",
+        parents=[common()],
+        help="the smallest positions of a scope left without a legal outcome, or breaking a rule",
+    )
+    sg.add_argument(
+        "--rule-set", metavar="R", help="rule set: current, prior or a rules folder (default: --rules, else current)"
+    )
     sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
-    sc = ss.add_parser("coverage", parents=[common()],
-                       help="each input of rules/core/defined.lp: the shipped scopes that produce it, the clauses "
-                            "that read it")
-    sc.add_argument("--scope", action="append", metavar="NAME|FILE",
-                    help="a scope to look at (repeatable; default: every shipped scope)")
-    sc.add_argument("--sample", type=_positive, default=40, metavar="N",
-                    help="positions looked at per scope, spread over it (default: 40)")
+    sc = ss.add_parser(
+        "coverage",
+        parents=[common()],
+        help="each input of rules/core/defined.lp: the shipped scopes that produce it, the clauses that read it",
+    )
+    sc.add_argument(
+        "--scope",
+        action="append",
+        metavar="NAME|FILE",
+        help="a scope to look at (repeatable; default: every shipped scope)",
+    )
+    sc.add_argument(
+        "--sample",
+        type=_positive,
+        default=40,
+        metavar="N",
+        help="positions looked at per scope, spread over it (default: 40)",
+    )
 
 
 def _search_args(p, grow: bool = False) -> None:
-    p.add_argument("--scope", default=None if grow else "tiny", metavar="NAME|FILE",
-                   help="shipped scope (tiny, small, medium, disrupted, guards, prisoners, concealed, escape, "
-                        "combat, features) or a scope YAML "
-                        + ("(default: the shipped scopes one after another, smallest first, passing over those "
-                           "that never produce what the changed clauses read, until a witness; at most 20000 "
-                           "positions in all unless --max-positions)" if grow else "(default: tiny)"))
+    p.add_argument(
+        "--scope",
+        default=None if grow else "tiny",
+        metavar="NAME|FILE",
+        help="shipped scope (tiny, small, medium, disrupted, guards, prisoners, concealed, escape, "
+        "combat, features) or a scope YAML "
+        + (
+            "(default: the shipped scopes one after another, smallest first, passing over those "
+            "that never produce what the changed clauses read, until a witness; at most 20000 "
+            "positions in all unless --max-positions)"
+            if grow
+            else "(default: tiny)"
+        ),
+    )
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
-    p.add_argument("--stream", metavar="FILE",
-                   help="append each judged position to this JSON-lines file as it is done (default: none)")
-    p.add_argument("--resume", action="store_true",
-                   help="with --stream, skip the positions the file already holds (default: off)")
-    p.add_argument("--workers", type=_positive, metavar="N",
-                   help="judge positions on N local Dask worker processes (default: in this process)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="judge positions on an existing Dask cluster (default: none)")
-    p.add_argument("--progress", action="store_true",
-                   help="draw a progress bar on standard error (default: only when it is a terminal)")
+    p.add_argument(
+        "--stream",
+        metavar="FILE",
+        help="append each judged position to this JSON-lines file as it is done (default: none)",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="with --stream, skip the positions the file already holds (default: off)"
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="judge positions on N local Dask worker processes (default: in this process)",
+    )
+    p.add_argument("--scheduler", metavar="ADDRESS", help="judge positions on an existing Dask cluster (default: none)")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="draw a progress bar on standard error (default: only when it is a terminal)",
+    )
 
 
 def at_least(least: int, unit: str = ""):
     """An argparse type: a whole number (of `unit`) >= `least`."""
+
     def whole(text: str) -> int:
         import argparse
+
         try:
             n = int(text)
         except ValueError:
@@ -96,6 +151,7 @@ def at_least(least: int, unit: str = ""):
         if n < least:
             raise argparse.ArgumentTypeError(f"not a whole number{' of ' + unit if unit else ''} >= {least}: {text!r}")
         return n
+
     return whole
 
 
@@ -104,9 +160,13 @@ _positive = at_least(1)
 
 def _rule_sets(args):
     from asl_kb.committee.rulesets import parse_ruleset
+
     if args.version_a and args.rules and args.version_a != args.rules:
         from asl_kb.errors import PositionError
-        raise PositionError("--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets")
+
+        raise PositionError(
+            "--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets"
+        )
     frm = args.version_a or args.rules or "current"
     a = parse_ruleset(frm, key="--from")
     to = args.version_b or (frm if args.switch else "prior")
@@ -127,6 +187,7 @@ def run(args) -> int:
 def _diff(args) -> int:
     from asl_kb.committee.corpus import corpus_diff, to_text
     from asl_kb.resources import default_position
+
     a, b = _rule_sets(args)
     report = corpus_diff(args.paths or [str(default_position())], a, b, phase=args.phase)
     if args.format == "json":
@@ -149,12 +210,21 @@ def _grown(args, since: float) -> int:
     (--timeout counted from `since`, a time.monotonic())."""
     from asl_kb.committee import search
     from asl_kb.committee.progress import Bar
+
     a, b = _rule_sets(args)
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
-        report = search.grow_diff(a, b, phase=args.phase, witnesses=args.witnesses,
-                                  max_positions=args.max_positions, timeout=args.timeout, since=since, out=args.out,
-                                  progress=bar)
+        report = search.grow_diff(
+            a,
+            b,
+            phase=args.phase,
+            witnesses=args.witnesses,
+            max_positions=args.max_positions,
+            timeout=args.timeout,
+            since=since,
+            out=args.out,
+            progress=bar,
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -171,6 +241,7 @@ def _grown(args, since: float) -> int:
 def _coverage(args) -> int:
     from asl_kb.committee import coverage
     from asl_kb.committee.scope import SCOPES_DIR, load_scope
+
     names = args.scope or sorted(p.stem for p in SCOPES_DIR.glob("*.yaml"))
     report = coverage.coverage([load_scope(n) for n in names], args.sample)
     if args.format == "json":
@@ -184,6 +255,7 @@ def _search(args) -> int:
     if args.search == "coverage":
         return _coverage(args)
     import time
+
     # --timeout counts from here: the scope's loading and a cluster's start
     # are in it (a run ends within 10 % of it)
     since = time.monotonic()
@@ -191,21 +263,30 @@ def _search(args) -> int:
     from asl_kb.committee import gaps, search
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
+
     if args.resume and not args.stream:
         print("error: --resume: needs --stream FILE", file=sys.stderr)
         return 2
     from asl_kb.committee.progress import bar_for
+
     if args.scope is None:
         return _grown(args, since)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
-    options = dict(witnesses=args.witnesses, max_positions=args.max_positions, out=args.out,
-                   stream=args.stream, resume=args.resume, progress=bar)
+    options = dict(
+        witnesses=args.witnesses,
+        max_positions=args.max_positions,
+        out=args.out,
+        stream=args.stream,
+        resume=args.resume,
+        progress=bar,
+    )
     with contextlib.ExitStack() as stack:
         if bar is not None:
             stack.callback(bar.close)
         if args.workers or args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
+
             options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
         options.update(timeout=args.timeout, since=since)
         if args.search == "diff":

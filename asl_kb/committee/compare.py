@@ -9,6 +9,7 @@ the rule folders differ, it is run under the second folder with the first
 rule set's version and switches. A change one of them reproduces is
 attributed to it; one none reproduces to their combination.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,7 +24,7 @@ from asl_kb.model import Outcomes
 @dataclasses.dataclass
 class Run:
     items: set
-    rules: set            # rule ids of every because/3 line in the result
+    rules: set  # rule ids of every because/3 line in the result
     incomplete: list
 
 
@@ -75,8 +76,15 @@ def _folder_cause(rs: RuleSet) -> dict:
     return {"rule_folder": str(rs.folder), "replaces": list(rs.replaces), "adds": list(rs.adds)}
 
 
-def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bool = True,
-            voluntary_break: bool = False, shortcut: bool = True) -> dict:
+def compare(
+    position,
+    a: RuleSet,
+    b: RuleSet,
+    phase: bool = False,
+    attribute: bool = True,
+    voluntary_break: bool = False,
+    shortcut: bool = True,
+) -> dict:
     """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
     "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}.
     (`shortcut`: first ask whether the programs answer alike -- False when
@@ -96,6 +104,7 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
         if got is None:
             got = runs[key] = run(p, rs, phase, applied, vb)
         return got
+
     ra, rb = run_once(pa, a), run_once(pb, b)
     appeared, vanished = rb.items - ra.items, ra.items - rb.items
     causes: dict[tuple, list[dict]] = {}
@@ -122,8 +131,10 @@ def compare(position, a: RuleSet, b: RuleSet, phase: bool = False, attribute: bo
                 if c not in caused:
                     caused.append(c)
         # (kind, at: what a witness's summary counts, search.summary)
-        return [{"unit": u, "outcome": o, "caused_by": c, "kind": kinds[u, o][0], "at": kinds[u, o][1]}
-                for (u, o), c in sorted(merged.items())]
+        return [
+            {"unit": u, "outcome": o, "caused_by": c, "kind": kinds[u, o][0], "at": kinds[u, o][1]}
+            for (u, o), c in sorted(merged.items())
+        ]
 
     cut = sorted(set(ra.incomplete + rb.incomplete))
     out = {
@@ -186,35 +197,68 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
 
     def under(p, rs):
         return lambda fn: fn(p, rs, True)
+
     out = [({"switch": n, "rule": rule_of.get(n, "")}, under(with_switch(pa, n, n in sb), a)) for n in differing]
     if a.folder != b.folder:
-        out.append((_folder_cause(b) if b.folder is not None else {"rule_folder": "(shipped rules)"},
-                    under(pa, dataclasses.replace(b, flip=None))))
+        out.append(
+            (
+                _folder_cause(b) if b.folder is not None else {"rule_folder": "(shipped rules)"},
+                under(pa, dataclasses.replace(b, flip=None)),
+            )
+        )
     if a.folder is None and b.folder is not None:
         from asl_kb.committee.edits import edits, undone
+
         every = edits(b)
         if len(every) <= EDITS_TRIED:
             for i, e in enumerate(every):
-                out.append(({"rule_folder": str(b.folder), "edit": e.as_json()},
-                            under(pa, dataclasses.replace(a, complete=undone(b, frozenset(range(len(every))) - {i})))))
+                out.append(
+                    (
+                        {"rule_folder": str(b.folder), "edit": e.as_json()},
+                        under(pa, dataclasses.replace(a, complete=undone(b, frozenset(range(len(every))) - {i}))),
+                    )
+                )
     combination = {"switch": "+".join(differing) or "(none)", "rule": "combination"}
     if a.folder != b.folder:
         combination["rule_folder"] = str(b.folder or a.folder)
     return out, combination
 
 
-def same_outcomes(position, a: RuleSet, b: RuleSet, explained: bool = False, live: bool = False,
-                  once_in: frozenset = frozenset({"final"}), dead_ends: list | None = None) -> bool:
+def same_outcomes(
+    position,
+    a: RuleSet,
+    b: RuleSet,
+    explained: bool = False,
+    live: bool = False,
+    once_in: frozenset = frozenset({"final"}),
+    dead_ends: list | None = None,
+) -> bool:
     """Whether the position's outcomes (fates, immediate surrenders,
     prisoners' options; with `explained`, the explanations' rule ids too)
     are shown equal under a and b without reading them (False: they may
     differ); `live`, `once_in`, `dead_ends` as _same_answers."""
-    return _same_answers(_applied(position, a), a, _applied(position, b), b, explained=explained, live=live,
-                         once_in=once_in, dead_ends=dead_ends)
+    return _same_answers(
+        _applied(position, a),
+        a,
+        _applied(position, b),
+        b,
+        explained=explained,
+        live=live,
+        once_in=once_in,
+        dead_ends=dead_ends,
+    )
 
 
-def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: bool = False,
-                  once_in: frozenset = frozenset({"final"}), dead_ends: list | None = None) -> bool:
+def _same_answers(
+    pa,
+    a: RuleSet,
+    pb,
+    b: RuleSet,
+    explained: bool = True,
+    live: bool = False,
+    once_in: frozenset = frozenset({"final"}),
+    dead_ends: list | None = None,
+) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -237,8 +281,13 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, explained: bool = True, live: 
         differing = tuple(sorted(set(sa) ^ set(sb)))
     if differing is not None:
         with a.active():
-            first, second = answers_each([pa, pb], rout_once=acts_only_in_final("rout.lp", differing, once_in),
-                                         explained=explained, live=live, whole=whole)
+            first, second = answers_each(
+                [pa, pb],
+                rout_once=acts_only_in_final("rout.lp", differing, once_in),
+                explained=explained,
+                live=live,
+                whole=whole,
+            )
     else:
         with a.active():
             (first,) = answers_each([pa], explained=explained, live=live, whole=whole)

@@ -2,6 +2,7 @@
 rule sets, one table: position x unit x outcome that appears (+) or vanishes
 (-) x what causes it. Stable order: positions by path, then unit, change,
 outcome."""
+
 from __future__ import annotations
 
 import glob
@@ -52,6 +53,7 @@ def questions(path: Path, position) -> list[tuple]:
     phase, --voluntary-break), its why-not proposals and whether it asks
     `check` -- as (label, position, options, proposals, check)."""
     from asl_kb.casebook import asks_outcomes, has_expect, load_case, run_position
+
     if not has_expect(path):
         return [("", position, {"outcomes": True}, [], False)]
     case = load_case(path)
@@ -62,8 +64,12 @@ def questions(path: Path, position) -> list[tuple]:
         options = {**r.options, "outcomes": asks_outcomes(r)}
         # runs that differ only in what the rule sets compared set (`rules:`)
         # ask the same question: once
-        key = (replace(p, rules="", name=""), tuple(sorted(options.items(), key=str)),
-               tuple((u, f) for u, f, _ in proposals), "check" in r.expect)
+        key = (
+            replace(p, rules="", name=""),
+            tuple(sorted(options.items(), key=str)),
+            tuple((u, f) for u, f, _ in proposals),
+            "check" in r.expect,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -79,19 +85,28 @@ def _answers(position, rs: RuleSet, proposals: list, check: bool, applied: bool 
         p = position if applied else rs.apply(position)
         if proposals:
             from asl_kb.engines.why_not import why_not_each
+
             for (unit, fate, _), r in zip(proposals, why_not_each(p, [x[2] for x in proposals])):
                 rules = sorted({b["rule"] for b in r.get("because", ())})
-                items.add((unit, f"why-not {unit} {fate}: " + ("legal" if r["legal"] else f"not legal ({', '.join(rules)})")))
+                items.add(
+                    (unit, f"why-not {unit} {fate}: " + ("legal" if r["legal"] else f"not legal ({', '.join(rules)})"))
+                )
         if check:
             from asl_kb.committee.gaps import clause_rules
             from asl_kb.engines.check import check as run_check
+
             r = run_check(p)
             if r["consistent"]:
                 items.add(("(check)", "check: consistent"))
             for f in r["findings"]:
-                items.add((f.get("unit", "(check)"),
-                           f"check: {f['kind'].replace('_', ' ')}"
-                           + (f" ({f['unit']})" if "unit" in f else "") + f" [{', '.join(clause_rules(f))}]"))
+                items.add(
+                    (
+                        f.get("unit", "(check)"),
+                        f"check: {f['kind'].replace('_', ' ')}"
+                        + (f" ({f['unit']})" if "unit" in f else "")
+                        + f" [{', '.join(clause_rules(f))}]",
+                    )
+                )
     return items
 
 
@@ -99,15 +114,20 @@ def _answer_changes(position, a: RuleSet, b: RuleSet, proposals: list, check: bo
     """The why-not and check answers that appear (+) or vanish (-), each
     with its causes found as compare() finds an outcome's (compare.trials)."""
     from asl_kb.committee.compare import attributed, trials
+
     qa, qb = _answers(position, a, proposals, check), _answers(position, b, proposals, check)
     appeared, vanished = qb - qa, qa - qb
     if not (appeared or vanished):
         return []
     tried, combination = trials(position, a, b)
-    causes = attributed(tried, lambda p, rs, applied: _answers(p, rs, proposals, check, applied),
-                        qa, appeared, vanished)
-    return [(sign, u, o, causes.get((u, o)) or [combination])
-            for sign, xs in (("+", appeared), ("-", vanished)) for u, o in sorted(xs)]
+    causes = attributed(
+        tried, lambda p, rs, applied: _answers(p, rs, proposals, check, applied), qa, appeared, vanished
+    )
+    return [
+        (sign, u, o, causes.get((u, o)) or [combination])
+        for sign, xs in (("+", appeared), ("-", vanished))
+        for u, o in sorted(xs)
+    ]
 
 
 def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -> dict:
@@ -119,6 +139,7 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
     the run's --timeout (asl_kb/budget.py) the files not reached are listed
     as cut."""
     from asl_kb.budget import TimedOut
+
     files = expand(paths)
     asked, errors = [], []
     for f in files:
@@ -138,34 +159,70 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
                 try:
                     if options["outcomes"]:
                         refuse_broken(p)
-                    d = compare(p, a, b, phase=phase or options.get("phase", False),
-                                voluntary_break=options.get("voluntary_break", False))
+                    d = compare(
+                        p,
+                        a,
+                        b,
+                        phase=phase or options.get("phase", False),
+                        voluntary_break=options.get("voluntary_break", False),
+                    )
                 except PositionError as e:
                     if options["outcomes"]:
                         errors.append({"file": f.as_posix(), **({"run": label} if label else {}), "error": str(e)})
                         continue
                     # a run asking only check/why-not of a position that breaks
                     # a rule: it has no outcomes to compare
-                    d = {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [],
-                         "complete": True}
-                changes = [(sign, e["unit"], e["outcome"], e["caused_by"])
-                           for change, sign in (("appeared", "+"), ("vanished", "-")) for e in d[change]]
+                    d = {
+                        "appeared": [],
+                        "vanished": [],
+                        "fired_only_in_from": [],
+                        "fired_only_in_to": [],
+                        "complete": True,
+                    }
+                changes = [
+                    (sign, e["unit"], e["outcome"], e["caused_by"])
+                    for change, sign in (("appeared", "+"), ("vanished", "-"))
+                    for e in d[change]
+                ]
                 if proposals or check:
                     changes += _answer_changes(p, a, b, proposals, check)
                 for sign, unit, outcome, caused in changes:
-                    rows.append({"file": f.as_posix(), "position": name, **({"run": label} if label else {}),
-                                 "unit": unit, "change": sign, "outcome": outcome, "caused_by": caused})
-                summary.append({"file": f.as_posix(), "position": name, "differs": bool(changes),
-                                "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"],
-                                "complete": d["complete"]})
+                    rows.append(
+                        {
+                            "file": f.as_posix(),
+                            "position": name,
+                            **({"run": label} if label else {}),
+                            "unit": unit,
+                            "change": sign,
+                            "outcome": outcome,
+                            "caused_by": caused,
+                        }
+                    )
+                summary.append(
+                    {
+                        "file": f.as_posix(),
+                        "position": name,
+                        "differs": bool(changes),
+                        "fired_only_in_from": d["fired_only_in_from"],
+                        "fired_only_in_to": d["fired_only_in_to"],
+                        "complete": d["complete"],
+                    }
+                )
                 cut += [f"{f.as_posix()}{f' [{label}]' if label else ''}: {w}" for w in d.get("incomplete_because", ())]
         except TimedOut as e:
             left = ", ".join(g.as_posix() for g, _, _ in asked[n:])
             cut.append(f"--timeout passed while {e}: not compared: {left}")
             break
-    out = {"from": a.as_json(), "to": b.as_json(), "positions": len(files), "runs": runs,
-           "differing": len({s["file"] for s in summary if s["differs"]}), "complete": not cut,
-           "rows": rows, "per_position": summary}
+    out = {
+        "from": a.as_json(),
+        "to": b.as_json(),
+        "positions": len(files),
+        "runs": runs,
+        "differing": len({s["file"] for s in summary if s["differs"]}),
+        "complete": not cut,
+        "rows": rows,
+        "per_position": summary,
+    }
     if cut:
         out["incomplete_because"] = cut
     if errors:
@@ -189,16 +246,25 @@ def cause_text(c: dict) -> str:
 
 def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) -> str:
     from asl_kb.report import table as tables
-    head = (f"diff {label_a} -> {label_b}: {report['positions']} position(s), {report['differing']} differ"
-            + ("" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])))
+
+    head = f"diff {label_a} -> {label_b}: {report['positions']} position(s), {report['differing']} differ" + (
+        "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
+    )
     head += "".join(f"\n  NOT COMPARED: {e['error']}" for e in report.get("errors", ()))
     if not report["rows"]:
         return head + "\n  no outcome changes\n"
     rows = report["rows"] if limit is None else report["rows"][:limit]
     table: list[tuple[str, ...]] = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
-    table += [(r["file"] + (f" [{r['run']}]" if "run" in r else ""), r["unit"], r["change"], r["outcome"],
-               "; ".join(cause_text(c) for c in r["caused_by"]))
-              for r in rows]
+    table += [
+        (
+            r["file"] + (f" [{r['run']}]" if "run" in r else ""),
+            r["unit"],
+            r["change"],
+            r["outcome"],
+            "; ".join(cause_text(c) for c in r["caused_by"]),
+        )
+        for r in rows
+    ]
     room = tables.width()
     head_lines = [x for line in head.splitlines() for x in tables.wrap(line, room, "    ")]
     lines = head_lines + tables.lines(table, room, ())
@@ -208,8 +274,9 @@ def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) 
         lines = list(head_lines)
         for position in dict.fromkeys(row[0] for row in table[1:]):
             lines += tables.wrap(position, room, "    ")
-            lines += tables.lines([table[0][1:]] + [row[1:] for row in table[1:] if row[0] == position],
-                                  room, (2, 3), "  ")
+            lines += tables.lines(
+                [table[0][1:]] + [row[1:] for row in table[1:] if row[0] == position], room, (2, 3), "  "
+            )
     if len(rows) < len(report["rows"]):
         lines.append(f"  ({len(rows)} of {len(report['rows'])} rows listed: --limit)")
     return "\n".join(line.rstrip() for line in lines) + "\n"

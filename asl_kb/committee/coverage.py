@@ -12,6 +12,7 @@ program's inputs are made from the rout program's answer
 (engines/phase.py), the switches by the rule sets compared: both are
 listed as such.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,6 +21,7 @@ import clingo.ast as A
 
 from asl_kb.committee.reach import clauses, inputs, produced
 from asl_kb.resources import rules_dir
+
 
 class _Reads(A.Transformer):
     def __init__(self):
@@ -49,13 +51,25 @@ def coverage(scopes: list, per_scope: int = 40) -> dict:
     read = readers()
     rows = []
     for name, arity, section in inputs():
-        given = ["(from the rout program's answer)"] if section.startswith("the phase program") else (
-            ["(by the rule sets compared)"] if section.startswith("rule version") else [])
-        rows.append({"input": f"{name}/{arity}", "section": section,
-                     "scopes": given or [s for s in made if (name, arity) in made[s]],
-                     "read_by": read.get((name, arity), [])})
-    return {"scopes": list(made), "per_scope": per_scope, "inputs": rows,
-            "never_produced": [r["input"] for r in rows if not r["scopes"]]}
+        given = (
+            ["(from the rout program's answer)"]
+            if section.startswith("the phase program")
+            else (["(by the rule sets compared)"] if section.startswith("rule version") else [])
+        )
+        rows.append(
+            {
+                "input": f"{name}/{arity}",
+                "section": section,
+                "scopes": given or [s for s in made if (name, arity) in made[s]],
+                "read_by": read.get((name, arity), []),
+            }
+        )
+    return {
+        "scopes": list(made),
+        "per_scope": per_scope,
+        "inputs": rows,
+        "never_produced": [r["input"] for r in rows if not r["scopes"]],
+    }
 
 
 def to_text(report: dict, limit: int | None = 3) -> str:
@@ -63,13 +77,20 @@ def to_text(report: dict, limit: int | None = 3) -> str:
     for r in report["inputs"]:
         shown = r["read_by"] if limit is None else r["read_by"][:limit]
         more = len(r["read_by"]) - len(shown)
-        rows.append((r["input"], ", ".join(r["scopes"]) or "-",
-                     " ".join(shown) + (f" (+{more})" if more else "") if r["read_by"] else "-"))
+        rows.append(
+            (
+                r["input"],
+                ", ".join(r["scopes"]) or "-",
+                " ".join(shown) + (f" (+{more})" if more else "") if r["read_by"] else "-",
+            )
+        )
     w0 = max(len(x[0]) for x in rows)
     w1 = max(len(x[1]) for x in rows)
     lines = [f"{a:<{w0}}  {b:<{w1}}  {c}".rstrip() for a, b, c in rows]
     never = report["never_produced"]
-    lines.append(f"{len(never)} of {len(report['inputs'])} inputs produced by no position of "
-                 f"{', '.join(report['scopes'])} (a spread of at most {report['per_scope']} each): "
-                 + (", ".join(never) or "none"))
+    lines.append(
+        f"{len(never)} of {len(report['inputs'])} inputs produced by no position of "
+        f"{', '.join(report['scopes'])} (a spread of at most {report['per_scope']} each): "
+        + (", ".join(never) or "none")
+    )
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ The evaluator hands each batch to the cluster and yields results as they
 finish; scan.py takes them in enumeration order, so the report does not
 depend on the workers.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,16 +30,24 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
     """A context yielding `make(judge) -> evaluator` bound to a Dask client."""
     try:
         from distributed import Client, LocalCluster, as_completed
-    except ImportError:   # pragma: no cover - dask is a declared dependency
+    except ImportError:  # pragma: no cover - dask is a declared dependency
         from asl_kb.errors import PositionError
-        raise PositionError("--workers", None, None, "needs dask[distributed] (pip install 'dask[distributed]')") from None
+
+        raise PositionError(
+            "--workers", None, None, "needs dask[distributed] (pip install 'dask[distributed]')"
+        ) from None
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(Client(scheduler))
         else:
-            cluster = stack.enter_context(LocalCluster(n_workers=workers or os.cpu_count() or 1,
-                                                       threads_per_worker=1, processes=True,
-                                                       dashboard_address=None))
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+            )
             client = stack.enter_context(Client(cluster))
 
         def make(judge):
@@ -46,17 +55,20 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
                 # submitted at once (scan.py asks for the next batch before
                 # it takes this one: the workers never wait between batches)
                 jobs = list(jobs)
-                chunks = [jobs[i:i + PER_TASK] for i in range(0, len(jobs), PER_TASK)]
+                chunks = [jobs[i : i + PER_TASK] for i in range(0, len(jobs), PER_TASK)]
                 futures = client.map(_judge_jobs, [judge] * len(chunks), chunks, pure=False) if chunks else []
 
                 def results():
                     for future in as_completed(futures):
                         yield from future.result()
+
                 return results()
+
             evaluate.batch = BATCH  # type: ignore[attr-defined]  # function attributes, read by getattr
             # judge one position on every worker now (each reads the rules
             # and builds its slices on its first position): a benchmark
             # times the workers warm
             evaluate.warm = lambda name, text: client.run(judge, name, text)  # type: ignore[attr-defined]
             return evaluate
+
         yield make

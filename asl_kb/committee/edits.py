@@ -12,6 +12,7 @@ minimal core over the edits): the finding is run again under rules folders
 with edits undone, one more at a time. None when the shipped rules (every
 edit undone) give it too.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,12 +32,12 @@ from asl_kb.resources import rules_dir
 
 @dataclasses.dataclass(frozen=True)
 class Edit:
-    file: str            # path under the rules folder, e.g. "rout/A20_21_surrender.lp"
-    line: int            # line of the edit in the folder's file (deleted: in the shipped file)
-    kind: str            # "added", "deleted" or "changed"
-    clause: str          # the folder's clause(s) (whitespace collapsed), "" when deleted
-    was: str             # the shipped clause(s), "" when added
-    start: int           # byte span of the folder's file the shipped text replaces to undo it
+    file: str  # path under the rules folder, e.g. "rout/A20_21_surrender.lp"
+    line: int  # line of the edit in the folder's file (deleted: in the shipped file)
+    kind: str  # "added", "deleted" or "changed"
+    clause: str  # the folder's clause(s) (whitespace collapsed), "" when deleted
+    was: str  # the shipped clause(s), "" when added
+    start: int  # byte span of the folder's file the shipped text replaces to undo it
     end: int
     replacement: bytes
     #: the shipped clauses' texts, one by one
@@ -76,10 +77,11 @@ class Edit:
 
 def _clauses(rules: Path, rel: str):
     from asl_kb.mutate.mutants import file_clauses
+
     text = (rules / rel).read_bytes()
     out = []
     for c in file_clauses(rules, rel):
-        d = c.mutants[0]                      # the deletion: the clause's whole span
+        d = c.mutants[0]  # the deletion: the clause's whole span
         out.append((d.clause, d.start, d.end, d.line))
     return text, out
 
@@ -131,6 +133,7 @@ def edits(rs) -> tuple[Edit, ...]:
     if hit is not None:
         return hit
     from asl_kb.committee.rulesets import materialize
+
     complete, shipped = materialize(rs.folder), rules_dir()
     out: list[Edit] = []
     for rel in sorted(rs.replaces + rs.adds):
@@ -141,23 +144,35 @@ def edits(rs) -> tuple[Edit, ...]:
             if tag == "equal":
                 continue
             was = " ".join(c[0] for c in theirs[i1:i2])
-            replacement = b"\n".join(old_text[c[1]:c[2]] for c in theirs[i1:i2])
+            replacement = b"\n".join(old_text[c[1] : c[2]] for c in theirs[i1:i2])
             parts: tuple[bytes, bytes] | tuple[()] = ()
             if j1 < j2:
                 start, end, line = mine[j1][1], mine[j2 - 1][2], mine[j1][3]
-            else:      # deleted: the shipped clauses go back after the clause before
+            else:  # deleted: the shipped clauses go back after the clause before
                 start = end = mine[j1 - 1][2] if j1 else (mine[0][1] if mine else len(text))
-                line = theirs[i1][3]        # where it stood in the shipped file
+                line = theirs[i1][3]  # where it stood in the shipped file
                 # (in the `#program` part it stood in: the clause before may be in another)
                 was_in, here = _part_at(old_text, theirs[i1][1]), _part_at(text, start)
                 if was_in != here:
                     parts = (was_in, here)
                 replacement = b"\n" + replacement + b"\n"
             kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
-            said = _comment_above(old_text if j1 == j2 else text, line) or \
-                (_comment_above(old_text, theirs[i1][3]) if i1 < i2 else "")
-            e = Edit(rel, line, kind, " ".join(c[0] for c in mine[j1:j2]), was, start, end, replacement,
-                     tuple(old_text[c[1]:c[2]] for c in theirs[i1:i2]), said, parts)
+            said = _comment_above(old_text if j1 == j2 else text, line) or (
+                _comment_above(old_text, theirs[i1][3]) if i1 < i2 else ""
+            )
+            e = Edit(
+                rel,
+                line,
+                kind,
+                " ".join(c[0] for c in mine[j1:j2]),
+                was,
+                start,
+                end,
+                replacement,
+                tuple(old_text[c[1] : c[2]] for c in theirs[i1:i2]),
+                said,
+                parts,
+            )
             out.append(dataclasses.replace(e, replacement=e.put_back(replacement)))
     _EDITS[rs.folder] = tuple(out)
     return _EDITS[rs.folder]
@@ -174,6 +189,7 @@ def undone(rs, which: frozenset[int]) -> Path:
     if hit is not None and hit.exists():
         return hit
     from asl_kb.committee.rulesets import materialize
+
     complete = materialize(rs.folder)
     target = complete.parent / f"{complete.name}-undo{len(_VARIANTS)}"
     if target.exists():
@@ -186,7 +202,7 @@ def undone(rs, which: frozenset[int]) -> Path:
     for rel, es in by_file.items():
         text = (complete / rel).read_bytes()
         for e in sorted(es, key=lambda e: e.start, reverse=True):
-            text = text[:e.start] + e.replacement + text[e.end:]
+            text = text[: e.start] + e.replacement + text[e.end :]
         (target / rel).write_bytes(text)
     _VARIANTS[key] = target
     return target
@@ -205,6 +221,7 @@ def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
     def gives(kept: frozenset[int]) -> bool:
         with using_rules(undone(rs, everything - kept)):
             return present()
+
     if gives(frozenset()):
         return None
     kept = set(everything)
@@ -232,8 +249,11 @@ def _guarded(clause: bytes, sign: str) -> bytes | None:
         return None
     st = rules[0]
     loc = st.location
-    lit = A.Literal(loc, A.Sign.Negation if sign else A.Sign.NoSign, A.SymbolicAtom(
-        A.Function(loc, "in_force", [A.Function(loc, SWITCH, [], 0)], 0)))
+    lit = A.Literal(
+        loc,
+        A.Sign.Negation if sign else A.Sign.NoSign,
+        A.SymbolicAtom(A.Function(loc, "in_force", [A.Function(loc, SWITCH, [], 0)], 0)),
+    )
     return str(st.update(body=list(st.body) + [lit])).encode()
 
 
@@ -263,6 +283,7 @@ def as_switch(rs) -> Path | None:
         if hit is None or hit.exists():
             return hit
     from asl_kb.committee.rulesets import materialize
+
     complete, shipped = materialize(rs.folder), rules_dir()
     all_edits = edits(rs)
     target = complete.parent / f"{complete.name}-switch"
@@ -285,7 +306,7 @@ def as_switch(rs) -> Path | None:
             pieces = []
             for e in sorted((e for e in all_edits if e.file == rel), key=lambda e: e.start, reverse=True):
                 new_clauses = [c for (a, b), c in by_start.items() if e.start <= a and b <= e.end]
-                guarded = [_guarded(text[c[1]:c[2]], "") for c in sorted(new_clauses, key=lambda c: c[1])]
+                guarded = [_guarded(text[c[1] : c[2]], "") for c in sorted(new_clauses, key=lambda c: c[1])]
                 was = [_guarded(x, "not ") for x in e.was_texts]
                 if any(g is None for g in guarded + was):
                     raise ValueError(rel)
@@ -295,9 +316,10 @@ def as_switch(rs) -> Path | None:
                 text = text[:start] + piece + text[end:]
             (target / rel).write_bytes(text)
         versions = target / "core" / "versions.lp"
-        versions.write_text(versions.read_text()
-                            + f'\n% (asl-kb search: the rule folder {rs.folder} as a switch)\n'
-                              f'qa_reading({SWITCH}, "{rs.folder.name}").\n')
+        versions.write_text(
+            versions.read_text() + f"\n% (asl-kb search: the rule folder {rs.folder} as a switch)\n"
+            f'qa_reading({SWITCH}, "{rs.folder.name}").\n'
+        )
     except (ValueError, RuntimeError):
         result = None
     _SWITCHED[rs.folder] = result

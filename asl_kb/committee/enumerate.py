@@ -12,6 +12,7 @@ edge out of every unit's reach, so the rules answer them alike): only the
 placement whose canonical form (the smallest of its images, as cube
 coordinates relative to the centre) is kept, written as that image.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,13 +33,14 @@ _SYMMETRIES = [apply for apply, _undo in hexgrid._SYMMETRIES]
 @dataclasses.dataclass(frozen=True)
 class Candidate:
     """One position of a scope, before it is written as YAML."""
-    index: int                                  # 0-based, in enumeration order
-    units: tuple[tuple[str, int], ...]          # (hex, spec index), sorted
-    terrain: tuple[tuple[str, int], ...]        # (hex, palette index), sorted
+
+    index: int  # 0-based, in enumeration order
+    units: tuple[tuple[str, int], ...]  # (hex, spec index), sorted
+    terrain: tuple[tuple[str, int], ...]  # (hex, palette index), sorted
     attacker: str
     no_quarter: tuple[str, ...]
     phase: str
-    options: tuple[tuple[str, str], ...] = ()   # the header's other choices (Scope.options)
+    options: tuple[tuple[str, str], ...] = ()  # the header's other choices (Scope.options)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -130,12 +132,14 @@ def _kinds_fit(scope: Scope, units) -> bool:
                 continue
             level = scope.specs[i].level
             if k.stacked_with is not None and not any(
-                    j2 != j and c2 == c and scope.specs[i2].level == level
-                    and k.stacked_with in _kinds_at(scope.specs[i2]) for j2, (c2, i2) in enumerate(units)):
+                j2 != j and c2 == c and scope.specs[i2].level == level and k.stacked_with in _kinds_at(scope.specs[i2])
+                for j2, (c2, i2) in enumerate(units)
+            ):
                 return False
             if k.within is not None and not any(
-                    j2 != j and _distance(c, c2) <= k.within[1] and k.within[0] in _kinds_at(scope.specs[i2])
-                    for j2, (c2, i2) in enumerate(units)):
+                j2 != j and _distance(c, c2) <= k.within[1] and k.within[0] in _kinds_at(scope.specs[i2])
+                for j2, (c2, i2) in enumerate(units)
+            ):
                 return False
     return True
 
@@ -169,8 +173,15 @@ def candidates(scope: Scope) -> Iterator[Candidate]:
             group = placements(scope, n, t)
             for attacker, nq, phase, options in rest:
                 for units, terrain in group:
-                    c = Candidate(index, tuple((from_rel[c], i) for (_d, c), i in units),
-                                  tuple((from_rel[c], i) for (_d, c), i in terrain), attacker, nq, phase, options)
+                    c = Candidate(
+                        index,
+                        tuple((from_rel[c], i) for (_d, c), i in units),
+                        tuple((from_rel[c], i) for (_d, c), i in terrain),
+                        attacker,
+                        nq,
+                        phase,
+                        options,
+                    )
                     if options and _header(scope, c) is None:
                         continue
                     yield c
@@ -182,8 +193,11 @@ def count(scope: Scope) -> int:
         return sum(1 for _ in candidates(scope))
     rest = len(scope.attackers) * len(scope.no_quarter) * len(scope.phases)
     max_terrain = scope.non_open if scope.palette else 0
-    return rest * sum(len(placements(scope, n, t)) for n in range(scope.min_units, scope.max_units + 1)
-                      for t in range(0, max_terrain + 1))
+    return rest * sum(
+        len(placements(scope, n, t))
+        for n in range(scope.min_units, scope.max_units + 1)
+        for t in range(0, max_terrain + 1)
+    )
 
 
 def _units(scope: Scope, c: Candidate) -> list[tuple[dict, str]]:
@@ -209,8 +223,14 @@ def _header(scope: Scope, c: Candidate) -> dict | None:
             out[key] = value
         elif key == "mopping_up":
             # the buildings holding a unit, Mopped Up (A12.153)
-            hexes = sorted({h for h, i in c.terrain if scope.palette[i].terrain in BUILDINGS
-                            and any(u["at"].split("@")[0] == h for u, _ in units)}, key=hexgrid.hex_coords)
+            hexes = sorted(
+                {
+                    h
+                    for h, i in c.terrain
+                    if scope.palette[i].terrain in BUILDINGS and any(u["at"].split("@")[0] == h for u, _ in units)
+                },
+                key=hexgrid.hex_coords,
+            )
             if not hexes:
                 return None
             out[key] = hexes
@@ -238,16 +258,25 @@ def _close_combat(value: dict, units, attacker: str) -> list[dict]:
     free = [(u, k) for u, k in units if "guard" not in u]
 
     def role(names, mine):
-        return ({u["id"] for u, k in units if k in names} if names is not None
-                else {u["id"] for u, _ in free if (u["side"] == attacker) == mine})
+        return (
+            {u["id"] for u, k in units if k in names}
+            if names is not None
+            else {u["id"] for u, _ in free if (u["side"] == attacker) == mine}
+        )
+
     att, dfn = role(value.get("attackers"), True), role(value.get("defenders"), False)
     out = []
     for at in sorted({u["at"] for u, _ in units}):
         here = [u["id"] for u, _ in units if u["at"] == at]
         a, d = [x for x in here if x in att], [x for x in here if x in dfn and x not in att]
         if a and d:
-            out.append({"attackers": a, "defenders": d,
-                        **{k: "yes" for k in ("capture", "hand_to_hand", "ambush") if value.get(k)}})
+            out.append(
+                {
+                    "attackers": a,
+                    "defenders": d,
+                    **{k: "yes" for k in ("capture", "hand_to_hand", "ambush") if value.get(k)},
+                }
+            )
     return out
 
 
@@ -271,16 +300,26 @@ def _fire_effects(value: dict, units, attacker: str) -> dict | None:
 
 def to_yaml(scope: Scope, c: Candidate, header: str = "") -> str:
     """The candidate as a position file the loader reads (`asl-kb diff` replays it)."""
-    board = {"default_terrain": scope.default_terrain, "area": list(scope.area()),
-             "terrain": {h: scope.palette[i].as_yaml() for h, i in c.terrain}}
+    board = {
+        "default_terrain": scope.default_terrain,
+        "area": list(scope.area()),
+        "terrain": {h: scope.palette[i].as_yaml() for h, i in c.terrain},
+    }
     levels = {h: scope.palette[i].levels for h, i in c.terrain if scope.palette[i].levels}
     if levels:
         board["levels"] = levels
     if scope.hexsides:
         board["hexsides"] = dict(scope.hexsides)
-    doc = {"name": f"{scope.name} #{c.index + 1}", "rules": "current", "attacker": c.attacker,
-           "no_quarter": list(c.no_quarter), "phase": c.phase, **(_header(scope, c) or {}),
-           "map": board, "units": [u for u, _ in _units(scope, c)]}
+    doc = {
+        "name": f"{scope.name} #{c.index + 1}",
+        "rules": "current",
+        "attacker": c.attacker,
+        "no_quarter": list(c.no_quarter),
+        "phase": c.phase,
+        **(_header(scope, c) or {}),
+        "map": board,
+        "units": [u for u, _ in _units(scope, c)],
+    }
     body = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=200)
     return "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + body
 
@@ -291,15 +330,21 @@ def brief(scope: Scope, c: Candidate) -> str:
     units = []
     for u, _ in _units(scope, c):
         words = [u["id"], u.get("side", ""), u["type"], u.get("counter", "")] + list(u.get("status") or ())
-        words += [f"{k} {json.dumps(u[k]) if isinstance(u[k], (list, dict)) else u[k]}"
-                  for k in PASSED if k in u]
-        units.append(" ".join(w for w in words if w) + f" at {u['at']}"
-                     + "".join(f" {_CARRIED_WORDS[k]} {u[k]}" for k in _CARRIED_WORDS if u.get(k)))
+        words += [f"{k} {json.dumps(u[k]) if isinstance(u[k], (list, dict)) else u[k]}" for k in PASSED if k in u]
+        units.append(
+            " ".join(w for w in words if w)
+            + f" at {u['at']}"
+            + "".join(f" {_CARRIED_WORDS[k]} {u[k]}" for k in _CARRIED_WORDS if u.get(k))
+        )
     terrain = ", ".join(f"{scope.palette[i]} {h}" for h, i in c.terrain)
     nq = f"; No Quarter: {', '.join(c.no_quarter)}" if c.no_quarter else ""
     head = "".join(f"; {k} {json.dumps(v)}" for k, v in (_header(scope, c) or {}).items())
-    return (f"{c.attacker} attacking, {c.phase} phase{nq}{head}; " + "; ".join(units)
-            + (f"; {terrain}" if terrain else "") + f" (else {scope.default_terrain})")
+    return (
+        f"{c.attacker} attacking, {c.phase} phase{nq}{head}; "
+        + "; ".join(units)
+        + (f"; {terrain}" if terrain else "")
+        + f" (else {scope.default_terrain})"
+    )
 
 
 _CARRIED_WORDS = {"guard": "guarded by", "passenger_of": "aboard", "rider_of": "riding on"}

@@ -5,6 +5,7 @@ in conflict -- what `asl-kb check` finds for one position
 rout; no whole-phase outcome, with each minimal set of violated clauses the
 soft-constraint program rules/check.lp finds; a rule the position breaks).
 """
+
 from __future__ import annotations
 
 import functools
@@ -33,6 +34,7 @@ def check_under(position, rs: RuleSet) -> dict:
     under a rules folder each finding also names the folder's edits it
     needs (committee/edits.py: undone, the finding goes)."""
     from asl_kb.committee.edits import needed
+
     with rs.active():
         r = check(position)
     if rs.folder is None:
@@ -56,18 +58,35 @@ def replay_command(rs: RuleSet, file: str) -> str:
     return " ".join(["asl-kb", "check", file] + rs.cli_args())
 
 
-def search_gaps(scope: Scope, rs: RuleSet, witnesses: int = 3, max_positions: int | None = None,
-                out: str | None = None, evaluator=None, **scan_options) -> dict:
+def search_gaps(
+    scope: Scope,
+    rs: RuleSet,
+    witnesses: int = 3,
+    max_positions: int | None = None,
+    out: str | None = None,
+    evaluator=None,
+    **scan_options,
+) -> dict:
     judge = functools.partial(judge_gaps, rs=rs)
-    s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
-             max_positions=max_positions, **scan_options)
+    s = scan(
+        scope,
+        evaluator(judge) if evaluator else serial(judge),
+        witnesses=witnesses,
+        max_positions=max_positions,
+        **scan_options,
+    )
+
     def header(n, file, w, v):
         w["replay"] = replay_command(rs, file)
-        return (f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
-                f"replay: {replay_command(rs, file)}\n"
-                + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"]))
-    found = witness_entries(scope, s, out, "gap",
-                            lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header)
+        return (
+            f"asl-kb search gaps finding {n} of scope {scope.name} under {rs.label}\n"
+            f"replay: {replay_command(rs, file)}\n"
+            + "".join(f"{f['kind']}: {', '.join(clause_rules(f))}\n" for f in v["findings"])
+        )
+
+    found = witness_entries(
+        scope, s, out, "gap", lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header
+    )
     report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, **scanned(s), "witnesses": found}
     return finish_report(report, s)
 
@@ -77,19 +96,28 @@ def to_text(report: dict) -> str:
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
     if not report["witnesses"]:
         return f"{head}: none in {report['tried']} positions{incomplete}\n"
-    lines = [f"{head}: {len(report['witnesses'])} finding(s) in {report['tried']} positions tried "
-             f"(smallest first; {report['stopped']}){incomplete}"]
+    lines = [
+        f"{head}: {len(report['witnesses'])} finding(s) in {report['tried']} positions tried "
+        f"(smallest first; {report['stopped']}){incomplete}"
+    ]
     for w in report["witnesses"]:
-        lines.append(f"  {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
-                     + (f": {w['file']}" if "file" in w else ""))
+        lines.append(
+            f"  {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
+            + (f": {w['file']}" if "file" in w else "")
+        )
         lines.append(f"    {w['brief']}")
         if "replay" in w:
             lines.append(f"    replay: {w['replay']}")
         for f in w["findings"]:
-            lines.append(f"    {f['kind'].replace('_', ' ')}" + (f" ({f['unit']})" if "unit" in f else "")
-                         + f": {', '.join(f['rules'])}")
+            lines.append(
+                f"    {f['kind'].replace('_', ' ')}"
+                + (f" ({f['unit']})" if "unit" in f else "")
+                + f": {', '.join(f['rules'])}"
+            )
             if f["kind"] == "no_whole_phase_outcome":
                 lines += [f"      core: {c['at']} [{c['rule']}] {c['violated']}" for c in f["clauses"]]
-            lines += [f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
-                      for e in f.get("edits", ())]
+            lines += [
+                f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
+                for e in f.get("edits", ())
+            ]
     return "\n".join(lines) + "\n"

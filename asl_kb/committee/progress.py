@@ -2,6 +2,7 @@
 `[#####.....] 1234/2116 positions · 1 witness · 45 s`. Drawn only on a
 terminal or when asked (`--progress`), at most a few times a second; the
 report on standard output is the same with or without it."""
+
 from __future__ import annotations
 
 import sys
@@ -47,5 +48,6 @@ def bar_for(scope, asked: bool, what: str = "witness") -> Bar | None:
     if not (asked or sys.stderr.isatty()):
         return None
     from asl_kb.committee.enumerate import count
+
     # (counting a scope of three units or more costs half a minute: no total)
     return Bar(count(scope) if scope.max_units <= 2 else None, what)

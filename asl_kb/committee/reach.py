@@ -19,6 +19,7 @@ for one position of each combination of unit kinds, terrain, header
 choices and phase it holds, and a spread of the others, on a map with a
 1-hex margin (the kinds of facts do not depend on the margin).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -56,8 +57,8 @@ def by_scope(rules: Path | None = None) -> frozenset:
 
 @dataclasses.dataclass(frozen=True)
 class Clause:
-    where: str          # file:line
-    rule: A.AST         # clingo AST Rule
+    where: str  # file:line
+    rule: A.AST  # clingo AST Rule
 
 
 def _rules_of(text: str, rel: str, line: int = 0) -> list[Clause]:
@@ -66,6 +67,7 @@ def _rules_of(text: str, rel: str, line: int = 0) -> list[Clause]:
     def take(st):
         if st.ast_type == A.ASTType.Rule:
             out.append(Clause(f"{rel}:{line or st.location.begin.line}", st))
+
     # each file alone, its includes not followed (every file is read)
     A.parse_string(_INCLUDE.sub("", text), take)
     return out
@@ -75,8 +77,11 @@ def _rules_of(text: str, rel: str, line: int = 0) -> list[Clause]:
 def clauses(folder: str) -> tuple[Clause, ...]:
     """Every clause of every rules file of a complete rules folder."""
     root = Path(folder)
-    return tuple(c for p in sorted(root.rglob("*.lp"))
-                 for c in _rules_of(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix()))
+    return tuple(
+        c
+        for p in sorted(root.rglob("*.lp"))
+        for c in _rules_of(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix())
+    )
 
 
 def _atoms(lits, positive: bool = True):
@@ -108,6 +113,7 @@ def _heads(rule) -> set:
         def visit_SymbolicAtom(self, node):
             found.update((f.name, len(f.arguments)) for f in _functions(node.symbol))
             return node
+
     V()(rule.head)
     return found
 
@@ -138,8 +144,10 @@ def _shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
     positively, those its head may derive, the switch it reads -- walked
     once per folder, as clauses() parses it once (every search and every
     scope asks again)."""
-    return tuple((frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), frozenset(_heads(c.rule)), _switch_of(c.rule))
-                 for c in clauses(folder))
+    return tuple(
+        (frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), frozenset(_heads(c.rule)), _switch_of(c.rule))
+        for c in clauses(folder)
+    )
 
 
 def switch_clauses(folder: str, switches) -> list[Clause]:
@@ -152,6 +160,7 @@ def edit_clauses(rs) -> list[Clause]:
     """A rules folder's edited clauses: the folder's text of each clause it
     adds or rewrites, the shipped text of each it deletes or rewrites."""
     from asl_kb.committee import edits
+
     out = []
     for e in edits.edits(rs):
         out.extend(_rules_of(e.clause, e.file, e.line) if e.clause else [])
@@ -206,6 +215,7 @@ def _handed(folder: str) -> frozenset:
     a program hands another (#defined outside core/defined.lp), #external
     atoms, and every name asl_kb/asp/facts.py writes (any arity)."""
     from asl_kb.committee.relevance import _fact_names
+
     root = Path(folder)
     out: set = set()
     for p in root.rglob("*.lp"):
@@ -239,10 +249,12 @@ def derivable(folder: str, given: frozenset) -> tuple[frozenset, frozenset]:
 
 # -- what a scope produces ---------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Produced:
     """The input facts a scope's positions give: per (name, arity), the
     constants seen at each argument."""
+
     args: dict
 
     def gives(self, need: Need) -> bool:
@@ -278,10 +290,17 @@ def _split(fact: str) -> tuple[str, list[str]]:
 def _samples(scope, per_scope: int):
     """One position of each combination of what it holds, then a spread."""
     from asl_kb.committee.enumerate import candidates
+
     firsts, rest = {}, []
     for c in candidates(scope):
-        key = (frozenset(i for _, i in c.units), frozenset(i for _, i in c.terrain), c.options, c.phase,
-               c.no_quarter, c.attacker)
+        key = (
+            frozenset(i for _, i in c.units),
+            frozenset(i for _, i in c.terrain),
+            c.options,
+            c.phase,
+            c.no_quarter,
+            c.attacker,
+        )
         if key not in firsts:
             firsts[key] = c
         else:
@@ -295,6 +314,7 @@ def produced(scope, per_scope: int = 40) -> Produced:
     from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
     from asl_kb.committee.enumerate import to_yaml
     from asl_kb.position.loader import load_position_text
+
     # (the same candidates: the enumeration reads only the patch, and the
     # scope's own are already enumerated)
     near = dataclasses.replace(scope, margin=min(scope.margin, 1))
@@ -323,8 +343,9 @@ def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> d
     want = needs(folder, changed, ins)
     for c in changed:
         lack = [_shown(n) for n in want[c.where] if not made.gives(n) and n[:2] not in by_rule]
-        lack += [f"{n}/{a}" for n, a, _ in _atoms(c.rule.body)
-                 if (n, a) not in ins and (n, a) not in can and n != "in_force"]
+        lack += [
+            f"{n}/{a}" for n, a, _ in _atoms(c.rule.body) if (n, a) not in ins and (n, a) not in can and n != "in_force"
+        ]
         if lack:
             out.setdefault(c.where, [])
             out[c.where] += [x for x in lack if x not in out[c.where]]
@@ -343,12 +364,19 @@ def changed(a, b) -> tuple[str, list[Clause]] | None:
     they differ otherwise (two versions: every switch they set apart)."""
     from asl_kb.committee.rulesets import materialize
     from asl_kb.committee.search import flipped
+
     switches = flipped(a, b)
     if switches:
         folder = a.complete or (materialize(a.folder) if a.folder is not None else rules_dir())
         return str(folder), switch_clauses(str(folder), switches)
-    if a.folder is None and a.complete is None and b.folder is not None and not a.flip and not b.flip \
-            and a.version == b.version:
+    if (
+        a.folder is None
+        and a.complete is None
+        and b.folder is not None
+        and not a.flip
+        and not b.flip
+        and a.version == b.version
+    ):
         return str(materialize(b.folder)), edit_clauses(b)
     return None
 

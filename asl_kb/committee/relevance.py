@@ -36,6 +36,7 @@ follow from the position; tests/test_committee_relevance.py checks that
 `outcomes` loads no other entry program, and that a pruned position's
 outcomes really are the same under both settings.
 """
+
 from __future__ import annotations
 
 import collections
@@ -68,6 +69,7 @@ class Slice:
     """The positive over-approximation for one entry program and switch set:
     `text` (None: no switch clause in this program; "": cannot tell) and the
     predicate names whose facts it reads."""
+
     text: str | None
     inputs: frozenset[str] = frozenset()
 
@@ -77,7 +79,7 @@ def _function(atom):
     if atom.ast_type != A.ASTType.SymbolicAtom:
         return None
     sym = atom.symbol
-    if sym.ast_type == A.ASTType.Pool:     # p(a;b): one predicate
+    if sym.ast_type == A.ASTType.Pool:  # p(a;b): one predicate
         sigs = {_function(A.SymbolicAtom(t)) for t in sym.arguments}
         if len(sigs) == 1:
             return sigs.pop()
@@ -96,8 +98,11 @@ def _switch_of(lit) -> str | None:
     sig = _function(lit.atom)
     if sig != ("in_force", 1):
         return None
-    return str(lit.atom.symbol.arguments[0]) if lit.atom.symbol.ast_type == A.ASTType.Function \
+    return (
+        str(lit.atom.symbol.arguments[0])
+        if lit.atom.symbol.ast_type == A.ASTType.Function
         else str(lit.atom.symbol.symbol.arguments[0])
+    )
 
 
 def _positive(lit) -> bool:
@@ -122,11 +127,12 @@ def _vars(node, anonymous: bool = False) -> set[str]:
 class _Clause:
     """One clause of the slice: head atom (text, signature, variables) and
     the positive body conditions kept (symbolic literals and comparisons)."""
+
     head: str
     sig: tuple
     head_vars: set
-    atoms: list          # (signature, text, variables)
-    comparisons: list    # (text, variables, binds: [(var, needs)])
+    atoms: list  # (signature, text, variables)
+    comparisons: list  # (text, variables, binds: [(var, needs)])
 
 
 def _conditions(body):
@@ -136,8 +142,11 @@ def _conditions(body):
     atoms: list = []
     comparisons: list = []
     for lit in body:
-        if lit.ast_type == A.ASTType.Literal and lit.sign == A.Sign.Negation \
-                and lit.atom.ast_type == A.ASTType.SymbolicAtom:
+        if (
+            lit.ast_type == A.ASTType.Literal
+            and lit.sign == A.Sign.Negation
+            and lit.atom.ast_type == A.ASTType.SymbolicAtom
+        ):
             comparisons.append((str(lit), _vars(lit.atom, True) - {"_"}, [], _function(lit.atom)))
             continue
         if not _positive(lit):
@@ -146,13 +155,13 @@ def _conditions(body):
         if atom.ast_type == A.ASTType.SymbolicAtom:
             atoms.append((_function(atom), str(lit), _vars(atom)))
         elif atom.ast_type == A.ASTType.Comparison:
-            binds = []      # (variables it binds, variables it needs bound)
+            binds = []  # (variables it binds, variables it needs bound)
             if len(atom.guards) == 1 and atom.guards[0].comparison == A.ComparisonOperator.Equal:
                 left, right = atom.term, atom.guards[0].term
                 for one, other in ((left, right), (right, left)):
                     if one.ast_type == A.ASTType.Variable and one.name != "_":
                         binds.append(({one.name}, _vars(other, True)))
-                        if _pattern(other):     # N = rout_state(K,L,_,...) with N bound: matched
+                        if _pattern(other):  # N = rout_state(K,L,_,...) with N bound: matched
                             binds.append((_vars(other), {one.name}))
             comparisons.append((str(lit), _vars(atom, True), binds, None))
         elif atom.ast_type == A.ASTType.BooleanConstant and not atom.value:
@@ -196,6 +205,7 @@ def _per_rule(fn):
         if got[2] is not None:
             raise got[2]
         return got[1]
+
     return once
 
 
@@ -220,7 +230,7 @@ def _rule_clauses(rule, switches) -> list[_Clause]:
     out = []
     if t == A.ASTType.Literal:
         if head.atom.ast_type == A.ASTType.BooleanConstant or head.sign != A.Sign.NoSign:
-            return []           # an integrity constraint, a negated head: derive nothing
+            return []  # an integrity constraint, a negated head: derive nothing
         out.append(_Clause(str(head.atom), _function(head.atom), _vars(head.atom), atoms, comparisons))
     elif t in (A.ASTType.Disjunction, A.ASTType.Aggregate):
         for e in head.elements:
@@ -240,6 +250,7 @@ def _rule_clauses(rule, switches) -> list[_Clause]:
 class _Program:
     """An entry program as parsed: its rules with the `#program` part each
     is in, its #const definitions, the signatures it declares #external."""
+
     rules: tuple
     consts: tuple
     externals: frozenset
@@ -303,13 +314,18 @@ def _with_switch_clauses(folder: str, entry: str, switches: tuple[str, ...]):
     slice to extend), and those of its clauses that read one of `switches`."""
     program = _parsed(folder, entry)
     rules = list(program.rules)
-    return (rules, list(program.consts), set(program.externals),
-            [(p, r) for p, r in rules if _is_switch_clause(r, switches)])
+    return (
+        rules,
+        list(program.consts),
+        set(program.externals),
+        [(p, r) for p, r in rules if _is_switch_clause(r, switches)],
+    )
 
 
 @functools.lru_cache(maxsize=64)
-def _slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
-           superset: bool = False) -> Slice:
+def _slice(
+    folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None, superset: bool = False
+) -> Slice:
     try:
         rules, consts, externals, switch_rules = _with_switch_clauses(folder, entry, switches)
         if not switch_rules:
@@ -377,7 +393,7 @@ def _render(c: _Clause, flagged: set, head: str | None = None, exact: frozenset 
         for comp in list(pending):
             text, vs, binds, neg = comp
             if neg is not None and neg not in exact:
-                pending.remove(comp)        # `not p` of a derived p: dropped (treated as true)
+                pending.remove(comp)  # `not p` of a derived p: dropped (treated as true)
                 continue
             if vs <= bound:
                 body.append(text)
@@ -411,8 +427,13 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
     def exact(sig) -> bool:
         """Its atoms are exactly the program's facts of it (`superset`: the
         bound gives more facts than the program gets: none is exact)."""
-        return (not superset and sig not in by_head and sig[0] not in unreadable and sig not in externals
-                and (bounded is None or sig[0] in bounded))
+        return (
+            not superset
+            and sig not in by_head
+            and sig[0] not in unreadable
+            and sig not in externals
+            and (bounded is None or sig[0] in bounded)
+        )
 
     touch = []
     for part, r in switch_rules:
@@ -428,8 +449,9 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
     # else it is dropped, and how p is derived cannot matter.
     seen: set[tuple] = set()
     derived: set[tuple] = set()
-    need = [(sig, True) for c in touch for sig, _, _ in c.atoms] \
-        + [(x[3], False) for c in touch for x in c.comparisons if x[3]]
+    need = [(sig, True) for c in touch for sig, _, _ in c.atoms] + [
+        (x[3], False) for c in touch for x in c.comparisons if x[3]
+    ]
     while need:
         sig, positive = need.pop()
         seen.add(sig)
@@ -457,7 +479,7 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
     for sig in sorted(derived):
         for _, c in by_head.get(sig, ()):
             lines.append(_render(c, flagged, exact=exacts)[0])
-    for sig in sorted(flagged):     # facts of a flagged predicate raise its flag too
+    for sig in sorted(flagged):  # facts of a flagged predicate raise its flag too
         if sig in unknown:
             lines.append(f"{_flag(sig)}.")
             continue
@@ -467,7 +489,7 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
         lines.append(_render(c, flagged, head=f"{_TOUCH}({n})", exact=exacts)[0])
     text = "\n".join(lines) + "\n"
     ctl = clingo.Control(["--warn=none"], logger=_quiet)
-    try:        # still unsafe somewhere: cannot tell
+    try:  # still unsafe somewhere: cannot tell
         ctl.add("base", [], text)
         ctl.ground([("base", [])])
     except RuntimeError:
@@ -554,8 +576,7 @@ _FACT = re.compile(r"^([a-z_][A-Za-z0-9_']*)")
 def _holds(s: Slice, facts: str) -> bool:
     """Whether the slice, grounded with the facts it reads, derives a switch
     clause's body."""
-    keep = "\n".join(line for line in facts.splitlines()
-                     if (m := _FACT.match(line)) and m.group(1) in s.inputs)
+    keep = "\n".join(line for line in facts.splitlines() if (m := _FACT.match(line)) and m.group(1) in s.inputs)
     ctl = clingo.Control(["--warn=none"], logger=_quiet)
     with A.ProgramBuilder(ctl) as builder:
         for statement in _slice_statements(s.text):
@@ -583,9 +604,12 @@ def _unit_predicates() -> frozenset:
     of it does: their facts from header+units are all the position has."""
     import inspect
     from asl_kb.asp import facts
-    cheap = set(_ADDED.findall(inspect.getsource(facts.FactBuilder.header))
-                + _ADDED.findall(inspect.getsource(facts.FactBuilder.units))
-                + _ADDED.findall(inspect.getsource(facts.switch_facts)))
+
+    cheap = set(
+        _ADDED.findall(inspect.getsource(facts.FactBuilder.header))
+        + _ADDED.findall(inspect.getsource(facts.FactBuilder.units))
+        + _ADDED.findall(inspect.getsource(facts.switch_facts))
+    )
     others = set()
     for name, fn in inspect.getmembers(facts.FactBuilder, inspect.isfunction):
         if name not in ("header", "units"):
@@ -596,6 +620,7 @@ def _unit_predicates() -> frozenset:
 def _unit_facts(position):
     """header + units facts (cheap); exact for _unit_predicates()."""
     from asl_kb.asp.facts import FactBuilder
+
     fb = FactBuilder(position)
     fb.header()
     fb.units()
@@ -611,6 +636,7 @@ def _phase_facts(position) -> str:
     stands, its type and side, the sides it is an enemy of); the fates' facts
     are not bounded (read as "may hold")."""
     from asl_kb.asp.facts import loc, q, switch_facts
+
     out = switch_facts(position)
     sides = sorted({u.side for u in position.units})
     for u in position.units:
@@ -627,11 +653,15 @@ def _programs():
     whether it gives a superset of them rather than exactly the program's).
     An entry program not here with a switch clause: never pruned."""
     from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
+
     switch_names = frozenset(_ADDED.findall(__import__("inspect").getsource(switch_facts)))
-    return {"rout.lp": ((_unit_facts, _unit_predicates(), False), (position_facts, None, False)),
-            "prisoners.lp": ((prisoner_facts, None, False),),
-            "phase.lp": ((_phase_facts, _PHASE_BOUND | switch_names, True),),
-            "position.lp": (), "switches.lp": ()}
+    return {
+        "rout.lp": ((_unit_facts, _unit_predicates(), False), (position_facts, None, False)),
+        "prisoners.lp": ((prisoner_facts, None, False),),
+        "phase.lp": ((_phase_facts, _PHASE_BOUND | switch_names, True),),
+        "position.lp": (),
+        "switches.lp": (),
+    }
 
 
 def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
@@ -639,18 +669,19 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
     `compare` runs for the position (under the active rules folder); the
     position must already carry its rule set's version and readings."""
     import dataclasses as dc
+
     folder = str(active_rules())
     variants = [position]
-    if phase:   # the whole phase asks the rout program again with No Quarter for all (outcomes.py)
+    if phase:  # the whole phase asks the rout program again with No Quarter for all (outcomes.py)
         variants.append(dc.replace(position, no_quarter=tuple(sorted({u.side for u in position.units}))))
     switches = tuple(sorted(switches))
     for entry, bounds in _programs().items():
         if _slice(folder, entry, switches).text is None:
-            continue        # no switch clause in this program
+            continue  # no switch clause in this program
         for facts_of, bounded, superset in bounds:
             s = _slice(folder, entry, switches, bounded, superset)
             if s.text and not any(_holds(s, facts_of(p)) for p in variants):
-                break       # shown untouched with this bound
+                break  # shown untouched with this bound
         else:
             # a switch clause in the staged rout graph's final part
             for facts_of, bounded, superset in bounds:
@@ -677,8 +708,9 @@ class _AtStage(A.Transformer):
 
 
 @functools.lru_cache(maxsize=64)
-def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None,
-                  superset: bool = False) -> Slice:
+def _staged_slice(
+    folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None, superset: bool = False
+) -> Slice:
     """The slice for switch clauses in `#program final` of the staged rout
     program (asl_kb/asp/solve.py grounds base, then step(t,p) (with plan(t,p)
     where plans/1 says) and carry(t) for t = 0, 1, ..., then final). A clause
@@ -700,7 +732,7 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
             return Slice("")
         # predicate -> -1 (complete after base), "t" (step, head p(t,...)), None
         complete: dict[tuple, object] = {}
-        unreadable: set[str] = set()      # names in a head the slice cannot copy: never complete
+        unreadable: set[str] = set()  # names in a head the slice cannot copy: never complete
         for part, r in rules:
             try:
                 heads = [(c.sig, c.head) for c in _clauses(r, ())]
@@ -714,9 +746,12 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
         for _, r in switch_rules:
             body = []
             for lit in r.body:
-                if _switch_of(lit) in switches or lit.ast_type != A.ASTType.Literal \
-                        or lit.atom.ast_type != A.ASTType.SymbolicAtom:
-                    body.append(lit)        # the switch literal; comparisons, aggregates: _conditions reads them
+                if (
+                    _switch_of(lit) in switches
+                    or lit.ast_type != A.ASTType.Literal
+                    or lit.atom.ast_type != A.ASTType.SymbolicAtom
+                ):
+                    body.append(lit)  # the switch literal; comparisons, aggregates: _conditions reads them
                     continue
                 sig = _function(lit.atom)
                 kind = None if sig[0] in unreadable else complete.get(sig, -1)
@@ -725,9 +760,10 @@ def _staged_slice(folder: str, entry: str, switches: tuple[str, ...], bounded: f
                     body.append(lit)
                     last = max(last, stage if kind == "t" and stage is not None else -1)
                 elif not _positive(lit) and kind == -1:
-                    body.append(lit)        # `not p` of a fact predicate: kept where exact (_render)
-            if not any(_positive(l) and l.atom.ast_type == A.ASTType.SymbolicAtom and _switch_of(l) is None
-                       for l in body):
+                    body.append(lit)  # `not p` of a fact predicate: kept where exact (_render)
+            if not any(
+                _positive(l) and l.atom.ast_type == A.ASTType.SymbolicAtom and _switch_of(l) is None for l in body
+            ):
                 return Slice("")
             cut.append(("base", r.update(body=body)))
         grounded = [(p, r) for p, r in rules if p == "base"]
@@ -777,6 +813,7 @@ def _fact_names(folder: str) -> frozenset:
     facts against it)."""
     import inspect
     from asl_kb.asp import facts
+
     defined = Path(folder) / "core" / "defined.lp"
     names = set(_DEFINED.findall(defined.read_text(encoding="utf-8"))) if defined.is_file() else set()
     return frozenset(names | set(_WRITTEN.findall(inspect.getsource(facts))))

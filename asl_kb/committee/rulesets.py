@@ -14,6 +14,7 @@ materialized folder must load) and materialized once per process into a
 temporary complete rules folder, run with `asl_kb.asp.control.using_rules`.
 Problems are `FILE:LINE: KEY: message` errors (RuleSetError), as positions'.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -45,6 +46,7 @@ class RuleSetError(PositionError):
 @dataclasses.dataclass(frozen=True)
 class RuleSet:
     """What a position is run under."""
+
     version: str = "current"
     #: an overlay folder (None: the shipped rules)
     folder: Path | None = None
@@ -68,8 +70,9 @@ class RuleSet:
     def cli_args(self) -> list[str]:
         """The options that name this rule set to `outcomes`, `check`,
         `why-not` and `report` (a replay line)."""
-        return (["--rules", str(self.folder) if self.folder is not None else self.version]
-                + (["--switch", self.flip] if self.flip else []))
+        return ["--rules", str(self.folder) if self.folder is not None else self.version] + (
+            ["--switch", self.flip] if self.flip else []
+        )
 
     def as_json(self) -> dict:
         out: dict = {"version": self.version}
@@ -93,6 +96,7 @@ class RuleSet:
         if not self.flip:
             return position
         from asl_kb.engines.diff import switches_in_force
+
         with self.active():
             on = self.flip in switches_in_force(position)
         return with_switch(position, self.flip, not on)
@@ -119,8 +123,7 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     """A RuleSet for an overlay folder, checked (RuleSetError if bad)."""
     path = Path(folder)
     if not path.exists():
-        raise RuleSetError(str(folder), None, key,
-                           f"no such rule version or folder (versions: {', '.join(VERSIONS)})")
+        raise RuleSetError(str(folder), None, key, f"no such rule version or folder (versions: {', '.join(VERSIONS)})")
     if not path.is_dir():
         raise RuleSetError(str(folder), None, key, "not a folder of .lp files (or a rule version: current, prior)")
     files = sorted(p.relative_to(path).as_posix() for p in path.rglob("*.lp") if p.is_file())
@@ -140,12 +143,14 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     return rs
 
 
-_MESSAGE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (?P<text>.*)$",
-                      re.S)
+_MESSAGE = re.compile(
+    r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (?P<text>.*)$", re.S
+)
 
 
-def _clingo_error(messages: list[str], default_file: str, key: str, temp: Path | None = None,
-                  real: Path | None = None) -> RuleSetError:
+def _clingo_error(
+    messages: list[str], default_file: str, key: str, temp: Path | None = None, real: Path | None = None
+) -> RuleSetError:
     """The first clingo message as a RuleSetError pointing at its FILE:LINE
     (a path inside the materialized folder mapped back to the overlay's, or
     to the shipped rules)."""
@@ -166,8 +171,9 @@ def _clingo_error(messages: list[str], default_file: str, key: str, temp: Path |
 def _parse_file(path: Path, shown: str, temp: Path, real: Path) -> None:
     messages: list[str] = []
     try:
-        clingo.ast.parse_files([str(path)], lambda _stm: None,
-                               logger=lambda _code, msg: messages.append(msg), message_limit=5)
+        clingo.ast.parse_files(
+            [str(path)], lambda _stm: None, logger=lambda _code, msg: messages.append(msg), message_limit=5
+        )
     except RuntimeError:
         raise _clingo_error(messages, shown, "syntax", temp, real) from None
     if any(": error:" in m for m in messages):
@@ -187,14 +193,16 @@ def _load_entries(folder: Path, real: Path) -> None:
 
 def check_switch(rs: RuleSet, name: str) -> None:
     from asl_kb.position.loader import switch_names
+
     with rs.active():
         known = switch_names()
     if name not in known:
         versions = (rs.folder or rules_dir()) / "core" / "versions.lp"
         if rs.folder is not None and not versions.is_file():
             versions = rules_dir() / "core" / "versions.lp"
-        raise RuleSetError(str(versions), None, "switch",
-                           f"unknown switch {name!r} (known: {', '.join(sorted(known))})")
+        raise RuleSetError(
+            str(versions), None, "switch", f"unknown switch {name!r} (known: {', '.join(sorted(known))})"
+        )
 
 
 # -- materialized folders ----------------------------------------------------

@@ -8,6 +8,7 @@ position may be appended to a JSON-lines file as it is taken (`stream`);
 `resume` reads that file back and skips what it holds. `timeout` (seconds)
 and Ctrl-C stop the walk; the report then says it is incomplete.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -35,6 +36,7 @@ def serial(judge: Callable[[str, str], dict]) -> Evaluator:
     def evaluate(jobs):
         for index, name, text in jobs:
             yield index, judge(name, text)
+
     evaluate.batch = 1  # type: ignore[attr-defined]  # a function attribute, read by getattr
     return evaluate
 
@@ -54,6 +56,7 @@ def _ctrl_c():
         if hit.is_set():
             raise KeyboardInterrupt
         hit.set()
+
     old = signal.signal(signal.SIGINT, handler)
     try:
         yield hit
@@ -68,7 +71,7 @@ def _read_stream(path: Path) -> dict[int, dict]:
             try:
                 entry = json.loads(line)
             except json.JSONDecodeError:
-                continue   # a line cut by an interruption
+                continue  # a line cut by an interruption
             done[entry["index"]] = entry["verdict"]
     return done
 
@@ -96,9 +99,17 @@ def _within(results: Iterator[tuple[int, dict]], deadline: float | None) -> Iter
         yield index, verdict
 
 
-def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: int | None = None,
-         timeout: float | None = None, since: float | None = None, stream: str | None = None, resume: bool = False,
-         progress: Callable[..., None] | None = None) -> dict:
+def scan(
+    scope: Scope,
+    evaluate: Evaluator,
+    witnesses: int = 3,
+    max_positions: int | None = None,
+    timeout: float | None = None,
+    since: float | None = None,
+    stream: str | None = None,
+    resume: bool = False,
+    progress: Callable[..., None] | None = None,
+) -> dict:
     """{"tried", "untouched" (verdicts marked so: not run), "dead_ends_only"
     (verdicts marked so: the rule sets act only on dead ends), "witnesses":
     [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
@@ -120,7 +131,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
         them at once, so it works on one batch while this one is taken)."""
         nonlocal planned, limit_hit
         batch = []
-        for c in ([] if limit_hit else pending):
+        for c in [] if limit_hit else pending:
             if max_positions is not None and planned >= max_positions:
                 limit_hit = True
                 break
@@ -129,8 +140,7 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
             if len(batch) == batch_size:
                 break
         verdicts = {c.index: done[c.index] for c in batch if c.index in done}
-        jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c))
-                for c in batch if c.index not in done]
+        jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in batch if c.index not in done]
         return batch, verdicts, evaluate(jobs) if jobs else iter(())
 
     try:
@@ -162,12 +172,13 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
                     if deadline is not None and time.monotonic() > deadline:
                         return f"--timeout {timeout:g} s reached"
                     return None
+
                 take()
                 # results as they come: the deadline is looked at after each,
                 # not only after the batch (a cluster's batch is long); one
                 # judged in this process is cut at the deadline itself
                 for index, verdict in _within(results, deadline):
-                    if verdict is None:        # cut by the deadline: not judged
+                    if verdict is None:  # cut by the deadline: not judged
                         stopped = over() or f"--timeout {timeout:g} s reached"
                         break
                     verdicts[index] = verdict
@@ -198,9 +209,15 @@ def scan(scope: Scope, evaluate: Evaluator, witnesses: int = 3, max_positions: i
     incomplete = list(cut)
     if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
         incomplete.append(f"stopped: {stopped}")
-    return {"tried": tried, "untouched": untouched, "dead_ends_only": dead_ends, "witnesses": found,
-            "incomplete": incomplete, "stopped": stopped,
-            "seconds": time.perf_counter() - started}
+    return {
+        "tried": tried,
+        "untouched": untouched,
+        "dead_ends_only": dead_ends,
+        "witnesses": found,
+        "incomplete": incomplete,
+        "stopped": stopped,
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, header) -> list[dict]:
@@ -209,12 +226,19 @@ def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, h
     `out/STEM-NNN.yaml` under `header(n, file, entry, verdict)` when `out` is
     given, else inline as `yaml`."""
     from asl_kb.committee.enumerate import brief, to_yaml, unit_count
+
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     found = []
     for n, (c, v) in enumerate(s["witnesses"], 1):
-        w = {"index": c.index + 1, "units": unit_count(scope, c), "non_open": c.size[1],
-             "position": f"{scope.name} #{c.index + 1}", "brief": brief(scope, c), **fields(v)}
+        w = {
+            "index": c.index + 1,
+            "units": unit_count(scope, c),
+            "non_open": c.size[1],
+            "position": f"{scope.name} #{c.index + 1}",
+            "brief": brief(scope, c),
+            **fields(v),
+        }
         if out:
             file = Path(out) / f"{stem}-{n:03d}.yaml"
             w["file"] = file.as_posix()

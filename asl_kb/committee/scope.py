@@ -6,6 +6,7 @@ position is. A unit kind's position keys (nationality, class, sw,
 heat_of_battle, ...) are handed to the position loader as written, so the
 scope can say whatever a position can of a unit; the loader checks them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,22 +17,62 @@ import yaml
 
 from asl_kb.board import hexgrid
 from asl_kb.errors import PositionError
-from asl_kb.position.loader import (BUILDINGS, FEATURES, PHASES, STATUSES, TERRAINS, UNIT_TYPES, _Map, _parse,
-                                    _plain, _Schema, _Seq, _Str, load_position_text)
+from asl_kb.position.loader import (
+    BUILDINGS,
+    FEATURES,
+    PHASES,
+    STATUSES,
+    TERRAINS,
+    UNIT_TYPES,
+    _Map,
+    _parse,
+    _plain,
+    _Schema,
+    _Seq,
+    _Str,
+    load_position_text,
+)
 
 SCOPES_DIR = Path(__file__).resolve().parent / "scopes"
-TOP = ("name", "notes", "map", "terrain", "units", "attacker", "no_quarter", "phase", "elr", "massacred",
-       "mopping_up", "close_combat", "fire_effects")
+TOP = (
+    "name",
+    "notes",
+    "map",
+    "terrain",
+    "units",
+    "attacker",
+    "no_quarter",
+    "phase",
+    "elr",
+    "massacred",
+    "mopping_up",
+    "close_combat",
+    "fire_effects",
+)
 MAX_RADIUS = 4
 MAX_UNITS = 4
 #: a unit kind's keys handed to the position loader as written (docs/position-format.md)
-PASSED = ("nationality", "class", "sw", "heat_of_battle", "fp", "range", "morale", "leadership", "armament",
-          "vca", "tca", "ca")
+PASSED = (
+    "nationality",
+    "class",
+    "sw",
+    "heat_of_battle",
+    "fp",
+    "range",
+    "morale",
+    "leadership",
+    "armament",
+    "vca",
+    "tca",
+    "ca",
+)
 #: the keys of a kind that place other units in its Location, and the
 #: position key each of those units gets (A20.5 prisoners, D6.1 Passengers,
 #: D6.23 Riders)
 CARRIED = {"prisoners": "guard", "passengers": "passenger_of", "riders": "rider_of"}
-KIND = ("name", "type", "counter", "side", "status", "level", "count", "stacked_with", "within") + PASSED + tuple(CARRIED)
+KIND = (
+    ("name", "type", "counter", "side", "status", "level", "count", "stacked_with", "within") + PASSED + tuple(CARRIED)
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,12 +82,13 @@ class UnitSpec:
     (`guard`: its prisoners, A20.5, a captured unit "is placed above the unit
     that captured it"; `passenger_of`, `rider_of`: D6.1, D6.23); `passed`:
     position keys as written; `level`: the building level it stands on."""
+
     side: str
     type: str
     counter: str
     status: tuple[str, ...]
     carried: tuple[tuple[str, "UnitSpec"], ...] = ()
-    passed: tuple[tuple[str, str], ...] = ()      # (key, its value as JSON)
+    passed: tuple[tuple[str, str], ...] = ()  # (key, its value as JSON)
     level: int = 0
     kind: str = ""
 
@@ -68,18 +110,21 @@ class UnitSpec:
     def with_kinds(self, uid: str, at: str) -> list[tuple[dict, str]]:
         """as_units, each unit with the name of its kind ("" unnamed)."""
         me = self.as_yaml(uid, at)
-        return [(me, self.kind)] + [({**c.as_yaml(f"{uid}P{j + 1}", at), "at": me["at"], key: uid}, c.kind)
-                                    for j, (key, c) in enumerate(self.carried)]
+        return [(me, self.kind)] + [
+            ({**c.as_yaml(f"{uid}P{j + 1}", at), "at": me["at"], key: uid}, c.kind)
+            for j, (key, c) in enumerate(self.carried)
+        ]
 
 
 @dataclasses.dataclass(frozen=True)
 class Kind:
     """What a scope says of all the units of one kind: how many
     (`count`), and beside which other kind each must stand."""
+
     name: str
-    count: tuple[int, int] | None = None        # (MIN, MAX) units of this kind
-    stacked_with: str | None = None             # in the Location of a unit of that kind
-    within: tuple[str, int] | None = None       # within range N of a unit of that kind
+    count: tuple[int, int] | None = None  # (MIN, MAX) units of this kind
+    stacked_with: str | None = None  # in the Location of a unit of that kind
+    within: tuple[str, int] | None = None  # within range N of a unit of that kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +132,7 @@ class Terrain:
     """One entry of a scope's terrain palette: a terrain, its features
     (SMOKE, Blaze, FFE, minefields, fortifications...) and upper building
     levels."""
+
     terrain: str
     features: tuple[str, ...] = ()
     levels: int = 0
@@ -117,7 +163,7 @@ class Scope:
     no_quarter: tuple[tuple[str, ...], ...]
     phases: tuple[str, ...]
     kinds: tuple[Kind, ...] = ()
-    hexsides: tuple[tuple[str, str], ...] = ()      # fixed (HEX-HEX, kind): no symmetry then
+    hexsides: tuple[tuple[str, str], ...] = ()  # fixed (HEX-HEX, kind): no symmetry then
     #: the header's other choices, each a tuple of (key, option as JSON) --
     #: elr, massacred, mopping_up, close_combat, fire_effects (enumerate.py
     #: writes an option naming kinds for the units of those kinds)
@@ -177,8 +223,10 @@ class _ScopeSchema(_Schema):
         seq = self.seq(node, path, example)
         if not seq:
             self.fail(node, path, "must not be empty")
-        out = [self.choice(n, f"{path}[{i}]", allowed) if allowed else self.ident(n, f"{path}[{i}]")
-               for i, n in enumerate(seq)]
+        out = [
+            self.choice(n, f"{path}[{i}]", allowed) if allowed else self.ident(n, f"{path}[{i}]")
+            for i, n in enumerate(seq)
+        ]
         return self.unique(out, seq, path)
 
 
@@ -188,34 +236,52 @@ def scope_from_text(text: str, file: str) -> Scope:
     if not isinstance(root, _Map):
         raise PositionError(file, getattr(root, "line", None), None, "a scope is a mapping; see docs/committee.md")
     top = s.mapping(root, "", TOP, ("name", "map", "units", "attacker"))
-    m = s.mapping(top["map"], "map", ("centre", "radius", "margin", "default_terrain", "hexsides"), ("centre", "radius"))
+    m = s.mapping(
+        top["map"], "map", ("centre", "radius", "margin", "default_terrain", "hexsides"), ("centre", "radius")
+    )
     centre = s.hex(m["centre"], "map.centre")
     radius = s.integer(m["radius"], "map.radius", 0, MAX_RADIUS)
     margin = s.optional(m, "margin", 7, lambda n, p: s.integer(n, p, 0, 12), "map")
     default = s.optional(m, "default_terrain", "open", lambda n, p: s.choice(n, p, TERRAINS), "map")
-    if centre and hexgrid.hex_coords(centre)[1] - radius - margin < 1 or hexgrid.hex_coords(centre)[0] - radius - margin < 0:
+    if (
+        centre
+        and hexgrid.hex_coords(centre)[1] - radius - margin < 1
+        or hexgrid.hex_coords(centre)[0] - radius - margin < 0
+    ):
         s.fail(m["centre"], "map.centre", f"too near the map's corner A0 for radius {radius} and margin {margin}")
     hexsides = ()
     if m.get("hexsides") is not None:
         # checked as a position's map.hexsides (ADJACENT hexes, known kinds)
-        hexsides = tuple((str(k), str(v)) for k, v in s.mapping(m["hexsides"], "map.hexsides",
-                                                                 tuple(m["hexsides"])).items())
+        hexsides = tuple(
+            (str(k), str(v)) for k, v in s.mapping(m["hexsides"], "map.hexsides", tuple(m["hexsides"])).items()
+        )
         try:
-            load_position_text(yaml.safe_dump({"name": "check", "attacker": "x", "map": {
-                "area": list(_area(centre, radius, margin)), "hexsides": dict(hexsides)}}), "scope")
+            load_position_text(
+                yaml.safe_dump(
+                    {
+                        "name": "check",
+                        "attacker": "x",
+                        "map": {"area": list(_area(centre, radius, margin)), "hexsides": dict(hexsides)},
+                    }
+                ),
+                "scope",
+            )
         except PositionError as e:
             s.fail(m["hexsides"], e.key or "map.hexsides", e.message)
     palette, non_open = (), 0
     if top.get("terrain") is not None:
         t = s.mapping(top["terrain"], "terrain", ("palette", "non_open"), ("palette",))
-        palette = tuple(_terrain(s, n, f"terrain.palette[{i}]")
-                        for i, n in enumerate(s.seq(t["palette"], "terrain.palette", "[woods, building]")))
+        palette = tuple(
+            _terrain(s, n, f"terrain.palette[{i}]")
+            for i, n in enumerate(s.seq(t["palette"], "terrain.palette", "[woods, building]"))
+        )
         if not palette:
             s.fail(t["palette"], "terrain.palette", "must not be empty")
         s.unique(list(palette), t["palette"], "terrain.palette")
         non_open = s.optional(t, "non_open", 1, lambda n, p: s.integer(n, p, 0, 3), "terrain")
-    u = s.mapping(top["units"], "units", ("count", "kinds", "sides", "statuses", "require_broken", "one_of_each"),
-                  ("kinds",))
+    u = s.mapping(
+        top["units"], "units", ("count", "kinds", "sides", "statuses", "require_broken", "one_of_each"), ("kinds",)
+    )
     one_of_each = s.optional(u, "one_of_each", False, lambda n, p: s.flag(n, p), "units")
     seq = s.seq(u["kinds"], "units.kinds", "[{type: squad, counter: 4-4-7}]")
     if not seq:
@@ -238,16 +304,21 @@ def scope_from_text(text: str, file: str) -> Scope:
         k = s.mapping(node, path, KIND, ("type",))
         name = s.optional(k, "name", f"kind{i + 1}", lambda n, p: s.ident(n, p), path)
         count = (1, 1) if one_of_each else s.optional(k, "count", None, lambda n, p: s.pair(n, p, 0, MAX_UNITS), path)
-        kinds.append(Kind(name, count,
-                          s.optional(k, "stacked_with", None, lambda n, p: s.ident(n, p), path),
-                          s.optional(k, "within", None, lambda n, p: _within(s, n, p), path)))
+        kinds.append(
+            Kind(
+                name,
+                count,
+                s.optional(k, "stacked_with", None, lambda n, p: s.ident(n, p), path),
+                s.optional(k, "within", None, lambda n, p: _within(s, n, p), path),
+            )
+        )
         side = s.optional(k, "side", None, lambda n, p: s.ident(n, p), path)
         status = s.optional(k, "status", None, lambda n, p: _status(s, n, p), path)
         if side is None and not sides:
             s.fail(k, "units.kinds", "a kind without `side` needs `units.sides`")
         level = s.optional(k, "level", 0, lambda n, p: s.integer(n, p, 0, levels), path)
-        for sd in ((side,) if side else sides):
-            for st in ((status,) if status is not None else statuses):
+        for sd in (side,) if side else sides:
+            for st in (status,) if status is not None else statuses:
                 spec = _spec(s, k, path, sd, st, name, level)
                 _check_spec(spec, k, file, centre, _area(centre, radius, margin), level)
                 if spec not in specs:
@@ -259,31 +330,63 @@ def scope_from_text(text: str, file: str) -> Scope:
         for other, key in ((k.stacked_with, "stacked_with"), (k.within and k.within[0], "within.of")):
             if other is not None and other not in named:
                 s.fail(seq[i], f"units.kinds[{i}].{key}", f"no kind named {other!r} (kinds: {', '.join(names)})")
-    attackers = s.names(top["attacker"] if isinstance(top["attacker"], _Seq) else _one(top["attacker"]),
-                        "attacker", None, "[german]")
+    attackers = s.names(
+        top["attacker"] if isinstance(top["attacker"], _Seq) else _one(top["attacker"]), "attacker", None, "[german]"
+    )
     nq: list[tuple[str, ...]] = [()]
     if top.get("no_quarter") is not None:
         sq = s.seq(top["no_quarter"], "no_quarter", "[[], [german]]")
-        nq = [tuple(s.ident(n, f"no_quarter[{i}][{j}]") for j, n in enumerate(s.seq(x, f"no_quarter[{i}]", "[german]")))
-              for i, x in enumerate(sq)]
+        nq = [
+            tuple(s.ident(n, f"no_quarter[{i}][{j}]") for j, n in enumerate(s.seq(x, f"no_quarter[{i}]", "[german]")))
+            for i, x in enumerate(sq)
+        ]
     phases = ("rout",)
     if top.get("phase") is not None:
-        phases = s.names(top["phase"] if isinstance(top["phase"], _Seq) else _one(top["phase"]), "phase", PHASES, "[rout]")
+        phases = s.names(
+            top["phase"] if isinstance(top["phase"], _Seq) else _one(top["phase"]), "phase", PHASES, "[rout]"
+        )
     options = _options(s, top, named)
-    return Scope(name=s.string(top["name"], "name"), file=file, centre=centre, radius=radius, margin=margin,
-                 default_terrain=default, palette=palette, non_open=non_open, min_units=lo, max_units=hi,
-                 specs=tuple(specs), require_broken=require_broken, attackers=attackers,
-                 no_quarter=tuple(nq), phases=phases, kinds=tuple(kinds), hexsides=hexsides, options=options)
+    return Scope(
+        name=s.string(top["name"], "name"),
+        file=file,
+        centre=centre,
+        radius=radius,
+        margin=margin,
+        default_terrain=default,
+        palette=palette,
+        non_open=non_open,
+        min_units=lo,
+        max_units=hi,
+        specs=tuple(specs),
+        require_broken=require_broken,
+        attackers=attackers,
+        no_quarter=tuple(nq),
+        phases=phases,
+        kinds=tuple(kinds),
+        hexsides=hexsides,
+        options=options,
+    )
 
 
 def _spec(s: _ScopeSchema, k, path: str, side: str, status: tuple, name: str, level: int) -> UnitSpec:
     """One unit spec of a kind: its position keys, and the units it carries."""
     passed = tuple((key, json.dumps(_plain(k[key]))) for key in PASSED if k.get(key) is not None)
-    carried = tuple((rel, c) for key, rel in CARRIED.items() if k.get(key) is not None
-                    for c in _carried(s, k[key], f"{path}.{key}", level))
-    return UnitSpec(side, s.choice(k["type"], f"{path}.type", UNIT_TYPES),
-                    s.optional(k, "counter", "", lambda n, p: s.string(n, p), path), status, carried, passed,
-                    level, name)
+    carried = tuple(
+        (rel, c)
+        for key, rel in CARRIED.items()
+        if k.get(key) is not None
+        for c in _carried(s, k[key], f"{path}.{key}", level)
+    )
+    return UnitSpec(
+        side,
+        s.choice(k["type"], f"{path}.type", UNIT_TYPES),
+        s.optional(k, "counter", "", lambda n, p: s.string(n, p), path),
+        status,
+        carried,
+        passed,
+        level,
+        name,
+    )
 
 
 def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ...]:
@@ -293,11 +396,18 @@ def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ..
     for j, p in enumerate(s.seq(node, path, "[{type: half_squad, counter: 2-4-7, side: russian}]")):
         at = f"{path}[{j}]"
         p = s.mapping(p, at, ("type", "counter", "side", "status", "name") + PASSED, ("type", "side"))
-        out.append(UnitSpec(s.ident(p["side"], f"{at}.side"), s.choice(p["type"], f"{at}.type", UNIT_TYPES),
-                            s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
-                            s.optional(p, "status", (), lambda n, q: _status(s, n, q), at), (),
-                            tuple((key, json.dumps(_plain(p[key]))) for key in PASSED if p.get(key) is not None),
-                            level, s.optional(p, "name", "", lambda n, q: s.ident(n, q), at)))
+        out.append(
+            UnitSpec(
+                s.ident(p["side"], f"{at}.side"),
+                s.choice(p["type"], f"{at}.type", UNIT_TYPES),
+                s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
+                s.optional(p, "status", (), lambda n, q: _status(s, n, q), at),
+                (),
+                tuple((key, json.dumps(_plain(p[key]))) for key in PASSED if p.get(key) is not None),
+                level,
+                s.optional(p, "name", "", lambda n, q: s.ident(n, q), at),
+            )
+        )
     return tuple(out)
 
 
@@ -331,6 +441,7 @@ def _options(s: _ScopeSchema, top, named: set) -> tuple:
     """The product of the header's choices: each option a tuple of (key,
     JSON); `none` (or `[]`, `{}`) for "not given"."""
     import itertools
+
     per_key = []
     for key in OPTION_KEYS:
         if top.get(key) is None:
@@ -360,11 +471,15 @@ def _options(s: _ScopeSchema, top, named: set) -> tuple:
                         given[k] = s.ident(v, f"{at}.{k}")
                     elif k == "random_selection":
                         r = s.mapping(v, f"{at}.{k}", ("result", "at"), ("result", "at"))
-                        given[k] = {"result": s.choice(r["result"], f"{at}.{k}.result", ("kia", "k")),
-                                    "at": _kind_name(s, r["at"], f"{at}.{k}.at", named)}
+                        given[k] = {
+                            "result": s.choice(r["result"], f"{at}.{k}.result", ("kia", "k")),
+                            "at": _kind_name(s, r["at"], f"{at}.{k}.at", named),
+                        }
                     else:
-                        given[k] = [_kind_name(s, x, f"{at}.{k}[{j}]", named)
-                                    for j, x in enumerate(s.seq(v, f"{at}.{k}", "[guard]"))]
+                        given[k] = [
+                            _kind_name(s, x, f"{at}.{k}[{j}]", named)
+                            for j, x in enumerate(s.seq(v, f"{at}.{k}", "[guard]"))
+                        ]
             choices.append(((key, json.dumps(value)),) if value not in ({}, [], False) else ())
         per_key.append(choices)
     return tuple(tuple(x for part in combo for x in part) for combo in itertools.product(*per_key)) or ((),)
@@ -391,8 +506,15 @@ def _one(node):
 def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str], level: int = 0) -> None:
     """A unit spec the position loader accepts (its error, at the scope's line)."""
     board = {"terrain": {at: "building"}, "levels": {at: level}} if level else {}
-    text = yaml.safe_dump({"name": "check", "attacker": spec.side, "map": {"area": list(area), **board},
-                           "units": spec.as_units("U1", at)}, sort_keys=False)
+    text = yaml.safe_dump(
+        {
+            "name": "check",
+            "attacker": spec.side,
+            "map": {"area": list(area), **board},
+            "units": spec.as_units("U1", at),
+        },
+        sort_keys=False,
+    )
     try:
         position = load_position_text(text, "scope")
     except PositionError as e:
@@ -401,8 +523,10 @@ def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str],
     # wounded squad, A17.11: rules/core/position_checks.lp) would make every
     # position of the scope one that breaks a rule
     from asl_kb.engines.legality import violations
+
     broken = violations(position)
     if broken:
         v = broken[0]
-        raise PositionError(file, getattr(node, "line", None), v.key and f"units.kinds ({v.key})",
-                            f"breaks {v.rule}: {v.says}")
+        raise PositionError(
+            file, getattr(node, "line", None), v.key and f"units.kinds ({v.key})", f"breaks {v.rule}: {v.says}"
+        )

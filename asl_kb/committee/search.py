@@ -10,6 +10,7 @@ written as a position YAML that `asl-kb diff FILE --from A --to B [--switch X]`
 replays and `asl-kb report FILE --rules A --to B [--switch X]` draws (its
 header names both).
 """
+
 from __future__ import annotations
 
 import functools
@@ -40,8 +41,15 @@ def board_command(a: RuleSet, b: RuleSet, file: str) -> str:
     """The `asl-kb report --to` command line that draws a witness under both
     rule sets side by side (a page beside the witness file)."""
     page = file[:-5] + ".html" if file.endswith(".yaml") else file + ".html"
-    words = ["asl-kb", "report", file, "--rules", str(a.folder) if a.folder else a.version,
-             "--to", str(b.folder) if b.folder else b.version]
+    words = [
+        "asl-kb",
+        "report",
+        file,
+        "--rules",
+        str(a.folder) if a.folder else a.version,
+        "--to",
+        str(b.folder) if b.folder else b.version,
+    ]
     return " ".join(words + (["--switch", b.flip] if b.flip else []) + ["-o", page])
 
 
@@ -63,6 +71,7 @@ def as_switch(a: RuleSet, b: RuleSet) -> tuple[RuleSet, RuleSet] | None:
     if a.folder is not None or b.folder is None or a.flip or b.flip or a.version != b.version:
         return None
     from asl_kb.committee import edits
+
     path = edits.as_switch(b)
     if path is None:
         return None
@@ -78,8 +87,14 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     proxy = as_switch(a, b)
     sa, sb = proxy or (a, b)
     switches = flipped(sa, sb)
-    nothing = {"witness": False, "incomplete": [], "appeared": [], "vanished": [],
-               "fired_only_in_from": [], "fired_only_in_to": []}
+    nothing = {
+        "witness": False,
+        "incomplete": [],
+        "appeared": [],
+        "vanished": [],
+        "fired_only_in_from": [],
+        "fired_only_in_to": [],
+    }
     if switches is not None:
         with sa.active():
             if not may_touch(sa.apply(position), switches, phase):
@@ -92,34 +107,78 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     # is reached from); read in full, under the real rule sets so that rows
     # are attributed to the edited clause, only where they differ.
     dead_ends: list = []
-    if proxy is not None and not phase and same_outcomes(position, sa, sb, explained=True, live=True,
-                                                         once_in=frozenset({"base", "final"}), dead_ends=dead_ends):
+    if (
+        proxy is not None
+        and not phase
+        and same_outcomes(
+            position, sa, sb, explained=True, live=True, once_in=frozenset({"base", "final"}), dead_ends=dead_ends
+        )
+    ):
         # (acting only on states no fate is reached from: said, not a witness)
         return {**nothing, "dead_ends_only": bool(dead_ends)}
     d = compare(position, a, b, phase=phase, shortcut=proxy is None)
-    return {"witness": bool(d["appeared"] or d["vanished"]), "incomplete": d.get("incomplete_because", []),
-            "appeared": d["appeared"], "vanished": d["vanished"],
-            "fired_only_in_from": d["fired_only_in_from"], "fired_only_in_to": d["fired_only_in_to"]}
+    return {
+        "witness": bool(d["appeared"] or d["vanished"]),
+        "incomplete": d.get("incomplete_because", []),
+        "appeared": d["appeared"],
+        "vanished": d["vanished"],
+        "fired_only_in_from": d["fired_only_in_from"],
+        "fired_only_in_to": d["fired_only_in_to"],
+    }
 
 
-def search_diff(scope: Scope, a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3,
-                max_positions: int | None = None, out: str | None = None, evaluator=None, **scan_options) -> dict:
+def search_diff(
+    scope: Scope,
+    a: RuleSet,
+    b: RuleSet,
+    phase: bool = False,
+    witnesses: int = 3,
+    max_positions: int | None = None,
+    out: str | None = None,
+    evaluator=None,
+    **scan_options,
+) -> dict:
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
-    s = scan(scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses,
-             max_positions=max_positions, **scan_options)
+    s = scan(
+        scope,
+        evaluator(judge) if evaluator else serial(judge),
+        witnesses=witnesses,
+        max_positions=max_positions,
+        **scan_options,
+    )
+
     def header(n, file, w, v):
         w["replay"] = replay_command(a, b, file)
         changes = [f"{sign} {e['outcome']}" for key, sign in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
-        return (f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
-                f"replay: {w['replay']}\n" f"board: {board_command(a, b, file)}\n" + "".join(x + "\n" for x in changes[:SHOWN])
-                + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else ""))
-    found = witness_entries(scope, s, out, "witness",
-                            lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},
-                            header)
-    report = {"scope": scope.name, "from": a.as_json(), "to": b.as_json(), "from_label": a.label,
-              "to_label": b.label, **scanned(s), "untouched": s["untouched"],
-              "dead_ends_only": s["dead_ends_only"], "witnesses": found}
+        return (
+            f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
+            f"replay: {w['replay']}\n"
+            f"board: {board_command(a, b, file)}\n"
+            + "".join(x + "\n" for x in changes[:SHOWN])
+            + (f"... {len(changes)} changes in all\n" if len(changes) > SHOWN else "")
+        )
+
+    found = witness_entries(
+        scope,
+        s,
+        out,
+        "witness",
+        lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},
+        header,
+    )
+    report = {
+        "scope": scope.name,
+        "from": a.as_json(),
+        "to": b.as_json(),
+        "from_label": a.label,
+        "to_label": b.label,
+        **scanned(s),
+        "untouched": s["untouched"],
+        "dead_ends_only": s["dead_ends_only"],
+        "witnesses": found,
+    }
     from asl_kb.committee.reach import idle
+
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
     return finish_report(report, s)
 
@@ -136,9 +195,16 @@ def summary(entries: list[dict]) -> str:
 
     def plural(n, word):
         return f"{n:,} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
-    return ", ".join(plural(n, k) + (f" to {plural(len(where[k] - {''}), 'destination')}"
-                                     if k.endswith(("rout", "Crawl")) and len(where[k] - {""}) > 1 else "")
-                     for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0])))
+
+    return ", ".join(
+        plural(n, k)
+        + (
+            f" to {plural(len(where[k] - {''}), 'destination')}"
+            if k.endswith(("rout", "Crawl")) and len(where[k] - {""}) > 1
+            else ""
+        )
+        for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0]))
+    )
 
 
 #: the lines a report of one witness takes at most
@@ -150,8 +216,11 @@ def _witness_lines(w: dict, room: int, budget: int) -> list[str]:
     it is, what it comes to, one cause line when every change has the same
     causes, then as many changes as fit, each cut to the width."""
     from asl_kb.report import table
-    head = [f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
-            + (f": {w['file']}" if "file" in w else "")]
+
+    head = [
+        f"  witness {w['position']} ({w['units']} unit(s), {w['non_open']} non-open hex(es))"
+        + (f": {w['file']}" if "file" in w else "")
+    ]
     head += ["    " + x for x in table.wrap(w["brief"], room - 4, "  ")]
     if "replay" in w:
         head += ["    " + x for x in table.wrap(f"replay: {w['replay']}", room - 4, "  ")]
@@ -165,7 +234,9 @@ def _witness_lines(w: dict, room: int, budget: int) -> list[str]:
     tail = []
     for key, side in (("fired_only_in_from", "from"), ("fired_only_in_to", "to")):
         if w[key]:
-            tail += ["    " + x for x in table.wrap(f"clauses fired only in {side}: {', '.join(w[key])}", room - 4, "  ")]
+            tail += [
+                "    " + x for x in table.wrap(f"clauses fired only in {side}: {', '.join(w[key])}", room - 4, "  ")
+            ]
     sides = [key for key in ("appeared", "vanished") if w[key]]
     left = budget - len(head) - len(tail)
     each = max(1, min(SHOWN, (left - sum(len(w[k]) > 1 for k in sides)) // max(1, len(sides))))
@@ -181,34 +252,47 @@ def _witness_lines(w: dict, room: int, budget: int) -> list[str]:
 
 
 def _cut(line: str, room: int) -> str:
-    return line if len(line) <= room else line[:room - 1] + "…"
+    return line if len(line) <= room else line[: room - 1] + "…"
 
 
 def to_text(report: dict) -> str:
     from asl_kb.report import table
+
     room = table.width()
     head = f"search diff {report['from_label']} -> {report['to_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
     untouched = report.get("untouched", 0)
     if untouched:
         whose = "the switch's clauses" if report["to"].get("folder") is None else "the folder's edited clauses"
-        incomplete = (f" ({untouched:,} of them shown untouched by {whose}, not run)" + incomplete)
+        incomplete = f" ({untouched:,} of them shown untouched by {whose}, not run)" + incomplete
     if not report["witnesses"]:
         lines = table.wrap(f"{head}: none in {report['tried']:,} positions{incomplete}", room, "  ")
         if untouched and untouched == report["tried"] and report["complete"]:
-            lines += table.wrap(f"  warning: the changed clauses can act in no position of scope {report['scope']}: "
-                                "a scope holding what they read may tell the rule sets apart", room, "    ")
+            lines += table.wrap(
+                f"  warning: the changed clauses can act in no position of scope {report['scope']}: "
+                "a scope holding what they read may tell the rule sets apart",
+                room,
+                "    ",
+            )
         dead = report.get("dead_ends_only", 0)
         if dead and untouched + dead == report["tried"] and report["complete"]:
-            lines += table.wrap(f"  warning: the changed clauses act in {dead:,} positions of scope {report['scope']}, "
-                                "each time only on rout states from which no fate is reached (a Location the "
-                                "unit may not end its rout in, no way on): no outcome changes; a scope where "
-                                "they lead on to a fate may tell the rule sets apart", room, "    ")
+            lines += table.wrap(
+                f"  warning: the changed clauses act in {dead:,} positions of scope {report['scope']}, "
+                "each time only on rout states from which no fate is reached (a Location the "
+                "unit may not end its rout in, no way on): no outcome changes; a scope where "
+                "they lead on to a fate may tell the rule sets apart",
+                room,
+                "    ",
+            )
         for x in _idle_lines(report):
             lines += table.wrap(x, room, "    ")
         return "\n".join(lines) + "\n"
-    lines = table.wrap(f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']:,} positions tried "
-                       f"(smallest first; {report['stopped']}){incomplete}", room, "  ")
+    lines = table.wrap(
+        f"{head}: {len(report['witnesses'])} witness(es) in {report['tried']:,} positions tried "
+        f"(smallest first; {report['stopped']}){incomplete}",
+        room,
+        "  ",
+    )
     budget = REPORT_LINES - len(lines)
     for w in report["witnesses"]:
         lines += _witness_lines(w, room, budget)
@@ -218,13 +302,16 @@ def to_text(report: dict) -> str:
 def _idle_lines(report: dict) -> list[str]:
     """A warning for each changed clause that can act nowhere in the scope:
     it reads an input no position of the scope produces."""
-    return [f"  warning: {x['clause']} can act nowhere in scope {report['scope']}: it reads "
-            f"{', '.join(x['needs'])}, which no position of it produces"
-            for x in report.get("idle_clauses", ())]
+    return [
+        f"  warning: {x['clause']} can act nowhere in scope {report['scope']}: it reads "
+        f"{', '.join(x['needs'])}, which no position of it produces"
+        for x in report.get("idle_clauses", ())
+    ]
 
 
 def _cause(c: dict) -> str:
     from asl_kb.committee.corpus import cause_text
+
     return cause_text(c)
 
 
@@ -236,15 +323,25 @@ def shipped_scopes_by_size() -> list:
     """The shipped scopes, smallest first (units, then positions)."""
     from asl_kb.committee.enumerate import count
     from asl_kb.committee.scope import SCOPES_DIR, load_scope
+
     scopes = [load_scope(p.stem) for p in SCOPES_DIR.glob("*.yaml")]
     # (counting the positions of three units over two rings costs half a
     # minute: those last)
-    return sorted(scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 or s.radius <= 1 else 1 << 30,
-                                         s.name))
+    return sorted(
+        scopes, key=lambda s: (s.max_units, count(s) if s.max_units <= 2 or s.radius <= 1 else 1 << 30, s.name)
+    )
 
 
-def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, max_positions: int | None = None,
-              timeout: float | None = None, since: float | None = None, **options) -> dict:
+def grow_diff(
+    a: RuleSet,
+    b: RuleSet,
+    phase: bool = False,
+    witnesses: int = 3,
+    max_positions: int | None = None,
+    timeout: float | None = None,
+    since: float | None = None,
+    **options,
+) -> dict:
     """`search diff` without a scope: the shipped scopes one after another,
     smallest first, until one holds a witness; else "equivalent within N
     positions of up to K units" (or cut: --timeout, --max-positions, by
@@ -254,6 +351,7 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     over, with what it lacks."""
     import time
     from asl_kb.committee import reach
+
     started = time.perf_counter()
     # (--timeout counts from `since`, a time.monotonic(): from here if None)
     since = time.monotonic() if since is None else since
@@ -267,7 +365,8 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
             # one bar over every scope: the positions tried in all
             before = sum(g["tried"] for g in grown)
             options["progress"] = lambda tried, found, _s, last=False, before=before: bar(
-                before + tried, found, time.perf_counter() - started)
+                before + tried, found, time.perf_counter() - started
+            )
         # (the first scope is always run, cut at once if need be: its report is the answer's)
         if report is not None and (budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout)):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
@@ -275,21 +374,44 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
         if clauses is not None and clauses[1]:
             idle = reach.missing(scope, *clauses)
             if len(idle) == len(clauses[1]):
-                grown.append({"scope": scope.name, "tried": 0, "complete": True, "untouched": 0,
-                              "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()]})
+                grown.append(
+                    {
+                        "scope": scope.name,
+                        "tried": 0,
+                        "complete": True,
+                        "untouched": 0,
+                        "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()],
+                    }
+                )
                 continue
-        report = search_diff(scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget,
-                             timeout=timeout, since=since, **options)
+        report = search_diff(
+            scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget, timeout=timeout, since=since, **options
+        )
         budget -= report["tried"]
-        grown.append({"scope": scope.name, "tried": report["tried"], "complete": report["complete"],
-                      "untouched": report["untouched"], "units": scope.max_units})
+        grown.append(
+            {
+                "scope": scope.name,
+                "tried": report["tried"],
+                "complete": report["complete"],
+                "untouched": report["untouched"],
+                "units": scope.max_units,
+            }
+        )
         if report["witnesses"] or not report["complete"]:
             break
     searched = [g for g in grown if "passed_over" not in g]
     if report is None:
-        report = {"from": a.as_json(), "to": b.as_json(), "from_label": a.label, "to_label": b.label,
-                  "tried": 0, "untouched": 0, "witnesses": [], "complete": False,
-                  "incomplete_because": ["no shipped scope produces what the changed clauses read"]}
+        report = {
+            "from": a.as_json(),
+            "to": b.as_json(),
+            "from_label": a.label,
+            "to_label": b.label,
+            "tried": 0,
+            "untouched": 0,
+            "witnesses": [],
+            "complete": False,
+            "incomplete_because": ["no shipped scope produces what the changed clauses read"],
+        }
     report = dict(report)
     report["grown"] = grown
     tried = sum(g["tried"] for g in grown)
@@ -298,25 +420,33 @@ def grow_diff(a: RuleSet, b: RuleSet, phase: bool = False, witnesses: int = 3, m
     report["complete"] = bool(searched) and all(g["complete"] for g in searched)
     if not report["complete"] and searched:
         report["incomplete_because"] = (
-            [f"stopped: {max_positions or GROWN_AT_MOST} positions tried in all"
-             + (" (--max-positions)" if max_positions else " (the default without --scope)")]
-            if budget <= 0 else report.get("incomplete_because") or ["stopped: --timeout reached"])
+            [
+                f"stopped: {max_positions or GROWN_AT_MOST} positions tried in all"
+                + (" (--max-positions)" if max_positions else " (the default without --scope)")
+            ]
+            if budget <= 0
+            else report.get("incomplete_because") or ["stopped: --timeout reached"]
+        )
     if not report["witnesses"] and report["complete"]:
         report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in searched)}
     return report
 
 
 def grown_text(report: dict) -> str:
-    lines = [f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
-             "smallest first, each holding what the changed clauses read"]
+    lines = [
+        f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
+        "smallest first, each holding what the changed clauses read"
+    ]
     for g in report["grown"]:
         if "passed_over" in g:
             lacks = sorted({n for x in g["passed_over"] for n in x["needs"]})
             lines.append(f"  {g['scope']}: passed over, no position of it produces {', '.join(lacks)}")
             continue
         state = "" if g["complete"] else " (cut)"
-        lines.append(f"  {g['scope']}: {g['tried']} positions{state}"
-                     + (f", {g['untouched']} untouched" if g["untouched"] else ""))
+        lines.append(
+            f"  {g['scope']}: {g['tried']} positions{state}"
+            + (f", {g['untouched']} untouched" if g["untouched"] else "")
+        )
     if report["witnesses"]:
         return "\n".join(lines) + "\n" + to_text(report)
     if report["complete"]:

@@ -15,6 +15,7 @@ committee's job).
 * the position itself breaks a rule of the prisoners program (a Guard over
   capacity, a Guard that may not guard, an Unarmed unit attacking an AFV).
 """
+
 from __future__ import annotations
 
 from asl_kb.budget import TimedOut
@@ -48,35 +49,52 @@ def _phase_conflicts(position, result) -> list[dict]:
             # a violated/1 kind check.lp does not name (a rules folder's new
             # constraint) takes part all the same, its rule read below
             known = {c for _, c in named}
-            named |= {("", str(s.arguments[0])) for s in m.symbols(atoms=True)
-                      if s.name == "violated" and len(s.arguments) == 1 and str(s.arguments[0]) not in known}
+            named |= {
+                ("", str(s.arguments[0]))
+                for s in m.symbols(atoms=True)
+                if s.name == "violated" and len(s.arguments) == 1 and str(s.arguments[0]) not in known
+            }
             sets.add(tuple(sorted(named)))
+
     ctl.solve(on_model=on_model)
     core = minimal_core("phase.lp", facts)
     if core is None:
         return []
     # a kind check.lp does not name: the rule of the clause deriving it
-    named = {c["clause"].split("(", 2)[1]: c["rule"] for c in constraints("phase.lp")
-             if c["clause"].startswith("violated(")}
-    corrections = [[{"rule": r or named.get(v.split("(", 1)[0], ""), "violated": v} for r, v in c]
-                   for c in sorted(sets) if c]
-    return [{"clauses": [{"rule": c["rule"], "violated": c["clause"], "at": f"{c['file']}:{c['line']}"}
-                         for c in core],
-             "corrections": corrections}]
+    named = {
+        c["clause"].split("(", 2)[1]: c["rule"] for c in constraints("phase.lp") if c["clause"].startswith("violated(")
+    }
+    corrections = [
+        [{"rule": r or named.get(v.split("(", 1)[0], ""), "violated": v} for r, v in c] for c in sorted(sets) if c
+    ]
+    return [
+        {
+            "clauses": [{"rule": c["rule"], "violated": c["clause"], "at": f"{c['file']}:{c['line']}"} for c in core],
+            "corrections": corrections,
+        }
+    ]
 
 
 def check(position) -> dict:
     broken = violations(position)
     where = lambda v: f"{position.file}:{v.line}: {v.key}" if v.line is not None else position.file  # noqa: E731
     if broken:
-        return {"position": position.name, "rules": position.rules, "consistent": False,
-                "findings": [{"kind": "position_breaks_rule",
-                              "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]}
-                             for v in broken]}
+        return {
+            "position": position.name,
+            "rules": position.rules,
+            "consistent": False,
+            "findings": [
+                {
+                    "kind": "position_breaks_rule",
+                    "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}],
+                }
+                for v in broken
+            ],
+        }
     result = outcomes(position)
     if result.cut is not None:
         # cut by --timeout / --max-memory: no finding can be trusted
-        if result.cut.timeout is None:      # (a cut by the clock names its timeout)
+        if result.cut.timeout is None:  # (a cut by the clock names its timeout)
             raise MemoryError
         raise TimedOut(result.cut.during)
     findings = []
@@ -86,6 +104,10 @@ def check(position) -> dict:
     for c in _phase_conflicts(position, result):
         findings.append({"kind": "no_whole_phase_outcome", **c})
     for v in prisoner_violations(position, result.prisoners):
-        findings.append({"kind": "position_breaks_rule",
-                         "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}]})
+        findings.append(
+            {
+                "kind": "position_breaks_rule",
+                "clauses": [{"rule": v.rule, "violated": v.clause, "says": v.says, "at": where(v)}],
+            }
+        )
     return {"position": position.name, "rules": position.rules, "consistent": not findings, "findings": findings}

@@ -12,6 +12,7 @@ constraints that cannot hold together with the facts, whoever wrote them
 (named or not, shipped or a rules folder's). Each comes back with its file,
 line and rule id (from the file's name: `phase/A20_3_phase.lp` -> A20.3).
 """
+
 from __future__ import annotations
 
 import re
@@ -38,11 +39,13 @@ def rule_of_file(rel: str) -> str:
 
 def _head_name(rule) -> str | None:
     head = rule.head
-    if (head.ast_type == A.ASTType.Literal and head.atom.ast_type == A.ASTType.BooleanConstant
-            and not head.atom.value):
+    if head.ast_type == A.ASTType.Literal and head.atom.ast_type == A.ASTType.BooleanConstant and not head.atom.value:
         return "#false"
-    if (head.ast_type == A.ASTType.Literal and head.atom.ast_type == A.ASTType.SymbolicAtom
-            and head.atom.symbol.ast_type == A.ASTType.Function):
+    if (
+        head.ast_type == A.ASTType.Literal
+        and head.atom.ast_type == A.ASTType.SymbolicAtom
+        and head.atom.symbol.ast_type == A.ASTType.Function
+    ):
         return head.atom.symbol.name
     return None
 
@@ -53,8 +56,11 @@ def _is_connector(rule) -> bool:
     if len(body) != 1 or body[0].ast_type != A.ASTType.Literal or body[0].sign != A.Sign.NoSign:
         return False
     atom = body[0].atom
-    return (atom.ast_type == A.ASTType.SymbolicAtom and atom.symbol.ast_type == A.ASTType.Function
-            and atom.symbol.name == "violated")
+    return (
+        atom.ast_type == A.ASTType.SymbolicAtom
+        and atom.symbol.ast_type == A.ASTType.Function
+        and atom.symbol.name == "violated"
+    )
 
 
 def _is_constraint(rule) -> bool:
@@ -68,27 +74,30 @@ def _clause_entry(rules: Path, st) -> dict:
         rel = file.resolve().relative_to(rules.resolve()).as_posix()
     except ValueError:
         rel = file.as_posix()
-    return {"file": rel, "line": st.location.begin.line, "rule": rule_of_file(rel),
-            "clause": _written(st)}
+    return {"file": rel, "line": st.location.begin.line, "rule": rule_of_file(rel), "clause": _written(st)}
 
 
 def _written(st) -> str:
     """The clause as clingo prints it, an integrity constraint as `:- B.`"""
     text = " ".join(str(st).split())
-    return text[len("#false "):] if text.startswith("#false :-") else text
+    return text[len("#false ") :] if text.startswith("#false :-") else text
 
 
 def constraints(entry: str) -> list[dict]:
     """The constraints of an entry program of the active rule set, in load order."""
     rules = active_rules()
-    return [_clause_entry(rules, st) for st in _parsed(rules / entry)
-            if st.ast_type == A.ASTType.Rule and _is_constraint(st)]
+    return [
+        _clause_entry(rules, st)
+        for st in _parsed(rules / entry)
+        if st.ast_type == A.ASTType.Rule and _is_constraint(st)
+    ]
 
 
 def _parsed(path: Path) -> list:
     """The statements of an entry program and its includes, parsed once per
     process while none of its files changes (asl_kb/asp/control.py)."""
     from asl_kb.asp.control import _statements
+
     return _statements(path)
 
 
@@ -105,8 +114,11 @@ def minimal_core(entry: str, facts: str) -> list[dict] | None:
                 i = len(guarded)
                 guarded.append(_clause_entry(rules, st))
                 loc = st.location
-                guard = A.Literal(loc, A.Sign.NoSign, A.SymbolicAtom(
-                    A.Function(loc, _GUARD, [A.SymbolicTerm(loc, clingo.Number(i))], 0)))
+                guard = A.Literal(
+                    loc,
+                    A.Sign.NoSign,
+                    A.SymbolicAtom(A.Function(loc, _GUARD, [A.SymbolicTerm(loc, clingo.Number(i))], 0)),
+                )
                 st = st.update(body=list(st.body) + [guard])
             builder.add(st)
     ctl.add("base", [], "".join(f"#external {_GUARD}({i}).\n" for i in range(len(guarded))))
@@ -118,15 +130,18 @@ def minimal_core(entry: str, facts: str) -> list[dict] | None:
     for i in range(len(guarded)):
         ctl.assign_external(clingo.Function(_GUARD, [clingo.Number(i)]), None)
     # (each guard atom is there: declared #external above)
-    lit = {ctl.symbolic_atoms[clingo.Function(_GUARD, [clingo.Number(i)])].literal: i  # type: ignore[union-attr]
-           for i in range(len(guarded))}
+    lit = {
+        ctl.symbolic_atoms[clingo.Function(_GUARD, [clingo.Number(i)])].literal: i  # type: ignore[union-attr]
+        for i in range(len(guarded))
+    }
 
     def unsat_core(keep: list[int]) -> list[int] | None:
         core: list[int] = []
         kept = set(keep)
-        result = ctl.solve(assumptions=[(clingo.Function(_GUARD, [clingo.Number(i)]), i in kept)
-                                        for i in range(len(guarded))],
-                           on_core=lambda c: core.extend(c))
+        result = ctl.solve(
+            assumptions=[(clingo.Function(_GUARD, [clingo.Number(i)]), i in kept) for i in range(len(guarded))],
+            on_core=lambda c: core.extend(c),
+        )
         if not result.unsatisfiable:
             return None
         # the constraints assumed on in the core (the deletion below makes the

@@ -7,8 +7,8 @@ versions, the position is run again under the first version with only that
 switch flipped; a change it reproduces is attributed to it. A change no
 single switch reproduces is attributed to their combination.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 from asl_kb.engines.outcomes import outcomes
@@ -26,13 +26,17 @@ def switches_in_force(position) -> dict[str, str]:
     shown: list = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
     from asl_kb.asp.reader import rule_order
+
     rules: dict[str, set] = {}
     for s in shown:
         if s.name in ("version_switch", "qa_reading", "text_reading"):
             rules.setdefault(s.arguments[0].name, set()).add(s.arguments[1].string)
     # a switch of several rules (stack_surrender: A20.3, A20.21) names each, in rule order
-    return {s.arguments[0].name: ", ".join(sorted(rules.get(s.arguments[0].name, ()), key=rule_order))
-            for s in shown if s.name == "in_force"}
+    return {
+        s.arguments[0].name: ", ".join(sorted(rules.get(s.arguments[0].name, ()), key=rule_order))
+        for s in shown
+        if s.name == "in_force"
+    }
 
 
 def _items(result: Outcomes) -> set[tuple]:
@@ -42,8 +46,7 @@ def _items(result: Outcomes) -> set[tuple]:
     if ph is not None:
         items.add(("phase_count", ph.count))
         for o in ph.outcomes:
-            items.add(("phase", tuple((t.unit, t.fate, t.at, t.captor or "", t.accompanied_by or "")
-                                      for t in o.turns)))
+            items.add(("phase", tuple((t.unit, t.fate, t.at, t.captor or "", t.accompanied_by or "") for t in o.turns)))
     # a leader's elimination with or without the LLMC it calls for (A10.2) are two outcomes
     for u in result.units:
         for f in u.fates:
@@ -64,9 +67,10 @@ def _items(result: Outcomes) -> set[tuple]:
     if pris is not None:
         # in the words of the text listing: sentences, not terms
         for o in pris.required + pris.options:
-            bands = tuple((b.roll, b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
-            items.add(("prisoners", "must" if o.required else "may", o.says, bands,
-                       tuple(e.says for e in o.effects)))
+            bands = tuple(
+                (b.roll, b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls
+            )
+            items.add(("prisoners", "must" if o.required else "may", o.says, bands, tuple(e.says for e in o.effects)))
         for u, facts in pris.states.items():
             for f in facts:
                 items.add(("prisoners", "state", u, f.says))
@@ -92,7 +96,11 @@ def kind_of(item: tuple) -> tuple[str, str]:
     if item[0] in ("heat_of_battle", "disrupted"):
         return {"eliminated": "elimination"}.get(item[2], item[2].replace("_", " ")), ""
     if item[0] == "prisoners":
-        return ("Guard/prisoner state" if item[1] == "state" else f"prisoner {'requirement' if item[1] == 'must' else 'option'}"), ""
+        return (
+            "Guard/prisoner state"
+            if item[1] == "state"
+            else f"prisoner {'requirement' if item[1] == 'must' else 'option'}"
+        ), ""
     if item[0] in ("phase", "phase_count"):
         return "whole-phase outcome", ""
     return "voluntary break", ""
@@ -103,8 +111,12 @@ def _describe(item: tuple) -> str:
         return f"whole phase: {item[1]} outcomes"
     if item[0] == "phase":
         return "whole phase: " + "; ".join(
-            f"{u} " + (eliminated_words(None, c) if f == "eliminated" else f + (f" to {c}" if c else ""))
-            + f" at {a}" + (f" with {w}" if w else "") for u, f, a, c, w in item[1])
+            f"{u} "
+            + (eliminated_words(None, c) if f == "eliminated" else f + (f" to {c}" if c else ""))
+            + f" at {a}"
+            + (f" with {w}" if w else "")
+            for u, f, a, c, w in item[1]
+        )
     if item[0] == "voluntary_break_refused":
         return f"no unit may break voluntarily: [{item[1]}] {item[2]}"
     if item[0] == "voluntary_break" and item[2] == "may break":
@@ -113,8 +125,11 @@ def _describe(item: tuple) -> str:
         _, uid, fate, captor, cause, at, low_crawl, ints, _opt, llmc = item
         if item[0] == "voluntary_break":
             uid = f"{uid} (broken voluntarily)"
-        words = (eliminated_words(cause, captor) if fate == "eliminated" else fate + (f" to {captor}" if captor else "")
-                 + (f" ({cause})" if cause else "")) + f" at {at}"
+        words = (
+            eliminated_words(cause, captor)
+            if fate == "eliminated"
+            else fate + (f" to {captor}" if captor else "") + (f" ({cause})" if cause else "")
+        ) + f" at {at}"
         if low_crawl:
             words += " by Low Crawl"
         if ints:
@@ -123,15 +138,26 @@ def _describe(item: tuple) -> str:
             words += ", LLMC for " + ", ".join(llmc)
         return f"{uid}: {words}"
     if item[0] in ("heat_of_battle", "disrupted"):
-        words = eliminated_words(None, item[3]) if item[2] == "eliminated" else item[2].replace("_", " ") + (
-            f" to {item[3]}" if item[3] else "")
+        words = (
+            eliminated_words(None, item[3])
+            if item[2] == "eliminated"
+            else item[2].replace("_", " ") + (f" to {item[3]}" if item[3] else "")
+        )
         return f"{item[1]} ({item[0].replace('_', ' ')}): {words}"
     if item[1] == "state":
         return f"{item[2]}: {item[3]}"
-    rolls = "; ".join((f"{a} selected" if roll == "random_selection" else ("DR " if roll == "dr2" else "dr ") + str(a)
-                       + ("" if b in (None, a) else f"-{b}")) + f": {', '.join(e)}" for roll, a, b, e in item[3])
-    return (f"{item[1]}: {item[2]}" + (f" ({rolls})" if rolls else "")
-            + (f"; then {'; '.join(item[4])}" if item[4] else ""))
+    rolls = "; ".join(
+        (
+            f"{a} selected"
+            if roll == "random_selection"
+            else ("DR " if roll == "dr2" else "dr ") + str(a) + ("" if b in (None, a) else f"-{b}")
+        )
+        + f": {', '.join(e)}"
+        for roll, a, b, e in item[3]
+    )
+    return (
+        f"{item[1]}: {item[2]}" + (f" ({rolls})" if rolls else "") + (f"; then {'; '.join(item[4])}" if item[4] else "")
+    )
 
 
 def _with_switch(position, name: str, on: bool):
@@ -185,9 +211,12 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
 
     def entry(item):
         names = causes.get(item)
-        return {"outcome": _describe(item),
-                "caused_by": [{"switch": n, "rule": rule_of.get(n, "")} for n in names] if names
-                else [{"switch": "+".join(differing) or "(none)", "rule": "combination"}]}
+        return {
+            "outcome": _describe(item),
+            "caused_by": [{"switch": n, "rule": rule_of.get(n, "")} for n in names]
+            if names
+            else [{"switch": "+".join(differing) or "(none)", "rule": "combination"}],
+        }
 
     out = {
         "position": position.name,

@@ -8,6 +8,7 @@ each leaf, the distinct sets of Interdiction Locations of the paths reaching
 it (fates that differ only in path are grouped), with the shortest path as
 the example and that path's explanations.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,6 +26,7 @@ from asl_kb.record import FrozenRecord, record
 class FateInfo(FrozenRecord):
     """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
     phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
+
     began_there: bool
     read_by: frozenset
 
@@ -164,7 +166,7 @@ class Graph:
         at = self.answer.add(symbols)
         children = self.children
         parents = set()
-        heads = []      # (each link's child: listed, not hashed into a set)
+        heads = []  # (each link's child: listed, not hashed into a set)
         for s in at["link"]:
             m, n = s.arguments
             children[m].append(n)
@@ -178,14 +180,14 @@ class Graph:
         self.guard_after.update((s.arguments[0], text(s.arguments[1])) for s in at["guard_after"])
         for s in at["because"]:
             subject, rule, reason = s.arguments
-            if subject.type == clingo.SymbolType.String:      # a note on a unit's state
+            if subject.type == clingo.SymbolType.String:  # a note on a unit's state
                 continue
-            if subject.name == "rout" and len(subject.arguments) == 1:   # must/may U rout
+            if subject.name == "rout" and len(subject.arguments) == 1:  # must/may U rout
                 self.unit_why[text(subject.arguments[0])].append((rule.string, reason))
-            elif subject.name in _ENTRY and len(subject.arguments) == 2:   # an Interdiction
+            elif subject.name in _ENTRY and len(subject.arguments) == 2:  # an Interdiction
                 h, i = subject.arguments
                 self.entry_why[(subject.name, text(h), text(i))].append((rule.string, reason))
-            else:   # a state of a rout graph, or an immediate surrender's fate
+            else:  # a state of a rout graph, or an immediate surrender's fate
                 self.why[subject].append((rule.string, reason))
         # (by entry(K,L,E): the states rout_state(K,L,_,_,_,E), _entry_key)
         for s in at["interdiction"]:
@@ -212,8 +214,12 @@ class Graph:
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
-        new_roots = {n for group in (parents, leaves, heads) for n in group
-                     if n.name == "rout_state" and n.arguments[-1].name == "start"}
+        new_roots = {
+            n
+            for group in (parents, leaves, heads)
+            for n in group
+            if n.name == "rout_state" and n.arguments[-1].name == "start"
+        }
         self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
         for parent in parents:
             kids = children[parent]
@@ -247,7 +253,7 @@ class Graph:
         graph, its parents' children and its leaves) and `parents` --, and
         (re)list the children of `parents` (add(): a group's states)."""
         syms, ids = self._syms, self._ids
-        assert syms is not None   # (_compile numbers first)
+        assert syms is not None  # (_compile numbers first)
         kids, exp, is_leaf, enter, leaves = self._kids, self._exp, self._leaf, self._enter, self.leaves
         ints, opts, entry, pair = self.ints, self.opts, self._entry, self._pair
         children = self.children
@@ -266,6 +272,7 @@ class Graph:
                 is_leaf.append(sym in leaves)
                 enter.append(_entered_location(sym))
             return n
+
         if nodes is not None:
             for sym in nodes:
                 number(sym)
@@ -281,7 +288,7 @@ class Graph:
         """(key, Fate) for each distinct outcome reachable from root."""
         self._compile()
         kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
-        assert syms is not None   # (_compile numbers first)
+        assert syms is not None  # (_compile numbers first)
         pairs, step, both = self._pairs, self._steps, self._both
         size = len(syms)
         # breadth-first (the list grows as it is walked): the first path found
@@ -333,8 +340,10 @@ class Graph:
                 fk = (unit, head + (ikey, okey))
                 old = info.get(fk)
                 if old is None or began and not old.began_there or readers and not old.read_by >= readers:
-                    info[fk] = FateInfo(began or (old is not None and old.began_there),
-                                        frozenset(readers or ()) | (old.read_by if old else frozenset()))
+                    info[fk] = FateInfo(
+                        began or (old is not None and old.began_there),
+                        frozenset(readers or ()) | (old.read_by if old else frozenset()),
+                    )
             gk = group + (ikey, okey)
             if gk not in out:
                 path = []
@@ -449,7 +458,7 @@ class Graph:
         start."""
         (name, captor, cause, at, low_crawl), _ = self._head(leaf)
         syms, enter = self._syms, self._enter
-        assert syms is not None   # (_compile numbers first)
+        assert syms is not None  # (_compile numbers first)
         whys = self._why_of
         lines: list[tuple] = []
         for n in path:
@@ -457,10 +466,15 @@ class Graph:
             if w is None:
                 w = whys[n] = self._lines_of(syms[n])
             lines += w
-        f = Fate(name, at, low_crawl=low_crawl,
-                 path=[first] + [x for n in path[1:] if (x := enter[n]) is not None],
-                 interdiction=list(ints), optional_interdiction=list(opts),
-                 because=self.answer.explain_lines(lines))
+        f = Fate(
+            name,
+            at,
+            low_crawl=low_crawl,
+            path=[first] + [x for n in path[1:] if (x := enter[n]) is not None],
+            interdiction=list(ints),
+            optional_interdiction=list(opts),
+            because=self.answer.explain_lines(lines),
+        )
         if name == "surrender":
             f.captor = captor
             f.guard = self.guard_after[leaf]
@@ -486,9 +500,14 @@ class Graph:
                 count += 1
             for child in self.children.get(node, ()):
                 ci, co = self._exposure(child)
-                stack.append((child, path + (child,),
-                               _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
-                               _entered_again(opts, frozenset((h, i, 1) for h, i in co))))
+                stack.append(
+                    (
+                        child,
+                        path + (child,),
+                        _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
+                        _entered_again(opts, frozenset((h, i, 1) for h, i in co)),
+                    )
+                )
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
 
 
@@ -602,13 +621,24 @@ def live(symbols) -> list:
     gone = {i for i, (_, n) in links if n in dead} | {i for i, x in said if x in dead}
     # an Interdiction goes with the last state left that its entry names
     entries = {_entry_key(n) for n in states - dead}
-    gone |= {i for i, name in enumerate(names) if name in _ENTRY
-             and tuple(symbols[i].arguments[0].arguments) not in entries}
+    gone |= {
+        i for i, name in enumerate(names) if name in _ENTRY and tuple(symbols[i].arguments[0].arguments) not in entries
+    }
     # an Interdiction's own explanation (subject interdiction(H,I)) goes with
     # the last state left that names it
-    named = {(names[i], x.arguments[1], x.arguments[2]) for i, x in
-             ((i, symbols[i]) for i, name in enumerate(names) if name in _ENTRY) if i not in gone}
-    gone |= {i for i, x in said if names[i] == "because" and x.type is clingo.SymbolType.Function
-             and x.name in _ENTRY and len(x.arguments) == 2 and (x.name, *x.arguments) not in named}
+    named = {
+        (names[i], x.arguments[1], x.arguments[2])
+        for i, x in ((i, symbols[i]) for i, name in enumerate(names) if name in _ENTRY)
+        if i not in gone
+    }
+    gone |= {
+        i
+        for i, x in said
+        if names[i] == "because"
+        and x.type is clingo.SymbolType.Function
+        and x.name in _ENTRY
+        and len(x.arguments) == 2
+        and (x.name, *x.arguments) not in named
+    }
     starts = [m for m in dead - set(parents) if m.name == "rout_state" and m.arguments[-1].name == "start"]
     return [s for i, s in enumerate(symbols) if i not in gone] + sorted(starts)

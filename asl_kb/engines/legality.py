@@ -6,6 +6,7 @@ is traced back to the file, line and key it came from.
 `asl-kb check` lists them; `outcomes()` refuses such a position with a
 PositionRuleError (the CLI: exit 2, like any bad input).
 """
+
 from __future__ import annotations
 
 from asl_kb.asp.control import new_control
@@ -18,10 +19,11 @@ from asl_kb.record import FrozenRecord, record
 @record(frozen=True)
 class Violation(FrozenRecord):
     """A rule the position breaks, with where in the file (rules/position.lp)."""
-    rule: str           # the rule number, e.g. "A20.5"
-    clause: str         # the clause broken, e.g. "prisoner_away_from_guard(R1, G1)"
-    says: str           # the clause in words
-    line: int | None    # where the offending input is, when the loader knows it
+
+    rule: str  # the rule number, e.g. "A20.5"
+    clause: str  # the clause broken, e.g. "prisoner_away_from_guard(R1, G1)"
+    says: str  # the clause in words
+    line: int | None  # where the offending input is, when the loader knows it
     key: str | None
 
 
@@ -43,7 +45,7 @@ def _where(position, fact) -> tuple[int | None, str | None]:
     if fact.name == "guard_of":
         pid, gid = fact.arguments[0].string, fact.arguments[1].string
         for i, u in enumerate(position.units):
-            if u.id == gid and pid in u.guarding:     # written on the Guard
+            if u.id == gid and pid in u.guarding:  # written on the Guard
                 return u.line, f"units[{i}].guarding[{u.guarding.index(pid)}]"
         for i, u in enumerate(position.units):
             if u.id == pid:
@@ -53,7 +55,7 @@ def _where(position, fact) -> tuple[int | None, str | None]:
         for i, u in enumerate(position.units):
             if u.id == uid and status in u.status:
                 return u.line, f"units[{i}].status[{u.status.index(status)}]"
-    if fact.name == "rides":     # rides(U,V): U is passenger_of or rider_of V
+    if fact.name == "rides":  # rides(U,V): U is passenger_of or rider_of V
         uid = fact.arguments[0].string
         for i, u in enumerate(position.units):
             if u.id == uid:
@@ -132,6 +134,7 @@ def refuse_prisoners(position, prisoners=None) -> None:
     position that breaks one)."""
     if prisoners is None and position.involves_prisoners():
         from asl_kb.engines import prisoners as program
+
         prisoners = program.solve_prisoners(position)
     found = prisoner_violations(position, prisoners)
     if found:

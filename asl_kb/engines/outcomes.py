@@ -4,6 +4,7 @@ surrender annotations and Guard capacity (phase.py), the whole phase
 program (prisoners.py). This module only orchestrates the runs and puts
 their results together in the result model (model.Outcomes).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -28,7 +29,7 @@ from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
 from asl_kb.record import replace
 
-if TYPE_CHECKING:   # (imported where a run needs them: outcomes() below)
+if TYPE_CHECKING:  # (imported where a run needs them: outcomes() below)
     from asl_kb.model.immediate import ImmediateSurrender
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
@@ -40,8 +41,7 @@ def unit_key(uid: str):
     (R2 before R10), so that no listing depends on the file's unit order.
     A digit run is compared by its length without leading zeros, then its
     digits: the order of its number, with no int() of a run of any length."""
-    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x)
-            for x in re.split(r"(\d+)", uid) if x]
+    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]
 
 
 def canonical(position):
@@ -136,8 +136,9 @@ def answers(position) -> tuple:
 EXPLANATION = frozenset({"because", "says", "arguments"})
 
 
-def answers_each(positions: list, rout_once: bool = False, explained: bool = True,
-                 live: bool = False, whole: list | None = None) -> list[tuple]:
+def answers_each(
+    positions: list, rout_once: bool = False, explained: bool = True, live: bool = False, whole: list | None = None
+) -> list[tuple]:
     """answers() of several variants of one position that differ only in a
     few facts (rule version, switches): the prisoners program grounded once
     for all of them (asp/solve.py solve_each), and the rout program too with
@@ -163,6 +164,7 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     keep = (lambda s: True) if explained else (lambda s: s.name not in EXPLANATION)
     if live:
         from asl_kb.engines.graph import live as alive
+
         if whole is not None:
             whole.extend(keys(s for s in symbols if keep(s)) for symbols in rout)
         rout = [alive(symbols) for symbols in rout]
@@ -170,13 +172,13 @@ def answers_each(positions: list, rout_once: bool = False, explained: bool = Tru
     asked = [p.involves_prisoners() for p in positions]
     if any(asked):
         from asl_kb.engines import prisoners
+
         told = None
         if all(asked) and len(positions) > 1:
             told = solve_each([prisoner_facts(p) for p in positions], entry="prisoners.lp", staged=False)
         if told is None:
             told = [prisoners.answer(p) if a else () for p, a in zip(positions, asked)]
-        out = [o + ("prisoners", keys(s for s in t if keep(s))) if a else o
-               for o, t, a in zip(out, told, asked)]
+        out = [o + ("prisoners", keys(s for s in t if keep(s))) if a else o for o, t, a in zip(out, told, asked)]
     return out
 
 
@@ -187,9 +189,15 @@ def reads_phase(answer: tuple) -> bool:
     return any_named(answer[1], "phase_reads")
 
 
-def outcomes(position, all_paths: bool = False, voluntary_break: bool = False,
-             phase: bool = False, limit: int | None = None, timeout: float | None = None,
-             max_memory: int | None = None) -> Outcomes:
+def outcomes(
+    position,
+    all_paths: bool = False,
+    voluntary_break: bool = False,
+    phase: bool = False,
+    limit: int | None = None,
+    timeout: float | None = None,
+    max_memory: int | None = None,
+) -> Outcomes:
     """Every outcome of the position. With `timeout` (seconds), a run past it
     answers with complete: false and says what was cut, instead of going on.
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
@@ -251,16 +259,26 @@ def _cut_short(position, why: str, cut: Cut, done: list | None = None, table=Non
     full; none when cut before the answer was read) and the broken units
     left without fates, in listing order (R1, R2, ..., R10)."""
     from asl_kb.asp.solve import SolveStats
+
     done = done or []
     cut.done = sorted((u.id for u in done), key=unit_key)
     have = set(cut.done)
     cut.units = sorted((u.id for u in position.units if "broken" in u.status and u.id not in have), key=unit_key)
     because = [f"{why}: no fates are listed for the broken units {', '.join(cut.units) or '(none)'}"]
     if done:
-        because.append(f"the fates of {', '.join(cut.done)} are listed in full; what ties them to the "
-                       "units not reached (the whole phase, Guard capacity) is not figured")
-    result = Outcomes(position.name, position.rules, complete=False, units=done,
-                      incomplete_because=because, cut=cut, stats=SolveStats())
+        because.append(
+            f"the fates of {', '.join(cut.done)} are listed in full; what ties them to the "
+            "units not reached (the whole phase, Guard capacity) is not figured"
+        )
+    result = Outcomes(
+        position.name,
+        position.rules,
+        complete=False,
+        units=done,
+        incomplete_because=because,
+        cut=cut,
+        stats=SolveStats(),
+    )
     if done:
         add_summaries(result, table)
     return result
@@ -287,11 +305,13 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
     info = g.info
     if rejectable and phase:
         from asl_kb.engines.phase import Phase
+
         rejectable = Phase(position, units, None, g.accompany, g.rank, info).may_follow_rejection()
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
-        g1, _, world1, stats1 = _solve_units(replace(position, no_quarter=nq_all),
-                                             all_paths=all_paths, deadline=deadline)
+        g1, _, world1, stats1 = _solve_units(
+            replace(position, no_quarter=nq_all), all_paths=all_paths, deadline=deadline
+        )
         info = merged_info(g1, g)
         stats.ground_seconds += stats1.ground_seconds
         stats.solve_seconds += stats1.solve_seconds
@@ -299,6 +319,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         # (imported here: a position without surrenders needs neither)
         from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
         from asl_kb.model.phase import IndependentUnit, VoluntaryRout, WholePhase
+
         ph = Phase(position, units, world1, g.accompany, g.rank, info)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
@@ -310,19 +331,25 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
             result.phase = WholePhase(
                 count=count * free if done else None,
                 independent=[IndependentUnit(uid, len(ph.fates[uid])) for uid in ph.independent],
-                voluntary_rout=[VoluntaryRout(l, sorted(us, key=unit_key))
-                               for l, us in sorted(ph.leaders.items(), key=lambda x: unit_key(x[0]))],
+                voluntary_rout=[
+                    VoluntaryRout(l, sorted(us, key=unit_key))
+                    for l, us in sorted(ph.leaders.items(), key=lambda x: unit_key(x[0]))
+                ],
                 outcomes=listed,
-                assumes=["each unit's fates are figured against the position at the start of the RtPh: "
-                         "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
-                         "where earlier units ended up and a new Guard's A20.52 restriction are not"],
+                assumes=[
+                    "each unit's fates are figured against the position at the start of the RtPh: "
+                    "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
+                    "where earlier units ended up and a new Guard's A20.52 restriction are not"
+                ],
                 # what `outcomes` lists: the combinations of the coupled units'
                 # fates (count = combinations x the independent units' fates)
                 combinations=(count if ph.coupled else 0) if done else None,
             )
             if not done:
-                incomplete.append(f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
-                                  f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut")
+                incomplete.append(
+                    f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
+                    f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut"
+                )
                 if deadline is not None and time.monotonic() > deadline:
                     incomplete.append("--timeout: passed while enumerating the whole-phase outcomes")
                     result.cut = Cut(None, "enumerating the whole-phase outcomes", [])
@@ -332,6 +359,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         result.disrupted = _immediate(position, g, "disrupted")
     if position.involves_prisoners():
         from asl_kb.engines import prisoners
+
         result.prisoners = prisoners.solve_prisoners(position)
     if voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
@@ -349,8 +377,14 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
     return result
 
 
-_EVENT_ORDER = {"surrender": 0, "rejected": 1, "berserk": 2, "broken_disrupted": 3,
-                "routs_in_its_rtph": 4, "no_surrender": 5}
+_EVENT_ORDER = {
+    "surrender": 0,
+    "rejected": 1,
+    "berserk": 2,
+    "broken_disrupted": 3,
+    "routs_in_its_rtph": 4,
+    "no_surrender": 5,
+}
 
 
 def _immediate(position, g, event) -> list[ImmediateSurrender]:
@@ -358,6 +392,7 @@ def _immediate(position, g, event) -> list[ImmediateSurrender]:
     Heat of Battle DR (event heat_of_battle: A15.5, A20.21) or a Disrupted
     unit entered by the enemy outside the RtPh (event disrupted: A19.12)."""
     from asl_kb.model.immediate import ImmediateFate, ImmediateSurrender
+
     out = []
     for u in position.units:
         if u.id not in g.events[event]:
@@ -366,18 +401,27 @@ def _immediate(position, g, event) -> list[ImmediateSurrender]:
         for f in sorted(g.events[event][u.id], key=lambda f: (_EVENT_ORDER.get(f.name, 9), str(f))):
             subject = clingo.Function(event, [clingo.String(u.id), f])
             because = g.because(g.why.get(subject, ()))
-            kind = g.fate.get(subject)     # the rules' fate of a rejection (A20.3)
+            kind = g.fate.get(subject)  # the rules' fate of a rejection (A20.3)
             if f.name == "surrender":
-                fate = ImmediateFate("surrender", because, captor=text(f.arguments[0]),
-                                     guard=g.guard_after.get(subject))
+                fate = ImmediateFate(
+                    "surrender", because, captor=text(f.arguments[0]), guard=g.guard_after.get(subject)
+                )
             elif kind is not None:
-                fate = ImmediateFate(kind.name, because, captor=text(f.arguments[0]), cause=text(kind.arguments[0]),
-                                     invokes_no_quarter=g.invokes[subject])
+                fate = ImmediateFate(
+                    kind.name,
+                    because,
+                    captor=text(f.arguments[0]),
+                    cause=text(kind.arguments[0]),
+                    invokes_no_quarter=g.invokes[subject],
+                )
             else:
                 fate = ImmediateFate(f.name, because)
             fates.append(fate)
-        out.append(ImmediateSurrender(u.id, u.side, u.location, fates,
-                                      final_dr=u.heat_of_battle if event == "heat_of_battle" else None))
+        out.append(
+            ImmediateSurrender(
+                u.id, u.side, u.location, fates, final_dr=u.heat_of_battle if event == "heat_of_battle" else None
+            )
+        )
     return out
 
 
@@ -411,7 +455,7 @@ def _units(g, roots, order, all_paths, listed=False, read: dict | None = None) -
         except TimedOut as e:
             if listed:
                 e.done = _listed_order(read.values(), g)
-                e.table = NmcTable(g.answer)   # their odds, as a whole run gives them
+                e.table = NmcTable(g.answer)  # their odds, as a whole run gives them
             raise
         found = g.fates(roots[u.id], all_paths) if u.id in roots else {}
         fates = []
@@ -420,8 +464,17 @@ def _units(g, roots, order, all_paths, listed=False, read: dict | None = None) -
             f.path[0] = u.location
             fates.append(f)
         # no fates: inconsistent, a question for the rules committee
-        units.append(UnitFates(u.id, u.side, u.location, must_rout=u.id in g.must, may_rout=u.id in g.may,
-                               because=g.because(g.unit_why.get(u.id, ())), fates=fates,
-                               voluntary_rout=sorted(g.accompany[u.id]) if g.accompany.get(u.id) else None))
+        units.append(
+            UnitFates(
+                u.id,
+                u.side,
+                u.location,
+                must_rout=u.id in g.must,
+                may_rout=u.id in g.may,
+                because=g.because(g.unit_why.get(u.id, ())),
+                fates=fates,
+                voluntary_rout=sorted(g.accompany[u.id]) if g.accompany.get(u.id) else None,
+            )
+        )
         read[u.id] = units[-1]
     return units

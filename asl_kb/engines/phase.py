@@ -13,6 +13,7 @@ Such units are left out of the enumeration and only counted (the phase count
 is the product), so the count of a phase with forty ordinary routs stays a
 multiplication, not forty nested loops.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -37,8 +38,15 @@ MAX_SECONDS = 30.0
 class Phase:
     """The fates of every broken unit in both worlds, and the coupled ones."""
 
-    def __init__(self, position, world0: list[UnitFates], world1: list[UnitFates] | None, accompany=None,
-                 rank=None, info: dict | None = None):
+    def __init__(
+        self,
+        position,
+        world0: list[UnitFates],
+        world1: list[UnitFates] | None,
+        accompany=None,
+        rank=None,
+        info: dict | None = None,
+    ):
         self.position = position
         # what the rules say the phase program reads of each fate (FateInfo)
         self.info = info or {}
@@ -103,7 +111,7 @@ class Phase:
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
-        if any(self._info(uid, f).read_by for f in fates):   # read by A20.3/A20.21/A20.51 (phase_reads/2)
+        if any(self._info(uid, f).read_by for f in fates):  # read by A20.3/A20.21/A20.51 (phase_reads/2)
             return True
         return self.world1 and any(w != {0, 1} for w in worlds)
 
@@ -194,7 +202,8 @@ class Phase:
             for rule, reason in pairs:
                 if reason.name == "freed":
                     reasons.setdefault((subject.string, reason.arguments[0].string), []).append(
-                        Because(rule, ans.say(reason), reason_kind(reason)))
+                        Because(rule, ans.say(reason), reason_kind(reason))
+                    )
         out = {}
         for u in {s.arguments[0].string for s in ans.atoms["freed"]}:
             for c in picks.get(u, ()):
@@ -209,7 +218,7 @@ class Phase:
         whole-phase outcome of the coupled units, counted, and listed in a
         stable order (class by class, each multiplied out)."""
         if not self.coupled:
-            return 1, [], True   # nothing to combine: only the independent units' fates
+            return 1, [], True  # nothing to combine: only the independent units' fates
         ctl = self._control(["0", "--project=show"])
         models: list = []
         complete = True
@@ -252,15 +261,17 @@ class Phase:
     def _parse(self, symbols) -> dict:
         # (one memo for every model: they share most of their atoms)
         ans = Answer(symbols, self._memo)
-        at, ans.atoms = ans.atoms, {}   # keep only the words (says/2) with the model
-        return {"pick": {s.arguments[0].string: s.arguments[1].number for s in at["pick"]},
-                "slot": {s.arguments[0].string: s.arguments[1].number for s in at["slot"]},
-                "freed": {s.arguments[0].string for s in at["freed"]},
-                "guard": {s.arguments[0].string: s.arguments[1].string for s in at["prisoner"]},
-                "nq": [s.arguments[0].name for s in at["nq_invoked"]],
-                "why": {subject.string: pairs for subject, pairs in ans.because.items()},
-                "with": {s.arguments[1].string: s.arguments[0].string for s in at["with"]},
-                "answer": ans}
+        at, ans.atoms = ans.atoms, {}  # keep only the words (says/2) with the model
+        return {
+            "pick": {s.arguments[0].string: s.arguments[1].number for s in at["pick"]},
+            "slot": {s.arguments[0].string: s.arguments[1].number for s in at["slot"]},
+            "freed": {s.arguments[0].string for s in at["freed"]},
+            "guard": {s.arguments[0].string: s.arguments[1].string for s in at["prisoner"]},
+            "nq": [s.arguments[0].name for s in at["nq_invoked"]],
+            "why": {subject.string: pairs for subject, pairs in ans.because.items()},
+            "with": {s.arguments[1].string: s.arguments[0].string for s in at["with"]},
+            "answer": ans,
+        }
 
     def _text(self, sym) -> str:
         """str(sym), figured once per symbol (the models share their reasons)."""
@@ -281,9 +292,17 @@ class Phase:
         for uid in self._turn_order(m, fate_of):
             f = self.fates[uid][fate_of[uid]]
             routs = f.kind == "rout"
-            out.append((uid, "freed" if uid in m["freed"] else f.kind, f.captor or "", f.at,
-                        m["guard"].get(uid) or "", tuple(i.at for i in f.interdiction) if routs else (),
-                        (f.low_crawl or False) if routs else False))
+            out.append(
+                (
+                    uid,
+                    "freed" if uid in m["freed"] else f.kind,
+                    f.captor or "",
+                    f.at,
+                    m["guard"].get(uid) or "",
+                    tuple(i.at for i in f.interdiction) if routs else (),
+                    (f.low_crawl or False) if routs else False,
+                )
+            )
         return out
 
     def _render(self, m: dict, fate_of: dict) -> PhaseOutcome:
@@ -292,13 +311,24 @@ class Phase:
         turns = []
         for uid in self._turn_order(m, fate_of):
             f = self.fates[uid][fate_of[uid]]
-            because = [Because(r, m["answer"].say(reason), reason_kind(reason))
-                       for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], self._text(x[1])))]
+            because = [
+                Because(r, m["answer"].say(reason), reason_kind(reason))
+                for r, reason in sorted(m["why"].get(uid, ()), key=lambda x: (x[0], self._text(x[1])))
+            ]
             routs = f.kind == "rout"
-            turns.append(Turn(uid, "freed" if uid in m["freed"] else f.kind, f.at, because,
-                              captor=f.captor, cause=f.cause, invokes_no_quarter=f.invokes_no_quarter,
-                              low_crawl=f.low_crawl if routs else None,
-                              interdiction=[i.at for i in f.interdiction] if routs else None,
-                              guard=m["guard"].get(uid), accompanied_by=m["with"].get(uid)))
+            turns.append(
+                Turn(
+                    uid,
+                    "freed" if uid in m["freed"] else f.kind,
+                    f.at,
+                    because,
+                    captor=f.captor,
+                    cause=f.cause,
+                    invokes_no_quarter=f.invokes_no_quarter,
+                    low_crawl=f.low_crawl if routs else None,
+                    interdiction=[i.at for i in f.interdiction] if routs else None,
+                    guard=m["guard"].get(uid),
+                    accompanied_by=m["with"].get(uid),
+                )
+            )
         return PhaseOutcome(sorted(m["nq"]), turns)
-

@@ -10,6 +10,7 @@ choice a result is (chosen/5) and which term's dice decide an option
 (roll_for/2) are the rules'; every term is read as a kind with named
 arguments (arguments/2) into the result model (asl_kb/model/prisoners.py).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -23,8 +24,7 @@ from asl_kb.asp.reader import Answer, text
 from asl_kb.model.prisoners import Band, Choice, Event, Joint, JointResult, Option, Prisoners
 
 #: ways to roll each total (2d6) or face (1d6)
-_WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36),
-         "dr1": ({d: 1 for d in range(1, 7)}, 6)}
+_WAYS = {"dr2": ({d: 6 - abs(d - 7) for d in range(2, 13)}, 36), "dr1": ({d: 1 for d in range(1, 7)}, 6)}
 
 
 def answer(position) -> list:
@@ -47,7 +47,7 @@ def read(symbols, phase: str) -> Prisoners:
     kinds = {}
     for s in at["roll"]:
         o, kind, r, effect = s.arguments
-        if kind.name == "one_of":   # Random Selection among N counters
+        if kind.name == "one_of":  # Random Selection among N counters
             kinds[o] = ("one_of", kind.arguments[0].number)
             dice[o][text(r)].add(effect)
         else:
@@ -78,8 +78,9 @@ def read(symbols, phase: str) -> Prisoners:
         o = Option(ans.term(term), required, because(term))
         dice_term = roll_for.get(term, term)
         if dice_term in dice:
-            o.rolls = _bands(ans, kinds[dice_term], dice[dice_term],
-                             {r: c for (t, r), c in chosen.items() if t == dice_term})
+            o.rolls = _bands(
+                ans, kinds[dice_term], dice[dice_term], {r: c for (t, r), c in chosen.items() if t == dice_term}
+            )
             if dice_term != term:
                 o.roll_for = ans.term(dice_term)
         o.effects = [ans.term(e) for e in sorted(effects.get(term, ()))]
@@ -89,11 +90,14 @@ def read(symbols, phase: str) -> Prisoners:
         phase=phase,
         states={u: [ans.term(x) for x in sorted(v, key=text)] for u, v in sorted(states.items())},
         required=[entry(t, True) for t in sorted(musts)],
-        options=[entry(t, False) for t in sorted(options)])
+        options=[entry(t, False) for t in sorted(options)],
+    )
     notes = {text(t): because(t) for t in ans.because if t.type == clingo.SymbolType.String}
     result.notes = dict(sorted(notes.items()))
-    result.events = [Event(ans.term(t), [ans.term(e) for e in sorted(effects[t])], because(t))
-                     for t in sorted(t for t in effects if t not in options and t not in musts)]
+    result.events = [
+        Event(ans.term(t), [ans.term(e) for e in sorted(effects[t])], because(t))
+        for t in sorted(t for t in effects if t not in options and t not in musts)
+    ]
     result.simultaneous = [_joint(ans, i, j, rows) for (i, j), rows in sorted(joint.items())]
     result.violated = ans.violations()
     return result
@@ -118,11 +122,15 @@ def _effects(ans, effects: set, chosen: dict):
         who, n = chosen[group]
         of = [ans.term(e, positional=True) for e in es]
         if group == "rearm":
-            said = ans.say(clingo.Function("rearm_choice", [clingo.Number(n), clingo.String(
-                "; ".join(sorted(t.says for t in of)))]))
+            said = ans.say(
+                clingo.Function(
+                    "rearm_choice", [clingo.Number(n), clingo.String("; ".join(sorted(t.says for t in of)))]
+                )
+            )
         else:
-            said = ans.say(clingo.Function(group + "_of", [clingo.String(
-                ", ".join(sorted(text(e.arguments[0]) for e in es)))]))
+            said = ans.say(
+                clingo.Function(group + "_of", [clingo.String(", ".join(sorted(text(e.arguments[0]) for e in es)))])
+            )
         terms.append(Choice(who, n, of, said))
         words.append(said)
     return terms, sorted(words)
@@ -130,7 +138,7 @@ def _effects(ans, effects: set, chosen: dict):
 
 def _bands(ans, kind, by_roll: dict, chosen: dict) -> list[Band]:
     """Consecutive rolls with the same effects as one band, with its chance."""
-    if isinstance(kind, tuple):   # ("one_of", N): each of N counters equally likely
+    if isinstance(kind, tuple):  # ("one_of", N): each of N counters equally likely
         n = kind[1]
         out = []
         for u in sorted(by_roll):
@@ -160,7 +168,9 @@ def _joint(ans, i: int, j: int, rows) -> Joint:
         acc[res] += ways[r1] * ways[r2]
     cleared = sum(acc.values())
     acc["neither_cleared"] = total * total - cleared
-    results = [JointResult(ans.term(clingo.Function(k)), f"{v}/{total * total}", round(100 * v / (total * total), 2))
-               for k, v in list(sorted((k, v) for k, v in acc.items() if k != "neither_cleared"))
-               + [("neither_cleared", acc["neither_cleared"])]]
+    results = [
+        JointResult(ans.term(clingo.Function(k)), f"{v}/{total * total}", round(100 * v / (total * total), 2))
+        for k, v in list(sorted((k, v) for k, v in acc.items() if k != "neither_cleared"))
+        + [("neither_cleared", acc["neither_cleared"])]
+    ]
     return Joint(ans.term(clingo.Function("joint", [clingo.Number(i), clingo.Number(j)])), results)

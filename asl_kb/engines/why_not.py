@@ -7,6 +7,7 @@ fate, else `why_not(Rule, Reason)` for each clause that forbids it. Python
 only parses the proposal, hands it over as a fact, and, for a legal fate,
 names its number in the unit's listing (`asl-kb outcomes --all`).
 """
+
 from __future__ import annotations
 
 from asl_kb.asp.facts import loc, position_facts, q
@@ -21,8 +22,7 @@ from asl_kb.errors import AslKbError
 from asl_kb.model import Fate
 
 #: the fates a player may propose, with the words each takes
-FATES = {"rout": "LOCATION (a hex, or HEX@LEVEL)", "surrender": "CAPTOR (a unit id)",
-         "stay": None, "eliminated": None}
+FATES = {"rout": "LOCATION (a hex, or HEX@LEVEL)", "surrender": "CAPTOR (a unit id)", "stay": None, "eliminated": None}
 
 
 class ProposalError(AslKbError):
@@ -102,6 +102,7 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
     if not proposals:
         return []
     from asl_kb.engines.outcomes import canonical
+
     position = canonical(position)
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     atoms = [_fact(p)[:-1] for p in proposals]
@@ -116,24 +117,35 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
         shown: list = []
         ctl.solve(on_model=lambda m: shown.extend(named(m.symbols(shown=True), _READ)))
         ans = Answer(shown)
-        r = {"position": position.name, "rules": position.rules, "proposal": proposal,
-             "legal": bool(ans.atoms["legal"])}
+        r = {
+            "position": position.name,
+            "rules": position.rules,
+            "proposal": proposal,
+            "legal": bool(ans.atoms["legal"]),
+        }
         if r["legal"]:
             if listing is None:
                 from asl_kb.engines.outcomes import outcomes
+
                 listing = outcomes(position)
             unit = next(u for u in listing.units if u.id == proposal["unit"])
             r["fates"] = [n for n, f in enumerate(unit.fates, 1) if _matches(proposal, f)]
             r.update(_how(unit.fates, r["fates"]))
             r["because"] = []
         else:
-            pairs = [p for subject, ps in ans.because.items()
-                     if subject.type == clingo.SymbolType.Function and subject.name == "proposal" for p in ps]
+            pairs = [
+                p
+                for subject, ps in ans.because.items()
+                if subject.type == clingo.SymbolType.Function and subject.name == "proposal"
+                for p in ps
+            ]
             # each objection: the rule, the clause's reason (its kind, for tools
             # and tests) and the rules' words for it
             items = {(rule, reason.name, _say(ans, reason)) for rule, reason in pairs}
-            r["because"] = [{"rule": r_, "reason": k, "says": w}
-                            for r_, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))]
+            r["because"] = [
+                {"rule": r_, "reason": k, "says": w}
+                for r_, k, w in sorted(items, key=lambda x: (rule_order(x[0]), x[2], x[1]))
+            ]
         out.append(r)
     return out
 
@@ -149,17 +161,24 @@ def _how(fates, numbers: list[int]) -> dict:
     crawls = {f.low_crawl for _, f in routs}
     manner = "low_crawl_only" if crawls == {True} else "no_low_crawl" if crawls == {False} else "either"
     n, f = routs[0]
-    route = {"fate": n, "low_crawl": f.low_crawl, "path": f.path,
-             # as the fate lists them: in hex order, once per entry (A10.53)
-             "interdiction": [i.at for i in f.interdiction],
-             "optional_interdiction": [i.at for i in f.optional_interdiction]}
+    route = {
+        "fate": n,
+        "low_crawl": f.low_crawl,
+        "path": f.path,
+        # as the fate lists them: in hex order, once per entry (A10.53)
+        "interdiction": [i.at for i in f.interdiction],
+        "optional_interdiction": [i.at for i in f.optional_interdiction],
+    }
     if f.odds is not None:
         route["odds"] = f.odds.to_json()
     return {"manner": manner, "route": route}
 
 
-MANNER_WORDS = {"low_crawl_only": "only as a Low Crawl (A10.52)", "no_low_crawl": "not by Low Crawl",
-                "either": "by Low Crawl or not"}
+MANNER_WORDS = {
+    "low_crawl_only": "only as a Low Crawl (A10.52)",
+    "no_low_crawl": "not by Low Crawl",
+    "either": "by Low Crawl or not",
+}
 
 
 def _arg(sym) -> str:
@@ -178,11 +197,16 @@ def _say(ans: Answer, reason) -> str:
 
 def to_text(r: dict, limit: int | None = None) -> str:
     p = r["proposal"]
-    what = {"rout": f"rout to {p.get('at')}", "surrender": f"surrender to {p.get('captor')}",
-            "stay": "stay", "eliminated": "eliminated"}[p["fate"]]
+    what = {
+        "rout": f"rout to {p.get('at')}",
+        "surrender": f"surrender to {p.get('captor')}",
+        "stay": "stay",
+        "eliminated": "eliminated",
+    }[p["fate"]]
     head = f"{r['position']} — rules: {r['rules']}: {p['unit']}: {what}"
     if r["legal"]:
         from asl_kb.report.brief import ranges
+
         nums = ranges(r["fates"])[1:-1]
         line = f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)"
         if "manner" in r:
@@ -198,6 +222,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
     # (said once: objections of one rule that differ in one unit or hex are one line)
     from asl_kb.model import Because
     from asl_kb.report.brief import merge_because
+
     merged = merge_because([Because(b["rule"], b["says"], b["reason"]) for b in r["because"]])
     shown = merged if limit is None else merged[:limit]
     lines = [f"{head}: not legal"] + [f"    [{b.rule}] {b.says}" for b in shown]

@@ -50,9 +50,22 @@ prisoners, outcomes); the classes every run builds are imported here, the
 others from their module where a run needs them (a rulebook position's run
 imports neither the prisoners' nor the whole phase's classes).
 """
+
 from asl_kb.model.common import Because, Term, Violation
 from asl_kb.model.outcomes import Cut, Outcomes
 from asl_kb.model.rout import AbandonedSW, Destination, Fate, FateSummary, Interdiction, UnbeatenRoute, UnitFates
 
-__all__ = ["AbandonedSW", "Because", "Cut", "Destination", "Fate", "FateSummary", "Interdiction", "Outcomes",
-           "Term", "UnbeatenRoute", "UnitFates", "Violation"]
+__all__ = [
+    "AbandonedSW",
+    "Because",
+    "Cut",
+    "Destination",
+    "Fate",
+    "FateSummary",
+    "Interdiction",
+    "Outcomes",
+    "Term",
+    "UnbeatenRoute",
+    "UnitFates",
+    "Violation",
+]

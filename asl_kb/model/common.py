@@ -1,6 +1,7 @@
 """Shared by every program's results: `Because` (one line of explanation),
 `Term` (a result term: a kind and named arguments) and `Violation` (a
 clause the position breaks); the JSON helpers of the result classes."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,6 +13,7 @@ from asl_kb.record import FrozenRecord, record
 class Because(FrozenRecord):
     """One line of explanation: the rule, the reason's kind (the name of the
     reason term of because/3: what tools and cases compare) and its words."""
+
     rule: str
     says: str
     reason: str = ""
@@ -26,6 +28,7 @@ class Because(FrozenRecord):
 class Term(FrozenRecord):
     """kind plus named arguments; an argument is a str (unit id, hex,
     Location "H" or "H@level", side, class), an int, a Term or a list."""
+
     kind: str
     args: tuple[tuple[str, Any], ...] = ()
     says: str = ""
@@ -57,6 +60,7 @@ def _json(value):
 @record(frozen=True)
 class Violation(FrozenRecord):
     """A clause the position breaks (violated/2): its rule and the clause."""
+
     rule: str
     clause: Term
     #: the clause as the program names it (check's listing)
@@ -74,5 +78,7 @@ def set_fields(obj, *names: str) -> dict:
 
 def because_lines(because: list[Because]) -> list[dict]:
     """Because lines as JSON (thousands of fates have a few each: no call per line)."""
-    return [{"rule": b.rule, "reason": b.reason, "says": b.says} if b.reason else {"rule": b.rule, "says": b.says}
-            for b in because]
+    return [
+        {"rule": b.rule, "reason": b.reason, "says": b.says} if b.reason else {"rule": b.rule, "says": b.says}
+        for b in because
+    ]

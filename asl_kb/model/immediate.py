@@ -1,4 +1,5 @@
 """Immediate surrenders: Heat of Battle (A15.5), Disrupted (A19.12)."""
+
 from __future__ import annotations
 
 from asl_kb.model.common import Because, set_fields, because_lines
@@ -11,6 +12,7 @@ class ImmediateFate(Record):
     `guard` its Guard), eliminated (the captor rejects it: `cause`
     no_quarter, the side that `invokes_no_quarter`), berserk,
     broken_disrupted, routs_in_its_rtph or no_surrender."""
+
     kind: str
     because: list[Because]
     captor: str | None = None
@@ -19,14 +21,18 @@ class ImmediateFate(Record):
     invokes_no_quarter: str | None = None
 
     def to_json(self) -> dict:
-        return {"fate": self.kind, **set_fields(self, "cause", "captor", "guard", "invokes_no_quarter"),
-                "because": because_lines(self.because)}
+        return {
+            "fate": self.kind,
+            **set_fields(self, "cause", "captor", "guard", "invokes_no_quarter"),
+            "because": because_lines(self.because),
+        }
 
 
 @record(slots=True)
 class ImmediateSurrender(Record):
     """A unit an immediate surrender may take, its Final Heat of Battle DR
     (`final_dr`, Heat of Battle only) and its fates."""
+
     id: str
     side: str
     at: str
@@ -34,5 +40,10 @@ class ImmediateSurrender(Record):
     final_dr: int | None = None
 
     def to_json(self) -> dict:
-        return {"id": self.id, "side": self.side, "at": self.at, "fates": [f.to_json() for f in self.fates],
-                **set_fields(self, "final_dr")}
+        return {
+            "id": self.id,
+            "side": self.side,
+            "at": self.at,
+            "fates": [f.to_json() for f in self.fates],
+            **set_fields(self, "final_dr"),
+        }

@@ -1,4 +1,5 @@
 """Every outcome of a position (asl-kb outcomes)."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -7,7 +8,7 @@ from asl_kb.model.common import Because, set_fields, because_lines
 from asl_kb.model.rout import UnitFates
 from asl_kb.record import Record, field, record
 
-if TYPE_CHECKING:   # (a run imports them only when it builds them: asl_kb/model/__init__.py)
+if TYPE_CHECKING:  # (a run imports them only when it builds them: asl_kb/model/__init__.py)
     from asl_kb.model.immediate import ImmediateSurrender
     from asl_kb.model.phase import WholePhase
     from asl_kb.model.prisoners import Prisoners
@@ -18,6 +19,7 @@ class Cut(Record):
     """What a run stopped by --timeout (or --max-memory) left out: `during`
     what, the units whose fates are not listed (not reached), and those
     whose fates are (`done`: read in full before the cut)."""
+
     timeout: float | None
     during: str
     units: list[str]
@@ -39,6 +41,7 @@ class Outcomes(Record):
     `voluntary_break_refused` the reasons none is offered). `stats` (the
     solver's figures) and `fate_info` (what the whole-phase program reads of
     each fate, for `asl-kb check`) are never in the JSON."""
+
     position: str
     rules: str
     complete: bool
@@ -55,11 +58,15 @@ class Outcomes(Record):
     fate_info: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        out: dict = {"position": self.position, "rules": self.rules, "complete": self.complete,
-                     "units": [u.to_json() for u in self.units]}
+        out: dict = {
+            "position": self.position,
+            "rules": self.rules,
+            "complete": self.complete,
+            "units": [u.to_json() for u in self.units],
+        }
         if self.phase is not None:
             out["phase"] = self.phase.to_json()
-            if self.cut is not None:      # the enumeration was cut: said beside the phase
+            if self.cut is not None:  # the enumeration was cut: said beside the phase
                 out["cut"] = self.cut.to_json()
         for key in ("heat_of_battle", "disrupted"):
             section = getattr(self, key)

@@ -1,4 +1,5 @@
 """The whole Rout Phase (--phase, asl_kb/engines/phase.py)."""
+
 from __future__ import annotations
 
 from asl_kb.model.common import Because, set_fields, because_lines
@@ -11,6 +12,7 @@ class Turn(Record):
     units' (`fate` as a Fate's kind; a rout's `low_crawl` and Interdiction
     Locations; the `guard` of a surrender; the leader it is `accompanied_by`,
     A10.711) and why it follows from the others'."""
+
     unit: str
     fate: str
     at: str
@@ -24,16 +26,22 @@ class Turn(Record):
     accompanied_by: str | None = None
 
     def to_json(self) -> dict:
-        return {"unit": self.unit, "fate": self.fate, "at": self.at,
-                **set_fields(self, "captor", "cause", "invokes_no_quarter", "low_crawl", "interdiction", "guard",
-                         "accompanied_by"),
-                "because": because_lines(self.because)}
+        return {
+            "unit": self.unit,
+            "fate": self.fate,
+            "at": self.at,
+            **set_fields(
+                self, "captor", "cause", "invokes_no_quarter", "low_crawl", "interdiction", "guard", "accompanied_by"
+            ),
+            "because": because_lines(self.because),
+        }
 
 
 @record(slots=True)
 class PhaseOutcome(Record):
     """One whole-phase outcome: the sides whose rejections invoked No Quarter
     (A20.3) and every coupled unit's turn, in rout order."""
+
     no_quarter_invoked: list[str]
     turns: list[Turn]
 
@@ -45,6 +53,7 @@ class PhaseOutcome(Record):
 class IndependentUnit(FrozenRecord):
     """A unit no constraint ties to the others: any of its `fates` (counted)
     goes with every whole-phase outcome."""
+
     unit: str
     fates: int
 
@@ -55,6 +64,7 @@ class IndependentUnit(FrozenRecord):
 @record(frozen=True, slots=True)
 class VoluntaryRout(FrozenRecord):
     """A leader that stays, or routs with one of these broken units (A10.711)."""
+
     leader: str
     with_one_of: list[str]
 
@@ -63,7 +73,7 @@ class VoluntaryRout(FrozenRecord):
 
 
 #: the largest integer every JSON reader keeps exact (JavaScript's Number.MAX_SAFE_INTEGER)
-MAX_SAFE_INTEGER = 2 ** 53 - 1
+MAX_SAFE_INTEGER = 2**53 - 1
 
 
 @record
@@ -72,6 +82,7 @@ class WholePhase(Record):
     None when the enumeration was cut): `combinations` of the coupled units'
     fates times the fates of each independent unit; the first `outcomes`
     (--limit), and what the combination `assumes`."""
+
     count: int | None
     independent: list[IndependentUnit]
     voluntary_rout: list[VoluntaryRout]
@@ -80,10 +91,14 @@ class WholePhase(Record):
     combinations: int | None
 
     def to_json(self) -> dict:
-        out: dict = {"count": self.count, "independent": [i.to_json() for i in self.independent],
-               "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
-               "outcomes": [o.to_json() for o in self.outcomes], "assumes": self.assumes,
-               "combinations": self.combinations}
+        out: dict = {
+            "count": self.count,
+            "independent": [i.to_json() for i in self.independent],
+            "voluntary_rout": [v.to_json() for v in self.voluntary_rout],
+            "outcomes": [o.to_json() for o in self.outcomes],
+            "assumes": self.assumes,
+            "combinations": self.combinations,
+        }
         # a count past JavaScript's safe integers (2^53 - 1) is also given as
         # its decimal string: a reader that parses JSON numbers as doubles
         # (a browser) would round it

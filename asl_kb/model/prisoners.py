@@ -1,5 +1,6 @@
 """The prisoners program's result (asl_kb/engines/prisoners.py): options and
 requirements with their dice bands, choices, events and joint CC results."""
+
 from __future__ import annotations
 
 
@@ -11,29 +12,30 @@ from asl_kb.record import Record, field, record
 class Choice(Record):
     """A result the rules leave to one party (chosen/5): `count` of the effects
     `of`, chosen `by` the defender, the attacker or Random Selection."""
+
     by: str
     count: int
     of: list[Term]
     says: str = ""
 
     def to_json(self) -> dict:
-        return {"kind": "chosen", "by": self.by, "count": self.count,
-                "of": [t.to_json() for t in self.of]}
+        return {"kind": "chosen", "by": self.by, "count": self.count, "of": [t.to_json() for t in self.of]}
 
 
 @record
 class Band(Record):
     """Original rolls (or a Random Selection) with the same effects, and their
     chance."""
-    roll: str                 # dr2 (2d6), dr1 (1d6) or random_selection
+
+    roll: str  # dr2 (2d6), dr1 (1d6) or random_selection
     ways: int
     chance: str
     percent: float
-    effects: list             # Term or Choice
+    effects: list  # Term or Choice
     says: list[str]
     start: int | None = None  # the Original roll (from .. to)
     end: int | None = None
-    selected: str | None = None   # the counter a Random Selection picks
+    selected: str | None = None  # the counter a Random Selection picks
 
     def to_json(self) -> dict:
         out: dict = {}
@@ -41,8 +43,16 @@ class Band(Record):
             out["selected"] = self.selected
         else:
             out["from"], out["to"] = self.start, self.end
-        out.update({"ways": self.ways, "chance": self.chance, "percent": self.percent, "roll": self.roll,
-                    "effects": [e.to_json() for e in self.effects], "says": self.says})
+        out.update(
+            {
+                "ways": self.ways,
+                "chance": self.chance,
+                "percent": self.percent,
+                "roll": self.roll,
+                "effects": [e.to_json() for e in self.effects],
+                "says": self.says,
+            }
+        )
         return out
 
 
@@ -50,6 +60,7 @@ class Band(Record):
 class Option(Record):
     """A choice or a requirement of the prisoners program, with its dice bands,
     other effects and why."""
+
     term: Term
     required: bool
     because: list[Because]
@@ -77,20 +88,25 @@ class Option(Record):
 class Event(Record):
     """A result that is nobody's choice (an effect of fire, a joint result of two CC
     attacks)."""
+
     term: Term
     effects: list[Term]
     because: list[Because]
 
     def to_json(self) -> dict:
-        return {**self.term.to_json(), "says": self.term.says,
-                "effects": [{**e.to_json(), "says": e.says} for e in self.effects],
-                "because": [b.to_json() for b in self.because]}
+        return {
+            **self.term.to_json(),
+            "says": self.term.says,
+            "effects": [{**e.to_json(), "says": e.says} for e in self.effects],
+            "because": [b.to_json() for b in self.because],
+        }
 
 
 @record
 class JointResult(Record):
     """One joint result of two opposed CC attacks (A20.221): a Term of kind
     both_cleared, first_cleared, second_cleared or neither_cleared."""
+
     result: Term
     chance: str
     percent: float
@@ -102,6 +118,7 @@ class JointResult(Record):
 @record
 class Joint(Record):
     """Two opposed CC attacks (joint(I,J)) and the chance of each joint result."""
+
     term: Term
     results: list[JointResult]
 
@@ -117,6 +134,7 @@ class Joint(Record):
 class Prisoners(Record):
     """The whole prisoners result: each unit's states, what the rules require and
     allow, events, joint CC results, broken clauses."""
+
     phase: str
     states: dict[str, list[Term]]
     required: list[Option]
@@ -127,10 +145,12 @@ class Prisoners(Record):
     violated: list[Violation] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        out: dict = {"phase": self.phase,
-                     "states": {u: [{**t.to_json(), "says": t.says} for t in ts] for u, ts in self.states.items()},
-                     "required": [o.to_json() for o in self.required],
-                     "options": [o.to_json() for o in self.options]}
+        out: dict = {
+            "phase": self.phase,
+            "states": {u: [{**t.to_json(), "says": t.says} for t in ts] for u, ts in self.states.items()},
+            "required": [o.to_json() for o in self.required],
+            "options": [o.to_json() for o in self.options],
+        }
         if self.notes:
             out["notes"] = {u: [b.to_json() for b in bs] for u, bs in self.notes.items()}
         if self.events:

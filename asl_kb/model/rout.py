@@ -1,5 +1,6 @@
 """The rout program's result (asl_kb/engines/graph.py, outcomes.py): each
 broken unit's fates and their summary."""
+
 from __future__ import annotations
 
 import functools
@@ -12,6 +13,7 @@ from asl_kb.record import FrozenRecord, Record, record
 class Interdiction(FrozenRecord):
     """An Open Ground Location on the way where an Interdiction NMC applies
     (A10.53), and the units that may enforce it (the DEFENDER picks one)."""
+
     at: str
     by: tuple[str, ...]
 
@@ -22,6 +24,7 @@ class Interdiction(FrozenRecord):
 @record(frozen=True, slots=True)
 class AbandonedSW(FrozenRecord):
     """A SW a surrendering unit leaves behind in its Location (A20.24)."""
+
     sw: str
     at: str
 
@@ -39,13 +42,14 @@ def chance(k: int, n: int) -> dict:
 @functools.lru_cache(maxsize=1 << 16)
 def _chance(k: int, n: int) -> tuple[str, float]:
     # (the fates of a unit repeat a few chances thousands of times)
-    of = 36 ** n
+    of = 36**n
     return f"{k}/{of}", round(100 * k / of, 1)
 
 
 @record(frozen=True, slots=True)
 class PinnedAt(FrozenRecord):
     """A rout stopped by a pin (A10.53, A7.8) in Location `at`: `ways` of 36^n."""
+
     at: str
     ways: int
 
@@ -58,6 +62,7 @@ class Odds(Record):
     `eliminated`; each in ways of 36^nmcs (they add up to 36^nmcs).
     `with_leader`: the leader routing with the unit (A10.711: his
     leadership DRM applies; he is eliminated with any failed NMC), else None."""
+
     nmcs: int
     intact: int
     reduced: int
@@ -67,7 +72,7 @@ class Odds(Record):
 
     @property
     def of(self) -> int:
-        return 36 ** self.nmcs
+        return 36**self.nmcs
 
     def to_json(self, memo: dict | None = None) -> dict:
         """`memo`: as Fate.to_json's (each chance's JSON made once)."""
@@ -109,6 +114,7 @@ class Fate(Record):
     a rejected surrender the captor and the side that `invokes_no_quarter`,
     and the units whose LLMC a leader's elimination calls for (`llmc`).
     """
+
     kind: str
     at: str
     low_crawl: bool
@@ -129,8 +135,15 @@ class Fate(Record):
     @property
     def key(self) -> tuple:
         """What makes two fates the same outcome (not the example path)."""
-        return Fate.key_of(self.kind, self.captor, self.cause, self.at, self.low_crawl,
-                           Fate.exposure_key(self.interdiction), Fate.exposure_key(self.optional_interdiction))
+        return Fate.key_of(
+            self.kind,
+            self.captor,
+            self.cause,
+            self.at,
+            self.low_crawl,
+            Fate.exposure_key(self.interdiction),
+            Fate.exposure_key(self.optional_interdiction),
+        )
 
     @staticmethod
     def key_of(kind, captor, cause, at, low_crawl, interdiction: tuple, optional: tuple) -> tuple:
@@ -181,13 +194,17 @@ class UnbeatenRoute(Record):
     """Routes to one destination whose Interdiction Locations (and optional
     Interdiction) no other route there beats, with the numbers of the fates
     that take them (1-based, as `--all` numbers them)."""
+
     interdiction: list[str]
     optional_interdiction: list[str]
     fates: list[int]
 
     def to_json(self) -> dict:
-        return {"interdiction": self.interdiction, "optional_interdiction": self.optional_interdiction,
-                "fates": self.fates}
+        return {
+            "interdiction": self.interdiction,
+            "optional_interdiction": self.optional_interdiction,
+            "fates": self.fates,
+        }
 
 
 @record(slots=True)
@@ -196,6 +213,7 @@ class Destination(Record):
     of the Low Crawl ones, the unbeaten routes (fewest Interdiction Locations
     first; `least_interdiction` the fewest, None when only Low Crawl gets
     there) and how many routes are `beaten`."""
+
     at: str
     fates: int
     low_crawl: list[int]
@@ -208,9 +226,16 @@ class Destination(Record):
     first: int = 0
 
     def to_json(self) -> dict:
-        return {"at": self.at, "fates": self.fates, "first": self.first, "least_nmcs": self.least_nmcs,
-                "low_crawl": self.low_crawl, "least_interdiction": self.least_interdiction,
-                "unbeaten": [r.to_json() for r in self.unbeaten], "beaten": self.beaten}
+        return {
+            "at": self.at,
+            "fates": self.fates,
+            "first": self.first,
+            "least_nmcs": self.least_nmcs,
+            "low_crawl": self.low_crawl,
+            "least_interdiction": self.least_interdiction,
+            "unbeaten": [r.to_json() for r in self.unbeaten],
+            "beaten": self.beaten,
+        }
 
 
 @record(slots=True)
@@ -218,6 +243,7 @@ class FateGroup(Record):
     """The fates other than routs that a player tells apart by kind, captor,
     cause and Location alone (a surrender to X in K4 reached by 40 paths of
     different Interdiction is one group): the numbers of its fates."""
+
     kind: str
     at: str
     captor: str | None
@@ -226,14 +252,19 @@ class FateGroup(Record):
     fates: list[int]
 
     def to_json(self) -> dict:
-        return {"fate": self.kind, "at": self.at,
-                **set_fields(self, "captor", "cause", "invokes_no_quarter"), "fates": self.fates}
+        return {
+            "fate": self.kind,
+            "at": self.at,
+            **set_fields(self, "captor", "cause", "invokes_no_quarter"),
+            "fates": self.fates,
+        }
 
 
 @record(slots=True)
 class FateSummary(Record):
     """What a player weighs of a unit's fates (asl_kb/report/summary.py):
     counts, the rout fates per destination, the numbers of the other fates."""
+
     fates: int
     rout_fates: int
     beaten_rout_fates: int
@@ -242,9 +273,14 @@ class FateSummary(Record):
     groups: list[FateGroup] | None = None
 
     def to_json(self) -> dict:
-        return {"fates": self.fates, "rout_fates": self.rout_fates, "beaten_rout_fates": self.beaten_rout_fates,
-                "destinations": [d.to_json() for d in self.destinations], "other_fates": self.other_fates,
-                "groups": [g.to_json() for g in self.groups or ()]}
+        return {
+            "fates": self.fates,
+            "rout_fates": self.rout_fates,
+            "beaten_rout_fates": self.beaten_rout_fates,
+            "destinations": [d.to_json() for d in self.destinations],
+            "other_fates": self.other_fates,
+            "groups": [g.to_json() for g in self.groups or ()],
+        }
 
 
 @record(slots=True)
@@ -253,6 +289,7 @@ class UnitFates(Record):
     break, A10.41): whether it must or may rout and why, the leaders that may
     rout with it (A10.711), and every legal fate. A unit without a legal fate
     is `inconsistent` (a question for the rules committee)."""
+
     id: str
     side: str
     at: str
@@ -272,10 +309,17 @@ class UnitFates(Record):
         return not self.fates
 
     def to_json(self) -> dict:
-        memo: dict = {}     # (Fate.to_json)
-        out: dict = {"id": self.id, "side": self.side, "at": self.at, "must_rout": self.must_rout,
-                     "may_rout": self.may_rout, "because": because_lines(self.because),
-                     "fates": [f.to_json(memo) for f in self.fates], **set_fields(self, "voluntary_rout")}
+        memo: dict = {}  # (Fate.to_json)
+        out: dict = {
+            "id": self.id,
+            "side": self.side,
+            "at": self.at,
+            "must_rout": self.must_rout,
+            "may_rout": self.may_rout,
+            "because": because_lines(self.because),
+            "fates": [f.to_json(memo) for f in self.fates],
+            **set_fields(self, "voluntary_rout"),
+        }
         if self.inconsistent:
             out["inconsistent"] = True
         out.update(set_fields(self, "may_break", "stack"))

@@ -3,6 +3,7 @@ case? Deletes each clause of rules/**/*.lp in turn and negates each body
 literal, runs the case suite against each mutant, lists the survivors.
 See docs/mutation.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,40 +28,82 @@ EQUIVALENT = "equivalent"
 
 def _parser():
     ap = argparse.ArgumentParser(prog="python -m asl_kb.mutate", description=__doc__.split("\n\n")[0])
-    ap.add_argument("files", nargs="*", help="rules files to mutate (paths or globs, with or without rules/; default: all)")
+    ap.add_argument(
+        "files", nargs="*", help="rules files to mutate (paths or globs, with or without rules/; default: all)"
+    )
     ap.add_argument("--kind", choices=(DELETE, NEGATE, "all"), default="all", help="which mutations (default all)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)")
     ap.add_argument("--suite", default="auto", help="casebook (the cases' expect:), golden (outputs as shipped), auto")
-    ap.add_argument("--cases", nargs="+", metavar="CASE",
-                    help="run only these case files (paths or globs), e.g. the case written for a survivor")
+    ap.add_argument(
+        "--cases",
+        nargs="+",
+        metavar="CASE",
+        help="run only these case files (paths or globs), e.g. the case written for a survivor",
+    )
     ap.add_argument("--report", default="mutation-report.json", help="JSON report file (default mutation-report.json)")
-    ap.add_argument("--history", default=str(history.DEFAULT), metavar="FILE",
-                    help="the case that killed each mutant last time, tried first; updated after a complete "
-                         "run of every file (default asl_kb/mutate/history.json; '' for none)")
-    ap.add_argument("--sample", type=int, default=1, metavar="N",
-                    help="only every Nth mutant (a quick estimate of the figures; default 1: all)")
+    ap.add_argument(
+        "--history",
+        default=str(history.DEFAULT),
+        metavar="FILE",
+        help="the case that killed each mutant last time, tried first; updated after a complete "
+        "run of every file (default asl_kb/mutate/history.json; '' for none)",
+    )
+    ap.add_argument(
+        "--sample",
+        type=int,
+        default=1,
+        metavar="N",
+        help="only every Nth mutant (a quick estimate of the figures; default 1: all)",
+    )
     ap.add_argument("--list", action="store_true", help="only list the mutants")
-    ap.add_argument("--overlay", nargs=2, metavar=("MUTANT_ID", "DIR"),
-                    help="write the rules folder of one mutant (an id from the report) to DIR, and stop")
-    ap.add_argument("--search", action="store_true",
-                    help="hand the survivors of --report (or the --mutants given) to `asl-kb search diff`: the "
-                         "smallest position of --scope telling each apart from the shipped rules, written to "
-                         "--out as a proposed case, or 'equivalent within the scope' (docs/committee.md)")
-    ap.add_argument("--mutants", nargs="+", metavar="ID", help="with --search: these mutant ids (default: the survivors)")
+    ap.add_argument(
+        "--overlay",
+        nargs=2,
+        metavar=("MUTANT_ID", "DIR"),
+        help="write the rules folder of one mutant (an id from the report) to DIR, and stop",
+    )
+    ap.add_argument(
+        "--search",
+        action="store_true",
+        help="hand the survivors of --report (or the --mutants given) to `asl-kb search diff`: the "
+        "smallest position of --scope telling each apart from the shipped rules, written to "
+        "--out as a proposed case, or 'equivalent within the scope' (docs/committee.md)",
+    )
+    ap.add_argument(
+        "--mutants", nargs="+", metavar="ID", help="with --search: these mutant ids (default: the survivors)"
+    )
     ap.add_argument("--scope", default="tiny", metavar="NAME|FILE", help="with --search: the scope (default tiny)")
-    ap.add_argument("--out", default="mutation-witnesses", metavar="DIR",
-                    help="with --search: where the witnesses go, one folder per mutant (default mutation-witnesses)")
+    ap.add_argument(
+        "--out",
+        default="mutation-witnesses",
+        metavar="DIR",
+        help="with --search: where the witnesses go, one folder per mutant (default mutation-witnesses)",
+    )
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="with --search: per mutant (default: none)")
-    ap.add_argument("--no-probes", action="store_true",
-                    help="run each mutant against every case loading its file, not only those where its clause "
-                         "has a ground instance (slower; a check of the probes)")
-    ap.add_argument("--run-equivalent", action="store_true",
-                    help="also run the mutants the rules files mark equivalent (`%% equivalent:`), to check the "
-                         "marks: one killed is a stale mark")
-    ap.add_argument("--only-equivalent", action="store_true",
-                    help="run only the mutants marked equivalent (a check of the marks; implies --run-equivalent)")
-    ap.add_argument("--fail-under", type=float, default=0.0, metavar="PERCENT",
-                    help="exit 1 when fewer than PERCENT of the mutants are killed")
+    ap.add_argument(
+        "--no-probes",
+        action="store_true",
+        help="run each mutant against every case loading its file, not only those where its clause "
+        "has a ground instance (slower; a check of the probes)",
+    )
+    ap.add_argument(
+        "--run-equivalent",
+        action="store_true",
+        help="also run the mutants the rules files mark equivalent (`%% equivalent:`), to check the "
+        "marks: one killed is a stale mark",
+    )
+    ap.add_argument(
+        "--only-equivalent",
+        action="store_true",
+        help="run only the mutants marked equivalent (a check of the marks; implies --run-equivalent)",
+    )
+    ap.add_argument(
+        "--fail-under",
+        type=float,
+        default=0.0,
+        metavar="PERCENT",
+        help="exit 1 when fewer than PERCENT of the mutants are killed",
+    )
     return ap
 
 
@@ -76,8 +119,10 @@ class Progress:
         spent = time.monotonic() - self.t0
         eta = spent / self.done * (self.total - self.done)
         c = self.counts
-        line = (f"[{self.done}/{self.total}] killed {c[KILLED]} errors {c[ERROR]} timeouts {c[TIMEOUT]} "
-                f"survived {c[SURVIVED] + c[UNREACHED]}  {spent:.0f}s, ~{eta:.0f}s left  {where}")
+        line = (
+            f"[{self.done}/{self.total}] killed {c[KILLED]} errors {c[ERROR]} timeouts {c[TIMEOUT]} "
+            f"survived {c[SURVIVED] + c[UNREACHED]}  {spent:.0f}s, ~{eta:.0f}s left  {where}"
+        )
         if self.tty:
             sys.stderr.write("\r\033[K" + line[:160])
             if self.done == self.total:
@@ -105,21 +150,23 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     # the files and folders it writes: checked before hours of work
     from asl_kb import outputs
-    bad = (outputs.problem("--report", args.report, (".json",))
-           or (outputs.problem("--out", args.out, folder=True) if args.search else None)
-           or (outputs.problem("--overlay", args.overlay[1], folder=True) if args.overlay else None))
+
+    bad = (
+        outputs.problem("--report", args.report, (".json",))
+        or (outputs.problem("--out", args.out, folder=True) if args.search else None)
+        or (outputs.problem("--overlay", args.overlay[1], folder=True) if args.overlay else None)
+    )
     if bad:
         print(f"error: {bad}", file=sys.stderr)
         return 2
     rules = rules_dir()
     files = rule_files(rules, [f for arg in args.files for f in arg.split()])
-    mutants = [m for f in files for m in file_mutants(rules, f)
-               if args.kind == "all" or m.kind == args.kind]
+    mutants = [m for f in files for m in file_mutants(rules, f) if args.kind == "all" or m.kind == args.kind]
     if args.only_equivalent:
         mutants = [m for m in mutants if m.equivalent]
         args.run_equivalent = True
     if args.sample > 1:
-        mutants = mutants[::args.sample]
+        mutants = mutants[:: args.sample]
     if args.overlay:
         want, out = args.overlay
         hit = [m for m in mutants if m.id == want]
@@ -138,10 +185,12 @@ def main(argv=None) -> int:
         return 0
 
     from asl_kb.mutate.suites import make_suite
+
     suite = make_suite(args.suite)
     cases = [str(c) for c in suite.case_files()]
     if args.cases:
         import fnmatch
+
         want = [str(Path(c).resolve()) for c in args.cases]
         cases = [c for c in cases if any(fnmatch.fnmatch(str(Path(c).resolve()), w) for w in want)]
         if not cases:
@@ -154,8 +203,11 @@ def main(argv=None) -> int:
     try:
         # the baseline: every case once, on the rules with the probes (asl_kb/mutate/reach.py):
         # what it loads, how long it takes, which clauses have an instance there
-        print(f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
-              f"{args.jobs} workers", file=sys.stderr)
+        print(
+            f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
+            f"{args.jobs} workers",
+            file=sys.stderr,
+        )
         info: dict[str, dict] = {}
         probe_dir = None if probes is None else str(Path(tmp.name) / "rules")
         for _, res, _crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
@@ -163,12 +215,14 @@ def main(argv=None) -> int:
                 info[r["case"]] = r
         again = [c for c in cases if info.get(c, {}).get("status") != "pass"] if probes else []
         for _, res, _crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
-            for r in res:                        # fails with the probes, not without: no record
+            for r in res:  # fails with the probes, not without: no record
                 info[r["case"]] = r
         broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")
         for c in broken:
-            print(f"mutate: case fails on the shipped rules, left out: {c}: "
-                  f"{info.get(c, {}).get('detail', 'no answer')}", file=sys.stderr)
+            print(
+                f"mutate: case fails on the shipped rules, left out: {c}: {info.get(c, {}).get('detail', 'no answer')}",
+                file=sys.stderr,
+            )
         good = [c for c in cases if c not in broken]
         trees = {}
         for c in good:
@@ -189,7 +243,7 @@ def main(argv=None) -> int:
         by_key = {m.id: m for m in mutants}
         texts = {f: (rules / f).read_bytes() for f in files}
         reach: dict[str, int] = {}
-        kills: dict[tuple, int] = {}       # (file, clause, case) and (file, case) -> mutants killed
+        kills: dict[tuple, int] = {}  # (file, clause, case) and (file, case) -> mutants killed
         # (file, clause, case) and (file, case) -> {the label of the run that failed: mutants killed}
         run_kills: dict[tuple, dict] = {}
 
@@ -206,8 +260,11 @@ def main(argv=None) -> int:
                 a, b = run_kills.get((m.file, m.clause, c), {}), run_kills.get((m.file, c), {})
                 first = [before["run"]] if before.get("case") == c and before.get("run") else []
                 if a or b or first:
-                    out[c] = first + sorted((set(a) | set(b)) - set(first), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r))
+                    out[c] = first + sorted(
+                        (set(a) | set(b)) - set(first), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r)
+                    )
             return out
+
         affinity = Affinity(good)
 
         # a negation that leaves a variable unsafe no longer grounds: told from
@@ -237,8 +294,14 @@ def main(argv=None) -> int:
                 results[m.id] = {**m.as_dict(), "status": EQUIVALENT, "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
                 progress.step(EQUIVALENT, f"{m.file}:{m.line}")
             elif m.id in unsafe:
-                results[m.id] = {**m.as_dict(), "status": ERROR, "detail": unsafe[m.id],
-                                 "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
+                results[m.id] = {
+                    **m.as_dict(),
+                    "status": ERROR,
+                    "detail": unsafe[m.id],
+                    "cases_run": 0,
+                    "seconds": 0.0,
+                    "cpu": 0.0,
+                }
                 progress.step(ERROR, f"{m.file}:{m.line}")
         try:
             for key, res, crash in pool.run(tasks()):
@@ -253,14 +316,29 @@ def main(argv=None) -> int:
                         if extra.get("run"):
                             runs = run_kills.setdefault(k, {})
                             runs[extra["run"]] = runs.get(extra["run"], 0) + 1
-                results[key] = {**m.as_dict(), "status": status, **extra,
-                                **({"cases_grounding": reach[key]} if key in reach else {}),
-                                "cases_run": len(res), "seconds": round(sum(r["seconds"] for r in res), 3),
-                                "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3)}
+                results[key] = {
+                    **m.as_dict(),
+                    "status": status,
+                    **extra,
+                    **({"cases_grounding": reach[key]} if key in reach else {}),
+                    "cases_run": len(res),
+                    "seconds": round(sum(r["seconds"] for r in res), 3),
+                    "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3),
+                }
                 progress.step(status, f"{m.file}:{m.line}")
-                if len(results) % 100 == 0:      # a partial report, in case the run is cut
-                    _write(args, suite, files, [m for m in mutants if m.id in results], results, info,
-                           good, broken, time.monotonic() - t_start, complete=False)
+                if len(results) % 100 == 0:  # a partial report, in case the run is cut
+                    _write(
+                        args,
+                        suite,
+                        files,
+                        [m for m in mutants if m.id in results],
+                        results,
+                        info,
+                        good,
+                        broken,
+                        time.monotonic() - t_start,
+                        complete=False,
+                    )
         except KeyboardInterrupt:
             print("\nmutate: interrupted; the report covers the mutants done", file=sys.stderr)
     finally:
@@ -271,8 +349,7 @@ def main(argv=None) -> int:
     # the history is the casebook's killers: kept from a run where every case ran
     if len(done) == len(mutants) and not args.cases and args.sample == 1 and suite.name == "casebook":
         history.update(args.history, mutants, results)
-    return _report(args, suite, files, done, results, info, good, broken, seconds,
-                   complete=len(done) == len(mutants))
+    return _report(args, suite, files, done, results, info, good, broken, seconds, complete=len(done) == len(mutants))
 
 
 _RULE_ID = re.compile(r"^([A-Z]\d+)_(\d+)")
@@ -286,9 +363,9 @@ class Affinity:
     such as `only_infantry_escape` or `A20.55` says more than `unit`)."""
 
     def __init__(self, cases: list[str]):
-        self.words = {c: set(_WORD.findall(Path(c).read_text(errors="replace") + " " + Path(c).stem))
-                      for c in cases}
+        self.words = {c: set(_WORD.findall(Path(c).read_text(errors="replace") + " " + Path(c).stem)) for c in cases}
         import math
+
         df: dict[str, int] = {}
         for ws in self.words.values():
             for w in ws:
@@ -310,8 +387,14 @@ def _order(m, case: str, info: dict, kills: dict, affinity: Affinity, killer: st
     same clause, then of the same file, then those with the most words in
     common with the clause (its rule id, its constants), then the most kills
     per second so far."""
-    return (case != killer, -kills.get((m.file, m.clause, case), 0), -kills.get((m.file, case), 0),
-            -round(affinity(m, case), 1), -(info[case]["kills"] + 0.5) / max(info[case]["seconds"], 0.05), case)
+    return (
+        case != killer,
+        -kills.get((m.file, m.clause, case), 0),
+        -kills.get((m.file, case), 0),
+        -round(affinity(m, case), 1),
+        -(info[case]["kills"] + 0.5) / max(info[case]["seconds"], 0.05),
+        case,
+    )
 
 
 def _search(args, rules: Path, mutants) -> int:
@@ -328,6 +411,7 @@ def _search(args, rules: Path, mutants) -> int:
     from asl_kb.committee.scope import load_scope
     from asl_kb.committee.search import search_diff
     from asl_kb.errors import PositionError
+
     by_id = {m.id: m for m in mutants}
     if args.mutants:
         want = args.mutants
@@ -335,8 +419,11 @@ def _search(args, rules: Path, mutants) -> int:
         try:
             report = json.loads(Path(args.report).read_text())
         except (OSError, ValueError) as e:
-            print(f"error: {args.report}: --search: no mutation report to take the survivors from ({e}); "
-                  f"run `make mutate` first or name --mutants", file=sys.stderr)
+            print(
+                f"error: {args.report}: --search: no mutation report to take the survivors from ({e}); "
+                f"run `make mutate` first or name --mutants",
+                file=sys.stderr,
+            )
             return 2
         want = [r["id"] for r in report["mutants"] if r["status"] in (SURVIVED, UNREACHED)]
     missing = [w for w in want if w not in by_id]
@@ -359,8 +446,9 @@ def _search(args, rules: Path, mutants) -> int:
             # a progress bar per mutant on a terminal's standard error (committee/progress.py)
             bar = bar_for(scope, False)
             try:
-                r = search_diff(scope, current, parse_ruleset(str(folder)), witnesses=1, timeout=args.timeout,
-                                progress=bar)
+                r = search_diff(
+                    scope, current, parse_ruleset(str(folder)), witnesses=1, timeout=args.timeout, progress=bar
+                )
             finally:
                 if bar is not None:
                     bar.close()
@@ -375,51 +463,93 @@ def _search(args, rules: Path, mutants) -> int:
                     f"# proposed case for the mutant {m.id} ({where}):\n"
                     f"# the smallest position of scope {scope.name} where it differs from the shipped rules.\n"
                     f"# Check the expected outcome against the rule text before adding an expect: block.\n"
-                    + "".join(f"# {c}\n" for c in changes[:12]) + w["yaml"], encoding="utf-8")
-                print(f"{where}\n    told apart by {w['position']} ({w['units']} unit(s), {w['non_open']} "
-                      f"non-open hex(es)) after {r['tried']} positions: {case}")
-                rows.append({**m.as_dict(), "told_apart": True, "position": w["position"], "file_out": str(case),
-                             "appeared": w["appeared"], "vanished": w["vanished"]})
+                    + "".join(f"# {c}\n" for c in changes[:12])
+                    + w["yaml"],
+                    encoding="utf-8",
+                )
+                print(
+                    f"{where}\n    told apart by {w['position']} ({w['units']} unit(s), {w['non_open']} "
+                    f"non-open hex(es)) after {r['tried']} positions: {case}"
+                )
+                rows.append(
+                    {
+                        **m.as_dict(),
+                        "told_apart": True,
+                        "position": w["position"],
+                        "file_out": str(case),
+                        "appeared": w["appeared"],
+                        "vanished": w["vanished"],
+                    }
+                )
             else:
                 # a search cut (--timeout, Ctrl-C) tells nothing of the mutant:
                 # unfinished, not "not told apart"
                 state = "equivalent within the scope" if r["complete"] else "UNFINISHED"
                 unfinished += not r["complete"]
-                print(f"{where}\n    {state}: none in {r['tried']} positions of scope {scope.name}"
-                      + ("" if r["complete"] else f" ({'; '.join(r['incomplete_because'])})"))
+                print(
+                    f"{where}\n    {state}: none in {r['tried']} positions of scope {scope.name}"
+                    + ("" if r["complete"] else f" ({'; '.join(r['incomplete_because'])})")
+                )
                 rows.append({**m.as_dict(), "told_apart": False, "tried": r["tried"], "complete": r["complete"]})
-    print(f"\n{len(want)} mutant(s) searched in scope {scope.name}: {told} told apart (proposed cases under "
-          f"{args.out}/), {len(want) - told - unfinished} equivalent within the scope, {unfinished} unfinished")
+    print(
+        f"\n{len(want)} mutant(s) searched in scope {scope.name}: {told} told apart (proposed cases under "
+        f"{args.out}/), {len(want) - told - unfinished} equivalent within the scope, {unfinished} unfinished"
+    )
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    (Path(args.out) / "search-report.json").write_text(json.dumps({"scope": scope.name, "mutants": rows}, indent=1) + "\n")
+    (Path(args.out) / "search-report.json").write_text(
+        json.dumps({"scope": scope.name, "mutants": rows}, indent=1) + "\n"
+    )
     return 1 if told else (3 if unfinished else 0)
 
 
 def _figures(rows, seconds, jobs) -> dict:
-    count = {s: sum(1 for r in rows if r["status"] == s)
-             for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED, EQUIVALENT)}
+    count = {
+        s: sum(1 for r in rows if r["status"] == s) for s in (KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED, EQUIVALENT)
+    }
     dead = count[KILLED] + count[ERROR] + count[TIMEOUT]
     pct = 100.0 * dead / len(rows) if rows else 100.0
     rest = len(rows) - count[EQUIVALENT]
     score = 100.0 * dead / rest if rest else 100.0
-    return {"mutants": len(rows), "killed": count[KILLED], "errors": count[ERROR], "timeouts": count[TIMEOUT],
-            "survived": count[SURVIVED], "unreached": count[UNREACHED], "killed_total": dead,
-            "killed_percent": round(pct, 2), "equivalent": count[EQUIVALENT],
-            # the mutation score: killed of the mutants not marked equivalent
-            "killed_percent_not_equivalent": round(score, 2), "seconds": round(seconds, 1), "jobs": jobs,
-            # CPU seconds the workers spent on the mutants: the wall time on
-            # `jobs` otherwise idle cores is about cpu_seconds / jobs
-            "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in rows), 1)}
+    return {
+        "mutants": len(rows),
+        "killed": count[KILLED],
+        "errors": count[ERROR],
+        "timeouts": count[TIMEOUT],
+        "survived": count[SURVIVED],
+        "unreached": count[UNREACHED],
+        "killed_total": dead,
+        "killed_percent": round(pct, 2),
+        "equivalent": count[EQUIVALENT],
+        # the mutation score: killed of the mutants not marked equivalent
+        "killed_percent_not_equivalent": round(score, 2),
+        "seconds": round(seconds, 1),
+        "jobs": jobs,
+        # CPU seconds the workers spent on the mutants: the wall time on
+        # `jobs` otherwise idle cores is about cpu_seconds / jobs
+        "cpu_seconds": round(sum(r.get("cpu", 0.0) for r in rows), 1),
+    }
 
 
 def _write(args, suite, files, mutants, results, info, good, broken, seconds, complete: bool) -> dict:
     rows = [results[m.id] for m in mutants]
     figures = _figures(rows, seconds, args.jobs)
-    report = {"suite": suite.name, "complete": complete, "files": files, "figures": figures,
-              "cases": [{"case": c, "seconds": round(info[c]["seconds"], 3), "kills": info[c]["kills"],
-                         "loads": sorted(info[c]["loads"])} for c in good],
-              "cases_failing_on_shipped_rules": broken,
-              "mutants": rows}
+    report = {
+        "suite": suite.name,
+        "complete": complete,
+        "files": files,
+        "figures": figures,
+        "cases": [
+            {
+                "case": c,
+                "seconds": round(info[c]["seconds"], 3),
+                "kills": info[c]["kills"],
+                "loads": sorted(info[c]["loads"]),
+            }
+            for c in good
+        ],
+        "cases_failing_on_shipped_rules": broken,
+        "mutants": rows,
+    }
     Path(args.report).write_text(json.dumps(report, indent=1) + "\n")
     return figures
 
@@ -434,8 +564,13 @@ def _report(args, suite, files, mutants, results, info, good, broken, seconds, c
     if survivors:
         print(f"\nSurvivors ({len(survivors)}):")
         for r in survivors:
-            tag = ("  [no case loads this file]" if r["status"] == UNREACHED
-                   else "  [no case grounds this clause]" if r.get("cases_grounding") == 0 else "")
+            tag = (
+                "  [no case loads this file]"
+                if r["status"] == UNREACHED
+                else "  [no case grounds this clause]"
+                if r.get("cases_grounding") == 0
+                else ""
+            )
             print(f"  rules/{r['file']}:{r['line']}: {r['mutation']}{tag}\n      {r['clause']}")
     stale = [r for r in rows if r.get("equivalent") and r["status"] in (KILLED, ERROR, TIMEOUT)]
     if stale:
@@ -444,15 +579,17 @@ def _report(args, suite, files, mutants, results, info, good, broken, seconds, c
             print(f"  rules/{r['file']}:{r['line']}: {r['mutation']} (by {r.get('by', '?')})")
     errs = [r for r in rows if r["status"] in (ERROR, TIMEOUT)]
     equivalent = figures["equivalent"]
-    print(f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
-          f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
-          f"{len(survivors)} survived; {equivalent} marked equivalent"
-          + (" (not run)" if not args.run_equivalent else "")
-          + f" -- {figures['killed_percent_not_equivalent']:.1f}% of the others killed. "
-          f"{seconds:.0f} s on {args.jobs} workers "
-          f"({figures['cpu_seconds']:.0f} CPU s on mutants). Report: {args.report}"
-          + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
-          + ("" if complete else " [INCOMPLETE: interrupted]"))
+    print(
+        f"\n{len(rows)} mutants: {dead} killed ({pct:.1f}%) = {count[KILLED]} by a failing case + "
+        f"{count[ERROR]} that no longer ground/run + {count[TIMEOUT]} timeouts; "
+        f"{len(survivors)} survived; {equivalent} marked equivalent"
+        + (" (not run)" if not args.run_equivalent else "")
+        + f" -- {figures['killed_percent_not_equivalent']:.1f}% of the others killed. "
+        f"{seconds:.0f} s on {args.jobs} workers "
+        f"({figures['cpu_seconds']:.0f} CPU s on mutants). Report: {args.report}"
+        + (f" ({len(errs)} errors/timeouts listed there)" if errs else "")
+        + ("" if complete else " [INCOMPLETE: interrupted]")
+    )
     return 1 if figures["killed_percent_not_equivalent"] < args.fail_under or stale else 0
 
 

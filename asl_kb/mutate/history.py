@@ -9,6 +9,7 @@ hash of its file, kind, clause and literal as written, which survive edits
 elsewhere in the file -- to the case and run that killed it. It orders, never decides: a
 verdict is the cases' whatever the order, and a stale entry costs one case.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,6 +24,7 @@ DEFAULT = Path(__file__).with_name("history.json")
 def key(m) -> str:
     """The mutant's file, kind, clause and literal as written, hashed short."""
     import hashlib
+
     return hashlib.sha256("\t".join((m.file, m.kind, m.clause, m.literal)).encode()).hexdigest()[:16]
 
 
@@ -65,6 +67,14 @@ def update(path: str | None, mutants, results: dict) -> None:
             old[k] = {"case": _rel(r["by"]), **({"run": r["run"]} if r.get("run") else {})}
         else:
             old.pop(k, None)
-    Path(path).write_text(json.dumps({"about": "asl_kb/mutate/history.py: the case that killed each mutant "
-                                               "last time, tried first", "killed_by": dict(sorted(old.items()))},
-                                     indent=1, ensure_ascii=False) + "\n")
+    Path(path).write_text(
+        json.dumps(
+            {
+                "about": "asl_kb/mutate/history.py: the case that killed each mutant last time, tried first",
+                "killed_by": dict(sorted(old.items())),
+            },
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )

@@ -7,6 +7,7 @@ away from one body literal, spliced by the locations the parser reports, so
 comments and layout stay as written. Not mutated: #show, #include, #program,
 #const, comments, and the says/2 wording facts (they only word explanations).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,15 +26,15 @@ _EQUIVALENT = re.compile(r"^%\s*equivalent:\s*(.+?)\s+--\s+(.*)$")
 
 @dataclasses.dataclass(frozen=True)
 class Mutant:
-    file: str              # path under the rules folder, e.g. "rout/A10_52_low_crawl.lp"
-    line: int              # line of the clause (negate: of the literal)
-    kind: str              # DELETE or NEGATE
-    clause: str            # the clause as written (whitespace collapsed)
-    literal: str = ""      # NEGATE: the body literal as written
-    start: int = 0         # byte span of the file replaced by `replacement`
+    file: str  # path under the rules folder, e.g. "rout/A10_52_low_crawl.lp"
+    line: int  # line of the clause (negate: of the literal)
+    kind: str  # DELETE or NEGATE
+    clause: str  # the clause as written (whitespace collapsed)
+    literal: str = ""  # NEGATE: the body literal as written
+    start: int = 0  # byte span of the file replaced by `replacement`
     end: int = 0
     replacement: bytes = b""
-    equivalent: str = ""   # the reason, when the rules file marks this mutant equivalent
+    equivalent: str = ""  # the reason, when the rules file marks this mutant equivalent
 
     @property
     def id(self) -> str:
@@ -48,21 +49,28 @@ class Mutant:
 
     def apply(self, text: bytes) -> bytes:
         """The mutated text of the file (`text`: its original bytes)."""
-        return text[:self.start] + self.replacement + text[self.end:]
+        return text[: self.start] + self.replacement + text[self.end :]
 
     def overlay(self, rules: Path, out: Path) -> Path:
         """Write a complete rules folder `out` (a copy of `rules`) with this
         mutant in place: a rule set `using_rules(out)` runs."""
         import shutil
+
         shutil.copytree(rules, out, dirs_exist_ok=True)
         src = (rules / self.file).read_bytes()
         (out / self.file).write_bytes(self.apply(src))
         return out
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "file": self.file, "line": self.line, "kind": self.kind,
-                "clause": self.clause, "mutation": self.mutation,
-                **({"equivalent": self.equivalent} if self.equivalent else {})}
+        return {
+            "id": self.id,
+            "file": self.file,
+            "line": self.line,
+            "kind": self.kind,
+            "clause": self.clause,
+            "mutation": self.mutation,
+            **({"equivalent": self.equivalent} if self.equivalent else {}),
+        }
 
 
 def _offsets(text: bytes) -> list[int]:
@@ -74,14 +82,17 @@ def _offsets(text: bytes) -> list[int]:
 
 
 def _span(starts, loc) -> tuple[int, int]:
-    return (starts[loc.begin.line - 1] + loc.begin.column - 1,
-            starts[loc.end.line - 1] + loc.end.column - 1)
+    return (starts[loc.begin.line - 1] + loc.begin.column - 1, starts[loc.end.line - 1] + loc.end.column - 1)
 
 
 def _is_wording(rule) -> bool:
     head = rule.head
-    return (head.ast_type == A.ASTType.Literal and head.atom.ast_type == A.ASTType.SymbolicAtom
-            and head.atom.symbol.ast_type == A.ASTType.Function and head.atom.symbol.name == "says")
+    return (
+        head.ast_type == A.ASTType.Literal
+        and head.atom.ast_type == A.ASTType.SymbolicAtom
+        and head.atom.symbol.ast_type == A.ASTType.Function
+        and head.atom.symbol.name == "says"
+    )
 
 
 def _collapse(b: bytes) -> str:
@@ -93,6 +104,7 @@ class Clause:
     """One mutable clause of a rules file: its AST statement, the parameters of
     the `#program` part it is in, where it ends in the file's bytes, and its
     mutants (the deletion first, then one negation per body literal, in order)."""
+
     statement: A.AST
     part: tuple[str, ...]
     end: int
@@ -115,7 +127,7 @@ def file_clauses(rules: Path, rel: str) -> list[Clause]:
         if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
             return
         if str(Path(st.location.begin.filename).resolve()) != target:
-            return                      # a statement of an #include'd file
+            return  # a statement of an #include'd file
         if st.ast_type == A.ASTType.Rule and _is_wording(st):
             return
         stmts.append((st, part[0]))
@@ -131,19 +143,23 @@ def file_clauses(rules: Path, rel: str) -> list[Clause]:
         body = st.body if st.ast_type == A.ASTType.Rule else ()
         for lit in body:
             if lit.ast_type != A.ASTType.Literal:
-                continue                # conditional literals are left alone
+                continue  # conditional literals are left alone
             la, lb = _span(starts, lit.location)
             written = text[la:lb]
             m = _NOT.match(written)
-            flipped = written[m.end():] if m else b"not " + written
-            mutants.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written),
-                                  la, lb, flipped))
+            flipped = written[m.end() :] if m else b"not " + written
+            mutants.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written), la, lb, flipped))
         for target, (line, reason) in marks.items():
-            hit = [i for i, m in enumerate(mutants)
-                   if (m.kind == DELETE and target == "delete") or (m.kind == NEGATE and m.literal == target)]
+            hit = [
+                i
+                for i, m in enumerate(mutants)
+                if (m.kind == DELETE and target == "delete") or (m.kind == NEGATE and m.literal == target)
+            ]
             if not hit:
-                raise SystemExit(f"rules/{rel}:{line}: equivalent: the clause below has no mutant {target!r} "
-                                 f"(`delete` or one of its body literals as written)")
+                raise SystemExit(
+                    f"rules/{rel}:{line}: equivalent: the clause below has no mutant {target!r} "
+                    f"(`delete` or one of its body literals as written)"
+                )
             for i in hit:
                 mutants[i] = dataclasses.replace(mutants[i], equivalent=reason)
         out.append(Clause(st, params, b, tuple(mutants)))
@@ -186,6 +202,7 @@ def unsafe_mutants(rules: Path, rel: str) -> dict[str, str]:
     such a mutant no longer grounds at all, which is told from the clause
     alone, in its #program part, before any case is run."""
     import clingo
+
     text = (rules / rel).read_bytes()
     starts = _offsets(text)
     out: dict[str, str] = {}
@@ -194,7 +211,7 @@ def unsafe_mutants(rules: Path, rel: str) -> dict[str, str]:
         for m in c.mutants:
             if m.kind != NEGATE:
                 continue
-            clause = (text[a:m.start] + m.replacement + text[m.end:c.end]).decode()
+            clause = (text[a : m.start] + m.replacement + text[m.end : c.end]).decode()
             said: list[str] = []
             ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: said.append(msg), message_limit=5)
             try:
@@ -219,11 +236,12 @@ def rule_files(rules: Path, only: list[str] | None = None) -> list[str]:
     if not only:
         return every
     import fnmatch
+
     chosen = []
     for pat in only:
         pat = pat.strip()
         if pat.startswith("rules/"):
-            pat = pat[len("rules/"):]
+            pat = pat[len("rules/") :]
         hits = [f for f in every if fnmatch.fnmatch(f, pat) or f == pat]
         if not hits:
             raise SystemExit(f"error: FILES: no rules file matches {pat!r}")

@@ -7,6 +7,7 @@ sends the cases in the order that killed most so far, sets a deadline per
 mutant (a mutant whose grounding explodes is stopped: killed, by timeout)
 and restarts a worker it had to stop.
 """
+
 from __future__ import annotations
 
 import multiprocessing as mp
@@ -24,18 +25,19 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
     import contextlib
     from asl_kb.asp import control
     from asl_kb.mutate.reach import grounded
+
     out = []
     for case in cases:
         before = len(control.WARNINGS)
         t0, c0 = time.perf_counter(), time.process_time()
         status, detail = "pass", ""
-        keep: contextlib.AbstractContextManager = (control.keeping_controls() if probes
-                                                  else contextlib.nullcontext([]))
+        keep: contextlib.AbstractContextManager = control.keeping_controls() if probes else contextlib.nullcontext([])
         with control.tracing_entries() as entries, keep as controls:
             try:
-                failures = suite.run_case(case, prefer=prefer[case]) if prefer and prefer.get(case) \
-                    else suite.run_case(case)
-            except BaseException as e:       # a mutant may break anything
+                failures = (
+                    suite.run_case(case, prefer=prefer[case]) if prefer and prefer.get(case) else suite.run_case(case)
+                )
+            except BaseException as e:  # a mutant may break anything
                 if isinstance(e, KeyboardInterrupt):
                     raise
                 status, detail = "error", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
@@ -47,9 +49,17 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
         elif status == "pass" and failures:
             status, detail = "fail", str(failures[0])
         run = getattr(failures[0], "run", None) if status == "fail" and failures else None
-        out.append({"case": str(case), "status": status, "detail": detail, "run": run,
-                    "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-                    "entries": sorted(entries)})
+        out.append(
+            {
+                "case": str(case),
+                "status": status,
+                "detail": detail,
+                "run": run,
+                "seconds": time.perf_counter() - t0,
+                "cpu": time.process_time() - c0,
+                "entries": sorted(entries),
+            }
+        )
         if probes:
             out[-1]["grounded"] = sorted(grounded(controls))
             del controls[:]
@@ -64,7 +74,8 @@ def _worker(conn, suite_name: str, rules: str):
     from asl_kb.asp.control import using_rules
     from asl_kb.asp.facts import remember_facts
     from asl_kb.mutate.suites import make_suite
-    remember_facts()         # a position's facts are the same under every mutant
+
+    remember_facts()  # a position's facts are the same under every mutant
     suite = make_suite(suite_name)
     tmp = Path(tempfile.mkdtemp(prefix="asl-kb-mutant-"))
     overlay = tmp / "rules"
@@ -76,18 +87,23 @@ def _worker(conn, suite_name: str, rules: str):
                 break
             key, rel, text, cases, prefer = task
             try:
-                if rel is None and text:             # the baseline, on the rules with probes
+                if rel is None and text:  # the baseline, on the rules with probes
                     with using_rules(text):
                         res = _run_cases(suite, cases, stop_first=False, probes=True)
-                elif rel is None:                    # the baseline: shipped rules, every case
+                elif rel is None:  # the baseline: shipped rules, every case
                     res = _run_cases(suite, cases, stop_first=False)
                 else:
                     original = (overlay / rel).read_bytes()
                     (overlay / rel).write_bytes(text)
                     try:
                         with using_rules(overlay):
-                            res = _run_cases(suite, cases, stop_first=True, prefer=prefer,
-                                             done=lambda n: conn.send(("progress", key, n)))
+                            res = _run_cases(
+                                suite,
+                                cases,
+                                stop_first=True,
+                                prefer=prefer,
+                                done=lambda n: conn.send(("progress", key, n)),
+                            )
                     finally:
                         (overlay / rel).write_bytes(original)
                 conn.send((key, res, None))
@@ -119,7 +135,7 @@ class Pool:
     def _stop(self, w):
         p = w["proc"]
         if p.is_alive():
-            p.kill()              # only our own worker, by its process object
+            p.kill()  # only our own worker, by its process object
         p.join(5)
         w["conn"].close()
 
@@ -140,7 +156,7 @@ class Pool:
         allowed = task[4]
         if isinstance(allowed, (int, float)):
             return float(allowed) if case == 0 else None
-        if not allowed:                      # no case to run: the answer is at once
+        if not allowed:  # no case to run: the answer is at once
             return 20.0
         return float(allowed[min(case, len(allowed) - 1)])
 
@@ -148,6 +164,7 @@ class Pool:
         """`tasks`: an iterable, read only when a worker is free (so a task
         may be built from what the earlier ones found)."""
         from multiprocessing.connection import wait
+
         tasks = iter(tasks)
         more = True
         busy = 0
@@ -190,7 +207,7 @@ class Pool:
                     busy -= 1
                     yield k, res, crash
                 elif time.monotonic() >= w["deadline"]:
-                    limit = w["task"][4]      # one figure for the task, or one per case
+                    limit = w["task"][4]  # one figure for the task, or one per case
                     allowed = float(limit) if isinstance(limit, (int, float)) else self._allowed(w["task"], w["at"])
                     spent = time.monotonic() - w["started"]
                     cases = w["task"][3]
@@ -198,6 +215,17 @@ class Pool:
                     self._stop(w)
                     self._workers[i] = self._start()
                     busy -= 1
-                    yield key, [{"case": case, "status": "timeout",
-                                 "detail": f"no answer within {allowed:.0f} s", "seconds": spent,
-                                 "cpu": spent, "entries": []}], None
+                    yield (
+                        key,
+                        [
+                            {
+                                "case": case,
+                                "status": "timeout",
+                                "detail": f"no answer within {allowed:.0f} s",
+                                "seconds": spent,
+                                "cpu": spent,
+                                "entries": [],
+                            }
+                        ],
+                        None,
+                    )

@@ -23,6 +23,7 @@ probe keeps nothing (a fact, a body of negations) matches always.
 What this cannot see: Python reading the rule text itself (the switch names
 in core/versions.lp are facts, whose probe always matches).
 """
+
 from __future__ import annotations
 
 import re
@@ -121,6 +122,7 @@ def _parts(lits: list) -> list[list]:
 class Probes:
     """The probe of every mutant: `parts[mutant id]` is (probe number, how many
     parts); a mutant matches a case when all its parts were grounded there."""
+
     parts: dict[str, tuple[int, int]]
 
     def may_change(self, mutant_id: str, grounded: set[tuple[int, int]] | None) -> bool:
@@ -144,11 +146,12 @@ def write_probes(rules: Path, files: list[str], out: Path) -> Probes:
             st = clause.statement
             body = st.body
             kept = _kept(body)
-            bodies: dict[tuple[int, ...], list] = {}      # kept positions -> the mutants
+            bodies: dict[tuple[int, ...], list] = {}  # kept positions -> the mutants
             whole = tuple(i for i, _ in kept)
             bodies[whole] = [clause.mutants[0]]
-            for m, (i, _) in zip(clause.mutants[1:], ((i, l) for i, l in enumerate(
-                    l for l in body if l.ast_type == A.ASTType.Literal))):
+            for m, (i, _) in zip(
+                clause.mutants[1:], ((i, l) for i, l in enumerate(l for l in body if l.ast_type == A.ASTType.Literal))
+            ):
                 assert m.kind == NEGATE
                 less = tuple(j for j in whole if j != i)
                 bodies.setdefault(less, []).append(m)
@@ -162,7 +165,7 @@ def write_probes(rules: Path, files: list[str], out: Path) -> Probes:
                     parts[m.id] = (number, len(groups))
                 number += 1
             at = clause.end
-            if st.ast_type == A.ASTType.Minimize:          # its location is the element's
+            if st.ast_type == A.ASTType.Minimize:  # its location is the element's
                 at = text.index(b".", text.index(b"}", at)) + 1
             inserts.append((at, ("\n" + "\n".join(rules_text)).encode() if rules_text else b""))
         for at, add in sorted(inserts, reverse=True):

@@ -11,6 +11,7 @@ A suite has a name, `case_files()` (the cases, as paths) and
   so it says which clauses matter to some position, not which are pinned by
   the rule text.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,6 +22,7 @@ class CasebookSuite:
 
     def __init__(self):
         from asl_kb import casebook
+
         self._book = casebook
 
     def case_files(self) -> list[Path]:
@@ -41,6 +43,7 @@ class GoldenSuite:
 
     def case_files(self) -> list[Path]:
         from asl_kb.resources import cases_dir
+
         return sorted(cases_dir().glob("*/*.yaml"))
 
     @staticmethod
@@ -48,10 +51,12 @@ class GoldenSuite:
         from asl_kb.engines.outcomes import outcomes
         from asl_kb.position.loader import load_position
         from asl_kb.report.render import to_json
+
         return to_json(outcomes(load_position(path), phase=True))
 
     def run_case(self, path) -> list:
         from asl_kb.asp.control import using_rules
+
         key = str(path)
         if key not in self._expected:
             with using_rules(None):
@@ -65,6 +70,7 @@ def make_suite(name: str = "auto"):
     golden; "package.module:Class": any class with case_files() and run_case()."""
     if ":" in name:
         import importlib
+
         mod, _, cls = name.partition(":")
         return getattr(importlib.import_module(mod), cls)()
     if name in ("auto", "casebook"):

@@ -10,6 +10,7 @@ leadership DRM as printed: "9-1" is -1 (it improves die rolls), "8+1" is +1.
 Counter markings that only typography shows (underlined FP for Assault Fire,
 underlined range for Spraying Fire, ELR/class colours) are not encoded.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,6 +24,7 @@ _LEADER = re.compile(r"(\d{1,2})([-+])(\d)")
 @record(frozen=True)
 class InfantryCounter(FrozenRecord):
     """A squad's, HS's or crew's counter values ("4-6-7")."""
+
     fp: int
     normal_range: int
     morale: int
@@ -32,6 +34,7 @@ class InfantryCounter(FrozenRecord):
 @record(frozen=True)
 class LeaderCounter(FrozenRecord):
     """A leader's counter values ("8-1")."""
+
     morale: int
     leadership: int
 
@@ -64,16 +67,16 @@ def parse_leader(text: str) -> LeaderCounter:
 # the exact counter gives {kind, fp, range} explicitly.
 # FP 0 means "no Infantry Fire Table attack of its own" for our purposes.
 SW_TABLE: dict[str, tuple[int, int]] = {
-    "lmg": (2, 6),    # Light Machine Gun, A9
-    "mmg": (4, 10),   # Medium Machine Gun, A9
-    "hmg": (5, 12),   # Heavy Machine Gun, A9
-    "ft": (24, 1),    # Flame Thrower: 24 FP, normal range 1 (A22.1)
-    "dc": (30, 0),    # Demolition Charge: 30 FP, placed in the adjacent Location (A23)
-    "atr": (0, 12),   # Anti-Tank Rifle, C13 (LATW): anti-vehicle, no IFT FP here
-    "baz": (0, 4),    # Bazooka, C13 (LATW)
-    "psk": (0, 5),    # Panzerschreck, C13 (LATW)
-    "piat": (0, 3),   # PIAT, C13 (LATW)
-    "mtr": (2, 12),   # light mortar (Ordnance, chapter C): rough placeholder, give fp/range
+    "lmg": (2, 6),  # Light Machine Gun, A9
+    "mmg": (4, 10),  # Medium Machine Gun, A9
+    "hmg": (5, 12),  # Heavy Machine Gun, A9
+    "ft": (24, 1),  # Flame Thrower: 24 FP, normal range 1 (A22.1)
+    "dc": (30, 0),  # Demolition Charge: 30 FP, placed in the adjacent Location (A23)
+    "atr": (0, 12),  # Anti-Tank Rifle, C13 (LATW): anti-vehicle, no IFT FP here
+    "baz": (0, 4),  # Bazooka, C13 (LATW)
+    "psk": (0, 5),  # Panzerschreck, C13 (LATW)
+    "piat": (0, 3),  # PIAT, C13 (LATW)
+    "mtr": (2, 12),  # light mortar (Ordnance, chapter C): rough placeholder, give fp/range
 }
 
 

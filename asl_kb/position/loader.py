@@ -11,6 +11,7 @@ Every problem raises exactly one PositionError naming the file, the 1-based
 line of the offending node and its dotted key.  docs/position-format.md
 describes the format.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,10 +30,10 @@ from asl_kb.board import hexgrid, terrain
 from asl_kb.errors import PositionError
 from asl_kb.record import FrozenRecord, field, record, replace
 
-MAX_BYTES = 1024 * 1024          # 1 MiB: positions are a few KiB
-MAX_DEPTH = 32                   # the schema nests 5 deep; stops recursion bombs
+MAX_BYTES = 1024 * 1024  # 1 MiB: positions are a few KiB
+MAX_DEPTH = 32  # the schema nests 5 deep; stops recursion bombs
 DEFAULT_VERSIONS = ("current", "prior")
-WHOLE_BOARD = ("A0", "GG10")     # one geomorphic board
+WHOLE_BOARD = ("A0", "GG10")  # one geomorphic board
 #: the largest map a position may describe: geomorphic boards stacked north
 #: to south (columns stop at GG, the last column of a board; rows at the
 #: last row of the 20th board) -- a scenario's map is a few boards
@@ -42,21 +43,51 @@ MAX_ROW = hexgrid.BOARD_MAX_ROW * MAX_BOARDS
 #: id is echoed in every listing and sorted by its digit runs)
 MAX_ID = 40
 
-PHASES = ("rally", "prep_fire", "movement", "defensive_fire",
-          "advancing_fire", "rout", "advance", "close_combat")
+PHASES = ("rally", "prep_fire", "movement", "defensive_fire", "advancing_fire", "rout", "advance", "close_combat")
 #: the terrain and hexside names are the terrain table's (one list to keep)
 TERRAINS = tuple(terrain.TERRAIN)
 BUILDINGS = ("building", "stone_building", "wooden_building")
-FEATURES = ("foxhole", "trench", "shellhole", "entrenchment", "pillbox", "wreck",
-            "smoke", "blaze", "wire", "minefield", "ffe")
+FEATURES = (
+    "foxhole",
+    "trench",
+    "shellhole",
+    "entrenchment",
+    "pillbox",
+    "wreck",
+    "smoke",
+    "blaze",
+    "wire",
+    "minefield",
+    "ffe",
+)
 HEXSIDES = tuple(terrain.HEXSIDES)
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun", "unarmed")
 TYPE_ALIASES = {"half-squad": "half_squad"}
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
-STATUSES = ("broken", "dm", "disrupted", "pinned", "cx", "encircled", "concealed",
-            "berserk", "melee", "fanatic", "wounded", "ce", "bu", "stunned", "motion",
-            "spotted_fire", "unarmed", "inexperienced", "abandoned", "escaped",
-            "in_own_country", "crew_broken")
+STATUSES = (
+    "broken",
+    "dm",
+    "disrupted",
+    "pinned",
+    "cx",
+    "encircled",
+    "concealed",
+    "berserk",
+    "melee",
+    "fanatic",
+    "wounded",
+    "ce",
+    "bu",
+    "stunned",
+    "motion",
+    "spotted_fire",
+    "unarmed",
+    "inexperienced",
+    "abandoned",
+    "escaped",
+    "in_own_country",
+    "crew_broken",
+)
 # Vehicle armament defaults (fp, normal range): main armament, then MGs.
 ARMAMENT = {"ma": (4, 16), "bmg": (2, 8), "cmg": (2, 8), "aamg": (2, 8)}
 TRUE_WORDS = ("on", "yes", "true")
@@ -79,11 +110,11 @@ _INT = re.compile(r"[+-]?\d{1,9}")
 _LEVEL = re.compile(r"\d{1,2}")
 # Explicit core-schema tags are harmless (we keep strings anyway); all
 # others (!!python/..., !custom, !) could mean code execution elsewhere.
-_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t
-                        for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 
 
 # ---------------------------------------------------------------- data
+
 
 class FrozenMap(Mapping):
     """A read-only, hashable dict (keeps insertion order)."""
@@ -117,7 +148,6 @@ class FrozenMap(Mapping):
         return f"FrozenMap({self._d!r})"
 
 
-
 def _side_key(a: str, b: str) -> tuple[str, str]:
     """A hexside's key: its two hexes in hex order."""
     return (a, b) if hexgrid.hex_coords(a) <= hexgrid.hex_coords(b) else (b, a)
@@ -137,6 +167,7 @@ def declared_switches() -> list[str]:
     """The named switches rules/core/versions.lp declares, in the file's order
     (read from the rules, so the names live in one place)."""
     from asl_kb.asp.control import active_rules
+
     return list(dict.fromkeys(_SWITCH.findall((active_rules() / "core" / "versions.lp").read_text())))
 
 
@@ -150,11 +181,14 @@ def switch_rules() -> frozenset[str]:
     rules/core/versions.lp (what `errata:` may name: a Q&A or own-words
     reading is switched by name only), read from the rules like the names."""
     from asl_kb.asp.control import active_rules
+
     return frozenset(_SWITCH_RULE.findall((active_rules() / "core" / "versions.lp").read_text()))
+
 
 @record(frozen=True)
 class HexTerrain(FrozenRecord):
     """A hex's terrain as the file gives it (or the map's default)."""
+
     terrain: str
     features: tuple[str, ...] = ()
     elevation: int = 0
@@ -171,6 +205,7 @@ def _default_hex(terrain: str) -> HexTerrain:
 @record(frozen=True)
 class Weapon(FrozenRecord):
     """A unit's weapon: a SW or a vehicle's armament, with its FP and range."""
+
     kind: str
     fp: int
     normal_range: int
@@ -180,6 +215,7 @@ class Weapon(FrozenRecord):
 class Unit(FrozenRecord):
     """One unit (or SMC, vehicle, Gun) as the file gives it, numbers parsed
     from its counter."""
+
     id: str
     side: str
     type: str
@@ -212,25 +248,27 @@ class Unit(FrozenRecord):
 
     @property
     def location(self) -> str:
-        """"M2" at ground level, "M2@1" above it."""
+        """ "M2" at ground level, "M2@1" above it."""
         return self.hex if self.level == 0 else f"{self.hex}@{self.level}"
 
 
 @record(frozen=True)
 class CloseCombat(FrozenRecord):
     """One declared CC attack (A11; A20.22 capture attempt; J2.31 Hand-to-Hand)."""
+
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
     capture: bool
     hand_to_hand: bool
     line: int
-    ambush: bool = False    # A11.4: the attackers ambushed
+    ambush: bool = False  # A11.4: the attackers ambushed
 
 
 @record(frozen=True)
 class FireEffects(FrozenRecord):
     """What an attack has just done (A20.54): units eliminated, units that
     failed a MC, and the side that attacked."""
+
     by: str
     eliminated: tuple[str, ...]
     failed_mc: tuple[str, ...]
@@ -244,6 +282,7 @@ class FireEffects(FrozenRecord):
 class Position(FrozenRecord):
     """A whole position file: the rules, phase, sides, map and units
     (docs/position-format.md)."""
+
     file: str
     name: str
     rules: str
@@ -255,8 +294,8 @@ class Position(FrozenRecord):
     board: str | None
     area: tuple[str, str]
     default_terrain: str
-    terrain: FrozenMap      # hex -> HexTerrain, only the hexes listed in the file
-    levels: FrozenMap       # hex -> number of levels above ground
+    terrain: FrozenMap  # hex -> HexTerrain, only the hexes listed in the file
+    levels: FrozenMap  # hex -> number of levels above ground
     smoke: tuple[str, ...]
     los_blocked: tuple[tuple[str, str], ...]
     los_clear: tuple[tuple[str, str], ...]
@@ -303,11 +342,11 @@ class Position(FrozenRecord):
         """Whether the position has anything for the prisoners program
         (rules/prisoners.lp): Close Combat, fire effects, a Guard or an
         Unarmed unit."""
-        return bool(self.close_combat or self.fire_effects
-                    or any(u.guard or u.unarmed for u in self.units))
+        return bool(self.close_combat or self.fire_effects or any(u.guard or u.unarmed for u in self.units))
 
 
 # ---------------------------------------------------------------- entry points
+
 
 def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
     """Read and validate a position file; PositionError on any problem."""
@@ -324,7 +363,7 @@ def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_V
         raise PositionError(file, None, None, _too_large(st.st_size))
     try:
         with open(file, "rb") as f:
-            data = f.read(MAX_BYTES + 1)   # bounded even if the file grew since stat
+            data = f.read(MAX_BYTES + 1)  # bounded even if the file grew since stat
     except OSError as e:
         raise PositionError(file, None, None, f"cannot read file: {e.strerror}") from None
     return load_position_text(_text(data, file), file, versions)
@@ -337,6 +376,7 @@ def _load_stdin(versions) -> Position:
     """The position `-`: standard input, read up to the size limit; its
     errors name it <stdin>."""
     import sys
+
     try:
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
     except (OSError, ValueError, AttributeError) as e:
@@ -354,12 +394,11 @@ def _text(data: bytes, name: str) -> str:
         raise PositionError(name, data.count(b"\n", 0, e.start) + 1, None, "file is not UTF-8 text") from None
 
 
-def load_position_text(text: str, filename: str,
-                       versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
+def load_position_text(text: str, filename: str, versions: tuple[str, ...] = DEFAULT_VERSIONS) -> Position:
     """Validate position YAML given as a string; `filename` is used in errors."""
     try:
         size = len(text.encode("utf-8"))
-    except UnicodeEncodeError as e:   # lone surrogates: the YAML parser would crash on them
+    except UnicodeEncodeError as e:  # lone surrogates: the YAML parser would crash on them
         line = text.count("\n", 0, e.start) + 1
         raise PositionError(filename, line, None, "text is not valid Unicode") from None
     if size > MAX_BYTES:
@@ -411,11 +450,12 @@ _PARSER_IS_C = _Parser is not yaml.SafeLoader
 
 class _Str(str):
     """A scalar exactly as written, with its 1-based line."""
+
     line: int
 
 
 class _Seq(list):
-    line: int | None   # None: made of a node without a line (committee/scope.py)
+    line: int | None  # None: made of a node without a line (committee/scope.py)
 
 
 class _Map(dict):
@@ -453,8 +493,9 @@ def _parse(text: str, file: str):
         what = "; ".join(p for p in (e.context, e.problem) if p)
         raise PositionError(file, line, None, f"malformed YAML: {what}") from None
     except yaml.reader.ReaderError as e:
-        raise PositionError(file, _offset_line(text, e.position), None,
-                            f"malformed YAML: {e.reason} (character {e.character!r})") from None
+        raise PositionError(
+            file, _offset_line(text, e.position), None, f"malformed YAML: {e.reason} (character {e.character!r})"
+        ) from None
     except yaml.YAMLError as e:
         raise PositionError(file, None, None, f"malformed YAML: {e}") from None
     finally:
@@ -478,8 +519,8 @@ class _TreeBuilder:
 
     def __init__(self, file: str):
         self.file = file
-        self.stack: list[tuple[_Seq | _Map, str]] = []   # open collections and their paths
-        self.pending_key: list[str | None] = []          # per open mapping: key awaiting its value
+        self.stack: list[tuple[_Seq | _Map, str]] = []  # open collections and their paths
+        self.pending_key: list[str | None] = []  # per open mapping: key awaiting its value
         self.root = None
         self.documents = 0
 
@@ -501,7 +542,7 @@ class _TreeBuilder:
 
     def node(self, event) -> None:
         path, is_key = self.position()
-        if event.anchor is not None:      # an AliasEvent carries its name here too
+        if event.anchor is not None:  # an AliasEvent carries its name here too
             self.fail(event, path, "anchors and aliases are not allowed")
         if event.tag is not None and event.tag not in _PLAIN_TAGS:
             self.fail(event, path, f"tags are not allowed (found {_short_tag(event.tag)}): write plain YAML")
@@ -541,8 +582,11 @@ class _TreeBuilder:
             parent.append(value)
         elif is_key:
             if value in parent:
-                self.fail(event, _join(path, value),
-                          f"duplicate key {str(value)!r} (lines {parent.key_lines[value]} and {value.line})")
+                self.fail(
+                    event,
+                    _join(path, value),
+                    f"duplicate key {str(value)!r} (lines {parent.key_lines[value]} and {value.line})",
+                )
             parent.key_lines[str(value)] = value.line
             self.pending_key[-1] = str(value)
         else:
@@ -552,7 +596,7 @@ class _TreeBuilder:
 
 def _short_tag(tag: str) -> str:
     prefix = "tag:yaml.org,2002:"
-    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
 
 
 def _plain(value):
@@ -584,6 +628,7 @@ Str, Seq, Map, given, str_at = _Str, _Seq, _Map, _given, _str_at
 
 # ---------------------------------------------------------------- schema layer
 
+
 class _Schema:
     """Checks the parsed tree and builds the Position, one section at a time."""
 
@@ -606,8 +651,12 @@ class _Schema:
             self.fail(node, path, f"expected a mapping, got {_describe(node)}")
         for key in node:
             if key not in allowed:
-                raise PositionError(self.file, node.key_lines[key], _join(path, key),
-                                    f"unknown key {key!r}; allowed keys: {', '.join(allowed)}")
+                raise PositionError(
+                    self.file,
+                    node.key_lines[key],
+                    _join(path, key),
+                    f"unknown key {key!r}; allowed keys: {', '.join(allowed)}",
+                )
         for key in required:
             if not _given(node.get(key)):
                 line = node.key_lines.get(key, node.line)
@@ -649,7 +698,7 @@ class _Schema:
     def integer(self, node, path: str, lo: int, hi: int) -> int:
         text = self.string(node, path)
         if not _INT.fullmatch(text):
-            if re.fullmatch(r"[+-]?\d+", text):    # a whole number, too long to be in range
+            if re.fullmatch(r"[+-]?\d+", text):  # a whole number, too long to be in range
                 self.fail(node, path, f"{text[:20]}{'...' if len(text) > 20 else ''} is out of range {lo}..{hi}")
             self.fail(node, path, f"expected a whole number, got {text!r}")
         value = int(text)
@@ -687,7 +736,7 @@ class _Schema:
         return hex_id
 
     def location(self, node, path: str) -> tuple[str, int]:
-        """"HEX" or "HEX@LEVEL" -> (hex, level); the level must exist."""
+        """ "HEX" or "HEX@LEVEL" -> (hex, level); the level must exist."""
         text = self.string(node, path)
         hex_text, sep, level_text = text.partition("@")
         if sep and not _LEVEL.fullmatch(level_text):
@@ -705,8 +754,11 @@ class _Schema:
             key_node = _str_at(key, node.key_lines[key])
             hex_id = self.hex(key_node, _join(path, key))
             if hex_id in first_line:
-                self.fail(key_node, _join(path, key),
-                          f"hex {hex_id} is listed twice (lines {first_line[hex_id]} and {key_node.line})")
+                self.fail(
+                    key_node,
+                    _join(path, key),
+                    f"hex {hex_id} is listed twice (lines {first_line[hex_id]} and {key_node.line})",
+                )
             first_line[hex_id] = key_node.line
             yield hex_id, value, _join(path, key)
 
@@ -714,39 +766,46 @@ class _Schema:
 
     def position(self, root) -> Position:
         if not isinstance(root, _Map):
-            self.fail(root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}")
+            self.fail(
+                root, "", f"the top level must be a mapping (name:, attacker:, units:, ...), got {_describe(root)}"
+            )
         position_schema.check(root, self.file)
         top = root
         terrain, default_terrain, smoke = self.map_section(top.get("map"))
         blocked, clear, hindrance = self.los_section(top.get("los"))
-        return self.sides_known(top, self.cross_check(Position(
-            file=self.file,
-            name=self.string(top["name"], "name"),
-            rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
-            errata=self.errata(top.get("errata")),
-            readings=self.readings(top.get("readings")),
-            phase=self.optional(top, "phase", "rout", lambda n, p: self.choice(n, p, PHASES)),
-            attacker=self.ident(top["attacker"], "attacker"),
-            no_quarter=self.side_list(top.get("no_quarter"), "no_quarter"),
-            notes=self.optional(top, "notes", None, self.string),
-            board=self.board,
-            area=self.area_corners,
-            default_terrain=default_terrain,
-            terrain=FrozenMap(terrain),
-            levels=FrozenMap(self.levels),
-            smoke=smoke,
-            los_blocked=blocked,
-            los_clear=clear,
-            los_hindrance=hindrance,
-            units=self.units(top.get("units")),
-            mopping_up=self.mopping_up(top.get("mopping_up")),
-            hexsides=FrozenMap(self.hexsides),
-            elr=self.elr(top.get("elr")),
-            massacred=self.side_list(top.get("massacred"), "massacred"),
-            close_combat=self.close_combat(top.get("close_combat")),
-            fire_effects=self.fire_effects(top.get("fire_effects")),
-            expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
-        )))
+        return self.sides_known(
+            top,
+            self.cross_check(
+                Position(
+                    file=self.file,
+                    name=self.string(top["name"], "name"),
+                    rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
+                    errata=self.errata(top.get("errata")),
+                    readings=self.readings(top.get("readings")),
+                    phase=self.optional(top, "phase", "rout", lambda n, p: self.choice(n, p, PHASES)),
+                    attacker=self.ident(top["attacker"], "attacker"),
+                    no_quarter=self.side_list(top.get("no_quarter"), "no_quarter"),
+                    notes=self.optional(top, "notes", None, self.string),
+                    board=self.board,
+                    area=self.area_corners,
+                    default_terrain=default_terrain,
+                    terrain=FrozenMap(terrain),
+                    levels=FrozenMap(self.levels),
+                    smoke=smoke,
+                    los_blocked=blocked,
+                    los_clear=clear,
+                    los_hindrance=hindrance,
+                    units=self.units(top.get("units")),
+                    mopping_up=self.mopping_up(top.get("mopping_up")),
+                    hexsides=FrozenMap(self.hexsides),
+                    elr=self.elr(top.get("elr")),
+                    massacred=self.side_list(top.get("massacred"), "massacred"),
+                    close_combat=self.close_combat(top.get("close_combat")),
+                    fire_effects=self.fire_effects(top.get("fire_effects")),
+                    expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
+                )
+            ),
+        )
 
     def sides_known(self, top: _Map, pos: "Position") -> "Position":
         """A side named in no_quarter or massacred is the side of some unit
@@ -755,8 +814,9 @@ class _Schema:
         for key in ("no_quarter", "massacred"):
             for i, side in enumerate(getattr(pos, key)):
                 if side not in sides:
-                    self.fail(top[key][i], f"{key}[{i}]",
-                              f"no unit is of side {side!r} (sides: {', '.join(sorted(sides))})")
+                    self.fail(
+                        top[key][i], f"{key}[{i}]", f"no unit is of side {side!r} (sides: {', '.join(sorted(sides))})"
+                    )
         return pos
 
     def cross_check(self, pos: "Position") -> "Position":
@@ -771,8 +831,12 @@ class _Schema:
                 if k is None:
                     raise PositionError(self.file, g.line, f"units[{i}].guarding[{j}]", f"no unit {pid!r}")
                 if units[k].guard not in (None, g.id):
-                    raise PositionError(self.file, g.line, f"units[{i}].guarding[{j}]",
-                                        f"{pid} already names {units[k].guard} as its Guard")
+                    raise PositionError(
+                        self.file,
+                        g.line,
+                        f"units[{i}].guarding[{j}]",
+                        f"{pid} already names {units[k].guard} as its Guard",
+                    )
                 units[k] = replace(units[k], guard=g.id)
         pos = replace(pos, units=tuple(units))
         by_id = {u.id: u for u in pos.units}
@@ -797,7 +861,9 @@ class _Schema:
             for key in ("eliminated", "failed_mc"):
                 for j, uid in enumerate(getattr(pos.fire_effects, key)):
                     if uid not in by_id:
-                        raise PositionError(self.file, pos.fire_effects.line, f"fire_effects.{key}[{j}]", f"no unit {uid!r}")
+                        raise PositionError(
+                            self.file, pos.fire_effects.line, f"fire_effects.{key}[{j}]", f"no unit {uid!r}"
+                        )
         return pos
 
     def elr(self, node) -> tuple[tuple[str, int], ...]:
@@ -805,13 +871,16 @@ class _Schema:
             return ()
         if not isinstance(node, _Map):
             self.fail(node, "elr", f"expected a mapping of side -> ELR, e.g. {{german: 3}}, got {_describe(node)}")
-        return tuple((self.ident(_str_at(k, node.key_lines[k]), _join("elr", k)),
-                      self.integer(v, _join("elr", k), 0, 6)) for k, v in node.items())
+        return tuple(
+            (self.ident(_str_at(k, node.key_lines[k]), _join("elr", k)), self.integer(v, _join("elr", k), 0, 6))
+            for k, v in node.items()
+        )
 
     def id_list(self, node, path: str) -> tuple[str, ...]:
         items = self.seq(node, path, "[A1, A2]")
-        return self.unique([self.matching(n, f"{path}[{i}]", _UNIT_ID, "a unit id") for i, n in enumerate(items)],
-                           items, path)
+        return self.unique(
+            [self.matching(n, f"{path}[{i}]", _UNIT_ID, "a unit id") for i, n in enumerate(items)], items, path
+        )
 
     def close_combat(self, node) -> tuple[CloseCombat, ...]:
         if not _given(node):
@@ -821,13 +890,16 @@ class _Schema:
         for i, item in enumerate(items):
             path = f"close_combat[{i}]"
             m = item
-            out.append(CloseCombat(
-                attackers=self.id_list(m["attackers"], _join(path, "attackers")),
-                defenders=self.id_list(m["defenders"], _join(path, "defenders")),
-                capture=self.optional(m, "capture", False, self.flag, path),
-                hand_to_hand=self.optional(m, "hand_to_hand", False, self.flag, path),
-                line=m.line,
-                ambush=self.optional(m, "ambush", False, self.flag, path)))
+            out.append(
+                CloseCombat(
+                    attackers=self.id_list(m["attackers"], _join(path, "attackers")),
+                    defenders=self.id_list(m["defenders"], _join(path, "defenders")),
+                    capture=self.optional(m, "capture", False, self.flag, path),
+                    hand_to_hand=self.optional(m, "hand_to_hand", False, self.flag, path),
+                    line=m.line,
+                    ambush=self.optional(m, "ambush", False, self.flag, path),
+                )
+            )
         return tuple(out)
 
     def fire_effects(self, node) -> FireEffects | None:
@@ -839,7 +911,8 @@ class _Schema:
             eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
             failed_mc=self.id_list(m["failed_mc"], "fire_effects.failed_mc") if _given(m.get("failed_mc")) else (),
             line=m.line,
-            random_selection=self.random_selection(m.get("random_selection")))
+            random_selection=self.random_selection(m.get("random_selection")),
+        )
 
     def random_selection(self, node):
         if not _given(node):
@@ -862,17 +935,23 @@ class _Schema:
         if not _given(node):
             return ()
         if not isinstance(node, _Map):
-            self.fail(node, "errata", f"expected a mapping of rule -> on/off, e.g. {{A20.3: off}}, got {_describe(node)}")
+            self.fail(
+                node, "errata", f"expected a mapping of rule -> on/off, e.g. {{A20.3: off}}, got {_describe(node)}"
+            )
         out = []
         for rule, value in node.items():
             if not _RULE_ID.fullmatch(rule):
-                raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
-                                    f"{rule!r} is not a rule number like A20.3")
+                raise PositionError(
+                    self.file, node.key_lines[rule], _join("errata", rule), f"{rule!r} is not a rule number like A20.3"
+                )
             known = switch_rules()
             if rule not in known:
-                raise PositionError(self.file, node.key_lines[rule], _join("errata", rule),
-                                    f"no erratum or reading switch for rule {rule!r} "
-                                    f"(rules with switches: {', '.join(sorted(known))})")
+                raise PositionError(
+                    self.file,
+                    node.key_lines[rule],
+                    _join("errata", rule),
+                    f"no erratum or reading switch for rule {rule!r} (rules with switches: {', '.join(sorted(known))})",
+                )
             out.append((rule, self.flag(value, _join("errata", rule))))
         return tuple(out)
 
@@ -881,13 +960,21 @@ class _Schema:
         if not _given(node):
             return ()
         if not isinstance(node, _Map):
-            self.fail(node, "readings", f"expected a mapping of reading -> on/off, e.g. {{current_rout_path: off}}, got {_describe(node)}")
+            self.fail(
+                node,
+                "readings",
+                f"expected a mapping of reading -> on/off, e.g. {{current_rout_path: off}}, got {_describe(node)}",
+            )
         known = switch_names()
         out = []
         for name, value in node.items():
             if name not in known:
-                raise PositionError(self.file, node.key_lines[name], _join("readings", name),
-                                    f"unknown reading {name!r} (known: {', '.join(sorted(known))})")
+                raise PositionError(
+                    self.file,
+                    node.key_lines[name],
+                    _join("readings", name),
+                    f"unknown reading {name!r} (known: {', '.join(sorted(known))})",
+                )
             out.append((name, self.flag(value, _join("readings", name))))
         return tuple(out)
 
@@ -905,8 +992,7 @@ class _Schema:
         m = node
         if _given(m.get("board")):
             self.board = self.matching(m["board"], "map.board", _BOARD, "a board id such as 5")
-        default = self.optional(m, "default_terrain", "open",
-                                lambda n, p: self.choice(n, p, TERRAINS), "map")
+        default = self.optional(m, "default_terrain", "open", lambda n, p: self.choice(n, p, TERRAINS), "map")
         if _given(m.get("area")):
             self.set_area(m["area"], "map.area")
         terrain = []
@@ -925,7 +1011,11 @@ class _Schema:
     def hexsides_section(self, node) -> dict:
         """`map.hexsides`: {HEX-HEX: wall|hedge|bocage}, two ADJACENT hexes."""
         if not isinstance(node, _Map):
-            self.fail(node, "map.hexsides", f"expected a mapping of hexside to terrain, e.g. {{E5-E6: wall}}, got {_describe(node)}")
+            self.fail(
+                node,
+                "map.hexsides",
+                f"expected a mapping of hexside to terrain, e.g. {{E5-E6: wall}}, got {_describe(node)}",
+            )
         out: dict = {}
         for key, value in node.items():
             path = _join("map.hexsides", key)
@@ -957,8 +1047,10 @@ class _Schema:
         except ValueError as e:
             self.fail(node, path, f"bad area {lo}..{hi}: {e}")
         # Area accepts the corners in any order; keep them as (low, high).
-        self.area_corners = (hexgrid.hex_id(self.area.lo_col, self.area.lo_row),
-                             hexgrid.hex_id(self.area.hi_col, self.area.hi_row))
+        self.area_corners = (
+            hexgrid.hex_id(self.area.lo_col, self.area.lo_row),
+            hexgrid.hex_id(self.area.hi_col, self.area.hi_row),
+        )
 
     def hex_terrain(self, node, path: str, default: str) -> HexTerrain:
         """A terrain name, [terrain, feature...], or {terrain, features, elevation, building}."""
@@ -968,20 +1060,23 @@ class _Schema:
             if not node:
                 self.fail(node, path, "empty list: expected [terrain, feature, ...]")
             features = [self.choice(n, f"{path}[{i}]", FEATURES) for i, n in enumerate(node[1:], 1)]
-            return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS),
-                              self.unique(features, node[1:], path))
+            return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS), self.unique(features, node[1:], path))
         m = node
         name = self.optional(m, "terrain", default, lambda n, p: self.choice(n, p, TERRAINS), path)
         features = ()
         if _given(m.get("features")):
             items = self.seq(m["features"], _join(path, "features"), "[foxhole]")
             fpath = _join(path, "features")
-            features = self.unique([self.choice(n, f"{fpath}[{i}]", FEATURES) for i, n in enumerate(items)],
-                                   items, fpath)
+            features = self.unique(
+                [self.choice(n, f"{fpath}[{i}]", FEATURES) for i, n in enumerate(items)], items, fpath
+            )
         building = self.optional(m, "building", None, self.string, path)
         if building is not None and name not in BUILDINGS:
-            self.fail(m["building"], _join(path, "building"),
-                      f"a building id needs building terrain ({', '.join(BUILDINGS)}), not {name}")
+            self.fail(
+                m["building"],
+                _join(path, "building"),
+                f"a building id needs building terrain ({', '.join(BUILDINGS)}), not {name}",
+            )
         elevation = self.optional(m, "elevation", 0, lambda n, p: self.integer(n, p, -10, 100), path)
         return HexTerrain(name, features, elevation, building)
 
@@ -1032,8 +1127,9 @@ class _Schema:
             for i, pair in enumerate(pairs):
                 key = frozenset(pair[:2])
                 if key in seen and seen[key] != name:
-                    self.fail(m[name][i], f"los.{name}[{i}]",
-                              f"LOS {pair[0]}-{pair[1]} is also listed under los.{seen[key]}")
+                    self.fail(
+                        m[name][i], f"los.{name}[{i}]", f"LOS {pair[0]}-{pair[1]} is also listed under los.{seen[key]}"
+                    )
                 seen.setdefault(key, name)
 
     # -- units
@@ -1047,8 +1143,11 @@ class _Schema:
         for i, item in enumerate(items):
             unit = self.unit(item, f"units[{i}]")
             if unit.id in first_line:
-                self.fail(item["id"], f"units[{i}].id",
-                          f"duplicate unit id {unit.id!r} (lines {first_line[unit.id]} and {item['id'].line})")
+                self.fail(
+                    item["id"],
+                    f"units[{i}].id",
+                    f"duplicate unit id {unit.id!r} (lines {first_line[unit.id]} and {item['id'].line})",
+                )
             first_line[unit.id] = item["id"].line
             out.append(unit)
         return tuple(out)
@@ -1087,7 +1186,9 @@ class _Schema:
             heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
             guard=self.optional(u, "guard", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             guarding=self.id_list(u["guarding"], p("guarding")) if _given(u.get("guarding")) else (),
-            passenger_of=self.optional(u, "passenger_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
+            passenger_of=self.optional(
+                u, "passenger_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path
+            ),
             rider_of=self.optional(u, "rider_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             **numbers,
         )
@@ -1101,8 +1202,12 @@ class _Schema:
         if not keys:
             return
         if len(keys) > 1:
-            raise PositionError(self.file, u.line, f"units[{i}].rider_of",
-                                f"{u.id} is either a Passenger (passenger_of) or a Rider (rider_of), not both")
+            raise PositionError(
+                self.file,
+                u.line,
+                f"units[{i}].rider_of",
+                f"{u.id} is either a Passenger (passenger_of) or a Rider (rider_of), not both",
+            )
         key = keys[0]
         path, vid = f"units[{i}].{key}", getattr(u, key)
         if u.type in ("vehicle", "gun"):
@@ -1122,8 +1227,7 @@ class _Schema:
             return ()
         spath = _join(path, "status")
         items = self.seq(u["status"], spath, "[broken, dm]")
-        status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)],
-                             items, spath)
+        status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)], items, spath)
         node = u["status"]
         # a wounded squad, an unbroken unit under DM or Disrupted break rules
         # (A17.11, A10.62, A19.12): rules/core/position_checks.lp
@@ -1146,12 +1250,17 @@ class _Schema:
                     nums.update(morale=parsed.morale, leadership=parsed.leadership)
                 else:
                     parsed = counters.parse_infantry(text)
-                    nums.update(fp=parsed.fp, normal_range=parsed.normal_range,
-                                morale=parsed.morale, unarmed=parsed.unarmed)
+                    nums.update(
+                        fp=parsed.fp, normal_range=parsed.normal_range, morale=parsed.morale, unarmed=parsed.unarmed
+                    )
             except ValueError as e:
                 self.fail(counter, cpath, str(e))
-        limits = {"fp": ("fp", 0, 999), "range": ("normal_range", 0, 99),
-                  "morale": ("morale", 1, 12), "leadership": ("leadership", -5, 5)}
+        limits = {
+            "fp": ("fp", 0, 999),
+            "range": ("normal_range", 0, 99),
+            "morale": ("morale", 1, 12),
+            "leadership": ("leadership", -5, 5),
+        }
         for key, (name, lo, hi) in limits.items():
             if _given(u.get(key)):
                 nums[name] = self.integer(u[key], _join(path, key), lo, hi)

@@ -23,6 +23,7 @@ checker of the few keywords the schema uses, which refuses any other keyword
 (tests/test_position_schema.py: it agrees with jsonschema on every bundled
 position and every bad input).
 """
+
 from __future__ import annotations
 
 import functools
@@ -68,8 +69,9 @@ def check(tree, file: str) -> None:
 
 # ---------------------------------------------------------------- the fast yes
 
+
 def _resolve(node: dict) -> dict:
-    while "$ref" in node:      # a pointer into this file: "#/definitions/unit"
+    while "$ref" in node:  # a pointer into this file: "#/definitions/unit"
         target = schema()
         for part in node["$ref"].lstrip("#/").split("/"):
             target = target[part]
@@ -78,8 +80,14 @@ def _resolve(node: dict) -> dict:
 
 
 #: JSON types as the instances (as_json, or YAML read by an editor) hold them
-_TYPES = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,),
-          "number": (int, float)}
+_TYPES = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+}
 #: compiled checks by schema node (id: the schema is loaded once and kept)
 _COMPILED: dict[int, object] = {}
 
@@ -102,13 +110,17 @@ def _compile(node: dict):
     def check(x) -> bool:
         if not checks:
             resolved = _resolve(node)
-            checks.extend(_keyword(key, want, resolved) for key, want in resolved.items()
-                          if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems"))
-            checks.append(lambda x: True)      # built: never empty again
+            checks.extend(
+                _keyword(key, want, resolved)
+                for key, want in resolved.items()
+                if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems")
+            )
+            checks.append(lambda x: True)  # built: never empty again
         for c in checks:
             if not c(x):
                 return False
         return True
+
     _COMPILED[id(node)] = check
     return check
 
@@ -127,6 +139,7 @@ def _keyword(key: str, want, node: dict):
                     if f is not None and not f(v):
                         return False
             return True
+
         return properties
     if key == "additionalProperties":
         known = node.get("properties", {})
@@ -144,8 +157,9 @@ def _keyword(key: str, want, node: dict):
             heads = [_compile(s) for s in want]
             more = node.get("additionalItems", True)
             tail = (lambda v: True) if more is True else (lambda v: False) if more is False else _compile(more)
-            return lambda x: type(x) is not list or (all(f(v) for f, v in zip(heads, x))
-                                                      and all(tail(v) for v in x[len(heads):]))
+            return lambda x: (
+                type(x) is not list or (all(f(v) for f, v in zip(heads, x)) and all(tail(v) for v in x[len(heads) :]))
+            )
         each = _compile(want)
         return lambda x: type(x) is not list or all(each(v) for v in x)
     if key == "minItems":
@@ -178,16 +192,18 @@ def _distinct(items: list) -> bool:
 
 # ---------------------------------------------------------------- the error
 
+
 def errors(instance) -> list:
     """Every error jsonschema finds (its own objects, with their paths)."""
     import jsonschema
+
     return list(jsonschema.Draft7Validator(schema()).iter_errors(instance))
 
 
 def first_error(tree, instance, file: str) -> PositionError:
     """The PositionError of the error first in the file."""
     found = [_error(e, tree, file) for e in errors(instance)]
-    if not found:   # conforms() and jsonschema disagree: a defect, said so
+    if not found:  # conforms() and jsonschema disagree: a defect, said so
         raise AssertionError("schema.conforms refused a tree jsonschema accepts")
     # a mapping's unknown key before its missing one, as the loader did
     return min(found, key=lambda p: (p.line or 0, "unknown key" not in p.message, -len(p.key or "")))
@@ -261,12 +277,20 @@ def _error(error, tree, file: str) -> PositionError:
     if kind == "additionalProperties":
         extra = sorted((k for k in node if k not in sch.get("properties", {})), key=lambda k: node.key_lines[k])
         if want is False:
-            return PositionError(file, node.key_lines[extra[0]], _join(key, extra[0]),
-                                 f"unknown key {extra[0]!r}; allowed keys: {', '.join(sch['properties'])}")
+            return PositionError(
+                file,
+                node.key_lines[extra[0]],
+                _join(key, extra[0]),
+                f"unknown key {extra[0]!r}; allowed keys: {', '.join(sch['properties'])}",
+            )
     if kind == "required":
         missing = next(k for k in want if k not in error.instance)
-        return PositionError(file, node.key_lines.get(missing, node.line), _join(key, missing),
-                             f"required key {missing!r} is missing or empty")
+        return PositionError(
+            file,
+            node.key_lines.get(missing, node.line),
+            _join(key, missing),
+            f"required key {missing!r} is missing or empty",
+        )
     if kind == "type" and isinstance(error.instance, int) and "string" in want:
         # a whole number where a name is expected: say what the name must be
         kind = "enum" if "enum" in sch else "pattern" if "pattern" in sch else kind
@@ -281,9 +305,11 @@ def _error(error, tree, file: str) -> PositionError:
             # such as "keyed by hex" or "of side -> ELR"
             about = sch.get("description", "")
             about = about if about.startswith(("keyed ", "of ")) else ""
-            return PositionError(file, line, key or None, f"expected a mapping{' ' + about if about else ''}{eg}, got {text}")
+            return PositionError(
+                file, line, key or None, f"expected a mapping{' ' + about if about else ''}{eg}, got {text}"
+            )
         if want == "array":
-            if isinstance(sch.get("items"), list):     # a tuple: its example says it
+            if isinstance(sch.get("items"), list):  # a tuple: its example says it
                 return PositionError(file, line, key or None, f"expected {example}, got {text}")
             return PositionError(file, line, key or None, f"expected a list{eg}, got {text}")
         what = "a string" if "string" in want else title

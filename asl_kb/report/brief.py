@@ -14,6 +14,7 @@ Location with the same fates are shown once).
 Nothing here decides a rules question: it chooses what to print of the
 result.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,7 +42,7 @@ def merge_because(because: list[Because]) -> list[Because]:
     """The lines, each said once: lines of one rule and reason whose words
     differ in one word only become one line naming every such word (in the
     order met), at the place of the first."""
-    buckets: list[tuple[Because, list[str], int | None, list[str]]] = []   # line, tokens, varying index, words
+    buckets: list[tuple[Because, list[str], int | None, list[str]]] = []  # line, tokens, varying index, words
     seen: set[tuple[str, str]] = set()
     for b in because:
         if (b.rule, b.says) in seen:
@@ -171,11 +172,15 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
     kinds: dict[str, int] = {}
     for f in u.fates:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    out.append(f"  {s.fates} fate{'s' if s.fates != 1 else ''}: "
-               + ", ".join(f"{n} {KIND_WORDS.get(k, k) if n != 1 else k}" + (f" to {len(s.destinations)} destination"
-                                         f"{'s' if len(s.destinations) != 1 else ''}" if k == "rout" else "")
-                           for k, n in kinds.items())
-               + " (numbers as `--all` lists them)")
+    out.append(
+        f"  {s.fates} fate{'s' if s.fates != 1 else ''}: "
+        + ", ".join(
+            f"{n} {KIND_WORDS.get(k, k) if n != 1 else k}"
+            + (f" to {len(s.destinations)} destination{'s' if len(s.destinations) != 1 else ''}" if k == "rout" else "")
+            for k, n in kinds.items()
+        )
+        + " (numbers as `--all` lists them)"
+    )
     others = _groups(u, stack)
     # the routs first (where it can go), then the other fates, within MAX_LINES
     n_others = sum(len(g) for g in others)
@@ -183,12 +188,12 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
     out += _routs(stack, max(budget, 6), limit)
     for g in others:
         last = g is others[-1]
-        room = MAX_LINES - len(out) - (0 if last else 1)     # (a line kept for the note)
+        room = MAX_LINES - len(out) - (0 if last else 1)  # (a line kept for the note)
         if len(g) > room:
             room = MAX_LINES - len(out) - 1
             keep = max(room, 0)
             out += g[:keep]
-            rest = len(g) - keep + sum(len(h) for h in others[others.index(g) + 1:])
+            rest = len(g) - keep + sum(len(h) for h in others[others.index(g) + 1 :])
             out.append(f"  (+{rest} more line{'s' if rest != 1 else ''} of the other fates: --all)")
             break
         out += g
@@ -197,8 +202,13 @@ def unit_lines(stack: list[UnitFates], limit: int | None = None, verb=None, head
 
 #: explanation lines of one group of fates at most (the rest: --all)
 GROUP_BECAUSE = 6
-KIND_WORDS = {"rout": "routs", "stay": "stay", "surrender": "surrenders", "freed": "freed",
-              "eliminated": "eliminations"}
+KIND_WORDS = {
+    "rout": "routs",
+    "stay": "stay",
+    "surrender": "surrenders",
+    "freed": "freed",
+    "eliminated": "eliminations",
+}
 
 
 #: reasons that detail a route, not a group of fates: a group's lines leave
@@ -211,8 +221,11 @@ def _group_words(kind: str, cause, fates) -> str:
     ats = list(dict.fromkeys(f.at for f in fates))
     where = _or(ats)
     if kind == "surrender":
-        guard = (f" ({fates[0].guard} becomes its Guard)" if fates[0].guard else "") if len(captors) == 1 \
+        guard = (
+            (f" ({fates[0].guard} becomes its Guard)" if fates[0].guard else "")
+            if len(captors) == 1
             else " (the captor becomes its Guard)"
+        )
         return f"surrender to {_or(captors)} in {where}{guard}"
     if kind == "freed":
         return f"surrender to {_or(captors)} in {where}, freed as Unarmed for lack of Guard capacity"
@@ -240,9 +253,14 @@ def _groups(u: UnitFates, stack: Sequence[UnitFates] = ()) -> list[list[str]]:
     for (kind, cause), nums in merged.items():
         nums.sort()
         fates = [u.fates[n - 1] for n in nums]
-        lines = [f"  {ranges(nums)} {_group_words(kind, cause, fates)}"
-                 + (f" ({len(fates)} fates: paths of different Interdiction)" if len(fates) > len(
-                     {(f.captor, f.at) for f in fates}) else "")]
+        lines = [
+            f"  {ranges(nums)} {_group_words(kind, cause, fates)}"
+            + (
+                f" ({len(fates)} fates: paths of different Interdiction)"
+                if len(fates) > len({(f.captor, f.at) for f in fates})
+                else ""
+            )
+        ]
         because = merge_because([b for f in fates for b in f.because if b.reason not in ROUTE_DETAIL])
         cut = len(because) - GROUP_BECAUSE
         lines += [f"       [{b.rule}] {b.says}" for b in because[:GROUP_BECAUSE]]
@@ -253,9 +271,12 @@ def _groups(u: UnitFates, stack: Sequence[UnitFates] = ()) -> list[list[str]]:
             own = [x.fates[n - 1] for n in nums]
             words, first = _group_words(kind, cause, own), _group_words(kind, cause, fates)
             if words != first:
-                lines.append(f"       {x.id}: " + (words[len(first):].lstrip("; ") if words.startswith(first) else words))
-            extra = merge_because([b for f in own for b in f.because
-                                   if b.reason not in ROUTE_DETAIL and (b.rule, b.says) not in said])
+                lines.append(
+                    f"       {x.id}: " + (words[len(first) :].lstrip("; ") if words.startswith(first) else words)
+                )
+            extra = merge_because(
+                [b for f in own for b in f.because if b.reason not in ROUTE_DETAIL and (b.rule, b.says) not in said]
+            )
             lines += [f"       {x.id} only: [{b.rule}] {b.says}" for b in extra[:2]]
         out.append(lines)
     return out
@@ -275,8 +296,10 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
         best = [x.fates[d.first - 1] for x in stack]
         sig = (d.least_nmcs, tuple(_odds_sig(f.odds) for f in best))
         groups.setdefault(sig, []).append(d)
-    out = ["  rout, the best route to each destination, fewest Interdiction NMCs first "
-           "(odds if every NMC the DEFENDER may claim is taken):"]
+    out = [
+        "  rout, the best route to each destination, fewest Interdiction NMCs first "
+        "(odds if every NMC the DEFENDER may claim is taken):"
+    ]
     left = len(shown_dests)
     used = 1
     for (k, _), ds in groups.items():
@@ -285,8 +308,11 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
         else:
             by = sorted({x for d in ds for i in u.fates[d.first - 1].interdiction for x in i.by})
             may = sorted({x for d in ds for i in u.fates[d.first - 1].optional_interdiction for x in i.by})
-            who = (f"by {_or(by)}" if by else "") + ("; " if by and may else "") + \
-                (f"concealed {_or(may)} may drop concealment to Interdict" if may else "")
+            who = (
+                (f"by {_or(by)}" if by else "")
+                + ("; " if by and may else "")
+                + (f"concealed {_or(may)} may drop concealment to Interdict" if may else "")
+            )
             head = f"{k} NMC{'s' if k != 1 else ''} ({who}):"
         odds = []
         if k:

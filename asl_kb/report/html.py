@@ -7,6 +7,7 @@ Every point comes from `hexgrid.hex_shape` (a hex id -> its centre and
 corners). Nothing here decides a rules question: it draws what the result
 says. The Prisoners section is read by `_prisoners_view` and `_term` only.
 """
+
 from __future__ import annotations
 
 import html
@@ -33,31 +34,76 @@ CAPTION_BAND = 48
 OPEN_UP_TO = 12
 
 SIDE_COLOURS = {  # counter colours as printed (ASL: German blue-grey, Russian brown, ...)
-    "german": "#9fb7cc", "ss": "#7f93a8", "russian": "#c49a6c", "american": "#8ea05a",
-    "british": "#d7c08f", "japanese": "#e6cf4a", "italian": "#b9b3a3", "french": "#7fa6d6",
-    "finnish": "#ffffff", "partisan": "#a7b37a", "chinese": "#d8d39a", "gurkha": "#d7c08f",
+    "german": "#9fb7cc",
+    "ss": "#7f93a8",
+    "russian": "#c49a6c",
+    "american": "#8ea05a",
+    "british": "#d7c08f",
+    "japanese": "#e6cf4a",
+    "italian": "#b9b3a3",
+    "french": "#7fa6d6",
+    "finnish": "#ffffff",
+    "partisan": "#a7b37a",
+    "chinese": "#d8d39a",
+    "gurkha": "#d7c08f",
 }
 _FALLBACK_COLOURS = ("#c7a3d6", "#9fd0c0", "#e0a8a8", "#b0c4de", "#d6c79f")
 TERRAIN_FILL = {
-    "open": "#e4e7bf", "road": "#d8cfa8", "woods": "url(#woods)", "forest": "url(#woods)",
-    "building": "#b48a5c", "wooden_building": "#b48a5c", "stone_building": "#9c9c9c",
-    "rubble": "url(#rubble)", "grain": "url(#grain)", "brush": "url(#brush)",
-    "orchard": "url(#orchard)", "marsh": "url(#marsh)", "water": "#6ea6d6", "stream": "#93c3e6",
+    "open": "#e4e7bf",
+    "road": "#d8cfa8",
+    "woods": "url(#woods)",
+    "forest": "url(#woods)",
+    "building": "#b48a5c",
+    "wooden_building": "#b48a5c",
+    "stone_building": "#9c9c9c",
+    "rubble": "url(#rubble)",
+    "grain": "url(#grain)",
+    "brush": "url(#brush)",
+    "orchard": "url(#orchard)",
+    "marsh": "url(#marsh)",
+    "water": "#6ea6d6",
+    "stream": "#93c3e6",
     "cliff": "#8b7d6b",
 }
-TYPE_LABEL = {"squad": "Squad", "half_squad": "HS", "crew": "Crew", "leader": "Leader", "hero": "Hero",
-              "vehicle": "AFV", "gun": "Gun", "unarmed": "Unarmed"}
-STATUS_LABEL = {"broken": "BRK", "dm": "DM", "disrupted": "DISR", "pinned": "PIN", "cx": "CX",
-                "encircled": "ENC", "concealed": "?", "berserk": "BERSERK", "melee": "MELEE",
-                "fanatic": "FAN", "wounded": "WND", "ce": "CE", "bu": "BU", "stunned": "STUN",
-                "motion": "MOT", "spotted_fire": "SPOT", "unarmed": "UNARM", "inexperienced": "INEXP",
-                "abandoned": "ABAND", "escaped": "ESC"}
+TYPE_LABEL = {
+    "squad": "Squad",
+    "half_squad": "HS",
+    "crew": "Crew",
+    "leader": "Leader",
+    "hero": "Hero",
+    "vehicle": "AFV",
+    "gun": "Gun",
+    "unarmed": "Unarmed",
+}
+STATUS_LABEL = {
+    "broken": "BRK",
+    "dm": "DM",
+    "disrupted": "DISR",
+    "pinned": "PIN",
+    "cx": "CX",
+    "encircled": "ENC",
+    "concealed": "?",
+    "berserk": "BERSERK",
+    "melee": "MELEE",
+    "fanatic": "FAN",
+    "wounded": "WND",
+    "ce": "CE",
+    "bu": "BU",
+    "stunned": "STUN",
+    "motion": "MOT",
+    "spotted_fire": "SPOT",
+    "unarmed": "UNARM",
+    "inexperienced": "INEXP",
+    "abandoned": "ABAND",
+    "escaped": "ESC",
+}
 _RULE_ID = re.compile(r"[A-Z]\d+(?:\.\d+)*")
 
 
 # --------------------------------------------------------------------------
 # geometry helpers (all through hexgrid.hex_shape)
 # --------------------------------------------------------------------------
+
 
 def centre(h: str) -> tuple[float, float]:
     return hexgrid.hex_shape(h, SIZE).centre
@@ -85,8 +131,16 @@ def _inset(h: str, k: float) -> str:
 # the page
 # --------------------------------------------------------------------------
 
-def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tuple[str, int] | None = None,
-            select_first: bool = False, whole_area: bool = False, marks: dict | None = None) -> str:
+
+def to_html(
+    result: Outcomes | dict,
+    position,
+    all_paths: bool = False,
+    fate: tuple[str, int] | None = None,
+    select_first: bool = False,
+    whole_area: bool = False,
+    marks: dict | None = None,
+) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
 
@@ -106,11 +160,15 @@ def to_html(result: Outcomes | dict, position, all_paths: bool = False, fate: tu
             raise ValueError(f"unit {fate[0]!r} has no fate {fate[1]}")
     elif select_first:
         selected = view.overlays[0]["id"] if view.overlays else None
-    marked = {"units": set(marks["units"]) if marks else set(),
-              "hexes": [{"hex": h, "points": _inset(h, 0.96)} for h in (marks or {}).get("hexes", ())
-                        if h in set(view.hexes)]}
-    return _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected,
-                                                       marks=marked)
+    marked = {
+        "units": set(marks["units"]) if marks else set(),
+        "hexes": [
+            {"hex": h, "points": _inset(h, 0.96)} for h in (marks or {}).get("hexes", ()) if h in set(view.hexes)
+        ],
+    }
+    return (
+        _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected, marks=marked)
+    )
 
 
 @cache
@@ -142,9 +200,14 @@ class _Environment(jinja2.Environment):
 
 @cache
 def _env() -> jinja2.Environment:
-    env = _Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
-                             bytecode_cache=template_cache())
+    env = _Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        bytecode_cache=template_cache(),
+    )
     env.filters["rules"] = _link_rules
     env.filters["merged"] = _merged
     env.filters["odds_words"] = odds_words
@@ -160,11 +223,14 @@ class _View:
         self.overlays: list[dict] = []
         self.fate_lists = [self._unit_entry(u, "rout", i) for i, u in enumerate(r["units"])]
         self.immediate: list[dict] = []
-        for key, title in (("heat_of_battle", "Heat of Battle (A15.5)"),
-                           ("disrupted", "Disrupted units entered by the enemy (A19.12)")):
+        for key, title in (
+            ("heat_of_battle", "Heat of Battle (A15.5)"),
+            ("disrupted", "Disrupted units entered by the enemy (A19.12)"),
+        ):
             if key in r:
-                self.immediate.append({"title": title, "units": [
-                    self._unit_entry(u, key, i) for i, u in enumerate(r[key])]})
+                self.immediate.append(
+                    {"title": title, "units": [self._unit_entry(u, key, i) for i, u in enumerate(r[key])]}
+                )
         self.phase = self._phase(r.get("phase"))
         self.prisoners = self._prisoners(r.get("prisoners"))
         self.hexes = self._map_hexes()
@@ -175,9 +241,12 @@ class _View:
         self.counters = self._counters()
         #: every terrain drawn, for the legend (in the order of the terrain table)
         drawn = {c["terrain"] for c in self.cells}
-        self.terrains = [{"terrain": t.replace("_", " "), "fill": TERRAIN_FILL.get(t, "#e4e7bf")}
-                         for t in sorted(drawn, key=lambda t: (list(TERRAIN_FILL).index(t) if t in TERRAIN_FILL
-                                                               else len(TERRAIN_FILL), t))]
+        self.terrains = [
+            {"terrain": t.replace("_", " "), "fill": TERRAIN_FILL.get(t, "#e4e7bf")}
+            for t in sorted(
+                drawn, key=lambda t: (list(TERRAIN_FILL).index(t) if t in TERRAIN_FILL else len(TERRAIN_FILL), t)
+            )
+        ]
         self.captions = self._captions()
         self.los = self._los()
         cited = _because_items(r)
@@ -200,8 +269,12 @@ class _View:
                     text = f"{who} ({u['side']}) in {u['at']}, fate {x['index'] + 1}: {x['summary']}"
                     odds = x["f"].get("odds")
                     odds = "odds: " + odds_words(odds) if odds and odds["nmcs"] else ""
-                    out[x["overlay"]] = {"text": text, "fit": self._fit(text, 11.5),
-                                         "odds": odds, "odds_fit": self._fit(odds, 11.5)}
+                    out[x["overlay"]] = {
+                        "text": text,
+                        "fit": self._fit(text, 11.5),
+                        "odds": odds,
+                        "odds_fit": self._fit(odds, 11.5),
+                    }
         return out
 
     def _fit(self, text: str, font: float) -> str:
@@ -236,19 +309,27 @@ class _View:
         # the hexes around the ones a unit, fate or override names, not the
         # whole area: the page's size follows the units, not the map's
         area = hexgrid.Area(*self.position.area)
-        if self.whole_area:     # the editor (asl-kb serve) paints any hex of the area
+        if self.whole_area:  # the editor (asl-kb serve) paints any hex of the area
             return list(area.hexes())
         named = [h for h in self._named_hexes() if area.contains(h)]
-        if not named:       # no unit: the area's first board
-            named = [hexgrid.hex_id(area.lo_col, area.lo_row),
-                     hexgrid.hex_id(min(area.hi_col, area.lo_col + hexgrid.BOARD_MAX_COL),
-                                    min(area.hi_row, area.lo_row + hexgrid.BOARD_MAX_ROW))]
+        if not named:  # no unit: the area's first board
+            named = [
+                hexgrid.hex_id(area.lo_col, area.lo_row),
+                hexgrid.hex_id(
+                    min(area.hi_col, area.lo_col + hexgrid.BOARD_MAX_COL),
+                    min(area.hi_row, area.lo_row + hexgrid.BOARD_MAX_ROW),
+                ),
+            ]
         cols = [hexgrid.hex_coords(h)[0] for h in named]
         rows = [hexgrid.hex_coords(h)[1] for h in named]
         lo_c, hi_c = max(area.lo_col, min(cols) - MARGIN_COLS), min(area.hi_col, max(cols) + MARGIN_COLS)
         lo_r, hi_r = max(area.lo_row, min(rows) - MARGIN_ROWS), min(area.hi_row, max(rows) + MARGIN_ROWS)
-        return [hexgrid.hex_id(c, r) for c in range(lo_c, hi_c + 1) for r in range(lo_r, hi_r + 1)
-                if area.contains_coords(c, r)]
+        return [
+            hexgrid.hex_id(c, r)
+            for c in range(lo_c, hi_c + 1)
+            for r in range(lo_r, hi_r + 1)
+            if area.contains_coords(c, r)
+        ]
 
     def _viewbox(self):
         xs = [x for h in self.hexes for x, _ in hexgrid.hex_shape(h, SIZE).corners]
@@ -269,23 +350,33 @@ class _View:
         levels = self.position.levels_of(h)
         feats = [f for f in t.features if f != "smoke"]
         return {
-            "hex": h, "points": _points(corners), "cx": f"{cx:.1f}", "cy": f"{cy:.1f}",
-            "terrain": t.terrain, "fill": TERRAIN_FILL.get(t.terrain, "#e4e7bf"),
+            "hex": h,
+            "points": _points(corners),
+            "cx": f"{cx:.1f}",
+            "cy": f"{cy:.1f}",
+            "terrain": t.terrain,
+            "fill": TERRAIN_FILL.get(t.terrain, "#e4e7bf"),
             "building": terrain_table.terrain_type(t.terrain).rout_cover == "building",
             "inner": _inset(h, 0.72),
-            "elevation": t.elevation, "levels": levels, "features": feats,
+            "elevation": t.elevation,
+            "levels": levels,
+            "features": feats,
             "smoke": "smoke" in t.features,
-            "label_y": f"{cy - SIZE * 0.62:.1f}", "foot_y": f"{cy + SIZE * 0.74:.1f}",
+            "label_y": f"{cy - SIZE * 0.62:.1f}",
+            "foot_y": f"{cy + SIZE * 0.74:.1f}",
             "note_y": f"{cy + SIZE * 0.52:.1f}",
-            "title": h + ": " + t.terrain.replace("_", " ")
-                     + (f", level {t.elevation} hill" if t.elevation else "")
-                     + (f", building levels 0-{levels}" if levels else "")
-                     + "".join(", " + f for f in t.features),
+            "title": h
+            + ": "
+            + t.terrain.replace("_", " ")
+            + (f", level {t.elevation} hill" if t.elevation else "")
+            + (f", building levels 0-{levels}" if levels else "")
+            + "".join(", " + f for f in t.features),
         }
 
     def _building_outlines(self) -> list[str]:
         """The hexsides where a building meets anything else: its outline."""
         from asl_kb.board.geometry import buildings
+
         group = buildings(self.position, set(self.hexes))
         out = []
         for h, b in sorted(group.items(), key=lambda x: hexgrid.hex_coords(x[0])):
@@ -300,15 +391,21 @@ class _View:
         """The walls, hedges and bocage along hexsides of the drawn hexes."""
         drawn = set(self.hexes)
         out = []
-        for (a, b), kind in sorted(self.position.hexsides.items(),
-                                   key=lambda x: (hexgrid.hex_coords(x[0][0]), hexgrid.hex_coords(x[0][1]))):
+        for (a, b), kind in sorted(
+            self.position.hexsides.items(), key=lambda x: (hexgrid.hex_coords(x[0][0]), hexgrid.hex_coords(x[0][1]))
+        ):
             if a not in drawn and b not in drawn:
                 continue
             corners = hexgrid.hex_shape(a, SIZE).corners
             d = hexgrid.direction(a, b)
             t = terrain_table.hexside_type(kind)
-            out.append({"kind": kind, "points": _points((corners[(d + 3) % 6], corners[(d + 4) % 6])),
-                        "title": f"{a}-{b}: {kind} (TEM +{t.tem}, +{t.crossing_mf} MF to cross; {t.rule})"})
+            out.append(
+                {
+                    "kind": kind,
+                    "points": _points((corners[(d + 3) % 6], corners[(d + 4) % 6])),
+                    "title": f"{a}-{b}: {kind} (TEM +{t.tem}, +{t.crossing_mf} MF to cross; {t.rule})",
+                }
+            )
         return out
 
     # ---- units
@@ -321,8 +418,9 @@ class _View:
             n = len(units)
             # the counters fit the band between the hex id (above) and the
             # level/feature labels (below), which are drawn over them anyway
-            size, ncols = (28, 1) if n == 1 else (24, 2) if n == 2 else (16, 2) if n <= 4 else \
-                (16, 3) if n <= 6 else (10, 4)
+            size, ncols = (
+                (28, 1) if n == 1 else (24, 2) if n == 2 else (16, 2) if n <= 4 else (16, 3) if n <= 6 else (10, 4)
+            )
             nrows = -(-n // ncols)
             cx, cy = centre(h)
             cy -= SIZE * 0.12
@@ -338,38 +436,66 @@ class _View:
     def _counter(self, u, x, y, size, stack) -> dict:
         values = u.counter or _values(u)
         guard = f"prisoner of {u.guard}" if u.guard else ""
-        title = (f"{u.id}: {u.side} {u.type.replace('_', ' ')} {values or ''}".strip()
-                 + (f" at {self.unit_loc[u.id]}")
-                 + "".join(f", {s}" for s in u.status)
-                 + "".join(f", {w.kind.upper()}" for w in u.sw)
-                 + (f", {guard}" if guard else "")
-                 + (f", guarding {', '.join(u.guarding)}" if u.guarding else "")
-                 + (f" (stack of {stack})" if stack > 1 else ""))
+        title = (
+            f"{u.id}: {u.side} {u.type.replace('_', ' ')} {values or ''}".strip()
+            + (f" at {self.unit_loc[u.id]}")
+            + "".join(f", {s}" for s in u.status)
+            + "".join(f", {w.kind.upper()}" for w in u.sw)
+            + (f", {guard}" if guard else "")
+            + (f", guarding {', '.join(u.guarding)}" if u.guarding else "")
+            + (f" (stack of {stack})" if stack > 1 else "")
+        )
         concealed = "concealed" in u.status
-        if concealed:   # as the opponent sees it: a "?" counter; the real values in the tooltip only
+        if concealed:  # as the opponent sees it: a "?" counter; the real values in the tooltip only
             title = "concealed (seen by the opponent as ?): " + title
         return {
-            "id": u.id, "hex": u.hex, "x": f"{x:.1f}", "y": f"{y:.1f}", "size": size,
-            "mx": f"{x + size / 2:.1f}", "fill": side_colour(u.side),
-            "type": "?" if concealed else TYPE_LABEL.get(u.type, u.type), "printed": "?" if concealed else values or "",
-            "status": [] if concealed else [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
-            "broken": "broken" in u.status, "concealed": "concealed" in u.status,
-            "sw": [] if concealed else [w.kind.upper() for w in u.sw], "level": u.level, "prisoner": bool(u.guard),
-            "scale": size / 34, "title": title, "alone": stack == 1,
+            "id": u.id,
+            "hex": u.hex,
+            "x": f"{x:.1f}",
+            "y": f"{y:.1f}",
+            "size": size,
+            "mx": f"{x + size / 2:.1f}",
+            "fill": side_colour(u.side),
+            "type": "?" if concealed else TYPE_LABEL.get(u.type, u.type),
+            "printed": "?" if concealed else values or "",
+            "status": []
+            if concealed
+            else [STATUS_LABEL.get(s, s) for s in u.status if s not in ("broken", "concealed")],
+            "broken": "broken" in u.status,
+            "concealed": "concealed" in u.status,
+            "sw": [] if concealed else [w.kind.upper() for w in u.sw],
+            "level": u.level,
+            "prisoner": bool(u.guard),
+            "scale": size / 34,
+            "title": title,
+            "alone": stack == 1,
         }
 
     # ---- LOS overrides
     def _los(self) -> list[dict]:
         p, out = self.position, []
-        for kind, pairs in (("blocked", [(a, b, None) for a, b in p.los_blocked]),
-                            ("clear", [(a, b, None) for a, b in p.los_clear]),
-                            ("hindrance", list(p.los_hindrance))):
+        for kind, pairs in (
+            ("blocked", [(a, b, None) for a, b in p.los_blocked]),
+            ("clear", [(a, b, None) for a, b in p.los_clear]),
+            ("hindrance", list(p.los_hindrance)),
+        ):
             for a, b, drm in pairs:
                 (x0, y0), (x1, y1) = centre(_hex_of(a)), centre(_hex_of(b))
                 label = {"blocked": "blocked", "clear": "clear"}.get(kind, f"+{drm} hindrance")
-                out.append({"kind": kind, "a": a, "b": b, "x0": f"{x0:.1f}", "y0": f"{y0:.1f}",
-                            "x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "mx": f"{(x0 + x1) / 2:.1f}",
-                            "my": f"{(y0 + y1) / 2:.1f}", "label": label})
+                out.append(
+                    {
+                        "kind": kind,
+                        "a": a,
+                        "b": b,
+                        "x0": f"{x0:.1f}",
+                        "y0": f"{y0:.1f}",
+                        "x1": f"{x1:.1f}",
+                        "y1": f"{y1:.1f}",
+                        "mx": f"{(x0 + x1) / 2:.1f}",
+                        "my": f"{(y0 + y1) / 2:.1f}",
+                        "label": label,
+                    }
+                )
         return out
 
     # ---- fates
@@ -381,10 +507,10 @@ class _View:
         groups: dict[str, list] = {}
         for x in fates:
             groups.setdefault(x["f"].get("at", u["at"]), []).append(x)
-        group_list = [{"at": at, "fates": fs, "kinds": sorted({x["f"]["fate"] for x in fs})}
-                      for at, fs in groups.items()]
-        return {"u": u, "groups": group_list, "open": len(fates) <= OPEN_UP_TO,
-                "n": len(fates), "section": section}
+        group_list = [
+            {"at": at, "fates": fs, "kinds": sorted({x["f"]["fate"] for x in fs})} for at, fs in groups.items()
+        ]
+        return {"u": u, "groups": group_list, "open": len(fates) <= OPEN_UP_TO, "n": len(fates), "section": section}
 
     def _overlay(self, u: dict, f: dict, oid: str) -> dict:
         start = _hex_of(u["at"])
@@ -405,9 +531,14 @@ class _View:
                 elements.append({"kind": "alt", "points": _points(centre(_hex_of(h)) for h in p)})
                 hexes |= {_hex_of(h) for h in p}
         if len(path) > 1:
-            elements.append({"kind": "route", "low_crawl": bool(f.get("low_crawl")),
-                             "hexes": " ".join(path),
-                             "points": _points(centre(_hex_of(h)) for h in path)})
+            elements.append(
+                {
+                    "kind": "route",
+                    "low_crawl": bool(f.get("low_crawl")),
+                    "hexes": " ".join(path),
+                    "points": _points(centre(_hex_of(h)) for h in path),
+                }
+            )
             hexes |= {_hex_of(h) for h in path}
         elements.append({"kind": "start", "points": _inset(start, 0.92)})
         for key, optional in (("interdiction", False), ("optional_interdiction", True)):
@@ -415,15 +546,29 @@ class _View:
                 ih = _hex_of(i["at"])
                 hexes.add(ih)
                 cx, cy = centre(ih)
-                elements.append({"kind": "interdiction", "optional": optional, "hex": i["at"],
-                                 "points": _inset(ih, 0.86), "x": f"{cx:.1f}", "y": below(ih),
-                                 "by": i["by"]})
+                elements.append(
+                    {
+                        "kind": "interdiction",
+                        "optional": optional,
+                        "hex": i["at"],
+                        "points": _inset(ih, 0.86),
+                        "x": f"{cx:.1f}",
+                        "y": below(ih),
+                        "by": i["by"],
+                    }
+                )
                 for by in i["by"]:
                     if by in self.unit_loc:
                         bh = _hex_of(self.unit_loc[by])
                         hexes.add(bh)
-                        elements.append({"kind": "interdictor", "optional": optional, "by": by,
-                                         "points": _points((centre(bh), (cx, cy)))})
+                        elements.append(
+                            {
+                                "kind": "interdictor",
+                                "optional": optional,
+                                "by": by,
+                                "points": _points((centre(bh), (cx, cy))),
+                            }
+                        )
         kind = f["fate"]
         captor = f.get("captor")
         if captor in self.unit_loc:
@@ -431,32 +576,57 @@ class _View:
             hexes.add(ch)
             a, b = centre(at), centre(ch)
             if a == b:  # the captor is in the same Location: a loop
-                elements.append({"kind": "captor_here", "x": f"{a[0]:.1f}", "y": f"{a[1] + SIZE * 0.55:.1f}",
-                                 "captor": captor, "fate": kind})
+                elements.append(
+                    {
+                        "kind": "captor_here",
+                        "x": f"{a[0]:.1f}",
+                        "y": f"{a[1] + SIZE * 0.55:.1f}",
+                        "captor": captor,
+                        "fate": kind,
+                    }
+                )
             else:
-                elements.append({"kind": "surrender" if kind != "eliminated" else "rejected",
-                                 "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
-                                 "captor": captor, "guard": f.get("guard"),
-                                 "x": f"{(a[0] + b[0]) / 2:.1f}", "y": f"{(a[1] + b[1]) / 2 - 4:.1f}"})
+                elements.append(
+                    {
+                        "kind": "surrender" if kind != "eliminated" else "rejected",
+                        "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
+                        "captor": captor,
+                        "guard": f.get("guard"),
+                        "x": f"{(a[0] + b[0]) / 2:.1f}",
+                        "y": f"{(a[1] + b[1]) / 2 - 4:.1f}",
+                    }
+                )
         cx, cy = centre(at)
         label = _end_label(f)
-        elements.append({"kind": "end", "fate": kind, "points": _inset(at, 0.8), "x": f"{cx:.1f}",
-                         "y": below(at) if label else "0", "label": label,
-                         "cross": kind == "eliminated",
-                         "x0": f"{cx - SIZE * .45:.1f}", "y0": f"{cy - SIZE * .45:.1f}",
-                         "x1": f"{cx + SIZE * .45:.1f}", "y1": f"{cy + SIZE * .45:.1f}"})
+        elements.append(
+            {
+                "kind": "end",
+                "fate": kind,
+                "points": _inset(at, 0.8),
+                "x": f"{cx:.1f}",
+                "y": below(at) if label else "0",
+                "label": label,
+                "cross": kind == "eliminated",
+                "x0": f"{cx - SIZE * 0.45:.1f}",
+                "y0": f"{cy - SIZE * 0.45:.1f}",
+                "x1": f"{cx + SIZE * 0.45:.1f}",
+                "y1": f"{cy + SIZE * 0.45:.1f}",
+            }
+        )
         for a in f.get("abandons", ()):
             ah = _hex_of(a["at"])
             hexes.add(ah)
             x, y = centre(ah)
-            elements.append({"kind": "abandons", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}",
-                             "label": f"{a['sw'].upper()} left"})
+            elements.append(
+                {"kind": "abandons", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}", "label": f"{a['sw'].upper()} left"}
+            )
         for other in f.get("llmc", ()):
             if other in self.unit_loc:
                 x, y = centre(_hex_of(self.unit_loc[other]))
                 hexes.add(_hex_of(self.unit_loc[other]))
-                elements.append({"kind": "llmc", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}",
-                                 "label": f"LLMC {other}"})
+                elements.append(
+                    {"kind": "llmc", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}", "label": f"LLMC {other}"}
+                )
         ov = {"id": oid, "unit": u["id"], "elements": elements, "hexes": hexes}
         self.overlays.append(ov)
         return ov
@@ -489,8 +659,15 @@ class _View:
         """The overlay of a turn no fate of the unit's list is (a unit that
         routs only once No Quarter is invoked, A20.3): drawn from the turn,
         which names the end, not the path (a Low Crawl's is its one step)."""
-        key = (t["unit"], t["fate"], t.get("at"), t.get("captor"), t.get("cause"), bool(t.get("low_crawl")),
-               tuple(sorted(t.get("interdiction", ()))))
+        key = (
+            t["unit"],
+            t["fate"],
+            t.get("at"),
+            t.get("captor"),
+            t.get("cause"),
+            bool(t.get("low_crawl")),
+            tuple(sorted(t.get("interdiction", ()))),
+        )
         if key not in own:
             f = {k: v for k, v in t.items() if k not in ("unit", "interdiction")}
             f["interdiction"] = [{"at": h, "by": []} for h in sorted(t.get("interdiction", ()))]
@@ -559,7 +736,8 @@ def _summary(f: dict, u: dict) -> str:
             s += "; Interdiction in " + ", ".join(f"{i['at']} ({', '.join(i['by'])})" for i in f["interdiction"])
         if f.get("optional_interdiction"):
             s += "; concealed may Interdict in " + ", ".join(
-                f"{i['at']} ({', '.join(i['by'])})" for i in f["optional_interdiction"])
+                f"{i['at']} ({', '.join(i['by'])})" for i in f["optional_interdiction"]
+            )
         return s
     if kind == "surrender":
         s = f"surrender to {f.get('captor')} in {at}"
@@ -591,16 +769,25 @@ def _bars(rolls: list[dict]) -> list[dict]:
             label = f"{b['selected']} selected"
         else:
             label = ("DR " if b.get("roll") == "dr2" else "dr ") + (
-                f"{b['from']}" if b["from"] == b["to"] else f"{b['from']}–{b['to']}")
+                f"{b['from']}" if b["from"] == b["to"] else f"{b['from']}–{b['to']}"
+            )
         says = b.get("says") or [_term(e) for e in b.get("effects", ())]
-        out.append({"label": label, "chance": b["chance"], "percent": b["percent"],
-                    "width": f"{1.4 * float(b['percent']):.1f}", "effects": ", ".join(says)})
+        out.append(
+            {
+                "label": label,
+                "chance": b["chance"],
+                "percent": b["percent"],
+                "width": f"{1.4 * float(b['percent']):.1f}",
+                "effects": ", ".join(says),
+            }
+        )
     return out
 
 
 # --------------------------------------------------------------------------
 # the prisoners result: the only lines that read its options and states
 # --------------------------------------------------------------------------
+
 
 def _prisoners_view(p: dict) -> dict:
     """Words and bars for the Prisoners section. Options, states, effects,
@@ -609,19 +796,29 @@ def _prisoners_view(p: dict) -> dict:
     options = []
     for group, items in (("must", p.get("required", [])), ("may", p.get("options", []))):
         for o in items:
-            options.append({"group": group, "label": _term(o), "because": o.get("because", []),
-                            "roll_for": _term(o["roll_for"]) if o.get("roll_for") else None,
-                            "effects": [_term(e) for e in o.get("effects", [])],
-                            "bars": _bars(o.get("rolls", []))})
+            options.append(
+                {
+                    "group": group,
+                    "label": _term(o),
+                    "because": o.get("because", []),
+                    "roll_for": _term(o["roll_for"]) if o.get("roll_for") else None,
+                    "effects": [_term(e) for e in o.get("effects", [])],
+                    "bars": _bars(o.get("rolls", [])),
+                }
+            )
     return {
         "phase": p["phase"].replace("_", " "),
         "states": [{"unit": u, "facts": [_term(t) for t in facts]} for u, facts in p.get("states", {}).items()],
         "violated": [{"rule": v["rule"], "says": _term(v)} for v in p.get("violated", [])],
         "options": options,
-        "events": [{"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])],
-                    "because": e.get("because", [])} for e in p.get("events", [])],
-        "simultaneous": [{"label": _term(j), "bars": _bars([{**x, "label": _term(x)} for x in j["results"]])}
-                         for j in p.get("simultaneous", [])],
+        "events": [
+            {"label": _term(e), "effects": [_term(x) for x in e.get("effects", [])], "because": e.get("because", [])}
+            for e in p.get("events", [])
+        ],
+        "simultaneous": [
+            {"label": _term(j), "bars": _bars([{**x, "label": _term(x)} for x in j["results"]])}
+            for j in p.get("simultaneous", [])
+        ],
         "notes": list(p.get("notes", {}).items()),
     }
 
@@ -642,6 +839,7 @@ def _term(t) -> str:
 # --------------------------------------------------------------------------
 # rule ids -> the rules catalogue
 # --------------------------------------------------------------------------
+
 
 def _because_items(r) -> list[dict]:
     """Every `because` line ({rule, says, ...}) anywhere in the result, in
@@ -679,6 +877,7 @@ def _cited_words(items: list[dict]) -> dict[str, list[str]]:
     as the text merges them): the rule in words, not file names or predicates."""
     from asl_kb.model import Because
     from asl_kb.report.brief import merge_because
+
     lines: dict[str, list] = {}
     for x in items:
         if isinstance(x["says"], str):
@@ -690,9 +889,11 @@ def odds_words(o: dict) -> str:
     """A fate's odds (its JSON) in the words of the text listing
     (brief.odds_text): exact chances in 36^n, the pins summed with their
     Locations named."""
+
     def ways(c: dict) -> tuple[int, int]:
         k, n = c["chance"].split("/")
         return int(k), int(n)
+
     intact, of = ways(o["intact"])
     parts = [f"intact {intact}/{of} ({round(100 * intact / of)}%)"]
     reduced = ways(o["reduced"])[0]
@@ -711,8 +912,11 @@ def _merged(lines: list[dict]) -> list[dict]:
     """because lines (JSON) said once (brief.merge_because)."""
     from asl_kb.model import Because
     from asl_kb.report.brief import merge_because
-    return [{"rule": b.rule, "says": b.says}
-            for b in merge_because([Because(x["rule"], x["says"], x.get("reason", "")) for x in lines])]
+
+    return [
+        {"rule": b.rule, "says": b.says}
+        for b in merge_because([Because(x["rule"], x["says"], x.get("reason", "")) for x in lines])
+    ]
 
 
 def _rule_sort_key(rule: str):
@@ -759,8 +963,13 @@ def _catalogue_entries(rules: list[str]) -> list[dict]:
         while not hits and "." in parent:
             parent = parent[:-1].rstrip(".")
             hits = [x for x in rows if parent in x[0]]
-        out.append({"rule": rule, "anchor": anchor(rule),
-                    "rows": [{"rules": _md(x[2]), "file": _md(x[3]), "what": _md(x[4])} for x in hits]})
+        out.append(
+            {
+                "rule": rule,
+                "anchor": anchor(rule),
+                "rows": [{"rules": _md(x[2]), "file": _md(x[3]), "what": _md(x[4])} for x in hits],
+            }
+        )
     return out
 
 

@@ -11,6 +11,7 @@ output is byte-identical (tests/test_jsontext.py compares the two).
 A part already written (`Written`: its text as at the top level, e.g. by
 orjson) is put in at its place, each of its lines indented to the depth
 there: a JSON text has no line break but between its tokens."""
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,9 @@ __all__ = ["Written", "indented", "orjson_alike"]
 
 class Written(str):
     """A value's JSON text, written as `indented` writes it at the top level."""
+
     __slots__ = ()
+
 
 _INF = float("inf")
 
@@ -45,7 +48,7 @@ def _key(k) -> str:
     if isinstance(k, str):
         return encode_basestring(k)
     if k is None or isinstance(k, (int, float)):
-        return '"' + cast(str, _scalar(k)) + '"'   # (a scalar's JSON is a str)
+        return '"' + cast(str, _scalar(k)) + '"'  # (a scalar's JSON is a str)
     raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
 
 
@@ -71,8 +74,12 @@ def _scalar(o) -> str | None:
 
 #: the exact-type fast path of _scalar (subclasses take the isinstance way)
 _FAST: dict[type, Callable[[Any], str]] = {
-    str: encode_basestring, type(None): lambda o: "null", bool: lambda o: "true" if o else "false",
-    int: int.__repr__, float: _float}
+    str: encode_basestring,
+    type(None): lambda o: "null",
+    bool: lambda o: "true" if o else "false",
+    int: int.__repr__,
+    float: _float,
+}
 _INDENTS = ["\n" + "  " * n for n in range(64)]
 
 

@@ -13,6 +13,7 @@ The NMCs counted are every one the DEFENDER may claim on the path: the
 unit that may drop concealment to Interdict, A10.533): the odds are those of
 the worst case for the routing unit.
 """
+
 from __future__ import annotations
 
 import functools
@@ -62,11 +63,17 @@ class NmcTable:
             ways = pinned.get(h)
             if ways:
                 p = made.get((h, ways))
-                if p is None:     # (thousands of fates pin in a few Locations, a few ways)
+                if p is None:  # (thousands of fates pin in a few Locations, a few ways)
                     p = made[(h, ways)] = PinnedAt(h, ways)
                 at.append(p)
-        return Odds(nmcs=n, intact=live_whole, reduced=live_reduced, pinned=at,
-                    eliminated=eliminated, with_leader=None if with_leader == "none" else with_leader)
+        return Odds(
+            nmcs=n,
+            intact=live_whole,
+            reduced=live_reduced,
+            pinned=at,
+            eliminated=eliminated,
+            with_leader=None if with_leader == "none" else with_leader,
+        )
 
     def _after(self, unit: str, with_leader: str, whole: dict, hexes: tuple) -> tuple:
         """The distributions after the NMCs of `hexes`, in ways of 36^n: the
@@ -117,7 +124,7 @@ def preference(o: Odds | None) -> tuple:
 @functools.lru_cache(maxsize=4096)
 def _preference(nmcs: int, intact: int, reduced: int, eliminated: int) -> tuple:
     """(asked for every rout fate: an open board's thousands share a few odds)"""
-    of = 36 ** nmcs
+    of = 36**nmcs
     return (-Fraction(intact + reduced, of), Fraction(eliminated, of), -Fraction(intact, of))
 
 
@@ -129,11 +136,11 @@ def path_order(f) -> list[str]:
     want: dict[str, int] = {}
     for i in f.interdiction:
         want[i.at] = want.get(i.at, 0) + 1
-    if f.optional_interdiction:     # (a Counter union: the more of each)
+    if f.optional_interdiction:  # (a Counter union: the more of each)
         for h, n in Counter(i.at for i in f.optional_interdiction).items():
             want[h] = max(n, want.get(h, 0))
     out = []
-    for h in f.path[1:]:          # (the start Location is not entered)
+    for h in f.path[1:]:  # (the start Location is not entered)
         if want.get(h, 0) > 0:
             want[h] -= 1
             out.append(h)

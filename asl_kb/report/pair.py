@@ -10,6 +10,7 @@ reading of both results); a changed unit's counter and the Locations its
 changed outcomes end in are marked on the side where they hold (vanished:
 left, appeared: right). Nothing here decides a rules question.
 """
+
 from __future__ import annotations
 
 from asl_kb.report.html import _env, _hex_of, to_html
@@ -18,8 +19,10 @@ from asl_kb.report.html import _env, _hex_of, to_html
 def marks(entries: list[dict], units: set[str]) -> dict:
     """What a board marks of a list of changes (compare.py entries): the
     units they are about, and the hexes their outcomes end in."""
-    return {"units": sorted({e["unit"] for e in entries} & units),
-            "hexes": sorted({_hex_of(e["at"]) for e in entries if e.get("at")})}
+    return {
+        "units": sorted({e["unit"] for e in entries} & units),
+        "hexes": sorted({_hex_of(e["at"]) for e in entries if e.get("at")}),
+    }
 
 
 def side(result, position, label: str, changed: list[dict], all_paths: bool) -> str:
@@ -41,19 +44,42 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
         """A cause in words, with what it names: the switch or edited
         clause's rule id, the switch, the edited clause's FILE:LINE."""
         edit = c.get("edit")
-        return {"text": cause_text(c), "rule": edit["rule"] if edit else c.get("rule", ""),
-                "switch": c.get("switch", ""), "clause": f"{edit['file']}:{edit['line']}" if edit else ""}
+        return {
+            "text": cause_text(c),
+            "rule": edit["rule"] if edit else c.get("rule", ""),
+            "switch": c.get("switch", ""),
+            "clause": f"{edit['file']}:{edit['line']}" if edit else "",
+        }
 
     def rows(key):
-        return [{"unit": e["unit"], "outcome": e["outcome"], "at": _hex_of(e["at"]) if e.get("at") else "",
-                 "causes": [cause(c) for c in e["caused_by"]]} for e in diff[key]]
+        return [
+            {
+                "unit": e["unit"],
+                "outcome": e["outcome"],
+                "at": _hex_of(e["at"]) if e.get("at") else "",
+                "causes": [cause(c) for c in e["caused_by"]],
+            }
+            for e in diff[key]
+        ]
+
     complete = left.complete and right.complete and diff["complete"]
-    why = sorted(set((left.incomplete_because or []) + (right.incomplete_because or [])
-                     + diff.get("incomplete_because", [])))
-    return _env().get_template("pair.html.j2").render(
-        position=left.position, a=a.label, b=b.label, complete=complete, incomplete_because=why,
-        appeared=rows("appeared"), vanished=rows("vanished"),
-        said={key: summary(diff[key]) for key in ("appeared", "vanished")},
-        fired=(diff["fired_only_in_from"], diff["fired_only_in_to"]),
-        left=side(left, position, a.label, diff["vanished"], all_paths),
-        right=side(right, position, b.label, diff["appeared"], all_paths))
+    why = sorted(
+        set((left.incomplete_because or []) + (right.incomplete_because or []) + diff.get("incomplete_because", []))
+    )
+    return (
+        _env()
+        .get_template("pair.html.j2")
+        .render(
+            position=left.position,
+            a=a.label,
+            b=b.label,
+            complete=complete,
+            incomplete_because=why,
+            appeared=rows("appeared"),
+            vanished=rows("vanished"),
+            said={key: summary(diff[key]) for key in ("appeared", "vanished")},
+            fired=(diff["fired_only_in_from"], diff["fired_only_in_to"]),
+            left=side(left, position, a.label, diff["vanished"], all_paths),
+            right=side(right, position, b.label, diff["appeared"], all_paths),
+        )
+    )

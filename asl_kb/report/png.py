@@ -2,6 +2,7 @@
 through Playwright (`pip install asl-kb[png]`). No browser is ever
 downloaded: the Chromium binary is $ASL_KB_CHROMIUM, else `chromium` on the
 PATH, else /usr/bin/chromium (Debian's `chromium` package)."""
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,15 @@ import tempfile
 from pathlib import Path
 
 #: flags for a quiet, offline, sandbox-free headless run (CI containers)
-CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run")
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
 
 
 class BrowserMissing(RuntimeError):
@@ -20,8 +28,12 @@ class BrowserMissing(RuntimeError):
 
 def chromium_path() -> str | None:
     """The installed Chromium to drive, or None."""
-    for candidate in (os.environ.get("ASL_KB_CHROMIUM"), shutil.which("chromium"),
-                      shutil.which("chromium-browser"), "/usr/bin/chromium"):
+    for candidate in (
+        os.environ.get("ASL_KB_CHROMIUM"),
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+        "/usr/bin/chromium",
+    ):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None

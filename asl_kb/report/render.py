@@ -9,6 +9,7 @@ decimal (json.dumps and orjson differ only on a float below 1e-4, from 1e16
 or not finite, an int past 64 bits, a key not a string): the whole answer
 at once where the rest of it holds such values only (orjson_alike), else
 the fates alone, put in at their depth."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,12 +44,14 @@ def json_bytes(result: Outcomes, keep: Callable[[dict], None] | None = None) -> 
     many = sum(len(u.fates) for u in units)
     if many > MANY_FATES:
         import orjson
+
         listed = [u for key in _UNIT_LISTS for u in data.get(key, ())]
         if not _room_for_orjson(listed, many):
             raise MemoryError("no room under the memory cap for writing the answer")
         # (the fates hold such values by construction: only the rest is asked)
-        if (all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS)
-                and all(orjson_alike(v) for u in listed for k, v in u.items() if k != "fates")):
+        if all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS) and all(
+            orjson_alike(v) for u in listed for k, v in u.items() if k != "fates"
+        ):
             # (one text: no 12 MB of fates copied into the indented rest)
             return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         for u in listed:
@@ -75,10 +78,11 @@ def _room_for_orjson(listed: list, many: int) -> bool:
     if room is None or room > _AT_MOST_PER_FATE * many + (256 << 20):
         return True
     import json
+
     sample = []
     for u in listed:
         fates = u.get("fates", ())
-        sample += fates[::max(1, len(fates) // 64)]
+        sample += fates[:: max(1, len(fates) // 64)]
     text = json.dumps(sample, indent=2, ensure_ascii=False)
     # (each line of a fate is written 6 columns deeper: units[i].fates[j])
     per_fate = (len(text.encode()) + 6 * text.count("\n")) / max(1, len(sample))
@@ -90,4 +94,5 @@ def _room_for_orjson(listed: list, many: int) -> bool:
 def to_text(result: Outcomes, *args, **kwargs) -> str:
     """report/text.py's to_text (imported only for a text answer)."""
     from asl_kb.report.text import to_text as text
+
     return text(result, *args, **kwargs)

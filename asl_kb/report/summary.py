@@ -20,6 +20,7 @@ at fates (by their 1-based number in the unit's `fates` list, the number
 Non-rout fates (stay, surrender, freed, eliminated) are few; the summary
 lists them by number.
 """
+
 from __future__ import annotations
 
 import functools
@@ -92,6 +93,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     Ordering fates is presentation, not a rules question: no fate is added
     or dropped."""
     from asl_kb.engines.outcomes import unit_key
+
     # (an open board: thousands of fates naming a few units and Locations;
     # each id's and Interdiction's part of the key figured once)
     ids: dict[str, list] = {}
@@ -111,6 +113,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
                 k = parts[(i.at, i.by)] = (i.at, [id_key(b) for b in i.by])
             out.append(k)
         return out
+
     both = [(_hexes_and_key(f.interdiction), _hexes_and_key(f.optional_interdiction)) for f in fates]
     exposures = [(i[0], o[0]) for i, o in both]
     counts = [0 if f.low_crawl else len(hi | ho) for f, (hi, ho) in zip(fates, exposures)]
@@ -128,11 +131,21 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
         p = _preference_of(odds)
         rank[odds] = len(rank) if last is None or p != last else rank[last_odds]
         last, last_odds = p, odds
-    keys = [(KIND_ORDER.get(f.kind, 9), least.get(f.at, 0) if f.kind == "rout" else 0,
-             id_key(f.captor or ""), f.cause or "", _loc_key(f.at),
-             rank[p], n, f.low_crawl,
-             i[1], o[1])
-            for f, (i, o), n, p in zip(fates, both, counts, prefs)]
+    keys = [
+        (
+            KIND_ORDER.get(f.kind, 9),
+            least.get(f.at, 0) if f.kind == "rout" else 0,
+            id_key(f.captor or ""),
+            f.cause or "",
+            _loc_key(f.at),
+            rank[p],
+            n,
+            f.low_crawl,
+            i[1],
+            o[1],
+        )
+        for f, (i, o), n, p in zip(fates, both, counts, prefs)
+    ]
     order = sorted(range(len(fates)), key=keys.__getitem__)
     # the last part of the key, the Interdictors of each Location, only
     # where the rest ties (fates alike but for who Interdicts: few), as
@@ -143,8 +156,9 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
         while j < len(order) and keys[order[j]] == keys[order[i]]:
             j += 1
         if j - i > 1:
-            order[i:j] = sorted(order[i:j], key=lambda k: (listed(fates[k].interdiction),
-                                                           listed(fates[k].optional_interdiction)))
+            order[i:j] = sorted(
+                order[i:j], key=lambda k: (listed(fates[k].interdiction), listed(fates[k].optional_interdiction))
+            )
         i = j
     return [fates[i] for i in order]
 
@@ -156,6 +170,7 @@ def _odds_of(o: Odds | None) -> tuple | None:
 
 def _preference_of(odds: tuple | None) -> tuple:
     from asl_kb.report.odds import _preference
+
     return () if odds is None else _preference(*odds)
 
 
@@ -172,11 +187,11 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
             others.append(n)
             groups.setdefault((f.kind, f.captor, f.cause, f.at, f.invokes_no_quarter), []).append(n)
     destinations = []
-    for at in by_dest:     # (in fate order: the fewest NMCs first)
+    for at in by_dest:  # (in fate order: the fewest NMCs first)
         entries = by_dest[at]
         crawls = [n for n, f in entries if f.low_crawl]
         exposure: dict[tuple[frozenset, frozenset], list[int]] = {}
-        nmc = [0] if crawls else []      # (nmcs(f) of each, from its exposure)
+        nmc = [0] if crawls else []  # (nmcs(f) of each, from its exposure)
         for n, f in entries:
             if not f.low_crawl:
                 key = (_hexes(f.interdiction), _hexes(f.optional_interdiction))
@@ -193,17 +208,18 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
                 unbeaten.append(k)
         unbeaten.sort(key=lambda k: exposure[k][0])
         kept = len(crawls) + sum(len(exposure[k]) for k in unbeaten)
-        destinations.append(Destination(
-            at=at,
-            fates=len(entries),
-            low_crawl=crawls,
-            least_interdiction=len(unbeaten[0][0]) if unbeaten else None,
-            unbeaten=[UnbeatenRoute(_listed(k[0]), _listed(k[1]), exposure[k])
-                      for k in unbeaten],
-            beaten=len(entries) - kept,
-            least_nmcs=min(nmc),
-            first=entries[0][0],
-        ))
+        destinations.append(
+            Destination(
+                at=at,
+                fates=len(entries),
+                low_crawl=crawls,
+                least_interdiction=len(unbeaten[0][0]) if unbeaten else None,
+                unbeaten=[UnbeatenRoute(_listed(k[0]), _listed(k[1]), exposure[k]) for k in unbeaten],
+                beaten=len(entries) - kept,
+                least_nmcs=min(nmc),
+                first=entries[0][0],
+            )
+        )
     return FateSummary(
         fates=len(fates),
         rout_fates=sum(len(v) for v in by_dest.values()),
@@ -219,11 +235,13 @@ def add_summaries(result, table=None) -> None:
     odds (odds.py, from the rules' NmcTable `table`), its fates in printed
     order (order_fates: by those odds within a destination) and its summary."""
     from asl_kb.report.odds import add_odds
+
     for u in result.units + (result.voluntary_break or []):
         add_odds([u], table)
         u.fates = order_fates(u.fates)
         u.summary = unit_summary(u.fates)
     from asl_kb.report.brief import stacks
+
     for stack in stacks(result.units):
         if len(stack) > 1:
             for u in stack:

@@ -1,6 +1,7 @@
 """Plain-text tables no wider than the terminal: columns padded to their
 widest cell, and where the whole is too wide, the wrapping columns' cells
 wrapped onto more lines (textwrap), so a row is never cut."""
+
 from __future__ import annotations
 
 import shutil

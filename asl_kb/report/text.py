@@ -7,14 +7,17 @@ loading its compiled template was a fifth of a text run of the CLI (the
 HTML report, markup with escaping, keeps jinja2). Every listing with a
 `limit` shows at most that many items and says how many it left out.
 """
+
 from __future__ import annotations
 
 from asl_kb.model import Because, Outcomes, UnitFates
 from asl_kb.report.brief import merge_because, odds_text, ranges, stacks, unit_lines
 
 #: the two lists of immediate surrenders: title, Outcomes attribute
-IMMEDIATE = (("Heat of Battle (A15.5)", "heat_of_battle"),
-             ("Disrupted units entered by the enemy (A19.12)", "disrupted"))
+IMMEDIATE = (
+    ("Heat of Battle (A15.5)", "heat_of_battle"),
+    ("Disrupted units entered by the enemy (A19.12)", "disrupted"),
+)
 
 
 def to_text(result: Outcomes, all_paths: bool = False, all: bool = False, limit: int | None = None) -> str:
@@ -51,8 +54,10 @@ def _because(out: list[str], because: list[Because], indent: str = "       ") ->
 
 
 def _unit_head(out: list[str], u: UnitFates) -> None:
-    out.append(f"{u.id} ({u.side}) in {u.at}: "
-               + ("must rout" if u.must_rout else "may rout" if u.may_rout else "may not rout"))
+    out.append(
+        f"{u.id} ({u.side}) in {u.at}: "
+        + ("must rout" if u.must_rout else "may rout" if u.may_rout else "may not rout")
+    )
     _because(out, u.because, "    ")
     if u.voluntary_rout:
         out.append("    may be accompanied by: " + ", ".join(u.voluntary_rout))
@@ -74,7 +79,8 @@ def _fate_line(f) -> str:
         line = _rout("rout to", f.at, f.low_crawl, [f"{i.at} (by {', '.join(i.by)})" for i in f.interdiction])
         if f.optional_interdiction:
             line += ", may be Interdicted by concealed units in " + ", ".join(
-                f"{i.at} ({', '.join(i.by)})" for i in f.optional_interdiction)
+                f"{i.at} ({', '.join(i.by)})" for i in f.optional_interdiction
+            )
         return line
     if f.kind == "surrender":
         abandons = "".join(f"; abandons its {a.sw} in {a.at}" for a in f.abandons)
@@ -119,8 +125,11 @@ def _fates(out: list[str], u: UnitFates, all_paths: bool, all: bool, limit: int 
 
 #: an immediate surrender's fate kind -> its words (surrender and
 #: eliminated name the captor; any other kind: no surrender)
-IMMEDIATE_FATES = {"berserk": "goes berserk", "broken_disrupted": "broken and Disrupted",
-                   "routs_in_its_rtph": "no surrender: routs in its RtPh"}
+IMMEDIATE_FATES = {
+    "berserk": "goes berserk",
+    "broken_disrupted": "broken and Disrupted",
+    "routs_in_its_rtph": "no surrender: routs in its RtPh",
+}
 
 
 def _immediate(out: list[str], title: str, units) -> None:
@@ -134,8 +143,10 @@ def _immediate(out: list[str], title: str, units) -> None:
             if f.kind == "surrender":
                 says = f"surrenders to {f.captor} ({f.guard} becomes its Guard)"
             elif f.kind == "eliminated":
-                says = (f"eliminated (no quarter: {f.captor} rejects the surrender, "
-                        f"No Quarter for the {f.invokes_no_quarter} side)")
+                says = (
+                    f"eliminated (no quarter: {f.captor} rejects the surrender, "
+                    f"No Quarter for the {f.invokes_no_quarter} side)"
+                )
             else:
                 says = IMMEDIATE_FATES.get(f.kind, "no surrender")
             out.append(f"  {n}. {says}")
@@ -170,8 +181,9 @@ def _prisoners(out: list[str], p, limit: int | None) -> None:
         out.append(f"  {e.term.says}: " + ", ".join(x.says for x in e.effects))
         _because(out, e.because)
     for j in p.simultaneous:
-        out.append(f"  {j.term.says} (A20.221): "
-                   + "; ".join(f"{x.result.says} {x.chance} ({x.percent}%)" for x in j.results))
+        out.append(
+            f"  {j.term.says} (A20.221): " + "; ".join(f"{x.result.says} {x.chance} ({x.percent}%)" for x in j.results)
+        )
     for u, bs in p.notes.items():
         out.extend(f"  {u}: [{b.rule}] {b.says}" for b in bs)
 
@@ -181,8 +193,9 @@ def _voluntary_break(out: list[str], r: Outcomes, all_paths: bool, all: bool, li
     if r.voluntary_break_refused is not None:
         _because(out, r.voluntary_break_refused, "    ")
     for u in r.voluntary_break or ():
-        out.append(f"{u.id} ({u.side}) in {u.at}: "
-                   + ("may break voluntarily" if u.may_break else "may not break voluntarily"))
+        out.append(
+            f"{u.id} ({u.side}) in {u.at}: " + ("may break voluntarily" if u.may_break else "may not break voluntarily")
+        )
         _because(out, u.because, "    ")
         if u.may_break:
             out.append("  if it breaks:")
@@ -220,12 +233,16 @@ def _phase(out: list[str], ph) -> None:
         # (combinations 0: no unit depends on another; the count is the
         # independent units' fates multiplied, as the next line lists them)
         if ph.independent and ph.combinations:
-            line += (f": {_plural(ph.combinations, 'combination')} of the units that depend on each other, "
-                     "each with any fate of the independent units")
+            line += (
+                f": {_plural(ph.combinations, 'combination')} of the units that depend on each other, "
+                "each with any fate of the independent units"
+            )
     out.append(line)
     if ph.independent:
-        out.append("  independent of the others (any of its fates in every outcome): "
-                   + ", ".join(f"{i.unit} ({i.fates})" for i in ph.independent))
+        out.append(
+            "  independent of the others (any of its fates in every outcome): "
+            + ", ".join(f"{i.unit} ({i.fates})" for i in ph.independent)
+        )
     for v in ph.voluntary_rout:
         out.append(f"  leader {v.leader} stays or routs with one of {', '.join(v.with_one_of)} (A10.711)")
     # outcomes a player tells apart: the same units ending the same way (kind,
@@ -233,12 +250,16 @@ def _phase(out: list[str], ph) -> None:
     # the Interdiction on the way or Low Crawl; the JSON lists each outcome
     groups: dict[tuple, list[int]] = {}
     for n, o in enumerate(ph.outcomes, 1):
-        key = (tuple(o.no_quarter_invoked or ()),
-               tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns))
+        key = (
+            tuple(o.no_quarter_invoked or ()),
+            tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns),
+        )
         groups.setdefault(key, []).append(n)
     if len(groups) < len(ph.outcomes):
-        out.append(f"  {_plural(len(ph.outcomes), 'outcome')} listed, {len(groups)} that a player tells apart "
-                   "(outcomes that differ only in the Interdiction on the way, or Low Crawl, are one):")
+        out.append(
+            f"  {_plural(len(ph.outcomes), 'outcome')} listed, {len(groups)} that a player tells apart "
+            "(outcomes that differ only in the Interdiction on the way, or Low Crawl, are one):"
+        )
     for nums in groups.values():
         o = ph.outcomes[nums[0] - 1]
         invoked = f" (No Quarter invoked by: {', '.join(o.no_quarter_invoked)})" if o.no_quarter_invoked else ""

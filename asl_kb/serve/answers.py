@@ -3,6 +3,7 @@ reads the position's text, the engine answers it, the report draws it.
 Each function returns a plain dict (sent back through a pipe); a bad
 position is {"error": {...}} with the loader's FILE:LINE: KEY: message.
 Nothing here decides a rules question: it calls what the CLI calls."""
+
 from __future__ import annotations
 
 import json
@@ -30,12 +31,14 @@ def error(e: AslKbError) -> dict:
 def _load(text: str, filename: str, rules: str | None):
     """The position, under --rules when the command line names a version."""
     from asl_kb.record import replace
+
     position = load_position_text(text, filename)
     return replace(position, rules=rules) if rules else position
 
 
-def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int,
-             rules: str | None = None, page: bool = True) -> dict:
+def outcomes(
+    text: str, filename: str, phase: bool, timeout: float, max_memory: int, rules: str | None = None, page: bool = True
+) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
     draws them."""
@@ -43,6 +46,7 @@ def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: 
     from asl_kb.engines.outcomes import outcomes as answer
     from asl_kb.report.html import to_html
     from asl_kb.report.render import to_json
+
     try:
         position = _load(text, filename, rules)
         result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
@@ -53,14 +57,19 @@ def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: 
         return {"json": out, "result": json.loads(out), "complete": result.complete}
     a = hexgrid.Area(*position.area)
     whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
-    return {"json": out, "result": json.loads(out), "complete": result.complete,
-            "html": to_html(result, position, whole_area=whole)}
+    return {
+        "json": out,
+        "result": json.loads(out),
+        "complete": result.complete,
+        "html": to_html(result, position, whole_area=whole),
+    }
 
 
 def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = None) -> dict:
     """Is a rout of `unit` to `at` legal, and if not, which rules forbid it
     (as `asl-kb why-not --format json POSITION UNIT rout AT`)."""
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not as ask
+
     try:
         position = _load(text, filename, rules)
         r = ask(position, parse_proposal(position, unit, ["rout", at]))
@@ -73,6 +82,7 @@ def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
     """The child process's body: cap the memory as the CLI does
     (--max-memory), answer, send the answer back."""
     from asl_kb import cli, collector
+
     cli._cap_memory(max_memory)
     try:
         with collector.paused():

@@ -16,6 +16,7 @@ size-limited; a bad one is a 4xx whose JSON `error` has the loader's
 FILE:LINE: KEY: message and its key; an answer that does not come within
 the caps is a 504 that says so (asl_kb/serve/work.py).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -41,17 +42,20 @@ from asl_kb.serve.work import Cut, Runner
 MAX_BODY = 3 * loader.MAX_BYTES
 #: the name a new position starts with
 NEW = {"name": "new position", "attacker": "german", "units": []}
-_STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-           "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
-           "/static/app.css": ("app.css", "text/css; charset=utf-8")}
+_STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/static/app.css": ("app.css", "text/css; charset=utf-8"),
+}
 #: the Host a request to a server bound to this machine may name
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 _FILENAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
 class BadRequest(Exception):
-    def __init__(self, status: int, message: str, key: str | None = None, line: int | None = None,
-                 file: str | None = None):
+    def __init__(
+        self, status: int, message: str, key: str | None = None, line: int | None = None, file: str | None = None
+    ):
         super().__init__(message)
         self.status = status
         self.body = {"message": message, "key": key, "line": line, "file": file}
@@ -114,9 +118,15 @@ def _position_text(body: dict) -> tuple[str, str]:
     return text, filename
 
 
-def create_app(position: str | None = None, timeout: float = 60.0, max_memory: int = 1024,
-               workers: int = 2, grace: float = 5.0, rules: str | None = None,
-               hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
+def create_app(
+    position: str | None = None,
+    timeout: float = 60.0,
+    max_memory: int = 1024,
+    workers: int = 2,
+    grace: float = 5.0,
+    rules: str | None = None,
+    hosts: tuple[str, ...] = LOCAL_HOSTS,
+) -> Starlette:
     """The app; `position` is the file named on the command line (read once,
     here: no request names a file); `rules` the version --rules names;
     `hosts` the names a request may give the server (its Host header: a
@@ -126,8 +136,7 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         start = {"filename": "new-position.yaml", "text": None, "tree": dict(NEW)}
     else:
         text = Path(position).read_text(encoding="utf-8")
-        start = {"filename": _filename(position), "text": text,
-                 "tree": yamltext.to_tree(text, position)}
+        start = {"filename": _filename(position), "text": text, "tree": yamltext.to_tree(text, position)}
     static = resources.files("asl_kb.serve") / "static"
     pages = {path: ((static / name).read_bytes(), kind) for path, (name, kind) in _STATIC.items()}
 
@@ -138,16 +147,28 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
     async def meta(request: Request) -> JSONResponse:
         from asl_kb.board import terrain
         from asl_kb.report.html import SIDE_COLOURS
-        return JSONResponse({
-            "terrains": list(terrain.TERRAIN), "features": list(terrain.FEATURES),
-            "hexsides": list(terrain.HEXSIDES),
-            "statuses": list(loader.STATUSES), "types": list(loader.UNIT_TYPES),
-            "phases": list(loader.PHASES), "versions": list(loader.DEFAULT_VERSIONS),
-            "errata": sorted(loader.switch_rules()), "readings": sorted(loader.switch_names()),
-            "sides": list(SIDE_COLOURS), "classes": list(loader.UNIT_CLASSES),
-            "limits": {"body": MAX_BODY, "position": loader.MAX_BYTES, "timeout": timeout,
-                       "max_memory": max_memory},
-        })
+
+        return JSONResponse(
+            {
+                "terrains": list(terrain.TERRAIN),
+                "features": list(terrain.FEATURES),
+                "hexsides": list(terrain.HEXSIDES),
+                "statuses": list(loader.STATUSES),
+                "types": list(loader.UNIT_TYPES),
+                "phases": list(loader.PHASES),
+                "versions": list(loader.DEFAULT_VERSIONS),
+                "errata": sorted(loader.switch_rules()),
+                "readings": sorted(loader.switch_names()),
+                "sides": list(SIDE_COLOURS),
+                "classes": list(loader.UNIT_CLASSES),
+                "limits": {
+                    "body": MAX_BODY,
+                    "position": loader.MAX_BYTES,
+                    "timeout": timeout,
+                    "max_memory": max_memory,
+                },
+            }
+        )
 
     async def start_(request: Request) -> JSONResponse:
         return JSONResponse(start)
@@ -186,33 +207,56 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         phase, page_ = body.get("phase", False), body.get("page", True)
         if not isinstance(phase, bool) or not isinstance(page_, bool):
             raise BadRequest(400, "phase, page: expected true or false")
-        out = await _answer(request, "outcomes", {"text": text, "filename": filename, "phase": phase,
-                                                   "timeout": timeout, "max_memory": max_memory, "rules": rules,
-                                                   "page": page_}, body)
+        out = await _answer(
+            request,
+            "outcomes",
+            {
+                "text": text,
+                "filename": filename,
+                "phase": phase,
+                "timeout": timeout,
+                "max_memory": max_memory,
+                "rules": rules,
+                "page": page_,
+            },
+            body,
+        )
         return JSONResponse({"text": text, "changed": text != body.get("original"), **out})
 
     async def why_not(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
         unit, at = _string(body, "unit"), _string(body, "at")
-        out = await _answer(request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at,
-                                                  "rules": rules},
-                            body)
+        out = await _answer(
+            request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at, "rules": rules}, body
+        )
         return JSONResponse(out)
 
     async def save(request: Request) -> Response:
         body = await _json_body(request)
         text, filename = _position_text(body)
-        return Response(text.encode("utf-8"), media_type="application/yaml; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        return Response(
+            text.encode("utf-8"),
+            media_type="application/yaml; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
 
     async def bad_request(request: Request, e: BadRequest) -> JSONResponse:
         return JSONResponse({"error": e.body}, status_code=e.status)
 
     async def internal(request: Request, e: Exception) -> JSONResponse:
         first = (str(e).strip().splitlines() or [""])[0]
-        return JSONResponse({"error": {"message": f"internal error: {type(e).__name__}: {first}", "key": None,
-                                       "line": None, "file": None}}, status_code=500)
+        return JSONResponse(
+            {
+                "error": {
+                    "message": f"internal error: {type(e).__name__}: {first}",
+                    "key": None,
+                    "line": None,
+                    "file": None,
+                }
+            },
+            status_code=500,
+        )
 
     routes = [Route(path, page, methods=["GET"]) for path in _STATIC] + [
         Route("/api/meta", meta, methods=["GET"]),
@@ -222,6 +266,7 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
         Route("/api/why-not", why_not, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         runner.warm()
@@ -229,8 +274,11 @@ def create_app(position: str | None = None, timeout: float = 60.0, max_memory: i
 
     # (starlette types a handler's exception as Exception, not the class it is registered for)
     handlers: dict = {BadRequest: bad_request, Exception: internal}
-    app = Starlette(routes=routes, exception_handlers=handlers,
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
-                    lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        exception_handlers=handlers,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+        lifespan=lifespan,
+    )
     app.state.runner = runner
     return app

@@ -1,6 +1,7 @@
 """`asl-kb serve [POSITION] [--host 127.0.0.1] [--port 8000]`: the app under
 uvicorn until Ctrl-C. Starlette and uvicorn are imported here only (the
 `serve` extra), so that no other subcommand pays for them."""
+
 from __future__ import annotations
 
 import sys
@@ -24,10 +25,17 @@ def serve(args) -> int:
     if args.position is not None:
         _readable(args.position)
     from asl_kb.serve.app import LOCAL_HOSTS
+
     # bound to this machine: only its own names; else any (the user chose to open it)
     hosts = LOCAL_HOSTS if args.host in LOCAL_HOSTS else ("*",)
-    app = create_app(args.position, timeout=args.timeout, max_memory=args.max_memory, workers=args.workers,
-                     rules=args.rules, hosts=hosts)
+    app = create_app(
+        args.position,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
+        workers=args.workers,
+        rules=args.rules,
+        hosts=hosts,
+    )
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"asl-kb serve: http://{host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
@@ -40,6 +48,7 @@ def _readable(path: str) -> None:
     there); PositionError if not."""
     import os
     from asl_kb.serve import yamltext
+
     try:
         size = os.stat(path).st_size
         with open(path, encoding="utf-8") as f:

@@ -2,6 +2,7 @@
 so that every child forked from it finds the rules parsed and the report's
 template compiled (a cold child spends ~0.4 s on them, more than a small
 position's answer)."""
+
 from __future__ import annotations
 
 import atexit

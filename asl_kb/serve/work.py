@@ -10,6 +10,7 @@ Children are forked from a fork server that has imported the engine once
 (multiprocessing's "forkserver" start method): a child starts in
 milliseconds and shares nothing with the server's threads.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,7 @@ def _context():
 
 
 class Runner:
-    def __init__(self, timeout: float, max_memory: int, workers: int = 2, grace: float = 5.0,
-                 queue: int = 64):
+    def __init__(self, timeout: float, max_memory: int, workers: int = 2, grace: float = 5.0, queue: int = 64):
         self.timeout, self.max_memory, self.grace = timeout, max_memory, grace
         self.workers, self.queue = workers, queue
         self._ctx = _context()
@@ -52,10 +52,17 @@ class Runner:
     def warm(self) -> None:
         """Start the fork server (it imports the engine) before the first answer."""
         from multiprocessing import forkserver
+
         forkserver.ensure_running()
 
-    async def run(self, name: str, kwargs: dict, tab: str | None = None, seq: int = 0,
-                  gone: Callable[[], Awaitable[bool]] | None = None) -> dict:
+    async def run(
+        self,
+        name: str,
+        kwargs: dict,
+        tab: str | None = None,
+        seq: int = 0,
+        gone: Callable[[], Awaitable[bool]] | None = None,
+    ) -> dict:
         """The child's answer to answers.<name>(**kwargs); Cut if none came."""
         loop = asyncio.get_running_loop()
         superseded = loop.create_future()
@@ -87,8 +94,9 @@ class Runner:
     async def _child(self, name, kwargs, superseded, gone) -> dict:
         loop = asyncio.get_running_loop()
         receiver, sender = self._ctx.Pipe(duplex=False)
-        proc = self._ctx.Process(target=answers.run, args=(sender, name, kwargs, self.max_memory), daemon=True,
-                                 name=CHILD_NAME)
+        proc = self._ctx.Process(
+            target=answers.run, args=(sender, name, kwargs, self.max_memory), daemon=True, name=CHILD_NAME
+        )
         ready = loop.create_future()
         try:
             proc.start()
@@ -98,10 +106,8 @@ class Runner:
             while not ready.done():
                 left = deadline - loop.time()
                 if left <= 0:
-                    raise Cut(504, f"no answer within the cap (--timeout {self.timeout:g} s): "
-                                   "the answer was stopped")
-                await asyncio.wait({ready, superseded}, timeout=min(POLL, left),
-                                   return_when=asyncio.FIRST_COMPLETED)
+                    raise Cut(504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped")
+                await asyncio.wait({ready, superseded}, timeout=min(POLL, left), return_when=asyncio.FIRST_COMPLETED)
                 if superseded.done() and not ready.done():
                     raise Cut(409, "superseded: a newer edit of this page is being answered")
                 if gone is not None and not ready.done() and await gone():
@@ -109,8 +115,10 @@ class Runner:
             try:
                 return receiver.recv()
             except (EOFError, OSError):
-                return {"cut": f"the answer's process ended without answering "
-                               f"(the memory cap, --max-memory {self.max_memory} MiB?)"}
+                return {
+                    "cut": f"the answer's process ended without answering "
+                    f"(the memory cap, --max-memory {self.max_memory} MiB?)"
+                }
         finally:
             if not receiver.closed:
                 try:

@@ -6,6 +6,7 @@ from when the tree has not changed (a file opened and saved is
 byte-identical); else it is the canonical YAML below, which the loader reads
 back into the same tree.
 """
+
 from __future__ import annotations
 
 import yaml
@@ -30,7 +31,7 @@ def _str(dumper: _Dumper, text: str):
     # would take them for, which makes the emitter leave them plain).
     tag = dumper.resolve(ScalarNode, text, (True, False))
     if text == "" or tag == "tag:yaml.org,2002:null":
-        tag = "tag:yaml.org,2002:str"   # written quoted: read back as the string
+        tag = "tag:yaml.org,2002:str"  # written quoted: read back as the string
     style = "|" if "\n" in text.rstrip("\n") else None
     return dumper.represent_scalar(tag, text, style=style)
 
@@ -62,8 +63,9 @@ def check_tree(tree, path: str = "") -> None:
         elif isinstance(node, list):
             stack.extend((v, depth + 1, f"{where}[{i}]") for i, v in enumerate(node))
         elif not isinstance(node, str):
-            raise ValueError(f"{where or 'position'}: expected a string, a list or a mapping, "
-                             f"got {type(node).__name__}")
+            raise ValueError(
+                f"{where or 'position'}: expected a string, a list or a mapping, got {type(node).__name__}"
+            )
 
 
 def to_text(tree, original: str | None = None, filename: str = "position.yaml") -> str:
@@ -75,8 +77,7 @@ def to_text(tree, original: str | None = None, filename: str = "position.yaml") 
                 return original
         except PositionError:
             pass
-    return yaml.dump(tree, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110,
-                     default_flow_style=None)
+    return yaml.dump(tree, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
 
 
 def to_tree(text: str, filename: str = "position.yaml"):
@@ -86,6 +87,5 @@ def to_tree(text: str, filename: str = "position.yaml"):
     if tree is None or tree == "":
         return {}
     if not isinstance(tree, dict):
-        raise PositionError(filename, None, None,
-                            "expected a mapping with name, attacker, units, ...")
+        raise PositionError(filename, None, None, "expected a mapping with name, attacker, units, ...")
     return tree
