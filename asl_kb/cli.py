@@ -39,7 +39,7 @@ EXIT_CODES = {
 }
 #: whole-phase outcomes listed when --limit is not given: the engine's
 #: DEFAULT_PHASE_LISTING (asl_kb/engines/outcomes.py; not imported here, the
-#: CLI's start is benchmarked; tests/test_cli.py holds the two equal)
+#: CLI's start is benchmarked; tests/cli/test_cli.py holds the two equal)
 DEFAULT_PHASE_LIMIT = 100
 
 

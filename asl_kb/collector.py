@@ -1,7 +1,7 @@
 """Python's cyclic garbage collector paused while one answer is figured.
 
 A rout graph is read into ~10^5 objects, none left in a cycle
-(tests/test_collector.py), and the collector walked them again and again:
+(tests/asp/test_collector.py), and the collector walked them again and again:
 on an open board 4 full collections, 0.13 s of 0.7; on 16 spread boards
 0.5 s. `paused()` turns it off for the block and back on, as it was, when
 the last block under way in the process ends (threads may overlap). Used by

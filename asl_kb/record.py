@@ -21,7 +21,7 @@ the first time one is built:
   frozen record raises FrozenInstanceError (an AttributeError).
 
 `fields()` and `replace()` are dataclasses.fields() and dataclasses.replace()
-for records. tests/test_record.py compares each with what dataclass generates.
+for records. tests/report/test_record.py compares each with what dataclass generates.
 """
 
 from __future__ import annotations

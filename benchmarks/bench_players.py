@@ -13,7 +13,7 @@ packages do).
 
 Nothing is asserted: the machine may be shared. docs/performance.md holds
 the current table only (no date, commit or machine load: those belong to a
-run, not to the document); tests/test_bench_players.py checks its form.
+run, not to the document); tests/tools/test_bench_players.py checks its form.
 
 Usage (from the repository root):
     .venv/bin/python benchmarks/bench_players.py            # every row, 3 runs each
@@ -49,7 +49,7 @@ from generate import (  # noqa: E402
 FLOOR = [sys.executable, "-c", "import clingo, yaml, jinja2"]
 DOC = ROOT / "docs" / "performance.md"
 RULEBOOK = ROOT / "facts" / "rout" / "A10.5-EX.yaml"
-#: the table's columns (tests/test_bench_players.py checks the document by them)
+#: the table's columns (tests/tools/test_bench_players.py checks the document by them)
 COLUMNS = ("position", "wall s", "x floor", "peak MiB", "target", "met", "met at a 0.09 s floor")
 #: the import floor the issue's targets in seconds were set against: a target
 #: of T s is T / 0.09 times the floor, which a busy machine moves less

@@ -15,7 +15,7 @@ answer is computed once per test session and handed out again:
   result changes nobody else's;
 * the clingo warnings a run produced are kept with its answer and logged
   again (asl_kb.asp.control.WARNINGS) each time the answer is handed out,
-  so tests/test_no_warnings.py sees them as if the run had been made;
+  so tests/cli/test_no_warnings.py sees them as if the run had been made;
 * a run that raises is not kept (the next caller runs it again).
 
 The answers live in this process and, under pytest-xdist, in a folder of

@@ -168,18 +168,18 @@ class _HandRunsToWorkers:
 #: over a scope, a diff over a folder of cases): collected first, so that the
 #: xdist workers start on them and no worker is left finishing one alone
 RUN_FIRST = (
-    "tests/test_report_browser.py::test_every_bundled_page_loads",
+    "tests/report/test_report_browser.py::test_every_bundled_page_loads",
     "tests/test_docs.py::test_doc_block[committee.md",
-    "tests/test_committee_search.py::test_deleted_clause_found",
-    "tests/test_committee_scan.py::test_two_dask_workers",
-    "tests/test_committee_relevance.py::test_a_position_the_switch_changes",
-    "tests/test_committee_diff.py::test_a_switch_change_in_a_folder",
+    "tests/committee/test_committee_search.py::test_deleted_clause_found",
+    "tests/committee/test_committee_scan.py::test_two_dask_workers",
+    "tests/committee/test_committee_relevance.py::test_a_position_the_switch_changes",
+    "tests/committee/test_committee_diff.py::test_a_switch_change_in_a_folder",
     # (the same diffs as the one above: next to it, in the same worker, its
     # runs are shared)
-    "tests/test_committee_diff.py::test_same_report_whatever_the_order",
-    "tests/test_diff.py::test_stack_rejection",
-    "tests/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
-    "tests/test_installed.py",
+    "tests/committee/test_committee_diff.py::test_same_report_whatever_the_order",
+    "tests/engines/test_diff.py::test_stack_rejection",
+    "tests/report/test_output_schema.py::test_outcomes_json_validates[rout/note5-rider.yaml]",
+    "tests/cli/test_installed.py",
 )
 
 

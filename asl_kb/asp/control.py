@@ -15,8 +15,8 @@ clingo checks that every body atom and every #show signature is defined
 only while it parses program text, and misreports both on this path, so it
 drops those (AtomUndefined) messages;
 `diagnosing()` loads rules and facts as text, so that clingo sees the whole
-program and every warning counts (tests/test_no_warnings.py runs every
-program that way). Both ways give the same answers (tests/test_digests.py).
+program and every warning counts (tests/cli/test_no_warnings.py runs every
+program that way). Both ways give the same answers (tests/report/test_digests.py).
 """
 
 from __future__ import annotations
@@ -293,7 +293,7 @@ def add_facts(ctl: clingo.Control, facts: str) -> None:
     of reading them as terms in Python and adding them through the backend,
     and the grounder takes them faster too (16 spread boards: 100,000 facts,
     0.5 -> 0.3 s; a rulebook position 9 -> 3 ms); facts to the grounder all
-    the same (tests/test_digests.py), none a statement for it to parse or
+    the same (tests/report/test_digests.py), none a statement for it to parse or
     prepare. Any other line (#external, a rule) is added as text."""
     aspif, rest = _split_facts(facts)
     if aspif:

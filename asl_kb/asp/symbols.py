@@ -11,10 +11,10 @@ when their representations (`_rep`) are.
 
 That fast path needs what clingo does not publish (`clingo._internal`, a
 symbol's `_rep`, `Symbol`'s constructor); nothing outside this module names
-them (tests/test_symbols.py greps for it). One switch chooses the path:
+them (tests/asp/test_symbols.py greps for it). One switch chooses the path:
 `plain()` (or the environment variable ASL_KB_PLAIN_SYMBOLS=1) reads through
 the public API only -- the symbols as clingo hands them out -- and is the
-reference the fast path is compared with (tests/test_symbols.py). A clingo
+reference the fast path is compared with (tests/asp/test_symbols.py). A clingo
 whose private API is not as this module expects gets the plain path, and
 `fast_path_problem()` says why (a test fails on it with that reason).
 """

@@ -32,7 +32,7 @@ is "may touch" and the position is run as usual:
   the position.
 
 `PROGRAMS` lists the entry programs `compare` runs and how each one's facts
-follow from the position; tests/test_committee_relevance.py checks that
+follow from the position; tests/committee/test_committee_relevance.py checks that
 `outcomes` loads no other entry program, and that a pruned position's
 outcomes really are the same under both settings.
 """
@@ -809,7 +809,7 @@ _WRITTEN = re.compile(r"""["']([a-z_][A-Za-z0-9_]*)\(""")
 def _fact_names(folder: str) -> frozenset:
     """The predicate names a position's facts may hold: the inputs the rules
     folder declares (core/defined.lp) and every name asl_kb/asp/facts.py
-    writes (tests/test_committee_relevance.py checks the bundled cases'
+    writes (tests/committee/test_committee_relevance.py checks the bundled cases'
     facts against it)."""
     import inspect
     from asl_kb.asp import facts

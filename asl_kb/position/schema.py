@@ -20,7 +20,7 @@ whole number (`7`, `-1`, `"010"`) is an integer, any other scalar a string
 `jsonschema` is imported only when the tree does not conform (it costs the
 CLI a third of its start): a valid tree is recognised by `conforms`, a
 checker of the few keywords the schema uses, which refuses any other keyword
-(tests/test_position_schema.py: it agrees with jsonschema on every bundled
+(tests/position/test_position_schema.py: it agrees with jsonschema on every bundled
 position and every bad input).
 """
 

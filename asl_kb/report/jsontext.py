@@ -6,7 +6,7 @@ only writes compact JSON), a generator per container and a yield per token:
 an all-open board's 7 MB of fates spent half its run there. This writer
 builds the same text with one join per container and the C string escaper
 (`json.encoder.encode_basestring`, as the standard encoder uses), so the
-output is byte-identical (tests/test_jsontext.py compares the two).
+output is byte-identical (tests/report/test_jsontext.py compares the two).
 
 A part already written (`Written`: its text as at the top level, e.g. by
 orjson) is put in at its place, each of its lines indented to the depth

@@ -22,7 +22,7 @@ from asl_kb.position.loader import load_position
 from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir, default_position
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "facts", "docs")
 
 

@@ -12,7 +12,7 @@ from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.engines.outcomes import answers, answers_each
 from asl_kb.position.loader import load_position
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CURRENT = parse_ruleset("current")
 
 

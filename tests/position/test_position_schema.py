@@ -19,7 +19,7 @@ from asl_kb.position import schema
 from asl_kb.position.loader import _parse, load_position_text
 from asl_kb.resources import cases_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from test_bad_input import CASES  # noqa: E402
 

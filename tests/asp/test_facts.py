@@ -9,7 +9,7 @@ from asl_kb.board import hexgrid
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import cases_dir
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from generate import generate_open, generate_position  # noqa: E402
 
 _LOC = r'loc\("([^"]+)",(\d+)\)'

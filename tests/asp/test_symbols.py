@@ -65,7 +65,7 @@ from asl_kb.casebook import run_case  # noqa: E402
 from asl_kb.engines.outcomes import answers, outcomes, reads_phase  # noqa: E402
 from asl_kb.report.render import to_json  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: a name clingo does not publish: its private module, a symbol's
 #: representation, the C bindings
 PRIVATE = re.compile(r"clingo\._\w|\._rep\b|\b_ffi\b|\b_lib\b")

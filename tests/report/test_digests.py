@@ -5,7 +5,7 @@ tests/data/digests.json. A speed change must leave every digest as it was.
 When an output changes ON PURPOSE (a rule fixed, a field added), regenerate
 the digests and commit them with the change, saying why in the message:
 
-    .venv/bin/python tests/test_digests.py --update
+    .venv/bin/python tests/report/test_digests.py --update
 
 (`--update` prints which digests changed; check each is one you meant.)
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "data" / "digests.json"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -68,7 +68,7 @@ def _stored() -> dict:
 @pytest.mark.parametrize("key", _keys())
 def test_json_digest_unchanged(key):
     stored = _stored()
-    assert key in stored, f"no stored digest for {key}: run `python tests/test_digests.py --update`"
+    assert key in stored, f"no stored digest for {key}: run `python tests/report/test_digests.py --update`"
     assert _digest(key) == stored[key], f"{key}: JSON output changed (see this module's docstring)"
 
 

@@ -4,7 +4,7 @@ figures: each line compares the right figure with the right limit."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import bench_cases  # noqa: E402
 

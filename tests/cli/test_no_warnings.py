@@ -146,7 +146,7 @@ def test_a_test_process_exits_without_ast_noise():
             "0",
             "-p",
             "no:cacheprovider",
-            "tests/test_cli.py::test_check_takes_rules",
+            "tests/cli/test_cli.py::test_check_takes_rules",
         ],
         capture_output=True,
         text=True,

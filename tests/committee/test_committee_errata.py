@@ -30,7 +30,7 @@ import pytest
 from asl_kb import cli
 from asl_kb.committee.rulesets import parse_ruleset
 
-ERRATA = Path(__file__).parent / "data" / "errata"
+ERRATA = Path(__file__).resolve().parents[1] / "data" / "errata"
 
 
 def _line(folder: str, rel: str, starts: str) -> int:

@@ -45,7 +45,7 @@ def test_caption_names_position_unit_fate_and_odds():
 
 
 def test_labels_are_drawn_over_the_counters_and_the_legend_names_every_terrain():
-    position, r, text = _page(Path(__file__).resolve().parent / "data" / "player-stack-in-the-open.yaml")
+    position, r, text = _page(Path(__file__).resolve().parents[1] / "data" / "player-stack-in-the-open.yaml")
     assert text.index('<g id="units">') < text.index('<g id="labels">')
     legend = text[text.index('<div class="legend">') :]
     legend = legend[: legend.index("</div>")]

@@ -21,7 +21,7 @@ from asl_kb.resources import cases_dir
 #: open, a Known and a concealed enemy squad in woods at range 3: ~1,700
 #: fates a unit): a test position, not a bundled one, so that the suites
 #: over every bundled position (schema, pages, digests) do not pay for it
-BIG = Path(__file__).resolve().parent / "data" / "player-stack-in-the-open.yaml"
+BIG = Path(__file__).resolve().parents[1] / "data" / "player-stack-in-the-open.yaml"
 CASES = sorted(cases_dir().rglob("*.yaml")) + [BIG]
 
 
@@ -31,7 +31,7 @@ def _id(p: Path) -> str:
 
 def test_the_big_stack_case_holds():
     """Its expectations (the hand-worked odds beside them) as a bundled
-    case's are held (tests/test_cases.py)."""
+    case's are held (tests/rules/test_cases.py)."""
     from asl_kb.casebook import run_case
 
     assert not run_case(BIG)

@@ -1,6 +1,6 @@
 """`asl-kb serve` in a real browser: Debian's headless Chromium driven by
 Playwright (never a downloaded browser; skipped locally when either is
-missing, a failure under CI, as tests/test_report_browser.py), the app
+missing, a failure under CI, as tests/report/test_report_browser.py), the app
 under uvicorn on a free 127.0.0.1 port. One test builds the A10.531 EX
 position by clicks alone and saves it: the file answers as the bundled one;
 another opens a bundled position, drags a unit and sees the fates change,
@@ -33,7 +33,7 @@ from asl_kb.serve import yamltext  # noqa: E402
 from asl_kb.serve.app import create_app  # noqa: E402
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "serve.png"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "serve.png"
 #: ms a step may wait for the page (an answer is a fraction of a second idle)
 WAIT = 30_000
 

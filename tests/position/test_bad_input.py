@@ -17,7 +17,7 @@ import pytest
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import MAX_BYTES, load_position
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 HEAD = "name: bad\nattacker: russian\n"
 SQUAD = "side: russian, type: squad, counter: 4-4-7"
@@ -116,7 +116,7 @@ CASES = {
         "maybe",
     ),
     # (Close Combat across Locations, a prisoner away from its Guard: rules the
-    # position breaks, tests/test_position_rules.py)
+    # position breaks, tests/rules/test_position_rules.py)
     "cc_unknown_unit": (
         HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2}}\n"
         "close_combat:\n  - {attackers: [R1], defenders: [X9]}  # <-\n",

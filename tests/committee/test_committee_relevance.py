@@ -19,7 +19,7 @@ from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import rules_dir
 from test_committee_diff import SURRENDER, assert_replayed, one_witness
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CURRENT = parse_ruleset("current")
 
 # the scopes below have margin 0 (the map is the patch alone): a broken unit

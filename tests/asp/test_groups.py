@@ -20,7 +20,7 @@ from asl_kb.engines import outcomes as outcomes_module
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.report.render import to_json
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate import generate_position  # noqa: E402
 

@@ -21,7 +21,7 @@ from asl_kb.engines import outcomes as outcomes_module
 from asl_kb.engines.outcomes import outcomes, unit_key
 from asl_kb.position.loader import MAX_ROW, load_position_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "output-format.md"
 
 SQUAD = "side: russian, type: squad, counter: 4-4-7"

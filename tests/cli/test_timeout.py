@@ -45,7 +45,7 @@ def _cli(*argv):
 def test_past_the_memory_cap_says_what_was_cut(tmp_path):
     """A position too big for --max-memory (its own process: the cap holds
     for the whole process) answers with no fates, what was cut and the cap."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from generate import generate_position
 
     big = tmp_path / "eight-boards.yaml"
@@ -74,7 +74,7 @@ def test_no_room_to_write_under_the_cap_is_said_not_a_crash(tmp_path):
     (orjson cannot fail softly: a failed allocation inside it ended the
     process with SIGSEGV) answers complete: false, cut while writing the
     answer, exit 3; with room, the same position is answered in full."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from generate import generate_open
 
     board = tmp_path / "open-board.yaml"
@@ -107,7 +107,7 @@ def test_no_memory_cap_ends_the_process(tmp_path):
     parses), never a crash: caps that ran out inside clingo's grounding, its
     solving thread, the first C++ exception, the fate walk and orjson (these
     positions and caps hit each on this project's machine)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from generate import generate_open, generate_open_stack, generate_position
 
     runs = {

@@ -387,9 +387,9 @@ def test_an_answer_past_the_caps_is_stopped():
 
 
 def test_an_answer_past_the_memory_cap_says_so():
-    """A position too big for --max-memory (as tests/test_timeout.py makes
+    """A position too big for --max-memory (as tests/cli/test_timeout.py makes
     it): the answer says it was cut; a small one fits the same cap."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from generate import generate_position
 
     big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))

@@ -21,7 +21,7 @@ from asl_kb.engines.graph import live
 from asl_kb.position.loader import load_position_text
 from asl_kb.resources import rules_dir
 
-FOLDER = Path(__file__).parent / "data" / "errata" / "low-crawl-leaves-enemy"
+FOLDER = Path(__file__).resolve().parents[1] / "data" / "errata" / "low-crawl-leaves-enemy"
 LOW_CRAWL = "rout/A10_52_low_crawl.lp"
 BARRED = "lc_barred(U) :- start(U,L), side(U,SideA), side(E,SideB), SideA != SideB, in_loc(L,E), not guard_of(E,_)."
 

@@ -17,7 +17,7 @@ from asl_kb.engines.outcomes import answers
 from asl_kb.position.loader import load_position, load_position_text
 from asl_kb.resources import cases_dir, rules_dir
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from generate import generate_open, generate_position, generate_stack  # noqa: E402
 
 #: (file, the bounded text, the same without the bound)

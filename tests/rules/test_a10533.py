@@ -22,7 +22,7 @@ from asl_kb.board import hexgrid
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position
 
-RULEBOOK = Path(__file__).resolve().parent.parent / "facts" / "rout"
+RULEBOOK = Path(__file__).resolve().parents[2] / "facts" / "rout"
 EX1 = RULEBOOK / "A10.533-EX1.yaml"
 EX2 = RULEBOOK / "A10.533-EX2.yaml"
 

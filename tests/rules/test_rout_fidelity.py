@@ -2,7 +2,7 @@
 the voluntary_break_refused note. The rules questions themselves are the case
 files facts/rout/flowchart-ends-closer.yaml, A10.5-forcing-not-interdicting.yaml,
 note5-passengers-riders.yaml, note5-rider.yaml, A10.41-start-of-rtph*.yaml
-(run by tests/test_cases.py)."""
+(run by tests/rules/test_cases.py)."""
 
 import re
 
