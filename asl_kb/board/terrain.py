@@ -235,11 +235,15 @@ class HexsideType(FrozenRecord):
 HEXSIDES: dict[str, HexsideType] = {
     h.name: h
     for h in (
-        # B9: walls and hedges, half-level LOS obstacles; +1 MF to cross.
-        HexsideType("wall", 2, F(1), F(1, 2), "B9", "TEM +2; half-level obstacle; +1 MF to cross"),
-        HexsideType("hedge", 1, F(1), F(1, 2), "B9", "TEM +1; half-level obstacle; +1 MF to cross"),
-        # B9.5: bocage is treated as a hedge, but is a one-level LOS obstacle.
-        HexsideType("bocage", 1, F(1), F(1), "B9.5", "as a hedge, but a one-level obstacle"),
+        # The Chapter B Terrain Chart, row by row: LOS obstacle, TEM (direct
+        # fire / vs Indirect Fire), Infantry MF to cross.
+        # "9. Wall | Half Level | +2/+1 | 1 & COT"
+        HexsideType("wall", 2, F(1), F(1, 2), "B9", "half-level obstacle; TEM +2 (+1 vs Indirect Fire); 1 MF & COT"),
+        # "9. Hedge | Half Level | +1/0 | 1 & COT"
+        HexsideType("hedge", 1, F(1), F(1, 2), "B9", "half-level obstacle; TEM +1 (0 vs Indirect Fire); 1 MF & COT"),
+        # "9.5 Bocage | Level 1 | +2/+1 | 2 & COT": a one-level obstacle, the
+        # TEM of a wall, two MF and the COT to cross.
+        HexsideType("bocage", 2, F(2), F(1), "B9.5", "one-level obstacle; TEM +2 (+1 vs Indirect Fire); 2 MF & COT"),
     )
 }
 

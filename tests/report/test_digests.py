@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "data" / "digests.json"
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))  # _runs, when run as a script (--update)
 
 from generate import generate_open_stack, generate_position, generate_stack  # noqa: E402
 
