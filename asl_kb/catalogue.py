@@ -114,7 +114,7 @@ KINDS = {
     "erratum": "an erratum changed the rule's text (`readings:` or `errata:`)",
     "reading": "the current text says it, the prior does not (`readings:` or `errata:`)",
     "qa_reading": "an official Q&A reads the rule so, either version (`readings:` only)",
-    "text_reading": "the rule's own words, where another source parts from them, either version (`readings:` only)",
+    "text_reading": "a narrower reading of the rule's own words than the other sources take, either version, off unless switched on (`readings:` only)",
 }
 SWITCHES_HEAD = """
 ## Switches

@@ -155,7 +155,7 @@ def _side_key(a: str, b: str) -> tuple[str, str]:
 
 #: the kinds of switch rules/core/versions.lp declares: an erratum, a reading of
 #: the current text (both switched by rule with `errata:` too), a Q&A reading,
-#: a reading of a rule's own words where another source parts from them (by
+#: a narrower reading of a rule's own words than the other sources take (by
 #: name only)
 SWITCH_KINDS = ("erratum", "reading", "qa_reading", "text_reading")
 BY_RULE_KINDS = ("erratum", "reading")

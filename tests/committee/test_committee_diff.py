@@ -121,8 +121,8 @@ def test_a_switch_flipped_against_the_same_version(capsys):
 
 
 def test_an_own_words_reading_is_a_switch_like_the_others(capsys):
-    # leave_building_toward_cover is a text_reading of A10.51 (versions.lp):
-    # --switch takes it, and the changes name it and its rule
+    # leave_building_toward_cover is a text_reading of A10.51 (versions.lp),
+    # off unless switched on: --switch takes it, and the changes name it and its rule
     code, out, _ = run(
         capsys,
         "diff",

@@ -25,12 +25,13 @@ def test_switches_in_force_are_read_off_the_rules():
     prior = load(("rout/article-Ex4.yaml"), **{"rules: current": "rules: prior"})
     assert "stack_surrender" not in switches_in_force(prior)
     assert "current_rout_path" in switches_in_force(prior)  # a Q&A reading holds in both
-    # an own-words reading (text_reading) holds in both, and names its rule
-    assert cur["leave_building_toward_cover"] == "A10.51" == switches_in_force(prior)["leave_building_toward_cover"]
-    off = load(
-        "rout/article-Ex4.yaml", **{"rules: current": "rules: current\nreadings: {leave_building_toward_cover: off}"}
+    # a narrower reading of a rule's own words (text_reading) is off in both
+    # unless switched on, and then names its rule
+    assert "leave_building_toward_cover" not in cur and "leave_building_toward_cover" not in switches_in_force(prior)
+    on = load(
+        "rout/article-Ex4.yaml", **{"rules: current": "rules: current\nreadings: {leave_building_toward_cover: on}"}
     )
-    assert "leave_building_toward_cover" not in switches_in_force(off)
+    assert switches_in_force(on)["leave_building_toward_cover"] == "A10.51"
 
 
 def test_hob_rejection_vanishes_in_the_prior_text_because_of_a20_3():

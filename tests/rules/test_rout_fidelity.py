@@ -40,8 +40,8 @@ def test_an_own_words_reading_is_switched_by_name_not_by_errata():
     with pytest.raises(PositionError) as info:
         load_position_text(HEAD + "errata:\n  A10.51: off\n" + UNITS, "p.yaml")
     assert (info.value.line, info.value.key) == (4, "errata.A10.51")
-    pos = load_position_text(HEAD + "readings:\n  leave_building_toward_cover: off\n" + UNITS, "p.yaml")
-    assert pos.readings == (("leave_building_toward_cover", False),)
+    pos = load_position_text(HEAD + "readings:\n  leave_building_toward_cover: on\n" + UNITS, "p.yaml")
+    assert pos.readings == (("leave_building_toward_cover", True),)
 
 
 def test_unknown_reading_is_the_same_kind_of_error():
