@@ -28,12 +28,12 @@ test: lint
 	$(BIN)/python -m compileall -q asl_kb
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
-# ruff and mypy (pyproject.toml [tool.ruff], [tool.mypy]: asl_kb and
+# ruff and mypy (pyproject.toml [tool.ruff], [tool.mypy]: asl_kb, tools and
 # benchmarks); make test runs them first. mypy from cold (a fresh clone, no
 # .mypy_cache) costs ~6 s of CPU, from its cache well under 1 s.
 lint: install-test
-	$(BIN)/ruff format --check asl_kb tests benchmarks
-	$(BIN)/ruff check asl_kb tests benchmarks
+	$(BIN)/ruff format --check asl_kb tools tests benchmarks
+	$(BIN)/ruff check asl_kb tools tests benchmarks
 	$(BIN)/mypy
 
 bench: install
@@ -46,7 +46,7 @@ bench: install
 # (paths or globs, space-separated) mutates only those; MUTATE_ARGS passes options
 # (e.g. MUTATE_ARGS="--kind delete --jobs 1 --cases facts/rout/A10.52-low-crawl.yaml").
 mutate: install-test
-	$(BIN)/python -m asl_kb.mutate $(FILES) $(MUTATE_ARGS)
+	$(BIN)/python -m tools.mutate $(FILES) $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

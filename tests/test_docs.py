@@ -185,7 +185,7 @@ def _check_expect_format(body, where):
 def _check_expect_run(case_file, body, where, tmp_path):
     """The block replaces the case's runs; the case must still load."""
     import yaml
-    from asl_kb import casebook
+    from tools import casebook
 
     text = (ROOT / case_file).read_text()
     head = text[: text.index("\nexpect:")]
@@ -203,7 +203,13 @@ def _check_expect_run(case_file, body, where, tmp_path):
 NAMED_PATH = re.compile(r"(?<![\w./<>*$~{-])((?:[\w.-]+/)+[\w.-]+\.(?:py|lp|md|json|yaml|png|j2|toml))(?![\w*/])")
 BARE_FILE = re.compile(r"(?<![\w./<>*$~{-])([\w-]+\.(?:lp|md|py)|Makefile|pyproject\.toml)(?![\w*/-]|\.\w)")
 #: paths a doc names that are not files of the checkout: what a command writes, the sources outside it
-NOT_IN_CHECKOUT = ("mutation-report.json", "report.html", "shared/sources/", "mutation-witnesses/")
+NOT_IN_CHECKOUT = (
+    "mutation-report.json",
+    "tools/mutate/history.json",
+    "report.html",
+    "shared/sources/",
+    "mutation-witnesses/",
+)
 
 
 def _tracked() -> list[str]:
@@ -219,7 +225,7 @@ def _tracked() -> list[str]:
 
 def _named_texts():
     """(file, line number, text) of every doc line and every comment of the
-    rules and of the package's Python."""
+    rules and of the Python of the package and the tooling."""
     import ast
     import io
     import tokenize
@@ -231,7 +237,7 @@ def _named_texts():
     for lp in sorted((ROOT / "rules").rglob("*.lp")):
         for n, line in enumerate(lp.read_text().splitlines(), 1):
             yield lp, n, line  # comments and #include names alike
-    for py in sorted((ROOT / "asl_kb").rglob("*.py")):
+    for py in sorted([*(ROOT / "asl_kb").rglob("*.py"), *(ROOT / "tools").rglob("*.py")]):
         text = py.read_text()
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type == tokenize.COMMENT:
@@ -274,12 +280,12 @@ def test_every_named_path_exists():
 
 
 def test_rules_catalogue_is_current():
-    """docs/rules-catalogue.md is what `python -m asl_kb.catalogue` writes from
+    """docs/rules-catalogue.md is what `python -m tools.catalogue` writes from
     the rule files' header comments."""
-    from asl_kb import catalogue
+    from tools import catalogue
 
     assert (ROOT / "docs" / "rules-catalogue.md").read_text(encoding="utf-8") == catalogue.render(ROOT / "rules"), (
-        "docs/rules-catalogue.md is not current: run python -m asl_kb.catalogue"
+        "docs/rules-catalogue.md is not current: run python -m tools.catalogue"
     )
 
 
@@ -295,6 +301,7 @@ TOP_LEVEL = {
     "Makefile",
     ".ci",
     "benchmarks",
+    "tools",
     "CHANGES.md",
     "CONTRIBUTING.md",
     ".gitignore",
@@ -316,12 +323,10 @@ def test_readme_is_a_front_door():
 
 
 def test_rulings_page_is_current():
-    """docs/rulings.md is what `python -m asl_kb.rulings` writes from the
+    """docs/rulings.md is what `python -m tools.rulings` writes from the
     comments of rules/core/versions.lp, the cases and the witnesses (each
     witness block is checked against its command as every sample output)."""
-    from asl_kb import rulings
+    from tools import rulings
 
     text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
-    assert text == rulings.render(rulings.found_in(text)), (
-        "docs/rulings.md is not current: run python -m asl_kb.rulings"
-    )
+    assert text == rulings.render(rulings.found_in(text)), "docs/rulings.md is not current: run python -m tools.rulings"

@@ -52,15 +52,15 @@ def questions(path: Path, position) -> list[tuple]:
     `expect:`), each of its runs -- the run's position and options (whole
     phase, --voluntary-break), its why-not proposals and whether it asks
     `check` -- as (label, position, options, proposals, check)."""
-    from asl_kb.casebook import asks_outcomes, has_expect, load_case, run_position
+    from asl_kb.committee.cases import asks_outcomes, has_expect, read_case, run_position
 
     if not has_expect(path):
         return [("", position, {"outcomes": True}, [], False)]
-    case = load_case(path)
+    case = read_case(path)
     out, seen = [], set()
     for r in case.runs:
         p = run_position(case, r)
-        proposals = [(w["unit"], w["fate"], w["proposal"]) for w in r.expect.get("why_not", ())]
+        proposals = r.proposals
         options = {**r.options, "outcomes": asks_outcomes(r)}
         # runs that differ only in what the rule sets compared set (`rules:`)
         # ask the same question: once
@@ -68,12 +68,12 @@ def questions(path: Path, position) -> list[tuple]:
             replace(p, rules="", name=""),
             tuple(sorted(options.items(), key=str)),
             tuple((u, f) for u, f, _ in proposals),
-            "check" in r.expect,
+            r.asks_check,
         )
         if key in seen:
             continue
         seen.add(key)
-        out.append((r.label if len(case.runs) > 1 else "", p, options, proposals, "check" in r.expect))
+        out.append((r.label if len(case.runs) > 1 else "", p, options, proposals, r.asks_check))
     return out
 
 

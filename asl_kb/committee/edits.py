@@ -2,7 +2,7 @@
 
 A folder overlays the shipped rules file by file; what the committee wants
 named is the clause it edited. Each overlay file's clauses (clingo's parser,
-as `make mutate` reads them: asl_kb/mutate/mutants.py) are matched against
+asl_kb/committee/clauses.py, as `make mutate` reads them) are matched against
 the shipped file's, in order (difflib): every run of clauses added, deleted
 or rewritten is one *edit*, with its file, line, rule id and both texts.
 
@@ -76,14 +76,10 @@ class Edit:
 
 
 def _clauses(rules: Path, rel: str):
-    from asl_kb.mutate.mutants import file_clauses
+    from asl_kb.committee.clauses import file_clauses
 
     text = (rules / rel).read_bytes()
-    out = []
-    for c in file_clauses(rules, rel):
-        d = c.mutants[0]  # the deletion: the clause's whole span
-        out.append((d.clause, d.start, d.end, d.line))
-    return text, out
+    return text, [(c.text, c.start, c.end, c.line) for c in file_clauses(rules, rel)]
 
 
 def _one_by_one(opcodes):

@@ -61,7 +61,7 @@ import pytest  # noqa: E402
 
 import _runs  # noqa: E402
 from asl_kb.asp import symbols  # noqa: E402
-from asl_kb.casebook import run_case  # noqa: E402
+from tools.casebook import run_case  # noqa: E402
 from asl_kb.engines.outcomes import answers, outcomes, reads_phase  # noqa: E402
 from asl_kb.report.render import to_json  # noqa: E402
 

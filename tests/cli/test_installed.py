@@ -23,7 +23,7 @@ from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir, default_position
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "asl_kb", "rules", "facts", "docs")
+SOURCES = ("pyproject.toml", "README.md", "asl_kb", "tools", "rules", "facts", "docs")
 
 
 def _run(cmd, cwd, **kw) -> subprocess.CompletedProcess:
@@ -90,6 +90,10 @@ def test_the_installed_package_is_the_wheel_not_the_source_tree(installed, elsew
     assert all(p.startswith(venv_dir) for p in (module, rules, cases))
     assert (Path(rules) / "rout.lp").is_file() and (Path(rules) / "core" / "defined.lp").is_file()
     assert sorted(p.name for p in Path(cases).glob("*/*.yaml")) == sorted(p.name for p in cases_dir().glob("*/*.yaml"))
+    # the developer tooling (tools/) is not installed: no module of it, under any name
+    site = Path(module).parents[1]
+    tooling = {p.name for p in (ROOT / "tools").rglob("*.py")} - {p.name for p in (ROOT / "asl_kb").rglob("*.py")}
+    assert not (site / "tools").exists() and not [p for p in site.rglob("*.py") if p.name in tooling]
 
 
 def test_default_position_from_any_directory(installed, elsewhere):

@@ -1,6 +1,6 @@
 """Cut runs say so: a whole-phase diff listed short of its combinations is
 incomplete; a search stops within its --timeout even inside a long batch;
-`python -m asl_kb.mutate --search` cut by its timeout counts the mutant
+`python -m tools.mutate --search` cut by its timeout counts the mutant
 unfinished (exit 3), not "not told apart"."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import time
 from asl_kb.committee import scan as scan_mod
 from asl_kb.committee.scope import load_scope
 from asl_kb.engines import diff as diff_mod
-from asl_kb.mutate.__main__ import main as mutate_main
-from asl_kb.mutate.mutants import file_mutants
+from tools.mutate.__main__ import main as mutate_main
+from tools.mutate.mutants import file_mutants
 from asl_kb.resources import rules_dir
 from conftest import FACTS
 from test_committee_diff import run

@@ -1,7 +1,7 @@
 """`search diff --switch X` skips the positions no clause of X can touch
 (asl_kb/committee/relevance.py): the shortcut must never hide a difference.
 Also: a switch's witness replayed by `asl-kb diff`, and surviving mutants
-handed to the search (`python -m asl_kb.mutate --search`)."""
+handed to the search (`python -m tools.mutate --search`)."""
 
 import json
 from pathlib import Path
@@ -147,8 +147,8 @@ def test_a_switch_witness_is_replayed_by_diff(capsys, tmp_path):
 
 
 def test_surviving_mutants_handed_to_the_search(capsys, tmp_path):
-    from asl_kb.mutate.__main__ import main as mutate
-    from asl_kb.mutate.mutants import file_mutants
+    from tools.mutate.__main__ import main as mutate
+    from tools.mutate.mutants import file_mutants
 
     disrupted, lone = tmp_path / "disrupted.yaml", tmp_path / "lone.yaml"
     disrupted.write_text(DISRUPTED)

@@ -112,7 +112,7 @@ def test_report_output_paths_are_checked_before_any_work(tmp_path, option, targe
 
 
 def test_the_mutation_tools_output_paths_are_checked_too(tmp_path):
-    from asl_kb.mutate.__main__ import main as mutate
+    from tools.mutate.__main__ import main as mutate
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err):

@@ -140,7 +140,7 @@ def test_any_value_anywhere_is_bad_input_or_loads(tmp_path):
     PositionError, never another exception."""
     import random
 
-    from asl_kb.casebook import load_case
+    from tools.casebook import load_case
 
     rnd = random.Random(29)
     files = [

@@ -32,7 +32,7 @@ def _id(p: Path) -> str:
 def test_the_big_stack_case_holds():
     """Its expectations (the hand-worked odds beside them) as a bundled
     case's are held (tests/rules/test_cases.py)."""
-    from asl_kb.casebook import run_case
+    from tools.casebook import run_case
 
     assert not run_case(BIG)
 

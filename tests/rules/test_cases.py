@@ -6,7 +6,7 @@ lists every expectation not met, FILE:LINE first. A position file without
 
 import pytest
 
-from asl_kb.casebook import case_files, run_case
+from tools.casebook import case_files, run_case
 from asl_kb.resources import cases_dir
 
 CASES = case_files()

@@ -3,7 +3,7 @@ bad `expect:` as FILE:LINE: KEY: message."""
 
 import pytest
 
-from asl_kb.casebook import Failure, load_case, run_case
+from tools.casebook import Failure, load_case, run_case
 from asl_kb.errors import PositionError
 
 POSITION = """name: runner test
@@ -226,7 +226,7 @@ def test_bad_match_is_file_line_key(tmp_path, match, where):
 def test_match_operators_on_the_answers_lists():
     """The five operators, on plain JSON: a list is matched in order; `count`
     on a mapping is its key; `exactly` is a multiset."""
-    from asl_kb.expect_match import matches
+    from tools.expect_match import matches
 
     fates = [
         {"fate": "rout", "at": "L5", "interdiction": [{"at": "J1"}, {"at": "J1"}]},

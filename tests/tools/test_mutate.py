@@ -1,4 +1,4 @@
-"""make mutate (asl_kb.mutate): mutants spliced by clingo's locations, the
+"""make mutate (tools.mutate): mutants spliced by clingo's locations, the
 include trees, and a run of the worker pool on a tiny rules folder."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import clingo
 import pytest
 
-from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
-from asl_kb.mutate.pool import Pool
+from tools.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files
+from tools.mutate.pool import Pool
 
 MAIN = '#include "ch/r.lp".\n#show ok/0.\n'
 R = (
@@ -108,10 +108,10 @@ R2 = (
 
 def test_probes_say_which_mutants_can_change_a_run(tmp_path):
     """A mutant whose clause (or the body its negation leaves) has no ground
-    instance in a run cannot change it (asl_kb/mutate/reach.py); e/1 never
+    instance in a run cannot change it (tools/mutate/reach.py); e/1 never
     holds here, so neither d/1's clause nor f's has an instance."""
     from asl_kb.asp.control import keeping_controls, new_control, using_rules
-    from asl_kb.mutate.reach import grounded, write_probes
+    from tools.mutate.reach import grounded, write_probes
 
     rules = tmp_path / "rules"
     (rules / "ch").mkdir(parents=True)
@@ -165,10 +165,10 @@ def test_equivalent_marks(tmp_path):
 
 
 def test_history_records_each_killer_and_forgets_a_mutant_no_longer_killed(tmp_path):
-    """asl_kb/mutate/history.json: the case and run that killed a mutant, by a key
+    """tools/mutate/history.json: the case and run that killed a mutant, by a key
     that survives line shifts; a mutant that is not killed loses its entry."""
     from types import SimpleNamespace
-    from asl_kb.mutate import history
+    from tools.mutate import history
     from asl_kb.resources import cases_dir
 
     a = SimpleNamespace(id="f.lp:3:delete:10", file="rout/f.lp", kind="delete", clause="p :- q.", literal="")
@@ -193,7 +193,7 @@ def test_unsafe_mutants_are_exactly_the_negations_whose_program_no_longer_ground
     with grounding the whole program with that mutant in place."""
     import shutil
     from asl_kb.asp import control
-    from asl_kb.mutate.mutants import NEGATE, file_mutants, unsafe_mutants
+    from tools.mutate.mutants import NEGATE, file_mutants, unsafe_mutants
     from asl_kb.resources import rules_dir
 
     rules = rules_dir()
@@ -218,7 +218,7 @@ def test_unsafe_mutants_are_exactly_the_negations_whose_program_no_longer_ground
 def test_a_case_runs_the_preferred_runs_first_and_stops_at_the_first_failure(monkeypatch):
     """`make mutate` hands a case the labels of the runs that killed mutants
     like this one: those run first, and the case stops at its first failure."""
-    from asl_kb import casebook
+    from tools import casebook
     from asl_kb.resources import cases_dir
 
     path = cases_dir() / "rout" / "A20.21-surrender.yaml"

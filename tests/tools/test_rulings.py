@@ -1,14 +1,14 @@
 """Q&A rulings as readings (issue 32, point 11): every `qa_reading` of
 rules/core/versions.lp has its words and its other reading, is pinned by a
 case run under both settings, and docs/rulings.md is what
-`python -m asl_kb.rulings` writes (its search blocks are re-run by
+`python -m tools.rulings` writes (its search blocks are re-run by
 tests/test_docs.py as every sample output is)."""
 
 import re
 
 import pytest
 
-from asl_kb import rulings
+from tools import rulings
 from asl_kb.engines.diff import switches_in_force
 from asl_kb.position.loader import load_position
 

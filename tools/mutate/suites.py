@@ -4,7 +4,7 @@ A suite has a name, `case_files()` (the cases, as paths) and
 `run_case(path) -> list` (the case's failures; empty: it passes).
 
 - `casebook`: the project's cases (facts/<chapter>/*.yaml with `expect:`),
-  run by asl_kb.casebook — the suite `make mutate` uses.
+  run by tools.casebook — the suite `make mutate` uses.
 - `golden`: a stand-in, and a differential check: a case fails when the
   outcomes (plain and --phase) of the bundled position differ from what the
   shipped rules give. It kills every mutant that changes any bundled output,
@@ -21,13 +21,15 @@ class CasebookSuite:
     name = "casebook"
 
     def __init__(self):
-        from asl_kb import casebook
+        from tools import casebook
 
         self._book = casebook
 
     def case_files(self) -> list[Path]:
         # a position without `expect:` (not yet a case) pins nothing
-        return [Path(p) for p in self._book.case_files() if self._book.has_expect(p)]
+        from asl_kb.committee.cases import has_expect
+
+        return [Path(p) for p in self._book.case_files() if has_expect(p)]
 
     def run_case(self, path, prefer=()) -> list:
         # a mutant is killed by the first failing run: the case's later runs are not
@@ -78,7 +80,7 @@ def make_suite(name: str = "auto"):
             return CasebookSuite()
         except ImportError:
             if name == "casebook":
-                raise SystemExit("error: --suite casebook: asl_kb.casebook is not there") from None
+                raise SystemExit("error: --suite casebook: tools.casebook is not there") from None
     if name in ("auto", "golden"):
         return GoldenSuite()
     raise SystemExit(f"error: --suite: unknown suite {name!r} (auto, casebook, golden)")

@@ -15,19 +15,17 @@ from __future__ import annotations
 
 import collections
 
-import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from asl_kb.committee import cases
+from asl_kb.committee.cases import FLAG_WORDS, asks_outcomes, given_items as _given_items, run_position
 from asl_kb.errors import PositionError
-from asl_kb.position.schema import schema
-from asl_kb.position.loader import DEFAULT_VERSIONS, parse_tree, position_from_tree, str_at
-from asl_kb.position.loader import Map as _Map, Seq as _Seq, Str as _Str, given as _given
-from asl_kb.expect_match import check as match
-from asl_kb.expect_sugar import notes_sugar, simultaneous_sugar
-from asl_kb.expect_sugar import pattern as _pattern, phase_sugar as _phase_sugar, unit_sugar as _unit_sugar
+from asl_kb.position.loader import DEFAULT_VERSIONS, Map as _Map, Seq as _Seq, given as _given
+from tools.expect_match import check as match
+from tools.expect_sugar import notes_sugar, simultaneous_sugar
+from tools.expect_sugar import pattern as _pattern, phase_sugar as _phase_sugar, unit_sugar as _unit_sugar
 from asl_kb.resources import cases_dir
 
 
@@ -52,29 +50,13 @@ class Failure:
 
 
 @dataclass
-class Run:
-    label: str
-    line: int | None
-    options: dict  # phase, voluntary_break, all_paths, limit
-    tree: Any  # the position tree with this run's overrides
-    expect: dict  # section name -> checked expectation
+class Run(cases.Run):
+    """A run of a case (asl_kb/committee/cases.py) with what it expects."""
 
-
-@dataclass
-class Case:
-    path: str
-    name: str
-    source: str
-    runs: list = field(default_factory=list)
+    expect: dict = field(default_factory=dict)  # section name -> checked expectation
 
 
 # ------------------------------------------------------------------ finding cases
-
-
-def has_expect(path) -> bool:
-    """Whether a position file carries `expect:` (is a case, not only a position)."""
-    tree = parse_tree(_read(os.fspath(path)), os.fspath(path))
-    return isinstance(tree, _Map) and _given(tree.get("expect"))
 
 
 def case_files(root: str | os.PathLike | None = None) -> list[Path]:
@@ -85,7 +67,6 @@ def case_files(root: str | os.PathLike | None = None) -> list[Path]:
 
 # ------------------------------------------------------------------ the expect schema
 
-FLAG_WORDS = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 # The keys of `expect:` and their values: docs/position.schema.json
 # (definitions expect, run, unit_expect, fate, ...), which the whole case is
 # checked against when it is loaded (loader.position_from_tree).
@@ -115,40 +96,9 @@ class _Expect:
 
     # -- sections
 
-    def expect(self, node):
-        path = "expect"
-        source = self.string(node["source"], f"{path}.source")
-        if _given(node.get("runs")):
-            for k in schema()["definitions"]["run"]["properties"]:
-                if k in node:
-                    self.fail(node, f"{path}.{k}", "with `runs:` every expectation goes inside a run")
-            runs = [(r, f"{path}.runs[{i}]") for i, r in enumerate(node["runs"])]
-        else:
-            runs = [(node, path)]
-        return source, runs
-
     def run(self, node, path):
-        label = self.string(node["label"], f"{path}.label") if _given(node.get("label")) else "as written"
-        options = {"phase": False, "voluntary_break": False, "all_paths": False, "limit": None}
-        overrides = {}
-        if _given(node.get("run")):
-            opts = node["run"]
-            # an empty option is absent; an empty override empties the key
-            # (`no_quarter:`)
-            for k, v in opts.items():
-                p = f"{path}.run.{k}"
-                if k in ("phase", "voluntary_break", "all_paths", "limit") and not _given(v):
-                    continue
-                if k == "phase" and isinstance(v, _Str) and v.lower() in FLAG_WORDS:
-                    options["phase"] = self.flag(v, p)
-                elif k == "phase":
-                    overrides[k] = v  # a phase name: the position's phase
-                elif k in ("voluntary_break", "all_paths"):
-                    options[k] = self.flag(v, p)
-                elif k == "limit":
-                    options[k] = self.integer(v, p)
-                else:
-                    overrides[k] = (v, p)
+        """What a run expects, section by section (its options and position
+        overrides: asl_kb/committee/cases.py)."""
         expect: dict = {}
         for k in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             if _given(node.get(k)):
@@ -157,7 +107,6 @@ class _Expect:
                 expect[k + "@"] = node[k]
         if _given(node.get("phase")):
             expect["phase"] = self.phase(node["phase"], f"{path}.phase")
-            options["phase"] = True
         if _given(node.get("prisoners")):
             expect["prisoners"] = self.prisoners(node["prisoners"], f"{path}.prisoners")
         if _given(node.get("check")):
@@ -193,7 +142,7 @@ class _Expect:
             expect["voluntary_break_refused"] = _Checked(
                 getattr(v, "line", node.line), self.strings(v, f"{path}.voluntary_break_refused") if _given(v) else []
             )
-        return label, options, overrides, expect
+        return expect
 
     def why_not(self, node, path):
         """A proposal and its answer: legal, or the objections (rule ids or
@@ -395,12 +344,6 @@ class _Expect:
         return _Checked(node.line, out, node.key_lines)
 
 
-def _given_items(node):
-    """A mapping's keys and values, a key with an empty value left out: it is
-    absent, as the loader and the schema read it."""
-    return [(k, v) for k, v in node.items() if _given(v)]
-
-
 def _plain_value(v):
     if isinstance(v, _Map):
         return {str(k): _plain_value(x) for k, x in v.items()}
@@ -425,132 +368,26 @@ class _Checked(dict):
 # ------------------------------------------------------------------ loading a case
 
 
-def _read(path) -> str:
-    file = os.fspath(path)
-    try:
-        with open(file, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise PositionError(file, None, None, f"cannot read case: {e}") from None
-
-
-def load_case(path, versions=DEFAULT_VERSIONS) -> Case:
-    """Read a case: the position (validated by the position loader) and its
-    `expect:` (validated here), one Run per run, each with its overrides applied."""
-    file = os.fspath(path)
-    tree = parse_tree(_read(file), file)
-    base = position_from_tree(tree, file, versions)  # the position as written must load
-    if not _given(tree.get("expect")):
-        raise PositionError(
-            file, getattr(tree, "line", None), "expect", "a case needs `expect:` (source and what the rules must give)"
-        )
-    ex = _Expect(file)
-    source, run_nodes = ex.expect(tree["expect"])
-    case = Case(path=file, name=base.name, source=source)
-    for node, path_ in run_nodes:
-        label, options, overrides, expect = ex.run(node, path_)
-        run_tree = _override(tree, overrides, ex)
-        position = position_from_tree(run_tree, file, versions)
-        ids = {u.id for u in position.units}
+def load_case(path, versions=DEFAULT_VERSIONS) -> cases.Case:
+    """Read a case: its runs as asl_kb/committee/cases.py reads them (the
+    position, each run's overrides and why-not proposals, validated by the
+    position loader and the engine), and what each run expects, validated
+    here."""
+    case = cases.read_case(path, versions)
+    ex = _Expect(case.path)
+    runs = []
+    for r in case.runs:
+        expect = ex.run(r.node, r.path)
+        ids = {u.id for u in run_position(case, r).units}
         for sec in ("units", "voluntary_break", "heat_of_battle", "disrupted"):
             for uid in expect.get(sec, {}):
                 if uid not in ids:
-                    ex.fail(expect[sec + "@"], f"{path_}.{sec}.{uid}", f"no unit {uid!r} in the position")
-        for w in expect.get("why_not", ()):
-            w["proposal"] = _proposal(position, w, ex)
-        case.runs.append(
-            Run(label=label, line=getattr(node, "line", None), options=options, tree=run_tree, expect=expect)
-        )
-    labels = [r.label for r in case.runs]
-    for i, r in enumerate(case.runs):
-        if labels.count(r.label) > 1:
-            ex.fail(run_nodes[i][0], f"{run_nodes[i][1]}.label", f"two runs labelled {r.label!r}: label each run")
+                    ex.fail(expect[sec + "@"], f"{r.path}.{sec}.{uid}", f"no unit {uid!r} in the position")
+        for w, (_, _, proposal) in zip(expect.get("why_not", ()), r.proposals):
+            w["proposal"] = proposal
+        runs.append(Run(**vars(r), expect=expect))
+    case.runs = runs
     return case
-
-
-def _proposal(position, w, ex) -> dict:
-    """The why-not proposal of an expectation, checked against the position
-    by the engine's own parser (a bad unit, fate, Location or captor is bad input)."""
-    from asl_kb.engines.why_not import FATES, ProposalError, parse_proposal
-
-    words = [w["fate"]] + [w[k] for k in ("at", "captor") if k in w]
-    key = {"rout": "at", "surrender": "captor"}.get(w["fate"])
-    for k in ("at", "captor"):
-        if k in w and k != key:
-            raise PositionError(
-                ex.file,
-                w.at(k),
-                f"{w['path']}.{k}",
-                f"a {w['fate']} proposal takes no {k}"
-                if w["fate"] in FATES
-                else f"unknown fate {w['fate']!r}; allowed: {', '.join(FATES)}",
-            )
-    if key and key not in w:
-        raise PositionError(ex.file, w.line, f"{w['path']}.{key}", f"a {w['fate']} proposal needs `{key}:`")
-    try:
-        return parse_proposal(position, w["unit"], words)
-    except ProposalError as e:
-        what, _, msg = str(e).partition(": ")
-        k = {"UNIT": "unit", "FATE": "fate", "LOCATION": "at", "CAPTOR": "captor"}.get(what, "fate")
-        raise PositionError(ex.file, w.at(k), f"{w['path']}.{k}", msg) from None
-
-
-def _override(tree, overrides, ex):
-    """The position tree with a run's overrides: `map`/`los` merged key by
-    key, `units` merged by id (`ID: remove` removes the unit, a new id adds
-    one), any other key replaced."""
-    if not overrides:
-        return tree
-    out = copy.copy(tree)
-    for k, v in overrides.items():
-        node, path = v if isinstance(v, tuple) else (v, f"run.{k}")
-        if k in ("map", "los"):
-            out[k] = _merge(tree.get(k), node)
-        elif k == "units":
-            if _given(node):  # `units:` with nothing: no unit changes
-                out[k] = _merge_units(tree.get(k), node, path, ex)
-        else:
-            out[k] = node
-    return out
-
-
-def _merge(base, patch):
-    if isinstance(base, _Map) and isinstance(patch, _Map):
-        m = copy.copy(base)
-        m.key_lines = dict(base.key_lines)
-        for k, v in patch.items():
-            if isinstance(v, _Str) and v == "remove":  # `key: remove` drops the key
-                m.pop(k, None)
-                m.key_lines.pop(k, None)
-                continue
-            m[k] = _merge(base.get(k), v)
-            m.key_lines[k] = patch.key_lines.get(k, patch.line)
-        return m
-    return patch
-
-
-def _merge_units(base, patch, path, ex):
-    units = _Seq(base or [])
-    units.line = getattr(base, "line", patch.line)
-    by_id = {str(u.get("id")): i for i, u in enumerate(units) if isinstance(u, _Map)}
-    drop = set()
-    for uid, change in patch.items():
-        if not _given(change) or (isinstance(change, _Str) and change == "remove"):
-            if uid not in by_id:
-                ex.fail(patch, f"{path}.{uid}", f"no unit {uid!r} to remove")
-            drop.add(by_id[uid])
-            continue
-        if uid in by_id:
-            units[by_id[uid]] = _merge(units[by_id[uid]], change)
-        else:
-            new = copy.copy(change)
-            new.key_lines = dict(change.key_lines)
-            new["id"] = str_at(uid, change.line)
-            new.key_lines["id"] = change.line
-            units.append(new)
-    kept = _Seq(u for i, u in enumerate(units) if i not in drop)
-    kept.line = units.line
-    return kept
 
 
 # ------------------------------------------------------------------ running a case
@@ -571,31 +408,6 @@ def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
         if failures and first_failure:
             break
     return failures
-
-
-def asks_outcomes(r) -> bool:
-    """Whether a run expects anything of the position's outcomes (else it
-    asks only `check` or `why-not`: a position that breaks a rule has no
-    outcomes to ask)."""
-    return any(
-        k in r.expect
-        for k in (
-            "units",
-            "voluntary_break",
-            "voluntary_break_refused",
-            "heat_of_battle",
-            "disrupted",
-            "phase",
-            "prisoners",
-            "complete",
-            "match",
-        )
-    )
-
-
-def run_position(case, r):
-    """The position a run of a case is run on (its overrides applied)."""
-    return position_from_tree(r.tree, case.path)
 
 
 def _run(case, r) -> list[Failure]:

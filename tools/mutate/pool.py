@@ -20,11 +20,11 @@ from pathlib import Path
 
 def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, prefer=None) -> list[dict]:
     """Run `cases` in order (until one fails, with `stop_first`). With `probes`
-    (the rules in force carry the probes of asl_kb.mutate.reach) each result
+    (the rules in force carry the probes of tools.mutate.reach) each result
     also says which probe parts the case's programs grounded."""
     import contextlib
     from asl_kb.asp import control
-    from asl_kb.mutate.reach import grounded
+    from tools.mutate.reach import grounded
 
     out = []
     for case in cases:
@@ -73,7 +73,7 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
 def _worker(conn, suite_name: str, rules: str):
     from asl_kb.asp.control import using_rules
     from asl_kb.asp.facts import remember_facts
-    from asl_kb.mutate.suites import make_suite
+    from tools.mutate.suites import make_suite
 
     remember_facts()  # a position's facts are the same under every mutant
     suite = make_suite(suite_name)

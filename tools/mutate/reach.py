@@ -34,7 +34,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as A
 
-from asl_kb.mutate.mutants import NEGATE, file_clauses
+from tools.mutate.mutants import NEGATE, file_clauses
 
 #: the probe atoms' name (no rule uses it)
 PROBE = "mutant_reach"

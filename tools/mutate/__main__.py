@@ -1,4 +1,4 @@
-"""`python -m asl_kb.mutate` (`make mutate`): is every rule clause pinned by a
+"""`python -m tools.mutate` (`make mutate`): is every rule clause pinned by a
 case? Deletes each clause of rules/**/*.lp in turn and negates each body
 literal, runs the case suite against each mutant, lists the survivors.
 See docs/mutation.md.
@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from asl_kb.mutate import history
-from asl_kb.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files, unsafe_mutants
-from asl_kb.mutate.pool import Pool
-from asl_kb.mutate.reach import write_probes
+from tools.mutate import history
+from tools.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files, unsafe_mutants
+from tools.mutate.pool import Pool
+from tools.mutate.reach import write_probes
 from asl_kb.resources import rules_dir
 
 KILLED, ERROR, TIMEOUT, SURVIVED, UNREACHED = "killed", "error", "timeout", "survived", "unreached"
@@ -27,7 +27,7 @@ EQUIVALENT = "equivalent"
 
 
 def _parser():
-    ap = argparse.ArgumentParser(prog="python -m asl_kb.mutate", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.mutate", description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "files", nargs="*", help="rules files to mutate (paths or globs, with or without rules/; default: all)"
     )
@@ -46,7 +46,7 @@ def _parser():
         default=str(history.DEFAULT),
         metavar="FILE",
         help="the case that killed each mutant last time, tried first; updated after a complete "
-        "run of every file (default asl_kb/mutate/history.json; '' for none)",
+        "run of every file (default tools/mutate/history.json; '' for none)",
     )
     ap.add_argument(
         "--sample",
@@ -184,7 +184,7 @@ def main(argv=None) -> int:
         print(f"{len(mutants)} mutants", file=sys.stderr)
         return 0
 
-    from asl_kb.mutate.suites import make_suite
+    from tools.mutate.suites import make_suite
 
     suite = make_suite(args.suite)
     cases = [str(c) for c in suite.case_files()]
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
     probes = None if args.no_probes else write_probes(rules, files, Path(tmp.name) / "rules")
     pool = Pool(args.jobs, args.suite if ":" in args.suite else suite.name, rules)
     try:
-        # the baseline: every case once, on the rules with the probes (asl_kb/mutate/reach.py):
+        # the baseline: every case once, on the rules with the probes (tools/mutate/reach.py):
         # what it loads, how long it takes, which clauses have an instance there
         print(
             f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
@@ -383,7 +383,7 @@ class Affinity:
 def _order(m, case: str, info: dict, kills: dict, affinity: Affinity, killer: str | None = None) -> tuple:
     """The order a mutant's cases run in, likeliest killer first: the case
     that killed this mutant in the last complete run (`killer`, from
-    asl_kb/mutate/history.json), then the cases that killed other mutants of the
+    tools/mutate/history.json), then the cases that killed other mutants of the
     same clause, then of the same file, then those with the most words in
     common with the clause (its rule id, its constants), then the most kills
     per second so far."""

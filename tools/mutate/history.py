@@ -4,7 +4,8 @@ A mutant is killed by the first failing case, so the order the cases run in
 is most of what a killed mutant costs; half of a complete run's CPU on
 killed mutants went to the 100 whose one killing case came after 10 to 47
 others. PIT keeps such a history between runs; so does this:
-`history.json` beside this module (committed) maps each mutant -- by a
+`history.json` beside this module (written by each complete run, not
+committed: the first run on a checkout orders by the other hints) maps each mutant -- by a
 hash of its file, kind, clause and literal as written, which survive edits
 elsewhere in the file -- to the case and run that killed it. It orders, never decides: a
 verdict is the cases' whatever the order, and a stale entry costs one case.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from asl_kb.resources import cases_dir
 
-#: the committed history, generated data of this tool
+#: the history, data this tool writes (tools/mutate/history.json; .gitignore)
 DEFAULT = Path(__file__).with_name("history.json")
 
 
@@ -70,7 +71,7 @@ def update(path: str | None, mutants, results: dict) -> None:
     Path(path).write_text(
         json.dumps(
             {
-                "about": "asl_kb/mutate/history.py: the case that killed each mutant last time, tried first",
+                "about": "tools/mutate/history.py: the case that killed each mutant last time, tried first",
                 "killed_by": dict(sorted(old.items())),
             },
             indent=1,

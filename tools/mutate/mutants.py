@@ -16,6 +16,9 @@ from pathlib import Path
 
 import clingo.ast as A
 
+from asl_kb.committee import clauses
+from asl_kb.committee.clauses import collapse, offsets, span
+
 #: the kinds of mutation
 DELETE, NEGATE = "delete", "negate"
 _NOT = re.compile(rb"not\s+")
@@ -73,32 +76,6 @@ class Mutant:
         }
 
 
-def _offsets(text: bytes) -> list[int]:
-    """Byte offset of the start of each line (clingo columns count bytes)."""
-    starts = [0]
-    for m in re.finditer(rb"\n", text):
-        starts.append(m.end())
-    return starts
-
-
-def _span(starts, loc) -> tuple[int, int]:
-    return (starts[loc.begin.line - 1] + loc.begin.column - 1, starts[loc.end.line - 1] + loc.end.column - 1)
-
-
-def _is_wording(rule) -> bool:
-    head = rule.head
-    return (
-        head.ast_type == A.ASTType.Literal
-        and head.atom.ast_type == A.ASTType.SymbolicAtom
-        and head.atom.symbol.ast_type == A.ASTType.Function
-        and head.atom.symbol.name == "says"
-    )
-
-
-def _collapse(b: bytes) -> str:
-    return " ".join(b.decode().split())
-
-
 @dataclasses.dataclass(frozen=True)
 class Clause:
     """One mutable clause of a rules file: its AST statement, the parameters of
@@ -112,43 +89,26 @@ class Clause:
 
 
 def file_clauses(rules: Path, rel: str) -> list[Clause]:
-    """Every mutable clause of one rules file, in file order."""
+    """Every mutable clause of one rules file (asl_kb/committee/clauses.py),
+    in file order, with its mutants."""
     path = rules / rel
     text = path.read_bytes()
-    starts = _offsets(text)
-    target = str(path.resolve())
-    stmts = []
-    part: list[tuple[str, ...]] = [()]
-
-    def take(st):
-        if st.ast_type == A.ASTType.Program:
-            part[0] = tuple(p.name for p in st.parameters)
-            return
-        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
-            return
-        if str(Path(st.location.begin.filename).resolve()) != target:
-            return  # a statement of an #include'd file
-        if st.ast_type == A.ASTType.Rule and _is_wording(st):
-            return
-        stmts.append((st, part[0]))
-
-    A.parse_files([str(path)], take)
+    starts = offsets(text)
     lines = text.decode().split("\n")
     out = []
-    for st, params in stmts:
-        a, b = _span(starts, st.location)
-        clause = _collapse(text[a:b])
-        marks = _equivalent_marks(lines, st.location.begin.line, rel)
-        mutants = [Mutant(rel, st.location.begin.line, DELETE, clause, start=a, end=b)]
+    for c in clauses.file_clauses(rules, rel):
+        st = c.statement
+        marks = _equivalent_marks(lines, c.line, rel)
+        mutants = [Mutant(rel, c.line, DELETE, c.text, start=c.start, end=c.end)]
         body = st.body if st.ast_type == A.ASTType.Rule else ()
         for lit in body:
             if lit.ast_type != A.ASTType.Literal:
                 continue  # conditional literals are left alone
-            la, lb = _span(starts, lit.location)
+            la, lb = span(starts, lit.location)
             written = text[la:lb]
             m = _NOT.match(written)
             flipped = written[m.end() :] if m else b"not " + written
-            mutants.append(Mutant(rel, lit.location.begin.line, NEGATE, clause, _collapse(written), la, lb, flipped))
+            mutants.append(Mutant(rel, lit.location.begin.line, NEGATE, c.text, collapse(written), la, lb, flipped))
         for target, (line, reason) in marks.items():
             hit = [
                 i
@@ -162,7 +122,7 @@ def file_clauses(rules: Path, rel: str) -> list[Clause]:
                 )
             for i in hit:
                 mutants[i] = dataclasses.replace(mutants[i], equivalent=reason)
-        out.append(Clause(st, params, b, tuple(mutants)))
+        out.append(Clause(st, c.part, c.end, tuple(mutants)))
     return out
 
 
@@ -181,7 +141,7 @@ def _equivalent_marks(lines: list[str], first: int, rel: str) -> dict[str, tuple
         line = lines[n - 1].strip()
         m = _EQUIVALENT.match(line)
         if m:
-            current = _collapse(m[1].encode())
+            current = collapse(m[1].encode())
             marks[current] = (n, m[2].strip())
         elif current is not None:
             more = line.lstrip("%").strip()
@@ -204,10 +164,10 @@ def unsafe_mutants(rules: Path, rel: str) -> dict[str, str]:
     import clingo
 
     text = (rules / rel).read_bytes()
-    starts = _offsets(text)
+    starts = offsets(text)
     out: dict[str, str] = {}
     for c in file_clauses(rules, rel):
-        a, _ = _span(starts, c.statement.location)
+        a, _ = span(starts, c.statement.location)
         for m in c.mutants:
             if m.kind != NEGATE:
                 continue
