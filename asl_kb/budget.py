@@ -128,6 +128,42 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     return t
 
 
+def cap_memory(mib: int) -> None:
+    """Cap the process's data (RLIMIT_DATA: the heap and anonymous memory,
+    where clingo grounds) at `mib` MiB, below any cap already set
+    (--max-memory). Past it an allocation fails with MemoryError, which a run
+    answers as cut. (Where the resource module or the limit is missing: no
+    cap.)"""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        want = mib * 2**20
+        if hard != resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft == resource.RLIM_INFINITY or want < soft:
+            resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+
+
+def memory_cap() -> tuple:
+    """The process's data limits (soft, hard) as they are: for
+    restore_memory_cap() once a run capped in a caller's process is done."""
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_DATA)
+
+
+def restore_memory_cap(before: tuple) -> None:
+    """Give back the limits memory_cap() found: the CLI's main() runs inside
+    a caller's process (tests, tools), whose later work must not inherit
+    one run's cap."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, before)
+
+
 def data_used() -> int | None:
     """Bytes of data (the heap and anonymous memory: what RLIMIT_DATA and so
     --max-memory count) the process holds, as Linux counts them

@@ -186,32 +186,6 @@ def _seconds(text: str) -> float:
 _mib = committee_cli.at_least(64, "MiB")
 
 
-def _cap_memory(mib: int) -> None:
-    """Cap the process's data (RLIMIT_DATA: the heap and anonymous memory,
-    where clingo grounds) at `mib` MiB, below any cap already set. Past it an
-    allocation fails with MemoryError, which outcomes() answers as a cut run.
-    (Where the resource module or the limit is missing: no cap.)"""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        want = mib * 2**20
-        if hard != resource.RLIM_INFINITY:
-            want = min(want, hard)
-        if soft == resource.RLIM_INFINITY or want < soft:
-            resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
-    except (ImportError, AttributeError, ValueError, OSError):
-        pass
-
-
-def _uncap_memory(before: tuple) -> None:
-    """Give back the limit _cap_memory found: main() runs inside a caller's
-    process (tests, tools), whose later work must not inherit one run's cap."""
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_DATA, before)
-
-
 _count = committee_cli.at_least(0)
 
 
@@ -498,13 +472,11 @@ def run() -> None:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser(argv).parse_args(argv)
-    import resource
-
-    before = resource.getrlimit(resource.RLIMIT_DATA)
+    before = budget.memory_cap()
     try:
         return _main(args)
     finally:
-        _uncap_memory(before)
+        budget.restore_memory_cap(before)
 
 
 def _main(args) -> int:
@@ -518,7 +490,7 @@ def _main(args) -> int:
         # counts as data, and one refused under the cap is no answer at all)
         if args.command not in ("search", "serve") and _WATCHDOG:
             timer = _arm_watchdog(args)
-        _cap_memory(args.max_memory)
+        budget.cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/collector.py); the committee's long searches keep it on
         # (and keep their own --timeout: they answer with what they found);
@@ -708,9 +680,9 @@ def _command(position, args, rs) -> int:
         # in the memory the answer not written held)
         del result
         collector.let_go()
-        from asl_kb.engines.outcomes import _out_of_memory
+        from asl_kb.engines.outcomes import cut_by_memory
 
-        cut = _out_of_memory(position, args.max_memory, "writing the answer")
+        cut = cut_by_memory(position, args.max_memory, "writing the answer")
         out = json_bytes(cut) if args.format == "json" else to_text(cut, False, False, args.limit)
         with budget.ANSWER_LOCK:
             _write(out)
@@ -752,10 +724,10 @@ def _arm_watchdog(args):
     def answer(where: str) -> str:
         why = f"--timeout {args.timeout:g} s passed while {where}"
         if args.command == "outcomes" and _POSITION is not None:
-            from asl_kb.engines.outcomes import _timed_out, progress
+            from asl_kb.engines.outcomes import cut_by_timeout, progress
             from asl_kb.report.render import to_json, to_text
 
-            r = _timed_out(_POSITION, args.timeout, where, *progress())
+            r = cut_by_timeout(_POSITION, args.timeout, where, *progress())
             return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
         if args.format == "json":
             import json

@@ -136,7 +136,7 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def _statements(path: Path) -> list:
+def parsed_statements(path: Path) -> list:
     """The statements of the entry program at `path` and the files it
     includes, parsed once per process while no file changes (parsing rout.lp
     costs ~7 ms a Control; a mutant or an edited rule file changes the text,
@@ -279,7 +279,7 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         from clingo.ast import ProgramBuilder
 
         with ProgramBuilder(ctl) as builder:
-            for statement in _statements(path):
+            for statement in parsed_statements(path):
                 builder.add(statement)
     if facts:
         add_facts(ctl, facts)

@@ -20,7 +20,7 @@ WOUNDED_ROUT_MF = 3
 
 def cube(h: str) -> tuple[int, int, int]:
     """Cube coordinates of hex h: the rules compute ranges from them."""
-    return hexgrid._cube(h)
+    return hexgrid.cube(h)
 
 
 def locations_of_hex(position, h: str) -> list[tuple[str, int]]:

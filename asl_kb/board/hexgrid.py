@@ -211,13 +211,9 @@ def _from_cube(x: int, z: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=None)
-def _cube(h: str) -> tuple[int, int, int]:
-    return _to_cube(*hex_coords(h))
-
-
 def cube(h: str) -> tuple[int, int, int]:
     """Cube coordinates (x, y, z), x + y + z == 0, of a canonical hex id."""
-    return _cube(h)
+    return _to_cube(*hex_coords(h))
 
 
 def _cube_id(x: int, z: int) -> str | None:
@@ -285,8 +281,8 @@ def adjacent(a: str, b: str) -> bool:
 @lru_cache(maxsize=65536)
 def distance(a: str, b: str) -> int:
     """Range in hexes between two hexes (0 for the same hex)."""
-    ax, ay, az = _cube(a)
-    bx, by, bz = _cube(b)
+    ax, ay, az = cube(a)
+    bx, by, bz = cube(b)
     return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
 
@@ -375,7 +371,7 @@ def within(h: str, radius: int, area: Area | None = None) -> tuple[str, ...]:
     when given, sorted by (column index, row).  O(radius²)."""
     if radius < 0:
         return ()
-    cx, _cy, cz = _cube(h)
+    cx, _cy, cz = cube(h)
     out: list[tuple[int, int]] = []
     for dx in range(-radius, radius + 1):
         for dz in range(max(-radius, -dx - radius), min(radius, -dx + radius) + 1):
@@ -444,7 +440,7 @@ def _symmetries():
     return tuple(out)
 
 
-_SYMMETRIES = _symmetries()
+SYMMETRIES = _symmetries()
 
 
 @lru_cache(maxsize=None)
@@ -462,7 +458,7 @@ PREFIX_SAMPLES = 5
 
 def _canonical(tx: int, ty: int, tz: int):
     best = None
-    for apply, undo in _SYMMETRIES:
+    for apply, undo in SYMMETRIES:
         c = apply((tx, ty, tz))
         if best is None or c < best[0]:
             best = (c, undo)
@@ -569,7 +565,7 @@ def _exact_line(tx: int, ty: int, tz: int, upto: int | None = None) -> tuple[tup
 _ID_BY_CUBE: dict[tuple[int, int], str | None] = {}
 
 
-def _cube_id_cached(key: tuple[int, int]) -> str | None:
+def cube_id_cached(key: tuple[int, int]) -> str | None:
     hid = _ID_BY_CUBE.get(key, 0)
     if isinstance(hid, int):  # 0: not met yet
         hid = _ID_BY_CUBE[key] = _cube_id(*key)
@@ -587,8 +583,8 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
     A / north of row 0) can only occur as half of a hexside pair along the map
     edge; such pairs are left out.
     """
-    ax, ay, az = _cube(a)
-    bx, by, bz = _cube(b)
+    ax, ay, az = cube(a)
+    bx, by, bz = cube(b)
     rel = _relative_line(bx - ax, by - ay, bz - az)
     out: list[tuple[str, ...]] = []
     get = _ID_BY_CUBE.get
@@ -597,11 +593,11 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
             key = (ax + members[0][0], az + members[0][2])
             hid = get(key, 0)
             if isinstance(hid, int):  # 0: not met yet
-                hid = _cube_id_cached(key)
+                hid = cube_id_cached(key)
             if hid is not None:
                 out.append((hid,))
             continue
-        ids = [_cube_id_cached((ax + x, az + z)) for x, _y, z in members]
+        ids = [cube_id_cached((ax + x, az + z)) for x, _y, z in members]
         if None not in ids:
             ids.sort(key=hex_coords)
             out.append(tuple(cast("list[str]", ids)))

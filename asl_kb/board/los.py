@@ -207,7 +207,7 @@ class LosMap:
 
     def _cube_info(self, key):
         """LOS data of the hex at cube (x, z), None when it has no id."""
-        h = hexgrid._cube_id_cached(key)
+        h = hexgrid.cube_id_cached(key)
         if h is None:
             return None
         info = self._hex_info(h)

@@ -16,7 +16,7 @@ import dataclasses
 
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause, may_touch
 from asl_kb.committee.rulesets import RuleSet, with_switch
-from asl_kb.engines.diff import _describe, _items, compared, kind_of, switches_in_force
+from asl_kb.engines.diff import describe, outcome_items, compared, kind_of, switches_in_force
 from asl_kb.engines.outcomes import answers_each, reads_phase
 from asl_kb.model import Outcomes
 
@@ -56,7 +56,7 @@ def run(position, rs: RuleSet, phase: bool = False, applied: bool = False, volun
     with rs.active():
         p = position if applied else rs.apply(position)
         r, cut = compared(p, phase, voluntary_break)
-    return Run(_items(r), rule_ids(r), cut)
+    return Run(outcome_items(r), rule_ids(r), cut)
 
 
 def unit_of(item: tuple) -> str:
@@ -124,7 +124,7 @@ def compare(
         merged: dict[tuple, list[dict]] = {}
         kinds: dict[tuple, tuple[str, str]] = {}
         for item in items:
-            key = (unit_of(item), _describe(item))
+            key = (unit_of(item), describe(item))
             caused = merged.setdefault(key, [])
             kinds[key] = kind_of(item)
             for c in causes.get(item) or ([combination] if attribute and combination is not None else []):

@@ -27,7 +27,7 @@ from asl_kb.board import hexgrid
 from asl_kb.committee.scope import PASSED, Scope
 from asl_kb.position.loader import BUILDINGS
 
-_SYMMETRIES = [apply for apply, _undo in hexgrid._SYMMETRIES]
+SYMMETRIES = [apply for apply, _undo in hexgrid.SYMMETRIES]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +66,7 @@ _BASE, _SLOTS = 256, 1024
 
 def _codes(cells) -> list[dict]:
     """For each of the 12 symmetries: cell -> the code of its image."""
-    return [{c: ((sym(c)[0] + 64) * _BASE + sym(c)[2] + 64) * _SLOTS for c in cells} for sym in _SYMMETRIES]
+    return [{c: ((sym(c)[0] + 64) * _BASE + sym(c)[2] + 64) * _SLOTS for c in cells} for sym in SYMMETRIES]
 
 
 def _class_key(codes, units, terrain):

@@ -214,7 +214,7 @@ def _handed(folder: str) -> frozenset:
     """What neither a scope nor a clause gives but may hold: the predicates
     a program hands another (#defined outside core/defined.lp), #external
     atoms, and every name asl_kb/asp/facts.py writes (any arity)."""
-    from asl_kb.committee.relevance import _fact_names
+    from asl_kb.committee.relevance import fact_names
 
     root = Path(folder)
     out: set = set()
@@ -225,7 +225,7 @@ def _handed(folder: str) -> frozenset:
         out |= {(n, int(a)) for n, a in _ANY_DEFINED.findall(text)}
         out |= {(n, len(_split(f"x({a})")[1]) if a else 0) for n, a in _EXTERNAL.findall(text)}
     declared = {n for n, _, _ in inputs(root)}
-    return frozenset(out | {(n, -1) for n in _fact_names(folder) if n not in declared})
+    return frozenset(out | {(n, -1) for n in fact_names(folder) if n not in declared})
 
 
 @functools.lru_cache(maxsize=32)
@@ -363,7 +363,7 @@ def changed(a, b) -> tuple[str, list[Clause]] | None:
     alone), or a rules folder's edits against the shipped rules. None when
     they differ otherwise (two versions: every switch they set apart)."""
     from asl_kb.committee.rulesets import materialize
-    from asl_kb.committee.search import flipped
+    from asl_kb.committee.rulesets import flipped
 
     switches = flipped(a, b)
     if switches:

@@ -779,11 +779,11 @@ def _staged_slice(
 
 def _may_fire(rules, folder: str) -> list:
     """The clauses that may fire: those whose positive body atoms are all of
-    predicates the position's facts may give (_fact_names) or a clause that
+    predicates the position's facts may give (fact_names) or a clause that
     may fire derives (least fixpoint). At stage 0 this drops every clause
     reading the carry of a stage -1 (was_movable(-1,...): no such stage is
     grounded), and so what only they would need (the A10.51 step bars)."""
-    derivable, live, rest = set(_fact_names(folder)), [], list(rules)
+    derivable, live, rest = set(fact_names(folder)), [], list(rules)
     grew = True
     while grew:
         grew, waiting = False, []
@@ -806,7 +806,7 @@ _WRITTEN = re.compile(r"""["']([a-z_][A-Za-z0-9_]*)\(""")
 
 
 @functools.lru_cache(maxsize=16)
-def _fact_names(folder: str) -> frozenset:
+def fact_names(folder: str) -> frozenset:
     """The predicate names a position's facts may hold: the inputs the rules
     folder declares (core/defined.lp) and every name asl_kb/asp/facts.py
     writes (tests/committee/test_committee_relevance.py checks the bundled cases'

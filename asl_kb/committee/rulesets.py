@@ -239,3 +239,11 @@ def discard_materialized() -> None:
         shutil.rmtree(root, True)
     _TEMP_ROOT.clear()
     _MATERIALIZED.clear()
+
+
+def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
+    """The switches a and b differ in when that is all they differ in (same
+    version, same rules folder), else None."""
+    if (a.version, a.folder, a.complete) != (b.version, b.folder, b.complete):
+        return None
+    return tuple(sorted(f for f in (a.flip, b.flip) if f is not None)) if a.flip != b.flip else ()

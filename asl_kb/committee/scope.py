@@ -24,13 +24,13 @@ from asl_kb.position.loader import (
     STATUSES,
     TERRAINS,
     UNIT_TYPES,
-    _Map,
-    _parse,
-    _plain,
-    _Schema,
-    _Seq,
-    _Str,
+    Map,
+    Schema,
+    Seq,
+    Str,
     load_position_text,
+    parse_tree,
+    plain,
 )
 
 SCOPES_DIR = Path(__file__).resolve().parent / "scopes"
@@ -201,7 +201,7 @@ def load_scope(name_or_file: str) -> Scope:
     return scope_from_text(text, shown)
 
 
-class _ScopeSchema(_Schema):
+class _ScopeSchema(Schema):
     def __init__(self, file: str):
         super().__init__(file, ("current",))
 
@@ -209,7 +209,7 @@ class _ScopeSchema(_Schema):
         return super().hex(node, path, check_area=False)
 
     def pair(self, node, path: str, lo: int, hi: int) -> tuple[int, int]:
-        if isinstance(node, _Seq):
+        if isinstance(node, Seq):
             if len(node) != 2:
                 self.fail(node, path, "expected [MIN, MAX], e.g. [1, 2]")
             a, b = (self.integer(n, f"{path}[{i}]", lo, hi) for i, n in enumerate(node))
@@ -232,8 +232,8 @@ class _ScopeSchema(_Schema):
 
 def scope_from_text(text: str, file: str) -> Scope:
     s = _ScopeSchema(file)
-    root = _parse(text, file)
-    if not isinstance(root, _Map):
+    root = parse_tree(text, file)
+    if not isinstance(root, Map):
         raise PositionError(file, getattr(root, "line", None), None, "a scope is a mapping; see docs/committee.md")
     top = s.mapping(root, "", TOP, ("name", "map", "units", "attacker"))
     m = s.mapping(
@@ -331,7 +331,7 @@ def scope_from_text(text: str, file: str) -> Scope:
             if other is not None and other not in named:
                 s.fail(seq[i], f"units.kinds[{i}].{key}", f"no kind named {other!r} (kinds: {', '.join(names)})")
     attackers = s.names(
-        top["attacker"] if isinstance(top["attacker"], _Seq) else _one(top["attacker"]), "attacker", None, "[german]"
+        top["attacker"] if isinstance(top["attacker"], Seq) else _one(top["attacker"]), "attacker", None, "[german]"
     )
     nq: list[tuple[str, ...]] = [()]
     if top.get("no_quarter") is not None:
@@ -343,7 +343,7 @@ def scope_from_text(text: str, file: str) -> Scope:
     phases = ("rout",)
     if top.get("phase") is not None:
         phases = s.names(
-            top["phase"] if isinstance(top["phase"], _Seq) else _one(top["phase"]), "phase", PHASES, "[rout]"
+            top["phase"] if isinstance(top["phase"], Seq) else _one(top["phase"]), "phase", PHASES, "[rout]"
         )
     options = _options(s, top, named)
     return Scope(
@@ -370,7 +370,7 @@ def scope_from_text(text: str, file: str) -> Scope:
 
 def _spec(s: _ScopeSchema, k, path: str, side: str, status: tuple, name: str, level: int) -> UnitSpec:
     """One unit spec of a kind: its position keys, and the units it carries."""
-    passed = tuple((key, json.dumps(_plain(k[key]))) for key in PASSED if k.get(key) is not None)
+    passed = tuple((key, json.dumps(plain(k[key]))) for key in PASSED if k.get(key) is not None)
     carried = tuple(
         (rel, c)
         for key, rel in CARRIED.items()
@@ -403,7 +403,7 @@ def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ..
                 s.optional(p, "counter", "", lambda n, q: s.string(n, q), at),
                 s.optional(p, "status", (), lambda n, q: _status(s, n, q), at),
                 (),
-                tuple((key, json.dumps(_plain(p[key]))) for key in PASSED if p.get(key) is not None),
+                tuple((key, json.dumps(plain(p[key]))) for key in PASSED if p.get(key) is not None),
                 level,
                 s.optional(p, "name", "", lambda n, q: s.ident(n, q), at),
             )
@@ -413,7 +413,7 @@ def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ..
 
 def _terrain(s: _ScopeSchema, node, path: str) -> Terrain:
     """A palette entry: a terrain name, or {terrain, features, levels}."""
-    if not isinstance(node, _Map):
+    if not isinstance(node, Map):
         return Terrain(s.choice(node, path, TERRAINS))
     t = s.mapping(node, path, ("terrain", "features", "levels"), ("terrain",))
     terrain = s.choice(t["terrain"], f"{path}.terrain", TERRAINS)
@@ -449,11 +449,11 @@ def _options(s: _ScopeSchema, top, named: set) -> tuple:
         choices: list[tuple] = []
         for i, n in enumerate(s.seq(top[key], key, "[none, ...]")):
             at = f"{key}[{i}]"
-            if isinstance(n, _Str) and n == "none":
+            if isinstance(n, Str) and n == "none":
                 choices.append(())
                 continue
             if key == "elr":
-                e = s.mapping(n, at, tuple(n) if isinstance(n, _Map) else ())
+                e = s.mapping(n, at, tuple(n) if isinstance(n, Map) else ())
                 value = {str(k): s.integer(v, f"{at}.{k}", 0, 6) for k, v in e.items()}
             elif key == "massacred":
                 value = [s.ident(x, f"{at}[{j}]") for j, x in enumerate(s.seq(n, at, "[german]"))]
@@ -498,7 +498,7 @@ def _status(s: _ScopeSchema, node, path: str) -> tuple[str, ...]:
 
 
 def _one(node):
-    seq = _Seq([node])
+    seq = Seq([node])
     seq.line = getattr(node, "line", None)
     return seq
 

@@ -17,7 +17,7 @@ import functools
 
 from asl_kb.committee.compare import compare, same_outcomes
 from asl_kb.committee.relevance import may_touch
-from asl_kb.committee.rulesets import RuleSet
+from asl_kb.committee.rulesets import RuleSet, flipped
 from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.position.loader import load_position_text
@@ -51,14 +51,6 @@ def board_command(a: RuleSet, b: RuleSet, file: str) -> str:
         str(b.folder) if b.folder else b.version,
     ]
     return " ".join(words + (["--switch", b.flip] if b.flip else []) + ["-o", page])
-
-
-def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
-    """The switches a and b differ in when that is all they differ in (same
-    version, same rules folder), else None."""
-    if (a.version, a.folder, a.complete) != (b.version, b.folder, b.complete):
-        return None
-    return tuple(sorted(f for f in (a.flip, b.flip) if f is not None)) if a.flip != b.flip else ()
 
 
 def as_switch(a: RuleSet, b: RuleSet) -> tuple[RuleSet, RuleSet] | None:

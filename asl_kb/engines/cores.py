@@ -96,9 +96,9 @@ def constraints(entry: str) -> list[dict]:
 def _parsed(path: Path) -> list:
     """The statements of an entry program and its includes, parsed once per
     process while none of its files changes (asl_kb/asp/control.py)."""
-    from asl_kb.asp.control import _statements
+    from asl_kb.asp.control import parsed_statements
 
-    return _statements(path)
+    return parsed_statements(path)
 
 
 def minimal_core(entry: str, facts: str) -> list[dict] | None:

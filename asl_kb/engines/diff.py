@@ -39,7 +39,7 @@ def switches_in_force(position) -> dict[str, str]:
     }
 
 
-def _items(result: Outcomes) -> set[tuple]:
+def outcome_items(result: Outcomes) -> set[tuple]:
     """Every outcome of a result as a comparable item."""
     items: set[tuple] = set()
     ph = result.phase
@@ -106,7 +106,7 @@ def kind_of(item: tuple) -> tuple[str, str]:
     return "voluntary break", ""
 
 
-def _describe(item: tuple) -> str:
+def describe(item: tuple) -> str:
     if item[0] == "phase_count":
         return f"whole phase: {item[1]} outcomes"
     if item[0] == "phase":
@@ -192,7 +192,7 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
     def run(p):
         r, c = compared(p, phase)
         cut.extend(c)
-        return _items(r)
+        return outcome_items(r)
 
     pa = replace(position, rules=version_a)
     pb = replace(position, rules=version_b)
@@ -212,7 +212,7 @@ def diff(position, version_a: str, version_b: str, phase: bool = False) -> dict:
     def entry(item):
         names = causes.get(item)
         return {
-            "outcome": _describe(item),
+            "outcome": describe(item),
             "caused_by": [{"switch": n, "rule": rule_of.get(n, "")} for n in names]
             if names
             else [{"switch": "+".join(differing) or "(none)", "rule": "combination"}],

@@ -76,7 +76,7 @@ def _leaf_location(leaf):
     return _state_location(leaf)
 
 
-def _unit_of(node) -> str:
+def unit_of(node) -> str:
     """The unit a state belongs to: the root of its epoch term."""
     if node.name == "designating":
         k = node.arguments[0].arguments[0]
@@ -318,7 +318,7 @@ class Graph:
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
         out = {}
-        unit = _unit_of(root)
+        unit = unit_of(root)
         info, began_there, read_by = self.info, self.began_there, self.read_by
         unread = self.unread
         lists, heads = self._interdiction_lists, self._heads

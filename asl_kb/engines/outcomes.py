@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import re
 import time
 from typing import TYPE_CHECKING
 
@@ -21,10 +20,11 @@ from asl_kb.asp.groups import groups
 import clingo
 
 from asl_kb.asp.reader import text
-from asl_kb.engines.graph import MAX_PATHS, Graph, _unit_of, merged_info, rank_of
+from asl_kb.engines.graph import MAX_PATHS, Graph, unit_of, merged_info, rank_of
 from asl_kb.asp.solve import SolveStats, TimedOut, solve, solve_each
 from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
+from asl_kb.model.common import unit_key
 from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
 from asl_kb.record import replace
@@ -34,14 +34,6 @@ if TYPE_CHECKING:  # (imported where a run needs them: outcomes() below)
 
 #: whole-phase outcomes listed when --limit is not given (all are counted)
 DEFAULT_PHASE_LISTING = 100
-
-
-def unit_key(uid: str):
-    """A unit id's place in every listing: digits compared as numbers
-    (R2 before R10), so that no listing depends on the file's unit order.
-    A digit run is compared by its length without leading zeros, then its
-    digits: the order of its number, with no int() of a run of any length."""
-    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]
 
 
 def canonical(position):
@@ -94,9 +86,9 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
             stats.atoms += st.atoms
             stats.stages = max(stats.stages, st.stages)
             mine = set(figured)
-            roots = {_unit_of(r): r for r in g.roots}
+            roots = {unit_of(r): r for r in g.roots}
             _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
-    roots = {_unit_of(r): r for r in g.roots}
+    roots = {unit_of(r): r for r in g.roots}
     return g, roots, [read[u.id] for u in routing_order(position, g)], stats
 
 
@@ -217,7 +209,7 @@ def outcomes(
         # the watchdog may fire while this answer is built and written (a
         # thousand units, a busy machine), and lists the same units.
         done, table = (e.done, e.table) if hasattr(e, "done") else progress()
-        return _timed_out(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
+        return cut_by_timeout(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except BaseException:
         PROGRESS.clear()
         raise
@@ -227,7 +219,7 @@ def outcomes(
         # the little this answer needs is there again
         PROGRESS.clear()
         gc.collect()
-        return _out_of_memory(position, max_memory)
+        return cut_by_memory(position, max_memory)
     # (the graph kept where the process ends at its answer: collector.keep)
     collector.keep(PROGRESS.get("graph"))
     PROGRESS.clear()
@@ -236,7 +228,7 @@ def outcomes(
     return result
 
 
-def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
+def cut_by_timeout(position, timeout, where, done=(), table=None) -> Outcomes:
     """The answer of a run cut by --timeout: what was cut, and where; the
     units whose fates were read in full before the cut (`done`: the units
     of the groups whose rout graphs were solved whole, asl_kb/asp/groups.py;
@@ -246,7 +238,7 @@ def _timed_out(position, timeout, where, done=(), table=None) -> Outcomes:
     return _cut_short(position, f"{shown} passed while {where}", Cut(timeout, where, []), list(done), table)
 
 
-def _out_of_memory(position, max_memory, where: str = "figuring the outcomes") -> Outcomes:
+def cut_by_memory(position, max_memory, where: str = "figuring the outcomes") -> Outcomes:
     """The answer of a run that ran out of memory (clingo raises MemoryError
     when the process's cap is reached; `where`: writing the answer, cli.py):
     the same, with the cap."""

@@ -1,9 +1,11 @@
 """Shared by every program's results: `Because` (one line of explanation),
 `Term` (a result term: a kind and named arguments) and `Violation` (a
-clause the position breaks); the JSON helpers of the result classes."""
+clause the position breaks); the JSON helpers of the result classes; the
+order units are listed in (`unit_key`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from asl_kb.record import FrozenRecord, record
@@ -82,3 +84,11 @@ def because_lines(because: list[Because]) -> list[dict]:
         {"rule": b.rule, "reason": b.reason, "says": b.says} if b.reason else {"rule": b.rule, "says": b.says}
         for b in because
     ]
+
+
+def unit_key(uid: str):
+    """A unit id's place in every listing: digits compared as numbers
+    (R2 before R10), so that no listing depends on the file's unit order.
+    A digit run is compared by its length without leading zeros, then its
+    digits: the order of its number, with no int() of a run of any length."""
+    return [(0, len(x.lstrip("0")), x.lstrip("0")) if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", uid) if x]

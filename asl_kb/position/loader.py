@@ -622,8 +622,9 @@ def _describe(value) -> str:
 
 
 #: the parsed tree's names for its users (the case runner merges a run's
-#: overrides into the tree before position_from_tree reads it)
-Str, Seq, Map, given, str_at = _Str, _Seq, _Map, _given, _str_at
+#: overrides into the tree before position_from_tree reads it; a committee
+#: scope is read with the same tree, asl_kb/committee/scope.py)
+Str, Seq, Map, given, str_at, plain = _Str, _Seq, _Map, _given, _str_at, _plain
 
 
 # ---------------------------------------------------------------- schema layer
@@ -1299,3 +1300,8 @@ class _Schema:
                 rng = self.optional(m, "range", rng, lambda n, q: self.integer(n, q, 0, 99), ipath)
             out.append(Weapon(kind, fp, rng))
         return tuple(out)
+
+
+#: the loader's checks, the base of another format read from the same tree
+#: (a committee scope: asl_kb/committee/scope.py)
+Schema = _Schema

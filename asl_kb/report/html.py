@@ -117,7 +117,7 @@ def _points(ps) -> str:
     return " ".join(_pt(p) for p in ps)
 
 
-def _hex_of(loc: str) -> str:
+def hex_of(loc: str) -> str:
     return loc.split("@", 1)[0]
 
 
@@ -167,7 +167,9 @@ def to_html(
         ],
     }
     return (
-        _env().get_template("report.html.j2").render(r=r, v=view, all_paths=all_paths, selected=selected, marks=marked)
+        environment()
+        .get_template("report.html.j2")
+        .render(r=r, v=view, all_paths=all_paths, selected=selected, marks=marked)
     )
 
 
@@ -199,7 +201,7 @@ class _Environment(jinja2.Environment):
 
 
 @cache
-def _env() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     env = _Environment(
         loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
         autoescape=True,
@@ -298,9 +300,9 @@ class _View:
         p = self.position
         named = {u.hex for u in p.units} | set(p.terrain) | set(p.levels) | set(p.smoke)
         for pair in p.los_blocked + p.los_clear:
-            named |= {_hex_of(x) for x in pair}
+            named |= {hex_of(x) for x in pair}
         for a, b, _ in p.los_hindrance:
-            named |= {_hex_of(a), _hex_of(b)}
+            named |= {hex_of(a), hex_of(b)}
         for o in self.overlays:
             named |= o["hexes"]
         return named
@@ -480,7 +482,7 @@ class _View:
             ("hindrance", list(p.los_hindrance)),
         ):
             for a, b, drm in pairs:
-                (x0, y0), (x1, y1) = centre(_hex_of(a)), centre(_hex_of(b))
+                (x0, y0), (x1, y1) = centre(hex_of(a)), centre(hex_of(b))
                 label = {"blocked": "blocked", "clear": "clear"}.get(kind, f"+{drm} hindrance")
                 out.append(
                     {
@@ -513,8 +515,8 @@ class _View:
         return {"u": u, "groups": group_list, "open": len(fates) <= OPEN_UP_TO, "n": len(fates), "section": section}
 
     def _overlay(self, u: dict, f: dict, oid: str) -> dict:
-        start = _hex_of(u["at"])
-        at = _hex_of(f.get("at", u["at"]))
+        start = hex_of(u["at"])
+        at = hex_of(f.get("at", u["at"]))
         paths = f["paths"] if self.all_paths and f.get("paths") else []
         path = f.get("path") or [u["at"]]
         elements: list[dict] = []
@@ -528,22 +530,22 @@ class _View:
 
         for p in paths:
             if p != path and len(p) > 1:
-                elements.append({"kind": "alt", "points": _points(centre(_hex_of(h)) for h in p)})
-                hexes |= {_hex_of(h) for h in p}
+                elements.append({"kind": "alt", "points": _points(centre(hex_of(h)) for h in p)})
+                hexes |= {hex_of(h) for h in p}
         if len(path) > 1:
             elements.append(
                 {
                     "kind": "route",
                     "low_crawl": bool(f.get("low_crawl")),
                     "hexes": " ".join(path),
-                    "points": _points(centre(_hex_of(h)) for h in path),
+                    "points": _points(centre(hex_of(h)) for h in path),
                 }
             )
-            hexes |= {_hex_of(h) for h in path}
+            hexes |= {hex_of(h) for h in path}
         elements.append({"kind": "start", "points": _inset(start, 0.92)})
         for key, optional in (("interdiction", False), ("optional_interdiction", True)):
             for i in f.get(key, ()):
-                ih = _hex_of(i["at"])
+                ih = hex_of(i["at"])
                 hexes.add(ih)
                 cx, cy = centre(ih)
                 elements.append(
@@ -559,7 +561,7 @@ class _View:
                 )
                 for by in i["by"]:
                     if by in self.unit_loc:
-                        bh = _hex_of(self.unit_loc[by])
+                        bh = hex_of(self.unit_loc[by])
                         hexes.add(bh)
                         elements.append(
                             {
@@ -572,7 +574,7 @@ class _View:
         kind = f["fate"]
         captor = f.get("captor")
         if captor in self.unit_loc:
-            ch = _hex_of(self.unit_loc[captor])
+            ch = hex_of(self.unit_loc[captor])
             hexes.add(ch)
             a, b = centre(at), centre(ch)
             if a == b:  # the captor is in the same Location: a loop
@@ -614,7 +616,7 @@ class _View:
             }
         )
         for a in f.get("abandons", ()):
-            ah = _hex_of(a["at"])
+            ah = hex_of(a["at"])
             hexes.add(ah)
             x, y = centre(ah)
             elements.append(
@@ -622,8 +624,8 @@ class _View:
             )
         for other in f.get("llmc", ()):
             if other in self.unit_loc:
-                x, y = centre(_hex_of(self.unit_loc[other]))
-                hexes.add(_hex_of(self.unit_loc[other]))
+                x, y = centre(hex_of(self.unit_loc[other]))
+                hexes.add(hex_of(self.unit_loc[other]))
                 elements.append(
                     {"kind": "llmc", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}", "label": f"LLMC {other}"}
                 )

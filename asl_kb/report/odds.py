@@ -118,11 +118,11 @@ def preference(o: Odds | None) -> tuple:
     routs no further) first, then the least chance of elimination (a pin in a
     Location where it eliminates, pin_eliminates/3), then the best chance of
     arriving intact. () without odds (the rules give the unit no NMC)."""
-    return () if o is None else _preference(o.nmcs, o.intact, o.reduced, o.eliminated)
+    return () if o is None else preference_key(o.nmcs, o.intact, o.reduced, o.eliminated)
 
 
 @functools.lru_cache(maxsize=4096)
-def _preference(nmcs: int, intact: int, reduced: int, eliminated: int) -> tuple:
+def preference_key(nmcs: int, intact: int, reduced: int, eliminated: int) -> tuple:
     """(asked for every rout fate: an open board's thousands share a few odds)"""
     of = 36**nmcs
     return (-Fraction(intact + reduced, of), Fraction(eliminated, of), -Fraction(intact, of))

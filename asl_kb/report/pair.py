@@ -13,7 +13,7 @@ left, appeared: right). Nothing here decides a rules question.
 
 from __future__ import annotations
 
-from asl_kb.report.html import _env, _hex_of, to_html
+from asl_kb.report.html import environment, hex_of, to_html
 
 
 def marks(entries: list[dict], units: set[str]) -> dict:
@@ -21,7 +21,7 @@ def marks(entries: list[dict], units: set[str]) -> dict:
     units they are about, and the hexes their outcomes end in."""
     return {
         "units": sorted({e["unit"] for e in entries} & units),
-        "hexes": sorted({_hex_of(e["at"]) for e in entries if e.get("at")}),
+        "hexes": sorted({hex_of(e["at"]) for e in entries if e.get("at")}),
     }
 
 
@@ -56,7 +56,7 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
             {
                 "unit": e["unit"],
                 "outcome": e["outcome"],
-                "at": _hex_of(e["at"]) if e.get("at") else "",
+                "at": hex_of(e["at"]) if e.get("at") else "",
                 "causes": [cause(c) for c in e["caused_by"]],
             }
             for e in diff[key]
@@ -67,7 +67,7 @@ def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = Fals
         set((left.incomplete_because or []) + (right.incomplete_because or []) + diff.get("incomplete_because", []))
     )
     return (
-        _env()
+        environment()
         .get_template("pair.html.j2")
         .render(
             position=left.position,

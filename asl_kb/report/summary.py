@@ -92,7 +92,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
     numbers are the same in text, JSON, `why-not` and `report --fate`.
     Ordering fates is presentation, not a rules question: no fate is added
     or dropped."""
-    from asl_kb.engines.outcomes import unit_key
+    from asl_kb.model.common import unit_key
 
     # (an open board: thousands of fates naming a few units and Locations;
     # each id's and Interdiction's part of the key figured once)
@@ -169,9 +169,9 @@ def _odds_of(o: Odds | None) -> tuple | None:
 
 
 def _preference_of(odds: tuple | None) -> tuple:
-    from asl_kb.report.odds import _preference
+    from asl_kb.report.odds import preference_key
 
-    return () if odds is None else _preference(*odds)
+    return () if odds is None else preference_key(*odds)
 
 
 def unit_summary(fates: list[Fate]) -> FateSummary:

@@ -81,9 +81,9 @@ def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = No
 def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
     """The child process's body: cap the memory as the CLI does
     (--max-memory), answer, send the answer back."""
-    from asl_kb import cli, collector
+    from asl_kb import budget, collector
 
-    cli._cap_memory(max_memory)
+    budget.cap_memory(max_memory)
     try:
         with collector.paused():
             by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not}

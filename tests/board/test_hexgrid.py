@@ -232,8 +232,8 @@ def _line_points(a, b, steps=1000):
     Points are kept in integer cube coordinates scaled by ``steps``; points
     lying exactly on a hexside or vertex are skipped.
     """
-    ax, ay, az = hg._cube(a)
-    bx, by, bz = hg._cube(b)
+    ax, ay, az = hg.cube(a)
+    bx, by, bz = hg.cube(b)
     found = set()
     for i in range(1, steps):
         x = ax * steps + i * (bx - ax)
@@ -304,7 +304,7 @@ def test_hex_line_only_named_hexes():
 
 
 def test_the_symmetries_are_the_rotations_and_mirrors():
-    """hexgrid._SYMMETRIES (signed permutations, for speed) are the six
+    """hexgrid.SYMMETRIES (signed permutations, for speed) are the six
     rotations and the six rotated mirrors, each with its inverse."""
     import itertools
 
@@ -312,8 +312,8 @@ def test_the_symmetries_are_the_rotations_and_mirrors():
 
     cubes = [c for c in itertools.product(range(-3, 4), repeat=3) if sum(c) == 0]
     for k in range(6):
-        (apply, undo), (mirrored, mirrored_undo) = H._SYMMETRIES[2 * k], H._SYMMETRIES[2 * k + 1]
+        (apply, undo), (mirrored, mirrored_undo) = H.SYMMETRIES[2 * k], H.SYMMETRIES[2 * k + 1]
         for c in cubes:
             assert apply(c) == H._rotate(c, k) and undo(apply(c)) == c
             assert mirrored(c) == H._rotate(H._mirror(c), k) and mirrored_undo(mirrored(c)) == c
-    assert len({tuple(s[0](c) for c in cubes) for s in H._SYMMETRIES}) == 12
+    assert len({tuple(s[0](c) for c in cubes) for s in H.SYMMETRIES}) == 12

@@ -215,7 +215,7 @@ def test_the_fact_names_cover_every_fact_a_case_writes():
     # empty: every fact a position gets must be of a name it knows
     from asl_kb.asp.facts import position_facts, prisoner_facts
 
-    names = relevance._fact_names(str(rules_dir()))
+    names = relevance.fact_names(str(rules_dir()))
     cases = sorted((ROOT / "facts").rglob("*.yaml"))
     assert len(cases) > 50
     for case in cases:

@@ -6,7 +6,7 @@ deleted is found to differ from current with a minimal position, which
 import pytest
 
 from asl_kb.board import hexgrid
-from asl_kb.committee.enumerate import _SYMMETRIES, candidates, count, to_yaml
+from asl_kb.committee.enumerate import SYMMETRIES, candidates, count, to_yaml
 from asl_kb.committee.scope import SCOPES_DIR, load_scope, scope_from_text
 from asl_kb.errors import PositionError
 from asl_kb.position.loader import load_position_text
@@ -56,7 +56,7 @@ def test_enumeration_smallest_first_and_one_per_symmetry_class():
 
     seen = set()
     for c in cs:
-        images = {image(c, sym) for sym in _SYMMETRIES}
+        images = {image(c, sym) for sym in SYMMETRIES}
         assert not images & seen, f"{c} repeats an earlier position turned, mirrored or moved"
         seen |= images
     # a lone unit is one position wherever it stands, and written nearest the centre

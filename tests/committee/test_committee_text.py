@@ -4,7 +4,7 @@ prisoner option as its sentence, one wording for every elimination); tables
 no wider than the terminal (80 columns when the output is no terminal)."""
 
 from asl_kb.committee import corpus, search
-from asl_kb.engines.diff import _describe, _items, kind_of
+from asl_kb.engines.diff import describe, outcome_items, kind_of
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.position.loader import load_position
 from asl_kb.report import table
@@ -113,7 +113,7 @@ def test_table_lines_wrap_the_wrapping_columns_only():
 
 def _described(path, **options):
     r = outcomes(load_position(ROOT / "facts" / path), **options)
-    return {item: _describe(item) for item in _items(r)}
+    return {item: describe(item) for item in outcome_items(r)}
 
 
 def test_one_wording_for_eliminations():

@@ -8,7 +8,7 @@ import pytest
 from _runs import solve  # the session's rout answers: both tests read every case's
 from asl_kb.asp.facts import position_facts
 from asl_kb.engines.graph import Graph, merged_info
-from asl_kb.engines.outcomes import _unit_of, canonical
+from asl_kb.engines.outcomes import unit_of, canonical
 from asl_kb.position.loader import load_position
 from asl_kb.resources import cases_dir
 
@@ -26,7 +26,7 @@ def test_fate_keys_are_the_fates_own(path):
     g = Graph(solve(position_facts(position))[0])
     kinds = set()
     for root in g.roots:
-        unit = _unit_of(root)
+        unit = unit_of(root)
         fates = g.fates(root, all_paths=False).values()
         # (the fates no whole-phase rule reads are listed, not keyed)
         info = merged_info(g)
