@@ -35,3 +35,14 @@ class PositionError(AslKbError):
     def __reduce__(self):
         # Keep the exception picklable despite the 4-argument constructor.
         return (type(self), (self.file, self.line, self.key, self.message))
+
+
+class SaveError(PositionError):
+    """A VASL saved game (.vsav) that cannot be read: `FILE: message`, exit 2
+    like a position file's errors."""
+
+    def __init__(self, file: str, message: str):
+        super().__init__(file, None, None, message)
+
+    def __reduce__(self):
+        return (type(self), (self.file, self.message))

@@ -72,6 +72,7 @@ STATUSES = (
     "cx",
     "encircled",
     "concealed",
+    "hidden",
     "berserk",
     "melee",
     "fanatic",

@@ -83,6 +83,7 @@ STATUS_LABEL = {
     "cx": "CX",
     "encircled": "ENC",
     "concealed": "?",
+    "hidden": "HIP",
     "berserk": "BERSERK",
     "melee": "MELEE",
     "fanatic": "FAN",
