@@ -26,6 +26,8 @@ import sys
 import threading
 import time
 
+from asl_kb import process
+
 #: time.monotonic() past which check() raises TimedOut (None: no deadline)
 _deadline: float | None = None
 #: the --timeout the deadline stands for (messages)
@@ -118,7 +120,7 @@ def watchdog(timeout: float, answer) -> threading.Timer:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
-            os._exit(3)
+            process.exit_now(3)
 
     # fire half way through the slack: writing the answer (a thousand units
     # named) and ending the process take a moment
@@ -128,17 +130,18 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     return t
 
 
-def cap_memory(mib: int) -> None:
+def cap_memory(mib: int, beyond: int = 0) -> None:
     """Cap the process's data (RLIMIT_DATA: the heap and anonymous memory,
-    where clingo grounds) at `mib` MiB, below any cap already set
-    (--max-memory). Past it an allocation fails with MemoryError, which a run
-    answers as cut. (Where the resource module or the limit is missing: no
-    cap.)"""
+    where clingo grounds) at `mib` MiB -- beyond `beyond` bytes it holds
+    already (a child forked from a warm server: asl_kb/serve/work.py) --
+    below any cap already set (--max-memory). Past it an allocation fails
+    with MemoryError, which a run answers as cut. (Where the resource module
+    or the limit is missing: no cap.)"""
     try:
         import resource
 
         soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        want = mib * 2**20
+        want = mib * 2**20 + beyond
         if hard != resource.RLIM_INFINITY:
             want = min(want, hard)
         if soft == resource.RLIM_INFINITY or want < soft:

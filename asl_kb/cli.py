@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from asl_kb import budget
+from asl_kb import budget, process
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.resources import default_position
 from asl_kb.committee import cli as committee_cli
@@ -423,49 +423,26 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return ap
 
 
-#: the subcommands that answer for one position and are done: run() ends
-#: their process without Python's teardown
-ONE_SHOT = ("outcomes", "check", "why-not")
-#: the shipped entry programs a one-position command reads first, read in a
-#: thread while the position is checked and its facts figured
-#: (asl_kb/asp/control.py read_ahead)
-READ_AHEAD = {"outcomes": ("position.lp", "rout.lp"), "why-not": ("position.lp", "why_not.lp")}
+#: the subcommands that answer for one position and are done: their process
+#: ends at its answer (asl_kb/process.py)
+ONE_POSITION = ("outcomes", "check", "why-not")
 
 
 def run() -> None:
-    """The `asl-kb` command (and `python -m asl_kb`): main(), then exit.
-    After a one-position command (ONE_SHOT) the process ends without Python's
-    teardown: freeing the rout graph's objects, the clingo Control and every
-    module cost a rulebook position ~10 ms, a fifteenth of its run, and nothing is
-    left to do -- its answer is written and flushed, and it starts no thread,
-    child process or exit handler. The committee's commands (worker pools,
-    Dask clusters) and `report` (a browser) exit the usual way."""
-    global _WATCHDOG, _ENDS_AT_ANSWER
-    _WATCHDOG = True
+    """The `asl-kb` command (and `python -m asl_kb`): the command in this
+    process, which it then ends: a one-position command's as
+    asl_kb/process.py ends it; past --timeout inside a call no check
+    reaches, the watchdog answers and ends it (asl_kb/budget.py). The
+    committee's commands (worker processes, Dask clusters) and `report`
+    (a browser) end the usual way."""
     argv = sys.argv[1:]
     args = _parser(argv).parse_args(argv)
-    if args.command in ONE_SHOT:
-        # the cyclic garbage collector off for the whole process, not only
-        # around the run (_main): the modules the run imports make cycles the
-        # collector walked ~40 times, 3 % of a rulebook position's run; the
-        # process ends at its answer
-        import gc
-
-        gc.disable()
-        _ENDS_AT_ANSWER = True
-        # (and keeps what it would free on the way: asl_kb/collector.py)
-        from asl_kb import collector
-
-        collector.ends_at_answer()
-    code = _main(args)
+    if args.command in ONE_POSITION:
+        process.one_position()
+    code = _main(args, watchdog=True)
     budget.finish()
-    if args.command in ONE_SHOT:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:  # e.g. the reader closed the pipe: Python's own exit reports it
-            sys.exit(code)
-        os._exit(code)
+    if args.command in ONE_POSITION:
+        process.end(code)
     sys.exit(code)
 
 
@@ -474,33 +451,36 @@ def main(argv=None) -> int:
     args = _parser(argv).parse_args(argv)
     before = budget.memory_cap()
     try:
-        return _main(args)
+        return _main(args, watchdog=False)
     finally:
         budget.restore_memory_cap(before)
 
 
-def _main(args) -> int:
+def _main(args, watchdog: bool) -> int:
+    """The command, its answer written; its exit status. With `watchdog`
+    (the process is the command's own: run()), a run past --timeout inside
+    a ground call is answered from another thread, which ends the process."""
     problem = _output_problem(args)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     timer = None
+    #: what the run has read so far: the watchdog's answer names its position
+    seen: dict = {}
     try:
         # (the watchdog's thread started before the cap: a thread's stack
         # counts as data, and one refused under the cap is no answer at all)
-        if args.command not in ("search", "serve") and _WATCHDOG:
-            timer = _arm_watchdog(args)
+        if args.command not in ("search", "serve") and watchdog:
+            timer = _arm_watchdog(args, seen)
         budget.cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
-        # (asl_kb/collector.py); the committee's long searches keep it on
+        # (asl_kb/process.py); the committee's long searches keep it on
         # (and keep their own --timeout: they answer with what they found);
         # the server applies it to each answer
         if args.command in ("search", "serve"):
-            return _run(args)
-        from asl_kb import collector
-
-        with budget.deadline_in(args.timeout), collector.paused():
-            return _run(args)
+            return _run(args, seen)
+        with budget.deadline_in(args.timeout), process.paused():
+            return _run(args, seen)
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -584,7 +564,7 @@ def _refuse_broken(position, result) -> None:
         refuse_prisoners(position, result.prisoners)
 
 
-def _run(args) -> int:
+def _run(args, seen: dict) -> int:
     from asl_kb.position.loader import load_position
 
     if args.command in committee_cli.COMMANDS:
@@ -593,18 +573,7 @@ def _run(args) -> int:
         from asl_kb.serve.server import serve
 
         return serve(args)
-    position = load_position(args.position)
-    if _ENDS_AT_ANSWER:
-        # the process does not free its last clingo Control either
-        # (asl_kb/asp/control.py; imported once the position is read: a
-        # refused file needs no clingo)
-        from asl_kb.asp import control
-
-        control.keep_the_last()
-        if args.command in READ_AHEAD and (args.rules is None or args.rules in VERSIONS):
-            control.read_ahead(READ_AHEAD[args.command])
-    global _POSITION
-    _POSITION = position  # the watchdog's cut answer names it
+    position = seen["position"] = load_position(args.position)
     if getattr(args, "to", None):  # report --to: two rule sets, as diff's --from/--to/--switch
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
 
@@ -620,8 +589,7 @@ def _run(args) -> int:
     if args.rules in VERSIONS and not args.switch:
         from asl_kb.record import replace
 
-        position = replace(position, rules=args.rules)
-        _POSITION = position
+        position = seen["position"] = replace(position, rules=args.rules)
     elif args.rules or args.switch:
         # a rule set (version, rules folder, a switch flipped): the command
         # runs under it (docs/committee.md "Rule sets")
@@ -646,12 +614,6 @@ def _command(position, args, rs) -> int:
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import json_bytes, to_text
 
-    if args.format == "json" and _ENDS_AT_ANSWER:
-        # (the JSON of many fates is written by orjson: imported while a
-        # large rout graph grounds, asl_kb/asp/solve.py PREPARE)
-        from asl_kb.asp import solve
-
-        solve.PREPARE.append("orjson")
     limit = DEFAULT_PHASE_LIMIT if args.limit is None else args.limit
     result = outcomes(
         position,
@@ -663,23 +625,15 @@ def _command(position, args, rs) -> int:
         max_memory=args.max_memory,
     )
     _refuse_broken(position, result)
-    from asl_kb import collector
-
-    collector.keep(result)
     out: str | bytes | None
     try:
-        out = (
-            json_bytes(result, collector.keep)
-            if args.format == "json"
-            else to_text(result, args.all_paths, args.all, args.limit)
-        )
+        out = json_bytes(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
     except MemoryError:
         out = None
     if out is None:
         # (said as any run the cap cuts: complete false, its cut, no fates;
         # in the memory the answer not written held)
         del result
-        collector.let_go()
         from asl_kb.engines.outcomes import cut_by_memory
 
         cut = cut_by_memory(position, args.max_memory, "writing the answer")
@@ -706,16 +660,7 @@ def _write(out: str | bytes) -> None:
     buffer.write(out)
 
 
-#: whether a run arms the watchdog (asl_kb/budget.py): only the `asl-kb`
-#: process itself (run()), as it ends the process
-_WATCHDOG = False
-#: the position of the run, once loaded (the watchdog's answer names its units)
-_POSITION = None
-#: whether the process ends once the run has answered (run(), a ONE_SHOT command)
-_ENDS_AT_ANSWER = False
-
-
-def _arm_watchdog(args):
+def _arm_watchdog(args, seen: dict):
     """Past --timeout and its slack, inside a call no check reaches (one
     clingo ground call), answer from another thread with what is known:
     for `outcomes` the cut answer (the units of the groups done and those
@@ -723,11 +668,11 @@ def _arm_watchdog(args):
 
     def answer(where: str) -> str:
         why = f"--timeout {args.timeout:g} s passed while {where}"
-        if args.command == "outcomes" and _POSITION is not None:
+        if args.command == "outcomes" and "position" in seen:
             from asl_kb.engines.outcomes import cut_by_timeout, progress
             from asl_kb.report.render import to_json, to_text
 
-            r = cut_by_timeout(_POSITION, args.timeout, where, *progress())
+            r = cut_by_timeout(seen["position"], args.timeout, where, *progress())
             return to_json(r) if args.format == "json" else to_text(r, False, False, args.limit)
         if args.format == "json":
             import json

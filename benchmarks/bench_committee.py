@@ -1,5 +1,7 @@
 """Positions judged per second per core by `asl-kb search diff` on a scope
-(printed, not asserted): serial, then on a 2-worker local Dask cluster.
+(printed, not asserted): serial, then 2 at a time in child processes
+(`--workers 2`: asl_kb/children.py), then on a 2-worker local Dask cluster
+(`--scheduler`'s code path, on this machine).
 
 N positions spread evenly over the scope (the first ones, a lone unit, are
 the cheapest) are judged under two rule-set pairs: `current_rout_path`
@@ -10,7 +12,8 @@ both readings on one grounding -- and `massacre_in_location` flipped, whose
 clauses no position of the shipped scopes can touch (a slice of the base
 program shows it without running them). The 2-worker figures are timed
 with every worker warm (rules read, slices built); the cluster's start-up
-and that warm-up are printed on their own. `bench_switches.py` gives whole
+and that warm-up are printed on their own; the children are forked warm
+from a warm parent. `bench_switches.py` gives whole
 scopes, start-up included.
 
     .venv/bin/python benchmarks/bench_committee.py [SCOPE] [N]
@@ -41,6 +44,7 @@ def main() -> None:
     step = max(1, len(cs) // n)
     jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in cs[::step][:n]]
     from asl_kb.committee.dask_run import cluster_evaluator
+    from asl_kb.committee.scan import forked
 
     a = parse_ruleset("current")
     for switch, what in (
@@ -56,6 +60,14 @@ def main() -> None:
         print(
             f"{scope.name} --switch {switch} ({what}): serial: {len(jobs)} positions, "
             f"{len(jobs) / wall:.1f} per second, {len(jobs) / cpu:.1f} per CPU second"
+        )
+        with forked(2) as make:
+            t = time.perf_counter()
+            done = [x for batch in range(0, len(jobs), 16) for x in make(judge)(jobs[batch : batch + 16])]
+            wall = time.perf_counter() - t
+        print(
+            f"{scope.name} --switch {switch} ({what}): 2 children: {len(done)} positions, "
+            f"{len(done) / wall:.1f} per second, {len(done) / wall / 2:.1f} per core"
         )
         t = time.perf_counter()
         with cluster_evaluator(workers=2) as make:

@@ -1,6 +1,7 @@
 """Issue 9's budget (printed, not asserted): `search diff --switch X --scope
-SCOPE` for every switch of rules/core/versions.lp, one after the other on one
-local Dask cluster of N worker processes, with each switch's result, its wall
+SCOPE` for every switch of rules/core/versions.lp, one after the other, N
+positions at a time in child processes (`--workers N`: asl_kb/children.py),
+with each switch's result, its wall
 time and the whole run's wall time (the target: all of them within 10
 minutes on `small`, on this project's 2-core machine).
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import sys
 import time
 
-from asl_kb.committee.dask_run import cluster_evaluator
+from asl_kb.committee.scan import forked
 from asl_kb.committee.rulesets import VERSIONS, parse_ruleset
 from asl_kb.committee.scope import load_scope
 from asl_kb.committee.search import search_diff
@@ -34,7 +35,7 @@ def main() -> None:
     limit = float(sys.argv[3]) if len(sys.argv) > 3 else None
     a = parse_ruleset(VERSIONS[0])
     start = time.perf_counter()
-    with cluster_evaluator(workers=workers) as make:
+    with forked(workers) as make:
         for name in switches():
             t = time.perf_counter()
             r = search_diff(scope, a, a.flipped(name), witnesses=1, evaluator=make, timeout=limit)

@@ -171,7 +171,7 @@ RUN_FIRST = (
     "tests/report/test_report_browser.py::test_every_bundled_page_loads",
     "tests/test_docs.py::test_doc_block[committee.md",
     "tests/committee/test_committee_search.py::test_deleted_clause_found",
-    "tests/committee/test_committee_scan.py::test_two_dask_workers",
+    "tests/committee/test_committee_scan.py::test_two_children_and_two_dask_workers",
     "tests/committee/test_committee_relevance.py::test_a_position_the_switch_changes",
     "tests/committee/test_committee_diff.py::test_a_switch_change_in_a_folder",
     # (the same diffs as the one above: next to it, in the same worker, its

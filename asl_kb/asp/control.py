@@ -25,13 +25,12 @@ import atexit
 import collections
 import contextlib
 import contextvars
-import os
 import re
-import threading
 from pathlib import Path
 
 import clingo
 
+from asl_kb import process
 from asl_kb.resources import rules_dir
 
 #: the rules folder in force (None: the shipped rules)
@@ -159,103 +158,12 @@ def parsed_statements(path: Path) -> list:
     return statements
 
 
-#: when a list (`keep_the_last()`), it holds the last Control that answered
-_LAST: list | None = None
-
-
-#: ground atoms of the largest Control kept (a rulebook position's rout
-#: program has ~5,000): a larger one's memory counts for more than the time
-#: freeing it takes
-KEEP_AT_MOST = 20000
-
-
-def keep_the_last() -> None:
-    """From now on the last Control that answered (`answered()`), if small,
-    is kept until the next one is built: a process that ends without
-    Python's teardown once it has answered (the CLI's one-position
-    commands, cli.run) does not free it -- freeing a rulebook position's
-    rout Control cost ~1.5 ms -- while it holds no more Controls at once
-    than it would without, and one that failed (out of memory) is freed as
-    before."""
-    global _LAST
-    _LAST = []
-
-
-def answered(ctl: clingo.Control, atoms: int) -> None:
-    """`ctl`, of `atoms` ground atoms, has answered: kept where
-    keep_the_last() asks it and it is small."""
-    if _LAST is not None and atoms <= KEEP_AT_MOST:
-        _LAST.append(ctl)
-
-
-#: an entry program's path -> (an Event set once it is read, the Control
-#: read): entry programs read ahead (read_ahead())
-_AHEAD: dict[str, tuple] = {}
-
-
-def read_ahead(entries: tuple[str, ...]) -> None:
-    """Read the shipped entry programs `entries` into Controls in a thread,
-    in that order, while the caller goes on (reads the position, figures its
-    facts): clingo reads a program without holding the GIL, and the first
-    Control of an entry program in a process reads its files (~5 ms for
-    rout.lp). new_control() takes each Control so read. For the shipped
-    rules only (a rule folder's messages are said where its run reads it),
-    and nothing where no thread can start (the memory cap)."""
-    from asl_kb import budget
-
-    if _DIAGNOSING.get() or _ACTIVE.get() is not None or not budget.room_for_thread():
-        return
-    todo: list[tuple[str, tuple[threading.Event, list]]] = [
-        (key, (threading.Event(), []))
-        for key in (str(rules_dir() / e) for e in entries)
-        if key not in _LOADED and key not in _AHEAD
-    ]
-    if not todo:
-        return
-
-    def read() -> None:
-        for key, (done, box) in todo:
-            try:
-                ctl = clingo.Control([], logger=_log_parsed, message_limit=100)
-                ctl.load(key)
-                box.append(ctl)
-            except Exception:  # read again where it is asked (new_control), which says why
-                pass
-            finally:
-                done.set()
-
-    thread = threading.Thread(target=read, name="asl_kb read ahead", daemon=True)
-    try:
-        thread.start()
-    except (RuntimeError, MemoryError):
-        return
-    _AHEAD.update(todo)
-
-
-def _read_already(key: str) -> clingo.Control | None:
-    """The Control read_ahead() read of the entry program at `key`, once
-    read (None: none was, or it could not be)."""
-    got = _AHEAD.pop(key, None)
-    if got is None:
-        return None
-    done, box = got
-    done.wait()
-    return box[0] if box else None
-
-
 def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clingo.Control:
     """A Control with the entry program `entry` (e.g. "rout.lp") of the active
     rule set loaded and `facts` added to #program base (not yet grounded)."""
-    if _LAST:
-        _LAST.clear()
     text = _DIAGNOSING.get()
     path = active_rules() / entry
-    ahead = _read_already(str(path)) if _AHEAD and not text and not args else None
-    ctl = (
-        ahead
-        if ahead is not None
-        else clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
-    )
+    ctl = clingo.Control(list(args), logger=_log if text else _log_parsed, message_limit=100)
     trace = _TRACE.get()
     if trace is not None:
         trace.add(entry)
@@ -267,9 +175,7 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         if facts:
             ctl.add("base", [], facts)
         return ctl
-    if ahead is not None:
-        _LOADED.add(str(path))
-    elif str(path) not in _LOADED:
+    if str(path) not in _LOADED:
         # the first Control of this entry program in the process: clingo
         # reads the files itself, twice as fast as parsing them into
         # statements and adding those (a CLI run builds one or two Controls)
@@ -297,38 +203,11 @@ def add_facts(ctl: clingo.Control, facts: str) -> None:
     prepare. Any other line (#external, a rule) is added as text."""
     aspif, rest = _split_facts(facts)
     if aspif:
-        with _file_holding(aspif) as path:
+        # (clingo reads a file by name only: asl_kb/process.py)
+        with process.file_holding(aspif, ".aspif") as path:
             ctl.load_aspif([path])
     if rest:
         ctl.add("base", [], rest)
-
-
-@contextlib.contextmanager
-def _file_holding(data: bytes):
-    """A temporary file holding `data`, for clingo to read (it reads files
-    by name only; a file in memory, /proc/self/fd/N, it cannot open). Made
-    in $TMPDIR or /tmp without the tempfile module (it and what it imports
-    cost a CLI run 5 ms); where that folder cannot take it, tempfile finds
-    one that can."""
-    folder = os.environ.get("TMPDIR") or "/tmp"
-    try:
-        while True:
-            path = os.path.join(folder, f"asl-kb-{os.getpid()}-{os.urandom(6).hex()}.aspif")
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                break
-            except FileExistsError:
-                continue
-    except OSError:
-        import tempfile
-
-        fd, path = tempfile.mkstemp(prefix="asl-kb-", suffix=".aspif")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        yield path
-    finally:
-        os.unlink(path)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

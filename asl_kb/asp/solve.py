@@ -23,20 +23,10 @@ from typing import cast
 import clingo
 
 from asl_kb import budget
-from asl_kb.asp import control
 from asl_kb.asp.control import new_control
 from asl_kb.budget import TimedOut  # noqa: F401 - raised here, caught by the callers
 from asl_kb.record import Record, record
 
-
-#: modules the answer of a large rout graph will need (the CLI's JSON writer,
-#: orjson: asl_kb/report/render.py), imported in a thread while the final
-#: part of such a graph is grounded (_prepare_imports): that ground call holds
-#: no GIL, so on a second core the import costs no wall time
-PREPARE: list[str] = []
-#: ground atoms before the final part past which a graph is large (an open
-#: board's ~49,000; a rulebook position's ~5,000: too small to write with orjson)
-LARGE = 20000
 
 #: six moves at most (A10.5: six MF, no Location cheaper than one MF), plus a
 #: stage for each concealed unit that may drop concealment on the way (A10.533)
@@ -106,7 +96,6 @@ def solve(
                 raise TimedOut("solving the rout graphs")
     stats.solve_seconds += time.perf_counter() - t0
     stats.atoms = len(ctl.symbolic_atoms)
-    control.answered(ctl, stats.atoms)
     return shown[0], stats
 
 
@@ -185,27 +174,8 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     # (the final part derives, for every stage at once, more than one stage)
     room.ask(3, "grounding the rout graphs, the final part")
     t0 = time.perf_counter()
-    if PREPARE and len(ctl.symbolic_atoms) > LARGE and budget.room_for_thread():
-        _prepare_imports()
     ctl.ground([("final", [])])
     stats.ground_seconds += time.perf_counter() - t0
-
-
-def _prepare_imports():
-    """Import the modules PREPARE names in a daemon thread (once); the
-    thread, or None where none could start (a thread's stack counts as data:
-    under --max-memory the answer imports them itself, when it needs them)."""
-    import importlib
-    import threading
-
-    names = list(PREPARE)
-    PREPARE.clear()
-    thread = threading.Thread(target=lambda: [importlib.import_module(n) for n in names], daemon=True)
-    try:
-        thread.start()
-    except (RuntimeError, MemoryError):
-        return None
-    return thread
 
 
 #: data kept free under the memory cap beyond what a ground call is

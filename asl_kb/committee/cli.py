@@ -128,9 +128,13 @@ def _search_args(p, grow: bool = False) -> None:
         "--workers",
         type=_positive,
         metavar="N",
-        help="judge positions on N local Dask worker processes (default: in this process)",
+        help="judge positions N at a time in child processes of this one (default: in this process)",
     )
-    p.add_argument("--scheduler", metavar="ADDRESS", help="judge positions on an existing Dask cluster (default: none)")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="judge positions on an existing Dask cluster, other machines too (default: none)",
+    )
     p.add_argument(
         "--progress",
         action="store_true",
@@ -284,10 +288,14 @@ def _search(args) -> int:
     with contextlib.ExitStack() as stack:
         if bar is not None:
             stack.callback(bar.close)
-        if args.workers or args.scheduler:
+        if args.scheduler:
             from asl_kb.committee.dask_run import cluster_evaluator
 
-            options["evaluator"] = stack.enter_context(cluster_evaluator(args.workers, args.scheduler))
+            options["evaluator"] = stack.enter_context(cluster_evaluator(scheduler=args.scheduler))
+        elif args.workers:
+            from asl_kb.committee.scan import forked
+
+            options["evaluator"] = stack.enter_context(forked(args.workers))
         options.update(timeout=args.timeout, since=since)
         if args.search == "diff":
             a, b = _rule_sets(args)

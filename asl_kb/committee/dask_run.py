@@ -1,7 +1,10 @@
-"""Judge a scope's positions on Dask: local worker processes (`workers`,
-default all cores) or an existing cluster (`scheduler` ADDRESS, started
-with `dask scheduler` and `dask worker ADDRESS`). The workers need asl-kb
-installed, and a rules folder given as a rule set at the same path.
+"""Judge a scope's positions on a Dask cluster (`--scheduler ADDRESS`,
+started with `dask scheduler` and `dask worker ADDRESS`): other machines'
+cores, which no child process of this one reaches (on this machine,
+`--workers N` forks children: scan.py `forked`, asl_kb/children.py).
+The workers need asl-kb installed, and a rules folder given as a rule set
+at the same path. (`workers`: a local cluster of that many processes, the
+tests' and benchmarks' stand-in for a cluster.)
 
 The evaluator hands each batch to the cluster and yields results as they
 finish; scan.py takes them in enumeration order, so the report does not

@@ -1,8 +1,9 @@
 """Walk a scope's positions smallest first, judge each, keep the witnesses.
 
 One loop serves every search (diff, gaps): positions go out in batches to an
-evaluator -- in this process (`serial`), or a Dask cluster (dask_run.py) --
-and come back in any order; they are taken in enumeration order, so the
+evaluator -- in this process (`serial`), in child processes on this
+machine (`forked`: asl_kb/children.py), or a Dask cluster of other
+machines (dask_run.py) -- and come back in any order; they are taken in enumeration order, so the
 report is the same whatever the number of workers or their order. Each judged
 position may be appended to a JSON-lines file as it is taken (`stream`);
 `resume` reads that file back and skips what it holds. `timeout` (seconds)
@@ -39,6 +40,61 @@ def serial(judge: Callable[[str, str], dict]) -> Evaluator:
 
     evaluate.batch = 1  # type: ignore[attr-defined]  # a function attribute, read by getattr
     return evaluate
+
+
+#: positions a child judges (its fork and answer cost some milliseconds)
+PER_CHILD = 8
+
+
+@contextlib.contextmanager
+def forked(workers: int):
+    """A context yielding `make(judge) -> evaluator` that judges positions
+    `workers` at a time in child processes (asl_kb/children.py), PER_CHILD
+    each. Each batch's first position is judged in this process, so that
+    every child is forked warm (the rules read, the slices built); a child
+    still judging when the walk stops (a witness, --timeout, Ctrl-C) is
+    killed."""
+
+    def make(judge: Callable[[str, str], dict]) -> Evaluator:
+        def evaluate(jobs):
+            from asl_kb import children
+
+            jobs = list(jobs)
+            if jobs:
+                index, name, text = jobs.pop(0)
+                yield index, judge(name, text)
+            chunks = iter([jobs[i : i + PER_CHILD] for i in range(0, len(jobs), PER_CHILD)])
+            running: list = []
+            try:
+                while True:
+                    while len(running) < workers:
+                        chunk = next(chunks, None)
+                        if chunk is None:
+                            break
+                        running.append(children.start(_judged, judge, chunk))
+                    if not running:
+                        return
+                    # (the children keep the walk's deadline, forked with it:
+                    # one inside a ground call past it is not waited for)
+                    end = budget.deadline()
+                    ready = children.ready(running, None if end is None else max(0.0, end - time.monotonic()))
+                    if not ready:
+                        raise budget.TimedOut("judging positions in child processes")
+                    for child in ready:
+                        running.remove(child)
+                        yield from child.result()
+            finally:
+                for child in running:
+                    child.kill()
+
+        evaluate.batch = BATCH * workers  # type: ignore[attr-defined]  # a function attribute, read by getattr
+        return evaluate
+
+    yield make
+
+
+def _judged(judge: Callable[[str, str], dict], jobs: list[tuple]) -> list[tuple[int, dict]]:
+    return [(index, judge(name, text)) for index, name, text in jobs]
 
 
 @contextlib.contextmanager

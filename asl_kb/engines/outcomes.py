@@ -12,7 +12,7 @@ import gc
 import time
 from typing import TYPE_CHECKING
 
-from asl_kb import budget, collector
+from asl_kb import budget, process
 from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import FactBuilder, position_facts, prisoner_facts
 from asl_kb.asp import workers
@@ -197,7 +197,7 @@ def outcomes(
     PROGRESS.clear()
     out_of_memory = False
     try:
-        with budget.deadline_in(timeout), collector.paused():
+        with budget.deadline_in(timeout), process.paused():
             result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
     except MemoryError:
         # (answered below, once the exception and the frames it holds -- the
@@ -220,8 +220,6 @@ def outcomes(
         PROGRESS.clear()
         gc.collect()
         return cut_by_memory(position, max_memory)
-    # (the graph kept where the process ends at its answer: collector.keep)
-    collector.keep(PROGRESS.get("graph"))
     PROGRESS.clear()
     if result.cut is not None:
         result.cut.timeout = timeout

@@ -12,8 +12,6 @@ the fates alone, put in at their depth."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from asl_kb import budget
 from asl_kb.model import Outcomes
 from asl_kb.report.jsontext import Written, indented, orjson_alike
@@ -32,14 +30,10 @@ def to_json(result: Outcomes) -> str:
     return json_bytes(result).decode()
 
 
-def json_bytes(result: Outcomes, keep: Callable[[dict], None] | None = None) -> bytes:
+def json_bytes(result: Outcomes) -> bytes:
     """The JSON answer as UTF-8 bytes, as the CLI writes it (orjson writes
-    bytes: no 12 MB text decoded and encoded again on the way out).
-    `keep`: called with the answer's data, which it keeps rather than
-    letting it be freed (asl_kb/collector.py keep())."""
+    bytes: no 12 MB text decoded and encoded again on the way out)."""
     data = result.to_json()
-    if keep is not None:
-        keep(data)
     units = result.units + (result.voluntary_break or [])
     many = sum(len(u.fates) for u in units)
     if many > MANY_FATES:

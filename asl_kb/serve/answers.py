@@ -78,14 +78,16 @@ def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = No
     return {"why_not": r, "text": to_text(r)}
 
 
-def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
-    """The child process's body: cap the memory as the CLI does
-    (--max-memory), answer, send the answer back."""
-    from asl_kb import budget, collector
+def run(name: str, kwargs: dict, max_memory: int) -> dict:
+    """The child process's body: cap the memory as the CLI does, at
+    --max-memory MiB beyond the server's data it was forked with (what an
+    answer takes of its own), answer; the answer (a plain dict) goes back to
+    the server (asl_kb/children.py)."""
+    from asl_kb import budget, process
 
-    budget.cap_memory(max_memory)
+    budget.cap_memory(max_memory, beyond=budget.data_used() or 0)
     try:
-        with collector.paused():
+        with process.paused():
             by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not}
             out = by_name[name](**kwargs)
     except MemoryError:
@@ -93,8 +95,4 @@ def run(conn, name: str, kwargs: dict, max_memory: int) -> None:
     except Exception as e:  # a bug: one line, as the CLI's exit 70
         first = (str(e).strip().splitlines() or [""])[0]
         out = {"internal": f"internal error: {type(e).__name__}: {first}"}
-    try:
-        conn.send(out)
-    except MemoryError:
-        conn.send({"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"})
-    conn.close()
+    return out

@@ -1,12 +1,9 @@
-"""Imported once by the fork server (asl_kb/serve/work.py): one small answer,
-so that every child forked from it finds the rules parsed and the report's
-template compiled (a cold child spends ~0.4 s on them, more than a small
-position's answer)."""
+"""One small answer figured in the server before the first request
+(asl_kb/serve/work.py, Runner.warm), so that every child forked from it
+finds the rules parsed and the report's template compiled (a cold child
+spends ~0.4 s on them, more than a small position's answer)."""
 
 from __future__ import annotations
-
-import atexit
-import os
 
 from asl_kb.serve import answers
 
@@ -18,19 +15,12 @@ units:
   - {id: G1, side: german, type: squad, counter: 4-6-7, at: E1}
 """
 
-try:
-    answers.outcomes(_TEXT, "warm-up.yaml", False, 30.0, 1024)
-    answers.why_not(_TEXT, "warm-up.yaml", "R1", "C3")
-except Exception:  # a cold child still answers
-    pass
 
-
-def _exit_quietly() -> None:
-    """The fork server ends with the server: end it without Python's
-    teardown, where clingo's cached rules would outlive the library that
-    frees them (an `Exception ignored in AST.__del__` each). Only the fork
-    server imports this module."""
-    os._exit(0)
-
-
-atexit.register(_exit_quietly)
+def up() -> None:
+    """Answer the warm-up position, as a request would (a failure leaves
+    the children cold, not wrong)."""
+    try:
+        answers.outcomes(_TEXT, "warm-up.yaml", False, 30.0, 1024)
+        answers.why_not(_TEXT, "warm-up.yaml", "R1", "C3")
+    except Exception:
+        pass

@@ -1,26 +1,27 @@
-"""Each answer in its own child process, so that a runaway answer cannot
-take the server down: the engine gets the CLI's --timeout (it answers
-`complete: false` past it) and the child the CLI's --max-memory cap; a child
-still running `grace` seconds past the timeout is killed. At most `workers`
-children run at once, the other requests wait their turn (at most `queue`
-of them). A newer request of the same tab (`tab`, a larger `seq`) ends the
-answer its older one is still waiting for, and so does a client that hung up.
+"""Each answer in its own child process (asl_kb/children.py), so that a
+runaway answer cannot take the server down: the engine gets the CLI's
+--timeout (it answers `complete: false` past it) and the child the CLI's
+--max-memory cap; a child still running `grace` seconds past the timeout is
+killed. At most `workers` children run at once, the other requests wait
+their turn (at most `queue` of them). A newer request of the same tab
+(`tab`, a larger `seq`) ends the answer its older one is still waiting for,
+and so does a client that hung up: the child and every process it started
+(its rout groups' children) are killed. No child outlives the server.
 
-Children are forked from a fork server that has imported the engine once
-(multiprocessing's "forkserver" start method): a child starts in
-milliseconds and shares nothing with the server's threads.
+Children are forked from the server, which has answered a small position
+itself before the first request (warm(): the rules parsed, the report's
+template compiled), from the event loop's thread -- the server runs no
+other: a child starts in milliseconds, warm.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections.abc import Awaitable, Callable
 
+from asl_kb import children
 from asl_kb.serve import answers
 
-#: the name of every answering child process
-CHILD_NAME = "asl-kb-serve-answer"
 #: how often a waiting answer asks whether its client is still there (s)
 POLL = 0.25
 
@@ -34,26 +35,20 @@ class Cut(Exception):
         self.status, self.message = status, message
 
 
-def _context():
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["asl_kb.serve.warm", "asl_kb.cli"])
-    return ctx
-
-
 class Runner:
     def __init__(self, timeout: float, max_memory: int, workers: int = 2, grace: float = 5.0, queue: int = 64):
         self.timeout, self.max_memory, self.grace = timeout, max_memory, grace
         self.workers, self.queue = workers, queue
-        self._ctx = _context()
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
         self._latest: dict[str, tuple[int, asyncio.Future]] = {}
 
     def warm(self) -> None:
-        """Start the fork server (it imports the engine) before the first answer."""
-        from multiprocessing import forkserver
+        """Answer a small position in the server before the first answer
+        (asl_kb/serve/warm.py): every child is forked warm."""
+        from asl_kb.serve import warm
 
-        forkserver.ensure_running()
+        warm.up()
 
     async def run(
         self,
@@ -93,41 +88,30 @@ class Runner:
 
     async def _child(self, name, kwargs, superseded, gone) -> dict:
         loop = asyncio.get_running_loop()
-        receiver, sender = self._ctx.Pipe(duplex=False)
-        proc = self._ctx.Process(
-            target=answers.run, args=(sender, name, kwargs, self.max_memory), daemon=True, name=CHILD_NAME
-        )
         ready = loop.create_future()
-        try:
-            proc.start()
-            sender.close()
-            loop.add_reader(receiver.fileno(), lambda: None if ready.done() else ready.set_result(None))
-            deadline = loop.time() + self.timeout + self.grace
-            while not ready.done():
-                left = deadline - loop.time()
-                if left <= 0:
-                    raise Cut(504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped")
-                await asyncio.wait({ready, superseded}, timeout=min(POLL, left), return_when=asyncio.FIRST_COMPLETED)
-                if superseded.done() and not ready.done():
-                    raise Cut(409, "superseded: a newer edit of this page is being answered")
-                if gone is not None and not ready.done() and await gone():
-                    raise Cut(499, "the client went away")
+        with children.start(answers.run, name, kwargs, self.max_memory) as child:
+            loop.add_reader(child.fileno(), lambda: None if ready.done() else ready.set_result(None))
             try:
-                return receiver.recv()
-            except (EOFError, OSError):
+                deadline = loop.time() + self.timeout + self.grace
+                while not ready.done():
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        raise Cut(
+                            504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped"
+                        )
+                    await asyncio.wait(
+                        {ready, superseded}, timeout=min(POLL, left), return_when=asyncio.FIRST_COMPLETED
+                    )
+                    if superseded.done() and not ready.done():
+                        raise Cut(409, "superseded: a newer edit of this page is being answered")
+                    if gone is not None and not ready.done() and await gone():
+                        raise Cut(499, "the client went away")
+            finally:
+                loop.remove_reader(child.fileno())
+            try:
+                return child.result()
+            except (children.ChildFailed, MemoryError):
                 return {
                     "cut": f"the answer's process ended without answering "
                     f"(the memory cap, --max-memory {self.max_memory} MiB?)"
                 }
-        finally:
-            if not receiver.closed:
-                try:
-                    loop.remove_reader(receiver.fileno())
-                except (ValueError, OSError):
-                    pass
-                receiver.close()
-            if proc.is_alive():
-                proc.kill()
-            if proc.pid is not None:
-                await loop.run_in_executor(None, proc.join)
-                proc.close()

@@ -195,25 +195,3 @@ def _assert_cut(cut, whole):
     for u in cut["units"]:
         assert u["fates"] == whole_units[u["id"]]["fates"]
     assert set(done) | set(cut["cut"]["units"]) == set(whole_units) and not set(done) & set(cut["cut"]["units"])
-
-
-def test_a_worker_without_an_answer_is_the_memory_cap_only_when_memory_ended_it():
-    """Under its share of --max-memory, a worker the C library aborts (exit
-    127: no memory for a thread's data) or a signal ends has reached the cap
-    (exit 3); one that ends otherwise, or reports a Python error, is a bug
-    (exit 70), never passed off as the cap."""
-    import pickle
-    import signal
-
-    cap = 100 << 20
-    with pytest.raises(MemoryError):
-        workers._answer(b"", 127 << 8, cap)
-    with pytest.raises(MemoryError):
-        workers._answer(b"", signal.SIGSEGV, cap)
-    with pytest.raises(workers.TimedOut):
-        workers._answer(b"", signal.SIGALRM, cap)
-    for status, limit in ((1 << 8, cap), (127 << 8, None), (signal.SIGSEGV, None)):
-        with pytest.raises(RuntimeError):
-            workers._answer(b"", status, limit)
-    with pytest.raises(RuntimeError, match="KeyError"):
-        workers._answer(pickle.dumps(("error", "KeyError: 'x'")), 0, cap)

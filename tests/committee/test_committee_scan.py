@@ -70,13 +70,19 @@ def test_search_gaps_runs_to_the_end_of_a_scope(capsys, tmp_path):
         assert all(f["rules"] for f in w["findings"])
 
 
-def test_two_dask_workers_give_the_serial_report(erratum):
+def test_two_children_and_two_dask_workers_give_the_serial_report(erratum):
+    """`--workers 2` (child processes of this one) and a cluster
+    (`--scheduler`: here a local Dask cluster) report what judging every
+    position in this process reports."""
     pytest.importorskip("distributed")
     from asl_kb.committee.dask_run import cluster_evaluator
+    from asl_kb.committee.scan import forked
 
     scope = scope_from_text(PAIR, "pair.yaml")
     a, b = parse_ruleset("current"), parse_ruleset(str(erratum))
     serial = search_diff(scope, a, b, witnesses=1)
+    with forked(2) as evaluator:
+        assert shown(search_diff(scope, a, b, witnesses=1, evaluator=evaluator)) == shown(serial)
     with cluster_evaluator(workers=2) as evaluator:
         parallel = search_diff(scope, a, b, witnesses=1, evaluator=evaluator)
     assert serial["witnesses"] and shown(parallel) == shown(serial)

@@ -1,46 +1,18 @@
-"""How a one-position run ends its answer cheaply (issue 28): what it keeps
-rather than frees (asl_kb/collector.py keep), its JSON written as bytes
-(cli._write), orjson imported beside a large grounding (asl_kb/asp/solve.py
-PREPARE), the JSON of shared parts made once (model/rout.py), and the fates
-no whole-phase rule reads listed rather than keyed (graph.merged_info)."""
+"""How a one-position run ends its answer cheaply: its JSON written as
+bytes (cli._write), the JSON of shared parts made once (model/rout.py), and
+the fates no whole-phase rule reads listed rather than keyed
+(graph.merged_info)."""
 
-import gc
 import io
 import json
 import subprocess
 import sys
-import weakref
 from types import SimpleNamespace
 
-from asl_kb import cli, collector
-from asl_kb.asp import solve
+from asl_kb import cli
 from asl_kb.engines.graph import _UNREAD, FateInfo, merged_info
 from asl_kb.model.common import Because
 from asl_kb.model.rout import Fate, Interdiction, Odds, PinnedAt
-
-
-class _Thing:
-    """Weakly referable: to see whether it is let go."""
-
-
-def test_keep_keeps_only_in_a_process_that_ends_at_its_answer_until_let_go(monkeypatch):
-    monkeypatch.setattr(collector, "_KEPT", None)
-    a = _Thing()
-    seen = weakref.ref(a)
-    collector.keep(a)
-    del a
-    gc.collect()
-    assert seen() is None  # not asked: freed as usual
-    collector.ends_at_answer()
-    b = _Thing()
-    seen = weakref.ref(b)
-    collector.keep(b)
-    del b
-    gc.collect()
-    assert seen() is not None  # kept until the process ends
-    collector.let_go()  # ... or an answer needs the memory
-    gc.collect()
-    assert seen() is None
 
 
 def test_the_cli_answer_is_the_same_text_as_bytes_or_text(monkeypatch):
@@ -74,13 +46,6 @@ def test_a_one_position_run_writes_its_json_whole(tmp_path):
     ).stdout.decode()
     assert got == to_json(outcomes(load_position(path)))
     assert json.loads(got)["units"]
-
-
-def test_prepared_modules_are_imported_beside_and_once(monkeypatch):
-    monkeypatch.setattr(solve, "PREPARE", ["colorsys"])
-    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
-    solve._prepare_imports().join()
-    assert "colorsys" in sys.modules and solve.PREPARE == []
 
 
 def test_shared_parts_are_written_once_and_alike():

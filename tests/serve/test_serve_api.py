@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import socket
 import subprocess
 import sys
@@ -30,7 +29,8 @@ from asl_kb.position.loader import MAX_BYTES, load_position, load_position_text 
 from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
 from asl_kb.serve import answers, app as serve_app, yamltext  # noqa: E402
-from asl_kb.serve.work import CHILD_NAME, Cut, Runner  # noqa: E402
+from asl_kb import children  # noqa: E402
+from asl_kb.serve.work import Cut, Runner  # noqa: E402
 
 LOCAL = "http://127.0.0.1"
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
@@ -61,7 +61,7 @@ def client():
 def no_child_left() -> bool:
     """No answering child is left in this process (other tests of the same
     worker may have children of their own)."""
-    return not [p for p in multiprocessing.active_children() if p.name == CHILD_NAME]
+    return not children.alive()
 
 
 def err(r, status: int) -> dict:
@@ -442,10 +442,7 @@ def test_a_newer_edit_supersedes_the_older():
 
 
 def test_a_bug_in_the_child_is_one_line():
-    recv, send = multiprocessing.Pipe(duplex=False)
-    answers.run(send, "no_such_answer", {}, 1024)
-    out = recv.recv()
-    assert out == {"internal": "internal error: KeyError: 'no_such_answer'"}
+    assert answers.run("no_such_answer", {}, 1024) == {"internal": "internal error: KeyError: 'no_such_answer'"}
 
 
 # ------------------------------------------------------------------ the server

@@ -1,4 +1,5 @@
-"""Worker processes that run cases against mutants.
+"""Worker processes that run cases against mutants (asl_kb/children.py:
+talking children, each killed with whatever it started when stopped).
 
 Each worker keeps its own copy of the shipped rules folder (the overlay),
 puts one mutant's file in place, runs the cases it is sent in order under
@@ -10,12 +11,13 @@ and restarts a worker it had to stop.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import shutil
 import tempfile
 import time
 import traceback
 from pathlib import Path
+
+from asl_kb import children
 
 
 def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, prefer=None) -> list[dict]:
@@ -121,23 +123,15 @@ class Pool:
     whose grounding explodes is stopped soon whatever the cases after it)."""
 
     def __init__(self, jobs: int, suite_name: str, rules: Path):
-        self._ctx = mp.get_context("fork" if hasattr(mp, "get_context") else None)
         self._args = (suite_name, str(rules))
         self._workers = [self._start() for _ in range(max(1, jobs))]
 
     def _start(self):
-        parent, child = self._ctx.Pipe()
-        p = self._ctx.Process(target=_worker, args=(child, *self._args), daemon=True)
-        p.start()
-        child.close()
-        return {"proc": p, "conn": parent, "task": None, "deadline": 0.0}
+        child = children.start(_worker, *self._args, talk=True)
+        return {"proc": child, "conn": child, "task": None, "deadline": 0.0}
 
     def _stop(self, w):
-        p = w["proc"]
-        if p.is_alive():
-            p.kill()  # only our own worker, by its process object
-        p.join(5)
-        w["conn"].close()
+        w["proc"].kill()  # our own worker and what it started
 
     def close(self):
         for w in self._workers:
@@ -146,7 +140,10 @@ class Pool:
             except (BrokenPipeError, OSError):
                 pass
         for w in self._workers:
-            w["proc"].join(10)
+            try:
+                w["proc"].result()  # (its end: the worker returns once told to stop)
+            except Exception:
+                pass
             self._stop(w)
 
     @staticmethod
@@ -163,8 +160,6 @@ class Pool:
     def run(self, tasks):
         """`tasks`: an iterable, read only when a worker is free (so a task
         may be built from what the earlier ones found)."""
-        from multiprocessing.connection import wait
-
         tasks = iter(tasks)
         more = True
         busy = 0
@@ -184,7 +179,7 @@ class Pool:
                 continue
             conns = [w["conn"] for w in self._workers if w["task"] is not None]
             nearest = min(w["deadline"] for w in self._workers if w["task"] is not None)
-            ready = wait(conns, timeout=max(0.0, nearest - time.monotonic()))
+            ready = children.ready(conns, timeout=max(0.0, nearest - time.monotonic()))
             for i, w in enumerate(self._workers):
                 if w["task"] is None:
                     continue

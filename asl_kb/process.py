@@ -1,0 +1,128 @@
+"""How an asl-kb process spends and ends: the process machinery that earns
+its keep, in one place, behind one switch.
+
+The speed of a run comes from the encoding and the grounding; these are
+the few things about the Python process around them worth keeping, each
+measured (docs/design.md "The process"):
+
+- `paused()`: Python's cyclic garbage collector off while one answer is
+  figured (outcomes(), a web answer). A rout graph is read into ~10^5
+  objects in no cycle (tests/test_process.py), and the collector
+  walked them again and again: an open board 4 full collections, 0.13 s
+  of 0.7; 16 spread boards 0.5 s. Back on, as it was, when the last block
+  under way in the process ends (threads may overlap).
+- `one_position()` and `end()`: a one-position command (`outcomes`,
+  `check`, `why-not`) keeps the collector off for the whole process (the
+  modules it imports make cycles it walked ~40 times) and, once its answer
+  is written and flushed, ends without Python's teardown: freeing the rout
+  graph, the clingo Control and every module cost a rulebook position ~10
+  ms, a tenth of its run, with nothing left to do.
+- `file_holding()`: a temporary file for clingo to read a position's facts
+  from (it reads files by name only; a file in memory, /proc/self/fd/N, it
+  cannot open), made in $TMPDIR or /tmp without the tempfile module: it and
+  what it imports (random, shutil) cost a rulebook position's run ~5 ms.
+
+The switch: QUICK, on unless the environment sets ASL_KB_PLAIN=1. Off,
+every function here is the plain path (the collector as Python runs it, the
+usual exit, tempfile's file): the answers are the same byte for byte
+(tests/test_process.py runs both).
+
+Not switched: `exit_now()`, the end of a process that must not run
+Python's exit -- a forked child (asl_kb/children.py), which would run its
+parent's exit handlers and flush its parent's buffers again, and the
+watchdog past --timeout (asl_kb/budget.py), whose run is inside a C call
+no Python exit would wait out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import sys
+import threading
+
+#: the machinery on (False: the plain path; ASL_KB_PLAIN=1)
+QUICK = os.environ.get("ASL_KB_PLAIN", "") in ("", "0")
+
+_LOCK = threading.Lock()
+#: blocks under way, and whether the collector was on when the first began
+_under_way = 0
+_was_enabled = False
+
+
+@contextlib.contextmanager
+def paused():
+    """The cyclic garbage collector off inside the block (QUICK)."""
+    global _under_way, _was_enabled
+    if not QUICK:
+        yield
+        return
+    with _LOCK:
+        if _under_way == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _under_way += 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _under_way -= 1
+            if _under_way == 0 and _was_enabled:
+                gc.enable()
+
+
+def one_position() -> None:
+    """This process answers one position and ends (QUICK): the collector off
+    until it does."""
+    if QUICK:
+        gc.disable()
+
+
+def end(code: int) -> None:
+    """End a one-position command's process with `code`, its answer written:
+    without Python's teardown (QUICK), else as usual (sys.exit). Where the
+    answer cannot be flushed (the reader closed the pipe) Python's own exit
+    reports it."""
+    if QUICK:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            sys.exit(code)
+        exit_now(code)
+    sys.exit(code)
+
+
+@contextlib.contextmanager
+def file_holding(data: bytes, suffix: str):
+    """A temporary file holding `data`, its path yielded, removed after the
+    block. (QUICK: named here, in $TMPDIR or /tmp; where that folder cannot
+    take it, and on the plain path, by tempfile.)"""
+    fd = -1
+    if QUICK:
+        folder = os.environ.get("TMPDIR") or "/tmp"
+        try:
+            while fd < 0:
+                path = os.path.join(folder, f"asl-kb-{os.getpid()}-{os.urandom(6).hex()}{suffix}")
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                except FileExistsError:
+                    continue
+        except OSError:
+            fd = -1
+    if fd < 0:
+        import tempfile
+
+        fd, path = tempfile.mkstemp(prefix="asl-kb-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        yield path
+    finally:
+        os.unlink(path)
+
+
+def exit_now(code: int) -> None:
+    """End the process at once: no exit handlers, no buffers flushed."""
+    os._exit(code)
