@@ -472,7 +472,10 @@ def _main(args, watchdog: bool) -> int:
         # counts as data, and one refused under the cap is no answer at all)
         if args.command not in ("search", "serve") and watchdog:
             timer = _arm_watchdog(args, seen)
-        budget.cap_memory(args.max_memory)
+        # (the server is not capped: each answer is, beyond the server's own
+        # memory, in its child process: asl_kb/serve/work.py)
+        if args.command != "serve":
+            budget.cap_memory(args.max_memory)
         # one position, one answer: the cyclic garbage collector paused
         # (asl_kb/process.py); the committee's long searches keep it on
         # (and keep their own --timeout: they answer with what they found);

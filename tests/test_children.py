@@ -117,13 +117,12 @@ from asl_kb import children
 def sleeper():
     time.sleep(60)
 
-def parent_of_one():
-    c = children.start(sleeper)
-    print(c.pid, flush=True)
+def parent_of_one(channel):
+    channel.send(children.start(sleeper).pid)
     time.sleep(60)
 
-c = children.start(parent_of_one)   # a child that starts a child of its own
-print(c.pid, flush=True)
+c = children.start(parent_of_one, talk=True)   # a child that starts a child of its own
+print(c.pid, c.recv(), flush=True)
 time.sleep(60)
 """
 
@@ -134,8 +133,7 @@ def test_no_child_outlives_its_parent(how):
     or SIGKILL: both die with it, none left re-parented to init."""
     p = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
-        child = int(p.stdout.readline())
-        grandchild = int(p.stdout.readline())
+        child, grandchild = map(int, p.stdout.readline().split())
         assert not _gone(child) and not _gone(grandchild)
         p.send_signal(how)
         p.wait(10)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -388,21 +389,49 @@ def test_an_answer_past_the_caps_is_stopped():
 
 def test_an_answer_past_the_memory_cap_says_so():
     """A position too big for --max-memory (as tests/cli/test_timeout.py makes
-    it): the answer says it was cut; a small one fits the same cap."""
+    it): the answer says it was cut; a small one fits the same cap. A real
+    `asl-kb serve` process: an answer is capped at --max-memory beyond the
+    server's own memory, which the server's process holds (not a test's)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from generate import generate_position
 
     big = yamltext.to_tree(generate_position(4, 10, 0, spread=True))
-    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, max_memory=64)) as c:
-        r = c.post("/api/answer", json={"tree": big})
-        assert r.status_code in (200, 503), r.text
-        if r.status_code == 200:  # the engine caught it: an answer that says it was cut
-            assert r.json()["complete"] is False
-            assert any("--max-memory 64 MiB" in b for b in r.json()["result"]["incomplete_because"])
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "asl_kb", "serve", "--port", str(port), "--max-memory", "64"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "asl-kb serve: http://" in server.stderr.readline()
+
+        def answer(tree) -> tuple[int, dict]:
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/answer",
+                data=json.dumps({"tree": tree}).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            for _ in range(100):  # (the server is listening a moment after it says so)
+                try:
+                    with urllib.request.urlopen(req, timeout=60) as r:
+                        return r.status, json.load(r)
+                except urllib.error.HTTPError as e:
+                    return e.code, json.load(e)
+                except urllib.error.URLError:
+                    time.sleep(0.05)
+            raise AssertionError("the server does not answer")
+
+        status, r = answer(big)
+        assert status in (200, 503), r
+        if status == 200:  # the engine caught it: an answer that says it was cut
+            assert r["complete"] is False
+            assert any("--max-memory 64 MiB" in b for b in r["result"]["incomplete_because"])
         else:
-            assert "--max-memory 64 MiB" in r.json()["error"]["message"]
-        assert c.post("/api/answer", json={"tree": TREE}).json()["complete"] is True
-    assert no_child_left()
+            assert "--max-memory 64 MiB" in r["error"]["message"]
+        assert answer(TREE)[1]["complete"] is True
+    finally:
+        server.terminate()
+        server.wait(30)
 
 
 def test_a_newer_edit_supersedes_the_older():
@@ -442,7 +471,9 @@ def test_a_newer_edit_supersedes_the_older():
 
 
 def test_a_bug_in_the_child_is_one_line():
-    assert answers.run("no_such_answer", {}, 1024) == {"internal": "internal error: KeyError: 'no_such_answer'"}
+    # (in a child, as the server runs it: the body caps its process's memory)
+    out = children.start(answers.run, "no_such_answer", {}, 1024).result()
+    assert out == {"internal": "internal error: KeyError: 'no_such_answer'"}
 
 
 # ------------------------------------------------------------------ the server
