@@ -34,7 +34,11 @@ Model (docs/terrain-table.md has the long form):
   blind hexes behind it are not modelled); bocage, a one-level obstacle,
   blocks unless the lower endpoint is at least one level above its ground
   (B9.5). A line along a hexside or through a vertex crosses none
-  (:func:`crossed_sides`).
+  (:func:`crossed_sides`). A hexside the line runs exactly along (a
+  hexspine, :func:`spines`) is such an obstacle "only if the wall/hedge
+  hexspine is not touching the viewing or target hex, or if touching one of
+  the viewing/target hexes and the vertex opposite of the viewing/target
+  hex has walls/hedges on all of its three hexspines" (B9.2).
 * Adjacent hexes always see each other; so do two levels of the same hex.
 * Overrides (position ``los``): a pair of locations, each "HEX" (every level
   of that hex) or "HEX@LEVEL".  blocked -> (False, 0), clear -> (True, 0),
@@ -57,7 +61,7 @@ from asl_kb.board.terrain import (
 )
 from asl_kb.board.viewshed import Watched, scan
 
-__all__ = ["LosMap", "parse_location", "crossed_sides", "entry_sides"]
+__all__ = ["LosMap", "parse_location", "crossed_sides", "spines", "entry_sides"]
 
 # Per-hex info tuple: (elevation, obstacle top or None, hindrance DRM, hindrance top)
 _HexInfo = tuple
@@ -88,13 +92,33 @@ def crossed_sides(a: str, b: str) -> list[tuple[str, str]]:
     return [(x[0], y[0]) for x, y in zip(seq, seq[1:]) if len(x) == 1 and len(y) == 1 and hexgrid.adjacent(x[0], y[0])]
 
 
+def spines(a: str, b: str) -> list[tuple[tuple[str, str], str, str]]:
+    """The hexsides the line from the centre of a to the centre of b runs
+    exactly along (hexspines), in order: each as ((x, y), p, n), x and y the
+    hexes it divides, p and n the hexes at its two ends (the vertices x-y-p
+    and x-y-n), p on a's side. It touches a when p is a, b when n is b."""
+    seq = _sequence(a, b)
+    return [
+        ((x[0], x[1]), p[0], n[0])
+        for p, x, n in zip(seq, seq[1:], seq[2:])
+        if len(x) == 2 and len(p) == 1 and len(n) == 1
+    ]
+
+
 def entry_sides(a: str, b: str) -> list[tuple[str, str]]:
-    """The hexsides of b the line from a enters b by: one hexside, or the two
-    that meet at the vertex it comes in through (a line along a hexside)."""
+    """The hexside terrain the line from a reaches b across: b's hexside it
+    enters b by, or, where it comes in through a vertex (a line along a
+    hexspine), the two hexsides of b that meet there and the hexspine it
+    runs along to it (the B9.2 EX: a unit at either end of a hexspine hedge
+    claims its TEM)."""
     if a == b:
         return []
     seq = _sequence(a, b)
-    return [(x, b) for x in seq[-2] if hexgrid.adjacent(x, b)]
+    last = seq[-2]
+    sides = [(x, b) for x in last if hexgrid.adjacent(x, b)]
+    if len(last) == 2:
+        sides.append((last[0], last[1]))
+    return sides
 
 
 _BLOCKED = (False, 0)
@@ -333,16 +357,36 @@ class LosMap:
         return (True, total)
 
     def _side_blocks(self, a: str, ha: int, b: str, hb: int) -> bool:
-        """Whether a wall, hedge or bocage hexside the line crosses blocks it
-        (the module docstring)."""
-        lo, hi = (ha, hb) if ha <= hb else (hb, ha)
-        assert self._hexside is not None  # asked only with hexsides
+        """Whether a wall, hedge or bocage hexside the line crosses, or runs
+        along, blocks it (the module docstring)."""
+        side = self._hexside
+        assert side is not None  # asked only with hexsides
         for x, y in crossed_sides(a, b):
-            kind = self._hexside(x, y)
-            if kind is None or a in (x, y) or b in (x, y):
+            kind = side(x, y)
+            # B9.2: "unless the wall/hedge hexside is part of the viewing/target hex"
+            if kind is not None and a not in (x, y) and b not in (x, y) and self._over(kind, x, y, ha, hb):
+                return True
+        for (x, y), p, n in spines(a, b):
+            kind = side(x, y)
+            if kind is None or (p == a and n == b):
                 continue
-            ground = max(self._hex_info(x)[0], self._hex_info(y)[0])
-            top = ground + hexside_type(kind).obstacle
-            if (hi if top < ground + 1 else lo) < top:
+            if p == a or n == b:
+                # touching the viewing or target hex: an obstacle only if the
+                # vertex at its other end (part of neither) has walls/hedges
+                # on all of its three hexspines
+                far = n if p == a else p
+                if side(x, far) is None or side(y, far) is None:
+                    continue
+            if self._over(kind, x, y, ha, hb):
                 return True
         return False
+
+    def _over(self, kind: str, x: str, y: str, ha: int, hb: int) -> bool:
+        """Whether hexside terrain `kind` between x and y is an obstacle to
+        a line between heights ha and hb: a half-level one to same-level LOS
+        (both at its ground level or lower, B9.2), a one-level one unless the
+        lower end is above it (B9.5)."""
+        lo, hi = (ha, hb) if ha <= hb else (hb, ha)
+        ground = max(self._hex_info(x)[0], self._hex_info(y)[0])
+        top = ground + hexside_type(kind).obstacle
+        return (hi if top < ground + 1 else lo) < top

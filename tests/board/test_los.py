@@ -320,6 +320,45 @@ def test_bocage_is_a_one_level_obstacle():
     assert make({"A1": Hex("open", (), 1), "A5": Hex("open", (), 1)}, hexside=side).los("A1", 0, "A5", 0) == (True, 0)
 
 
+def test_hexspine_wall_or_hedge_b9_2_ex():
+    # B9.2 EX on the rulebook's board 6 hexes: 6Z9 to X6 runs along the Z8-Y9
+    # and X7-Y7 hexspines, one touching each end: "a Half-Level LOS obstacle
+    # only if the wall/hedge hexspine is not touching the viewing or target hex"
+    ex = {("Y9", "Z8"): "hedge", ("X7", "Y7"): "wall", ("Y8", "Z8"): "hedge"}
+    assert make(hexside=_sides(ex)).los("Z9", 0, "X6", 0) == (True, 0)
+    # "If Y8-Y9 were a hedge hexside, no LOS would exist since the Y8-Y9-Z8
+    # vertex would have wall/hedge hexsides on all three hexspines"
+    assert make(hexside=_sides({**ex, ("Y8", "Y9"): "hedge"})).los("Z9", 0, "X6", 0) == (False, 0)
+    assert make(hexside=_sides({**ex, ("Y8", "Y9"): "hedge"})).los("X6", 0, "Z9", 0) == (False, 0)
+    # two of the three are not all three
+    assert make(hexside=_sides({("Y9", "Z8"): "hedge", ("Y8", "Y9"): "hedge"})).los("Z9", 0, "X6", 0) == (True, 0)
+    # the three at the vertex without the one along the line: no wall lies along it
+    three_off = {("Y8", "Z8"): "hedge", ("Y8", "Y9"): "hedge"}
+    assert make(hexside=_sides(three_off)).los("Z9", 0, "X6", 0) == (True, 0)
+    # a hexspine touching neither end blocks same-level LOS (6Z9 to V3: X7-Y7)
+    assert make(hexside=_sides({("X7", "Y7"): "wall"})).los("Z9", 0, "V3", 0) == (False, 0)
+    # the same hexspine touches Y8: from there to W5 it is none
+    assert make(hexside=_sides({("X7", "Y7"): "wall"})).los("Y8", 0, "W5", 0) == (True, 0)
+    # ... but not a higher one (a half-level obstacle)
+    high = make({"Z9": Hex("open", (), 1)}, hexside=_sides({("X7", "Y7"): "wall"}))
+    assert high.los("Z9", 0, "V3", 0) == (True, 0)
+    # touching both ends (range 2): never, whatever the vertices
+    both = {("Y9", "Z8"): "hedge", ("Y8", "Z8"): "hedge", ("Y8", "Y9"): "hedge", ("Y9", "Z9"): "wall"}
+    assert make(hexside=_sides(both)).los("Z9", 0, "Y8", 0) == (True, 0)
+
+
+def test_hexspine_tem_at_both_ends():
+    from asl_kb.board.los import entry_sides, spines
+
+    # "If a German unit were in Y8, both it and the 4-4-7 would qualify for the
+    # +1 TEM of the Z8-Y9 hexspine when firing at each other" (B9.2 EX)
+    assert ("Y9", "Z8") in entry_sides("Y8", "Z9") and ("Y9", "Z8") in entry_sides("Z9", "Y8")
+    assert spines("Z9", "X6") == [(("Y9", "Z8"), "Z9", "Y8"), (("X7", "Y7"), "Y8", "X6")]
+    # the hexspine touching the target only, and the two hexsides at its vertex
+    assert sorted(entry_sides("Z9", "X6")) == [("X7", "X6"), ("X7", "Y7"), ("Y7", "X6")]
+    assert spines("A1", "A4") == []
+
+
 def test_crossed_and_entry_sides():
     from asl_kb.board.los import crossed_sides, entry_sides
 
