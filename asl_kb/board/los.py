@@ -88,7 +88,10 @@ def crossed_sides(a: str, b: str) -> list[tuple[str, str]]:
     """The hexsides the line from the centre of a to the centre of b crosses
     from one hex into the next, in order (a line along a hexside, or
     through a vertex, crosses none there)."""
-    seq = _sequence(a, b)
+    return _crossed(_sequence(a, b))
+
+
+def _crossed(seq) -> list[tuple[str, str]]:
     return [(x[0], y[0]) for x, y in zip(seq, seq[1:]) if len(x) == 1 and len(y) == 1 and hexgrid.adjacent(x[0], y[0])]
 
 
@@ -97,7 +100,10 @@ def spines(a: str, b: str) -> list[tuple[tuple[str, str], str, str]]:
     exactly along (hexspines), in order: each as ((x, y), p, n), x and y the
     hexes it divides, p and n the hexes at its two ends (the vertices x-y-p
     and x-y-n), p on a's side. It touches a when p is a, b when n is b."""
-    seq = _sequence(a, b)
+    return _spines(_sequence(a, b))
+
+
+def _spines(seq) -> list[tuple[tuple[str, str], str, str]]:
     return [
         ((x[0], x[1]), p[0], n[0])
         for p, x, n in zip(seq, seq[1:], seq[2:])
@@ -361,12 +367,13 @@ class LosMap:
         along, blocks it (the module docstring)."""
         side = self._hexside
         assert side is not None  # asked only with hexsides
-        for x, y in crossed_sides(a, b):
+        seq = _sequence(a, b)
+        for x, y in _crossed(seq):
             kind = side(x, y)
             # B9.2: "unless the wall/hedge hexside is part of the viewing/target hex"
             if kind is not None and a not in (x, y) and b not in (x, y) and self._over(kind, x, y, ha, hb):
                 return True
-        for (x, y), p, n in spines(a, b):
+        for (x, y), p, n in _spines(seq):
             kind = side(x, y)
             if kind is None or (p == a and n == b):
                 continue
