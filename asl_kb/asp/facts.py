@@ -142,6 +142,8 @@ class FactBuilder:
                 self.add(f"passenger_of({U},{q(u.passenger_of)})", tag)
             if u.rider_of is not None:
                 self.add(f"rider_of({U},{q(u.rider_of)})", tag)
+            if u.size is not None:
+                self.add(f"stated_size({U},{u.size})", tag)
             if u.fp is not None and u.normal_range is not None:
                 self.add(f"counter_fire({U},{u.fp},{u.normal_range})", tag)
             for w in u.sw:

@@ -63,6 +63,8 @@ FEATURES = (
 HEXSIDES = tuple(terrain.HEXSIDES)
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun", "unarmed")
 TYPE_ALIASES = {"half-squad": "half_squad"}
+#: the sizes of a white unarmed counter (A20.5), `size:` of a `type: unarmed`
+UNARMED_SIZES = ("squad", "half_squad")
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
 STATUSES = (
     "broken",
@@ -246,6 +248,9 @@ class Unit(FrozenRecord):
     # Passenger in / a Rider on (same Location)
     passenger_of: str | None = None
     rider_of: str | None = None
+    # A20.5: the size of the white unarmed counter a `type: unarmed` unit is
+    # (squad, half_squad), as written; None: not given (the rules read it)
+    size: str | None = None
 
     @property
     def location(self) -> str:
@@ -1167,6 +1172,7 @@ class _Schema:
         self.only_for(u, path, "vca", utype, ("vehicle",))
         self.only_for(u, path, "tca", utype, ("vehicle",))
         self.only_for(u, path, "ca", utype, ("gun",))
+        self.only_for(u, path, "size", utype, ("unarmed",))
         direction = lambda key: self.optional(u, key, None, lambda n, q: self.integer(n, q, 1, 6), path)  # noqa: E731
         return Unit(
             id=self.matching(u["id"], p("id"), _UNIT_ID, "a unit id (letters, digits, _ . -)"),
@@ -1192,6 +1198,7 @@ class _Schema:
                 u, "passenger_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path
             ),
             rider_of=self.optional(u, "rider_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
+            size=self.optional(u, "size", None, lambda n, q: self.choice(n, q, UNARMED_SIZES, TYPE_ALIASES), path),
             **numbers,
         )
 

@@ -276,3 +276,21 @@ def test_sw_table():
     assert counters.sw_stats("dc") == (30, 0)
     with pytest.raises(KeyError):
         counters.sw_stats("laser")
+
+
+def test_unarmed_size():
+    # A20.5 "a white unarmed counter of the appropriate size": `size:` on a
+    # `type: unarmed` (half-squad as for `type:`); none given stays None
+    head = "name: s\nattacker: russian\nunits:\n"
+    pos = load_position_text(
+        head
+        + "  - {id: U1, side: russian, type: unarmed, counter: (1)-0-6, at: M7, size: half-squad}\n"
+        + "  - {id: U2, side: russian, type: unarmed, counter: (1)-0-6, at: M7}\n",
+        "p.yaml",
+    )
+    assert [u.size for u in pos.units] == ["half_squad", None]
+    with pytest.raises(PositionError) as info:
+        load_position_text(
+            head + "  - {id: S1, side: russian, type: squad, counter: 4-4-7, at: M7, size: squad}\n", "p.yaml"
+        )
+    assert (info.value.line, info.value.key) == (4, "units[0].size") and "only for unarmed" in info.value.message
