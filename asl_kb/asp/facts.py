@@ -144,6 +144,8 @@ class FactBuilder:
                 self.add(f"rider_of({U},{q(u.rider_of)})", tag)
             if u.size is not None:
                 self.add(f"stated_size({U},{u.size})", tag)
+            if u.entrenched:
+                self.add(f"entrenched({U})", tag)
             if u.fp is not None and u.normal_range is not None:
                 self.add(f"counter_fire({U},{u.fp},{u.normal_range})", tag)
             for w in u.sw:
@@ -159,6 +161,17 @@ class FactBuilder:
                 self.add(f"morale({U},{u.morale})", tag)
             if u.leadership is not None:
                 self.add(f"leadership({U},{u.leadership})", tag)
+
+    def occupied(self):
+        """The terrain and features of the hexes units occupy (what the
+        prisoners program and the position checks read of the map)."""
+        for h in sorted({u.hex for u in self.p.units}, key=hexgrid.hex_coords):
+            t = self.p.terrain_of(h)
+            self.add(f"terrain({q(h)},{terrain.terrain_type(t.terrain).name})")
+            for f in t.features:
+                self.add(f"feature({q(h)},{f})")
+                if terrain.feature_type(f).entrenchment:
+                    self.add(f"entrenchment({q(h)},{f})")
 
     def arcs(self, hexes):
         """Covered Arcs as geometry: each arc a unit has (a Gun's CA, a
@@ -266,6 +279,8 @@ class FactBuilder:
                 self.add(f"feature({H},{f})", tag)
                 if ft.fortification:
                     self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})", tag)
+                if ft.entrenchment:
+                    self.add(f"entrenchment({H},{f})", tag)
         self.arcs(hexes)
         self.sight(reach)
 
@@ -393,11 +408,7 @@ def prisoner_facts(position) -> str:
     fb = FactBuilder(position)
     fb.header()
     fb.units()
-    for h in sorted({u.hex for u in position.units}, key=hexgrid.hex_coords):
-        t = position.terrain_of(h)
-        fb.add(f"terrain({q(h)},{terrain.terrain_type(t.terrain).name})")
-        for f in t.features:
-            fb.add(f"feature({q(h)},{f})")
+    fb.occupied()
     return "\n".join(fb.lines) + "\n"
 
 

@@ -92,6 +92,9 @@ class FeatureType(FrozenRecord):
                   them is left out of the nearest-building MF count (A10.531).
     rout_cover    "building" if it counts as a building for rout (pillbox).
     passable_rout False where a routing unit cannot go (Blaze).
+    entrenchment  True for the entrenchments of B27 (foxholes, trenches): a
+                  unit may be in it, Entrenched (A10.531 EX), and leaves it
+                  for as many MF as getting in.
     """
 
     name: str
@@ -103,6 +106,7 @@ class FeatureType(FrozenRecord):
     passable_rout: bool
     rule: str
     note: str = ""
+    entrenchment: bool = False
 
 
 F = Fraction
@@ -175,19 +179,19 @@ TERRAIN: dict[str, TerrainType] = {
 # ---------------------------------------------------------------- features
 
 
-def _f(name, extra_mf, tem, hindrance, fort, cover, passable, rule, note=""):
-    return FeatureType(name, F(extra_mf), tem, hindrance, fort, cover, passable, rule, note)
+def _f(name, extra_mf, tem, hindrance, fort, cover, passable, rule, note="", entrenchment=False):
+    return FeatureType(name, F(extra_mf), tem, hindrance, fort, cover, passable, rule, note, entrenchment)
 
 
 FEATURES: dict[str, FeatureType] = {
     f.name: f
     for f in (
-        # B27: foxhole: TEM +2; 1 MF to get in; the hex is Open Ground for a unit that
-        # pays only the minimum MF (A10.531).
-        _f("foxhole", 1, 2, 0, True, None, True, "B27", "1 MF to enter; TEM +2 (+4 vs indirect fire)"),
-        _f("entrenchment", 1, 2, 0, True, None, True, "B27", "same as foxhole"),
-        # B27.5: trench: TEM +2 like a foxhole; 1 MF to enter.
-        _f("trench", 1, 2, 0, True, None, True, "B27", "1 MF to enter; TEM +2"),
+        # B27: foxhole: TEM +2; 1 MF to get in or out (B27.4); the hex is Open
+        # Ground for a unit that pays only the minimum MF (A10.531).
+        _f("foxhole", 1, 2, 0, True, None, True, "B27", "1 MF to enter or exit; TEM +2 (+4 vs indirect fire)", True),
+        _f("entrenchment", 1, 2, 0, True, None, True, "B27", "same as foxhole", True),
+        # B27.5: trench: TEM +2 like a foxhole; 1 MF to enter or exit.
+        _f("trench", 1, 2, 0, True, None, True, "B27.5", "1 MF to enter or exit; TEM +2", True),
         # B2: shellholes: +1 TEM only to a unit that spends 1 extra MF; otherwise Open Ground.
         _f("shellhole", 1, 1, 0, True, None, True, "B2", "Open Ground if entered for 1 MF"),
         # B30: pillbox: counts as a building for rout (A10.531, flowchart note 12).

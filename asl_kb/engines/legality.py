@@ -60,6 +60,11 @@ def _where(position, fact) -> tuple[int | None, str | None]:
         for i, u in enumerate(position.units):
             if u.id == uid:
                 return u.line, f"units[{i}].{'passenger_of' if u.passenger_of is not None else 'rider_of'}"
+    if fact.name == "entrenched":
+        uid = fact.arguments[0].string
+        for i, u in enumerate(position.units):
+            if u.id == uid:
+                return u.line, f"units[{i}].entrenched"
     if fact.name == "cc":
         i = fact.arguments[0].number
         return position.close_combat[i].line, f"close_combat[{i}]"
@@ -71,6 +76,7 @@ def violations(position) -> list[Violation]:
     fb = FactBuilder(position)
     fb.header()
     fb.units()
+    fb.occupied()
     ctl = new_control("position.lp", "\n".join(fb.lines) + "\n")
     ctl.ground([("base", [])])
     shown: list = []

@@ -66,6 +66,8 @@ TYPE_ALIASES = {"half-squad": "half_squad"}
 #: the sizes of a white unarmed counter (A20.5), `size:` of a `type: unarmed`
 UNARMED_SIZES = ("squad", "half_squad")
 INFANTRY_TYPES = ("squad", "half_squad", "crew", "hero", "unarmed")
+#: who may be placed beneath a foxhole counter (B27.1: "only Infantry/SW")
+PERSONNEL_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "unarmed")
 STATUSES = (
     "broken",
     "dm",
@@ -251,6 +253,9 @@ class Unit(FrozenRecord):
     # A20.5: the size of the white unarmed counter a `type: unarmed` unit is
     # (squad, half_squad), as written; None: not given (the rules read it)
     size: str | None = None
+    # A10.531 EX: the unit is in its hex's entrenchment (foxhole, trench: B27),
+    # Entrenched
+    entrenched: bool = False
 
     @property
     def location(self) -> str:
@@ -1173,6 +1178,7 @@ class _Schema:
         self.only_for(u, path, "tca", utype, ("vehicle",))
         self.only_for(u, path, "ca", utype, ("gun",))
         self.only_for(u, path, "size", utype, ("unarmed",))
+        self.only_for(u, path, "entrenched", utype, PERSONNEL_TYPES)
         direction = lambda key: self.optional(u, key, None, lambda n, q: self.integer(n, q, 1, 6), path)  # noqa: E731
         return Unit(
             id=self.matching(u["id"], p("id"), _UNIT_ID, "a unit id (letters, digits, _ . -)"),
@@ -1199,6 +1205,7 @@ class _Schema:
             ),
             rider_of=self.optional(u, "rider_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
             size=self.optional(u, "size", None, lambda n, q: self.choice(n, q, UNARMED_SIZES, TYPE_ALIASES), path),
+            entrenched=self.optional(u, "entrenched", False, self.flag, path),
             **numbers,
         )
 
