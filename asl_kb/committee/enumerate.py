@@ -24,6 +24,7 @@ from collections.abc import Iterator
 import yaml
 
 from asl_kb.board import hexgrid
+from asl_kb.board.terrain import feature_type
 from asl_kb.committee.scope import PASSED, Scope
 from asl_kb.position.loader import BUILDINGS
 
@@ -154,9 +155,13 @@ def _distance(a, b) -> int:
 
 
 def _levels_fit(scope: Scope, units, terrain) -> bool:
-    """A unit placed on a building level stands in a hex that has it."""
+    """A unit placed on a building level stands in a hex that has it; an
+    Entrenched one in a hex with an entrenchment (B27.1)."""
     levels = {c: scope.palette[i].levels for c, i in terrain}
-    return all(levels.get(c, 0) >= scope.specs[i].level for c, i in units)
+    dug = {c for c, i in terrain if any(feature_type(f).entrenchment for f in scope.palette[i].features)}
+    return all(
+        levels.get(c, 0) >= scope.specs[i].level and (c in dug or not scope.specs[i].entrenched) for c, i in units
+    )
 
 
 def candidates(scope: Scope) -> Iterator[Candidate]:

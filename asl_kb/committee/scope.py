@@ -65,6 +65,8 @@ PASSED = (
     "vca",
     "tca",
     "ca",
+    "entrenched",
+    "size",
 )
 #: the keys of a kind that place other units in its Location, and the
 #: position key each of those units gets (A20.5 prisoners, D6.1 Passengers,
@@ -91,6 +93,13 @@ class UnitSpec:
     passed: tuple[tuple[str, str], ...] = ()  # (key, its value as JSON)
     level: int = 0
     kind: str = ""
+
+    @property
+    def entrenched(self) -> bool:
+        """In its hex's entrenchment (the position key `entrenched`, B27): it
+        stands only where the palette puts one."""
+        v = dict(self.passed).get("entrenched")
+        return v is not None and str(json.loads(v)).lower() in ("yes", "on", "true")
 
     def as_yaml(self, uid: str, at: str) -> dict:
         out: dict = {"id": uid, "side": self.side, "type": self.type}
@@ -505,7 +514,9 @@ def _one(node):
 
 def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str], level: int = 0) -> None:
     """A unit spec the position loader accepts (its error, at the scope's line)."""
-    board = {"terrain": {at: "building"}, "levels": {at: level}} if level else {}
+    board: dict = {"terrain": {at: "building"}, "levels": {at: level}} if level else {}
+    if spec.entrenched:
+        board = {"terrain": {at: ["open", "foxhole"]}}
     text = yaml.safe_dump(
         {
             "name": "check",

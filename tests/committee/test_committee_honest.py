@@ -141,7 +141,7 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
     assert code == 3 and not r["complete"] and not r["witnesses"]
     # one progress bar over the scopes grown: the positions tried in all
     assert "\r20 positions · 0 witnesses" in err and err.endswith("\n")
-    assert [g["scope"] for g in r["grown"]][:3] == ["escape", "combat", "disrupted"]
+    assert [g["scope"] for g in r["grown"]][:3] == ["escape", "entrenched", "combat"]
     assert sum(g["tried"] for g in r["grown"]) == 20
     assert r["incomplete_because"] == ["stopped: 20 positions tried in all (--max-positions)"]
     # a --timeout passed before the first scope: that scope cut at once, said cut (not an internal
@@ -157,6 +157,6 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
         capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1", "--format", "json"
     )
     r = json.loads(out)
-    assert code == 1 and [g["scope"] for g in r["grown"]] == ["escape", "combat", "disrupted"]
-    assert r["grown"][1]["tried"] == 0 and r["grown"][1]["passed_over"]
+    assert code == 1 and [g["scope"] for g in r["grown"]] == ["escape", "entrenched", "combat", "disrupted"]
+    assert r["grown"][2]["tried"] == 0 and r["grown"][2]["passed_over"]
     assert r["witnesses"][0]["index"] == 2

@@ -102,7 +102,7 @@ def test_every_input_a_scope_sets_is_produced_by_a_shipped_scope(capsys):
     assert code == 0 and r["never_produced"] == []
     rows = {x["input"]: x for x in r["inputs"]}
     # each with the scopes that produce it and the clauses that read it
-    assert rows["fortification/3"]["scopes"] == ["features"]
+    assert rows["fortification/3"]["scopes"] == ["entrenched", "features"]
     assert rows["cc_capture/1"]["scopes"] == ["combat"]
     assert any(c.startswith("prisoners/A20_22_cc_capture.lp:") for c in rows["cc_capture/1"]["read_by"])
     assert rows["reading_switch/2"]["scopes"] == ["(by the rule sets compared)"]
@@ -159,7 +159,7 @@ def test_without_scope_unconcealed_interdictor_goes_to_the_scope_with_a_conceale
 
     a, b = parse_ruleset("current"), parse_ruleset("current", switch="unconcealed_interdictor")
     folder, changed = reach.changed(a, b)
-    assert [c.where for c in changed] == ["rout/A10_53_interdiction.lp:67"]
+    assert [c.where for c in changed] == ["rout/A10_53_interdiction.lp:69"]
     order = [s.name for s in shipped_scopes_by_size()]
     for scope in shipped_scopes_by_size()[: order.index("concealed") + 1]:
         idle = reach.missing(scope, folder, changed)
