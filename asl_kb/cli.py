@@ -168,8 +168,8 @@ def _report_pair(position, args, a, b) -> int:
 #: seconds `outcomes` may take before it answers with what it has (--timeout)
 DEFAULT_TIMEOUT = 600.0
 #: MiB of memory (the process's data: heap and clingo's) `outcomes` may use
-#: before it answers with what it has (--max-memory); the largest benchmark
-#: position (160 broken units on 16 boards) peaks near 250 MiB
+#: before it answers with what it has (--max-memory); the benchmarks' peaks
+#: are in docs/performance.md
 DEFAULT_MAX_MEMORY = 4096
 
 

@@ -97,14 +97,13 @@ POSITION = cases_dir() / "rout" / "A10.5-EX.yaml"
     "argv",
     [
         ["outcomes", str(POSITION), "--format", "json", "--phase"],
-        ["check", str(POSITION)],
         ["why-not", str(POSITION), "R1", "rout", "5K3"],
     ],
-    ids=["outcomes", "check", "why-not"],
+    ids=["outcomes", "why-not"],
 )
 def test_the_plain_path_answers_the_same(argv):
     """The `asl-kb` process with the machinery on and off: the same standard
-    output, standard error and exit status (JSON, text, a `no`)."""
+    output, standard error and exit status (JSON; text and a `no`)."""
     runs = []
     for plain in ("0", "1"):
         env = {**os.environ, "ASL_KB_PLAIN": plain}
