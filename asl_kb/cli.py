@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from asl_kb import budget, process
-from asl_kb.errors import AslKbError, PositionError
+from asl_kb.errors import AslKbError, NoAnswerSet, PositionError
 from asl_kb.resources import default_position
 from asl_kb.committee import cli as committee_cli
 
@@ -30,8 +30,10 @@ EXIT_CODES = {
     EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
     "why-not: the fate is legal)",
     EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
-    "why-not: the fate is not legal; diff: some outcome differs; search: a witness found",
-    EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), an option, a unit or a fate",
+    "why-not: the fate is not legal; diff: some outcome differs; search: a witness found; "
+    "any: a rules folder leaves a program no answer set",
+    EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), a rules folder or scope file (the same "
+    "form), an option, a unit, a fate, a --scheduler that cannot be reached",
     EXIT_INCOMPLETE: "incomplete: a listing was cut (--all-paths, --phase limits) or the run was "
     "(--timeout, --max-memory); the result says why",
     EXIT_INTERNAL: "internal error: a bug in asl-kb (rerun with --debug for the traceback)",
@@ -125,6 +127,9 @@ def _report(position, args) -> int:
         except png.BrowserMissing as e:
             print(f"error: --png: {e}", file=sys.stderr)
             return 2
+        except OSError as e:  # (checked before the work: the disk filled, the folder went)
+            print(f"error: --png: {args.png}: cannot write: {e.strerror or e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     return _write_page(page, args, result.complete)
 
 
@@ -373,6 +378,12 @@ def _serve_parser(sub, common) -> None:
     s.add_argument(
         "position", nargs="?", metavar="POSITION", help="position YAML file to open (default: a new position)"
     )
+    s.add_argument(
+        "--switch",
+        metavar="NAME",
+        help="flip this switch of rules/core/versions.lp against --rules (default: none; --rules current "
+        "where none is given)",
+    )
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     s.add_argument("--port", type=committee_cli.at_least(1), default=8000, help="port to listen on (default: 8000)")
     # the common --timeout and --max-memory cap each answer, not the server
@@ -484,6 +495,9 @@ def _main(args, watchdog: bool) -> int:
             return _run(args, seen)
         with budget.deadline_in(args.timeout), process.paused():
             return _run(args, seen)
+    except NoAnswerSet as e:  # a rules folder that rules out every outcome
+        print(f"asl-kb {args.command}: {e}", file=sys.stderr)
+        return EXIT_DIFFERS
     except (PositionError, AslKbError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

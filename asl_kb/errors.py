@@ -46,3 +46,30 @@ class SaveError(PositionError):
 
     def __reduce__(self):
         return (type(self), (self.file, self.message))
+
+
+class RulesError(PositionError):
+    """A rules folder that cannot be run (a file that is not UTF-8 text or
+    does not parse, an unsafe variable, an #include that cannot be
+    resolved, an atom that breaks the contract of docs/contract.md),
+    printed FILE:LINE: KEY: message like a position's problems, with the
+    file as the folder holds it."""
+
+
+class NoAnswerSet(AslKbError):
+    """A program of the rules in force has no answer set for the position:
+    the shipped rules always give one, so a rules folder's clauses (a
+    constraint that always fires, an edit that leaves a choice no model)
+    rule out every outcome, this one included. Not bad input: the answer
+    to the question is that there is none (exit 1)."""
+
+    def __init__(self, rules: str, program: str):
+        self.rules = rules
+        self.program = program
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.rules}: no answer set under these rules ({self.program} has none for this position)"
+
+    def __reduce__(self):
+        return (type(self), (self.rules, self.program))

@@ -30,4 +30,31 @@ def problem(option: str, text: str | None, suffixes: tuple[str, ...] | None = No
         return f"{option}: {text}: no folder {where}"
     if not os.access(where, os.W_OK | (os.X_OK if where.is_dir() else 0)):
         return f"{option}: {text}: cannot write {'it' if where == path else 'there'} (permission denied)"
+    # (os.access does not know a file system that refuses new files, /proc,
+    # nor answers for root: tried, and nothing is left behind)
+    why = _try_writing(path, folder)
+    if why:
+        return f"{option}: {text}: cannot write {'it' if path.exists() else 'there'} ({why})"
+    return None
+
+
+def _try_writing(path: Path, folder: bool) -> str | None:
+    """Why `path` (a file, or a folder) cannot be written, found by writing:
+    an existing file opened to append (not changed), a new file or folder
+    made and removed, a file made and removed inside an existing folder."""
+    try:
+        if folder and path.is_dir():
+            probe = path / f".asl-kb-{os.getpid()}-probe"
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.unlink(probe)
+        elif folder:
+            os.mkdir(path)
+            os.rmdir(path)
+        elif path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.unlink(path)
+    except OSError as e:
+        return e.strerror or str(e)
     return None

@@ -31,6 +31,7 @@ from pathlib import Path
 import clingo
 
 from asl_kb import process
+from asl_kb.errors import NoAnswerSet, RulesError
 from asl_kb.resources import rules_dir
 
 #: the rules folder in force (None: the shipped rules)
@@ -298,3 +299,91 @@ def prime_errors() -> None:
         _ = clingo.String("").number
     except RuntimeError:
         pass
+
+
+# -- a rules folder's problems, as its user names its files -----------------
+
+#: a complete rules folder made from an overlay folder (committee/rulesets.py
+#: materialize) -> that overlay folder
+_MADE_FROM: dict[Path, Path] = {}
+
+
+def made_from(complete: Path, folder: Path) -> None:
+    """`complete` is the rules folder run for the overlay `folder`: its files
+    are named as the folder's (or the shipped rules') in messages."""
+    _MADE_FROM[Path(complete)] = Path(folder)
+
+
+def shown_path(path: str | Path) -> str:
+    """A rules file's path as its user knows it: a file of a complete folder
+    made from an overlay is the overlay's file, else the shipped one."""
+    p = Path(path)
+    for complete, folder in _MADE_FROM.items():
+        if p.is_relative_to(complete):
+            rel = p.relative_to(complete)
+            return str(folder / rel if (folder / rel).is_file() else rules_dir() / rel)
+    return str(path)
+
+
+def rules_label() -> str:
+    """The rules in force as their user names them: the overlay folder, a
+    complete folder, or the shipped rules' folder."""
+    folder = _ACTIVE.get()
+    if folder is None:
+        return str(rules_dir())
+    return str(_MADE_FROM.get(folder, folder))
+
+
+def checking_contract() -> bool:
+    """Whether answers are checked against the contract as they are read
+    (asl_kb/asp/contract.py): while a rules folder is in force."""
+    return _ACTIVE.get() is not None
+
+
+def own_files() -> set[str]:
+    """The relative names of the files the rules in force take from an
+    overlay folder (none for the shipped rules or a folder of its own)."""
+    folder = _MADE_FROM.get(_ACTIVE.get() or rules_dir())
+    if folder is None:
+        return set()
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*.lp")}
+
+
+def no_answer_set(entry: str) -> NoAnswerSet:
+    """The error of the entry program `entry` left without an answer set by
+    the rules in force."""
+    return NoAnswerSet(rules_label(), entry)
+
+
+_MESSAGE = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: (?P<level>error|info|warning|note): ")
+
+
+def _words(message: str, first: re.Match) -> str:
+    """An error message's words on one line: its first line and what
+    follows it (the file an #include could not open), its notes ('X' is
+    unsafe) without their places; where the first line ends "in:", what
+    follows is the grounder's rewriting of the clause, left out (the
+    file's line shows the clause as written)."""
+    lines = message.strip().split("\n")
+    head = lines[0][first.end() :].strip()
+    clause = head.endswith(" in:")
+    words = [head[: -len(" in:")] + " in the clause" if clause else head]
+    for line in lines[1:]:
+        note = _MESSAGE.match(line.strip())
+        if note is not None:
+            words.append(f"({line.strip()[note.end() :].strip()})")
+        elif not clause:
+            words.append(line.strip())
+    return " ".join(" ".join(words).split())
+
+
+def clingo_error(messages: list[str], key: str, file: str) -> RulesError:
+    """The first error among clingo's `messages` as a RulesError at its
+    FILE:LINE (the file as shown_path() names it); `file` where no message
+    names one. The one place clingo's words become a rules folder's error."""
+    for msg in messages:
+        m = _MESSAGE.match(msg.strip())
+        if m is not None and m["level"] == "error":
+            return RulesError(shown_path(m["file"]), int(m["line"]), key, _words(msg, m))
+    text = " ".join(" ".join(messages).split()) or "clingo could not read it"
+    return RulesError(shown_path(file), None, key, text)

@@ -27,6 +27,7 @@ from collections import defaultdict
 
 import clingo
 
+from asl_kb.asp import contract, control
 from asl_kb.asp.symbols import read_symbols, unseen
 from asl_kb.model import Because, Term, Violation
 
@@ -67,7 +68,9 @@ def reason_kind(reason) -> str:
 class Answer:
     """One answer set, read through the contract."""
 
-    def __init__(self, symbols, memo: dict | None = None, growing: bool = False):
+    def __init__(self, symbols, memo: dict | None = None, growing: bool = False, program: str | None = None):
+        #: the program answering ("phase": its narrower reading of the contract)
+        self.program = program
         self.says: dict[str, str] = {}
         self._lines: dict = {}  # (rule, reason) -> ((rule, words), kind)
         self._made: dict = {}  # (rule, words, kind) -> Because
@@ -92,7 +95,10 @@ class Answer:
         if self._seen is not None:
             symbols = unseen(symbols, self._seen)
         new: dict[str, list] = defaultdict(list)
-        for s in read_symbols(symbols, self._memo):
+        read = read_symbols(symbols, self._memo)
+        if control.checking_contract():  # (a rules folder's answer: asl_kb/asp/contract.py)
+            contract.check(read, self.program)
+        for s in read:
             name = s.name
             a = s.arguments
             if name == "because" and len(a) == 3:
@@ -123,7 +129,7 @@ class Answer:
             if reason.type == clingo.SymbolType.Function:
                 template = self.says.get(reason.name)
                 if template is not None:
-                    said = template.format(*[text(x) for x in reason.arguments])
+                    said = contract.fill(template, reason, *[text(x) for x in reason.arguments])
             self._said[reason] = said
         return said
 
@@ -195,7 +201,9 @@ class Answer:
         args = tuple(zip(names, values))
         template = None if positional else self.kind_says.get(sym.name)
         if template is not None:
-            words = template.format(**{n: str(v) for n, v in args})
+            words = contract.fill(
+                template, clingo.Function("kind", [clingo.Function(sym.name)]), **{n: str(v) for n, v in args}
+            )
         else:
             words = self.say(sym)
         return Term(sym.name, args, words, text(sym))

@@ -23,6 +23,7 @@ from typing import cast
 import clingo
 
 from asl_kb import budget
+from asl_kb.asp import control
 from asl_kb.asp.control import new_control
 from asl_kb.budget import TimedOut  # noqa: F401 - raised here, caught by the callers
 from asl_kb.record import Record, record
@@ -95,6 +96,8 @@ def solve(
                 handle.cancel()
                 raise TimedOut("solving the rout graphs")
     stats.solve_seconds += time.perf_counter() - t0
+    if not shown:
+        raise control.no_answer_set(entry)
     stats.atoms = len(ctl.symbolic_atoms)
     return shown[0], stats
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 
-from asl_kb.errors import PositionError
+from asl_kb.errors import NoAnswerSet, PositionError
 
 COMMANDS = ("diff", "search")
 
@@ -172,7 +172,7 @@ def _rule_sets(args):
             "--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets"
         )
     frm = args.version_a or args.rules or "current"
-    a = parse_ruleset(frm, key="--from")
+    a = parse_ruleset(frm, key="--from" if args.version_a else "--rules")
     to = args.version_b or (frm if args.switch else "prior")
     b = parse_ruleset(to, switch=args.switch, key="--to")
     return a, b
@@ -183,6 +183,9 @@ def run(args) -> int:
         if args.command == "diff":
             return _diff(args)
         return _search(args)
+    except NoAnswerSet as e:  # a rules folder that rules out every outcome
+        print(f"asl-kb {args.command}: {e}", file=sys.stderr)
+        return 1
     except PositionError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -246,8 +249,14 @@ def _coverage(args) -> int:
     from asl_kb.committee import coverage
     from asl_kb.committee.scope import SCOPES_DIR, load_scope
 
+    folder = None
+    if args.rules:  # the clauses read: the rule set's (a version's are the shipped files)
+        from asl_kb.committee.rulesets import materialize, parse_ruleset
+
+        rs = parse_ruleset(args.rules, key="--rules")
+        folder = materialize(rs.folder) if rs.folder is not None else None
     names = args.scope or sorted(p.stem for p in SCOPES_DIR.glob("*.yaml"))
-    report = coverage.coverage([load_scope(n) for n in names], args.sample)
+    report = coverage.coverage([load_scope(n) for n in names], args.sample, folder)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -302,7 +311,11 @@ def _search(args) -> int:
             report = search.search_diff(scope, a, b, phase=args.phase, **options)
             render = search.to_text
         else:
-            rs = parse_ruleset(args.rule_set or args.rules or "current", switch=args.switch, key="--rule-set")
+            rs = parse_ruleset(
+                args.rule_set or args.rules or "current",
+                switch=args.switch,
+                key="--rule-set" if args.rule_set else "--rules",
+            )
             report = gaps.search_gaps(scope, rs, **options)
             render = gaps.to_text
     if args.format == "json":

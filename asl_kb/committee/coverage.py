@@ -46,11 +46,13 @@ def readers(rules: Path | None = None) -> dict[tuple[str, int], list[str]]:
     return out
 
 
-def coverage(scopes: list, per_scope: int = 40) -> dict:
+def coverage(scopes: list, per_scope: int = 40, rules: Path | None = None) -> dict:
+    """`rules`: a complete rules folder whose clauses are read (None: the
+    shipped rules)."""
     made = {s.name: produced(s, per_scope).args for s in scopes}
-    read = readers()
+    read = readers(rules)
     rows = []
-    for name, arity, section in inputs():
+    for name, arity, section in inputs(rules):
         given = (
             ["(from the rout program's answer)"]
             if section.startswith("the phase program")

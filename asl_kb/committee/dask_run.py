@@ -24,6 +24,33 @@ BATCH = 128
 PER_TASK = 8
 
 
+#: seconds to reach a --scheduler before saying it cannot be reached
+CONNECT_TIMEOUT = 10.0
+
+
+def _reachable(address: str) -> None:
+    """A PositionError (--scheduler) unless a Dask scheduler's address is
+    well formed and something listens there: asked with a plain TCP
+    connection first, as a Client that cannot connect waits distributed's
+    own timeout and then prints a traceback as it is collected."""
+    import re
+    import socket
+
+    from asl_kb.errors import PositionError
+
+    if re.match(r"\w+://", address) and not address.startswith(("tcp://", "tls://")):
+        return  # (another transport: the Client says)
+    m = re.fullmatch(r"(?:tcp://|tls://)?(?:\[([^\]]*)\]|([^:/\[\]]*)):(\d{1,5})/?", address)
+    if m is None:
+        raise PositionError(address, None, "--scheduler", "not a scheduler address (HOST:PORT or tcp://HOST:PORT)")
+    host, port = m[1] or m[2] or "127.0.0.1", int(m[3])
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except (OSError, OverflowError) as e:  # (OverflowError: a port past 65535)
+        why = "timed out" if isinstance(e, TimeoutError) else (getattr(e, "strerror", None) or str(e))
+        raise PositionError(address, None, "--scheduler", f"the Dask scheduler could not be reached ({why})") from None
+
+
 def _judge_jobs(judge, jobs):
     return [(index, judge(name, text)) for index, name, text in jobs]
 
@@ -31,6 +58,8 @@ def _judge_jobs(judge, jobs):
 @contextlib.contextmanager
 def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
     """A context yielding `make(judge) -> evaluator` bound to a Dask client."""
+    if scheduler:
+        _reachable(scheduler)
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is a declared dependency
@@ -41,7 +70,14 @@ def cluster_evaluator(workers: int | None = None, scheduler: str | None = None):
         ) from None
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT))
+            except (OSError, ValueError) as e:  # (it went away, or is not a scheduler)
+                from asl_kb.errors import PositionError
+
+                raise PositionError(
+                    scheduler, None, "--scheduler", f"the Dask scheduler could not be reached ({e})"
+                ) from None
         else:
             cluster = stack.enter_context(
                 LocalCluster(

@@ -208,18 +208,25 @@ def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
     """The edits the finding `present()` (run under the active rules) comes
     from: a set of them that gives it alone (every other edit undone) and
     none of which can be undone -- a minimal core over the edits. None when
-    it stays with every edit undone: the shipped rules give it too."""
+    the shipped rules give it too. Where it stays with every clause edit
+    undone, the folder's other changes give it (an #include left out, a
+    #show, a #const: directive_edits), all of them named."""
     all_edits = edits(rs)
-    if not all_edits:
+    others = directive_edits(rs)
+    if not others and not all_edits:
         return None
+    with using_rules(None):
+        if present():
+            return None
     everything = frozenset(range(len(all_edits)))
 
     def gives(kept: frozenset[int]) -> bool:
         with using_rules(undone(rs, everything - kept)):
             return present()
 
-    if gives(frozenset()):
-        return None
+    # (with no directive changed, every clause edit undone is the shipped rules, run above)
+    if not all_edits or (others and gives(frozenset())):
+        return others
     kept = set(everything)
     for i in sorted(everything):
         if gives(frozenset(kept - {i})):
@@ -227,10 +234,57 @@ def needed(rs, present: Callable[[], bool]) -> list[Edit] | None:
     return [all_edits[i] for i in sorted(kept)]
 
 
+def _directives(text: str) -> list[tuple[str, int]]:
+    """A rules file's statements other than its clauses (#include, #show,
+    #const, #external, #program, ...), as (comparable text, line)."""
+    out = [(f"#include {m[1]}.", text.count("\n", 0, m.start()) + 1) for m in _INCLUDE_ANY.finditer(text)]
+    stmts: list = []
+    try:
+        A.parse_string(_INCLUDE_ANY.sub("", text), stmts.append)
+    except RuntimeError:
+        return out
+    out += [
+        (" ".join(str(s).split()), s.location.begin.line)
+        for s in stmts
+        if s.ast_type not in (A.ASTType.Rule, A.ASTType.Comment, A.ASTType.Minimize)
+    ]
+    return sorted(out, key=lambda d: d[1])
+
+
+def _run(directives: list) -> str:
+    """A run of statements in words: each, or the first two and the last of many."""
+    said = [d[0] for d in directives]
+    if len(said) <= 3:
+        return " ".join(said)
+    return f"{said[0]} {said[1]} ... {said[-1]} ({len(said)} statements)"
+
+
+def directive_edits(rs) -> list[Edit]:
+    """The folder's changes to the statements that are not clauses (each
+    run of #include, #show, #const... added, deleted or changed against
+    the shipped file), as edits to name; they are not undone one by one."""
+    if rs.folder is None:
+        return []
+    out = []
+    for rel in rs.replaces:
+        mine = _directives((rs.folder / rel).read_text(encoding="utf-8"))
+        theirs = _directives((rules_dir() / rel).read_text(encoding="utf-8"))
+        sm = difflib.SequenceMatcher(None, [d[0] for d in theirs], [d[0] for d in mine], autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                continue
+            kind = "changed" if i1 < i2 and j1 < j2 else ("added" if j1 < j2 else "deleted")
+            line = mine[j1][1] if j1 < j2 else theirs[i1][1]
+            clause, was = _run(mine[j1:j2]), _run(theirs[i1:i2])
+            out.append(Edit(rel, line, kind, clause, was, 0, 0, b""))
+    return out
+
+
 # -- the edits as a switch ---------------------------------------------------
 
 #: the switch the combined folder (as_switch) gives a folder's edits
 SWITCH = "asl_kb_erratum"
+_INCLUDE_ANY = re.compile(r'^[ \t]*#include\s+("[^"]*"|<[^>]*>)\s*\.', re.M)
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
 
 

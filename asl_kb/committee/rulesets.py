@@ -28,19 +28,29 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
-from asl_kb.asp.control import using_rules
-from asl_kb.errors import PositionError
+from asl_kb.asp.control import clingo_error, made_from, shown_path, using_rules
+from asl_kb.errors import RulesError
 from asl_kb.record import replace
 from asl_kb.resources import rules_dir
 
 VERSIONS = ("current", "prior")
 #: the entry programs a complete rules folder must load
-ENTRY_PROGRAMS = ("rout.lp", "phase.lp", "check.lp", "prisoners.lp", "core/versions.lp")
+ENTRY_PROGRAMS = (
+    "rout.lp",
+    "why_not.lp",
+    "phase.lp",
+    "check.lp",
+    "prisoners.lp",
+    "position.lp",
+    "switches.lp",
+    "core/versions.lp",
+)
 
 
-class RuleSetError(PositionError):
-    """A bad rule set: a folder that is not one, a file that does not parse,
-    an unknown version or switch (printed FILE:LINE: KEY: message)."""
+#: a bad rule set: a folder that is not one, a file that does not parse, an
+#: unknown version or switch (printed FILE:LINE: KEY: message): the rules
+#: folder errors clingo's messages make (asl_kb/asp/control.py clingo_error)
+RuleSetError = RulesError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,7 +117,7 @@ def with_switch(position, name: str, on: bool):
     return replace(position, readings=readings)
 
 
-def parse_ruleset(text: str, switch: str | None = None, key: str = "rules") -> RuleSet:
+def parse_ruleset(text: str, switch: str | None = None, key: str = "--rules") -> RuleSet:
     """`current`, `prior` or a folder path (checked), with `switch` flipped."""
     if text in VERSIONS:
         rs = RuleSet(version=text)
@@ -119,8 +129,11 @@ def parse_ruleset(text: str, switch: str | None = None, key: str = "rules") -> R
     return rs
 
 
-def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
-    """A RuleSet for an overlay folder, checked (RuleSetError if bad)."""
+def overlay(folder: str | Path, key: str = "--rules") -> RuleSet:
+    """A RuleSet for an overlay folder, checked (RuleSetError if bad): every
+    file UTF-8 text that parses, no script, and every entry program of the
+    complete folder loads (its includes resolve, none twice) and grounds
+    (no unsafe variable: clingo checks every part at the first ground)."""
     path = Path(folder)
     if not path.exists():
         raise RuleSetError(str(folder), None, key, f"no such rule version or folder (versions: {', '.join(VERSIONS)})")
@@ -129,66 +142,167 @@ def overlay(folder: str | Path, key: str = "rules") -> RuleSet:
     files = sorted(p.relative_to(path).as_posix() for p in path.rglob("*.lp") if p.is_file())
     if not files:
         raise RuleSetError(str(folder), None, key, "the folder holds no .lp file")
+    stamp = (str(path), path.resolve(), _stamp(path))
+    known = _CHECKED.get(stamp)
+    if isinstance(known, RulesError):
+        raise known.with_traceback(None)
+    if known is not None:
+        assert known.folder is not None  # (an overlay's)
+        made_from(materialize(known.folder), path)  # (made again if it was discarded)
+        return known
+    try:
+        rs = _checked(path, files, key)
+    except RulesError as e:
+        _CHECKED[stamp] = e
+        raise
+    _CHECKED[stamp] = rs
+    return rs
+
+
+#: (an overlay folder, its files' _stamp) -> its RuleSet, or why it is refused:
+#: checked once per process while its files are unchanged (a committee's
+#: runs, the server's, the tests' name one folder many times)
+_CHECKED: dict[tuple, "RuleSet | RulesError"] = {}
+
+
+def _checked(path: Path, files: list[str], key: str) -> RuleSet:
+    """overlay()'s checks of a folder holding `files`."""
+    for rel in files:
+        _text(path / rel)
     shipped = rules_dir()
     replaces = tuple(f for f in files if (shipped / f).is_file())
     adds = tuple(f for f in files if f not in replaces)
     rs = RuleSet(folder=path.resolve(), replaces=replaces, adds=adds)
     assert rs.folder is not None  # set just above
     complete = materialize(rs.folder)
+    made_from(complete, path)  # (its files named as the command line names the folder)
     # each file parsed where it runs, in the complete folder: an overlaid
     # entry program's #include names a shipped file (check.lp's phase/doc.lp)
     for rel in files:
-        _parse_file(complete / rel, str(path / rel), complete, path)
-    _load_entries(complete, path)
+        _parse_file(complete / rel, str(path / rel))
+    _load_entries(complete, set(files))
     return rs
 
 
-_MESSAGE = re.compile(
-    r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: (?:error|info|warning): (?P<text>.*)$", re.S
-)
-
-
-def _clingo_error(
-    messages: list[str], default_file: str, key: str, temp: Path | None = None, real: Path | None = None
-) -> RuleSetError:
-    """The first clingo message as a RuleSetError pointing at its FILE:LINE
-    (a path inside the materialized folder mapped back to the overlay's, or
-    to the shipped rules)."""
-    for msg in messages:
-        m = _MESSAGE.match(msg.strip())
-        if not m:
-            continue
-        file = m["file"]
-        if temp is not None and file.startswith(str(temp)):
-            rel = Path(file).relative_to(temp)
-            file = str(real / rel) if real is not None and (real / rel).is_file() else str(rules_dir() / rel)
-        text = " ".join(m["text"].split())
-        return RuleSetError(file, int(m["line"]), key, text)
-    text = " ".join(" ".join(messages).split()) or "clingo could not read it"
-    return RuleSetError(default_file, None, key, text)
-
-
-def _parse_file(path: Path, shown: str, temp: Path, real: Path) -> None:
-    messages: list[str] = []
+def _text(path: Path) -> str:
+    """A rules file's text: UTF-8, not binary (clingo's Python layer cannot
+    even report what it finds in other bytes)."""
     try:
-        clingo.ast.parse_files(
-            [str(path)], lambda _stm: None, logger=lambda _code, msg: messages.append(msg), message_limit=5
-        )
+        data = path.read_bytes()
+    except OSError as e:
+        raise RuleSetError(str(path), None, None, f"cannot read file: {e.strerror}") from None
+    if b"\0" in data:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        raise RuleSetError(str(path), line, None, "file is binary, not rules text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise RuleSetError(str(path), line, None, f"file is not UTF-8 text (byte 0x{data[e.start]:02x})") from None
+
+
+def _parse_file(path: Path, shown: str) -> None:
+    """The file parses; it holds no script (a rules folder is rules, not
+    code run by the grounder)."""
+    messages: list[str] = []
+    scripts: list = []
+
+    def take(stm) -> None:
+        if stm.ast_type == clingo.ast.ASTType.Script:
+            scripts.append(stm)
+
+    try:
+        clingo.ast.parse_files([str(path)], take, logger=lambda _code, msg: messages.append(msg), message_limit=5)
+        failed = any(": error:" in m for m in messages)
     except RuntimeError:
-        raise _clingo_error(messages, shown, "syntax", temp, real) from None
-    if any(": error:" in m for m in messages):
-        raise _clingo_error(messages, shown, "syntax", temp, real)
+        failed = True
+    if failed:
+        key = "include" if any("could not be opened" in m for m in messages) else "syntax"
+        raise clingo_error(messages, key, shown)
+    for stm in scripts:
+        where = shown_path(stm.location.begin.filename)
+        raise RuleSetError(where, stm.location.begin.line, "script", "scripts are not allowed in a rules folder")
 
 
-def _load_entries(folder: Path, real: Path) -> None:
-    """Every entry program of the complete folder loads (includes resolve, all parse)."""
-    for entry in ENTRY_PROGRAMS:
+_INCLUDE = re.compile(r'^[ \t]*#include\s+(?:"([^"]*)"|<([^>]*)>)\s*\.', re.M)
+
+
+def _reads(folder: Path, entry: str) -> set[str] | None:
+    """The files (relative names) an entry program of a complete folder
+    reads, itself and what it includes; None where an include cannot be
+    told (then the entry is loaded: clingo says)."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        try:
+            text = (folder / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        for m in _INCLUDE.finditer(text):
+            name = m[1] or m[2]
+            near = (folder / rel).parent / name
+            found = near if near.is_file() else folder / name
+            try:
+                todo.append(found.resolve().relative_to(folder.resolve()).as_posix())
+            except ValueError:
+                return None
+    return seen
+
+
+def _load_entries(folder: Path, own: set[str]) -> None:
+    """Every entry program of the complete folder that reads a file of the
+    overlay (`own`) loads (includes resolve, all parse, no file included
+    twice) and grounds with no facts (clingo checks every part's clauses
+    then: an unsafe variable, a #program of the wrong parameters). An entry
+    whose files another such entry reads too is loaded in it (rout.lp in
+    why_not.lp)."""
+    reads = {e: _reads(folder, e) for e in ENTRY_PROGRAMS}
+
+    def within(a: str, b: str) -> bool:  # entry a's files all read by entry b
+        ra, rb = reads[a], reads[b]
+        return ra is not None and rb is not None and ra < rb
+
+    touched = [e for e in ENTRY_PROGRAMS if (reads[e] or own) & own]
+    for entry in touched:
+        if any(within(entry, other) for other in touched):
+            continue
         messages: list[str] = []
-        ctl = clingo.Control(logger=lambda _code, msg: messages.append(msg), message_limit=5)
+        twice: list[str] = []
+
+        def log(code, msg: str) -> None:
+            (twice if code == clingo.MessageCode.FileIncluded else messages).append(msg)
+
+        ctl = clingo.Control(logger=log, message_limit=5)
         try:
             ctl.load(str(folder / entry))
         except RuntimeError:
-            raise _clingo_error(messages, str(real / entry), "load", folder, real) from None
+            raise clingo_error(messages, "load", str(folder / entry)) from None
+        if twice:
+            raise _included_twice(twice[0], str(folder / entry))
+        try:
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            raise clingo_error(messages, "grounding", str(folder / entry)) from None
+
+
+_INCLUDED = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):[^\n]*?already included file:\s*(?P<name>.*)$", re.S)
+
+
+def _included_twice(message: str, entry: str) -> RuleSetError:
+    """clingo's warning of a file included twice (it reads it once) as an
+    error: in a rules folder it is a slip, most often a file that includes
+    itself."""
+    m = _INCLUDED.match(message.strip())
+    if m is None:
+        return RuleSetError(shown_path(entry), None, "include", " ".join(message.split()))
+    here, name = Path(m["file"]), m["name"].strip()
+    itself = (here.parent / name).resolve() == here.resolve() or Path(name).resolve() == here.resolve()
+    said = "the file includes itself" if itself else f"{name} is included twice (clingo reads it once)"
+    return RuleSetError(shown_path(here), int(m["line"]), "include", said)
 
 
 def check_switch(rs: RuleSet, name: str) -> None:
@@ -207,28 +321,47 @@ def check_switch(rs: RuleSet, name: str) -> None:
 
 # -- materialized folders ----------------------------------------------------
 
-_MATERIALIZED: dict[Path, Path] = {}
+#: an overlay folder -> (its files' _stamp, the complete folder made of it)
+_MATERIALIZED: dict[Path, tuple[tuple, Path]] = {}
+#: complete folders made in this process (their names)
+_MADE = [0]
 _TEMP_ROOT: list[Path] = []
+
+
+def _stamp(folder: Path) -> tuple:
+    """The overlay's files as they are now (name, size, time written)."""
+    out = []
+    for p in sorted(folder.rglob("*.lp")):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        out.append((p.relative_to(folder).as_posix(), st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 def materialize(folder: Path) -> Path:
     """A complete rules folder: the shipped rules with the overlay's files
-    copied over them (once per process; removed at exit)."""
+    copied over them (once per process while the overlay's files are
+    unchanged; removed at exit)."""
     folder = Path(folder).resolve()
+    stamp = _stamp(folder)
     done = _MATERIALIZED.get(folder)
-    if done is not None:
-        return done
+    if done is not None and done[0] == stamp:
+        return done[1]
     if not _TEMP_ROOT:
         root = Path(tempfile.mkdtemp(prefix="asl-kb-rules-"))
         _TEMP_ROOT.append(root)
         atexit.register(shutil.rmtree, root, True)
-    target = _TEMP_ROOT[0] / f"r{len(_MATERIALIZED)}"
+    _MADE[0] += 1
+    target = _TEMP_ROOT[0] / f"r{_MADE[0]}"
     shutil.copytree(rules_dir(), target)
     for p in sorted(folder.rglob("*.lp")):
         dest = target / p.relative_to(folder)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p, dest)
-    _MATERIALIZED[folder] = target
+    _MATERIALIZED[folder] = (stamp, target)
+    made_from(target, folder)
     return target
 
 

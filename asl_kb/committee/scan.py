@@ -23,6 +23,7 @@ from pathlib import Path
 from asl_kb import budget
 from asl_kb.committee.enumerate import candidates, to_yaml
 from asl_kb.committee.scope import Scope
+from asl_kb.errors import PositionError
 
 #: positions sent to a cluster at a time (an evaluator may set its own
 #: `batch`; in-process it is 1, so --timeout and Ctrl-C stop at once)
@@ -121,14 +122,33 @@ def _ctrl_c():
 
 
 def _read_stream(path: Path) -> dict[int, dict]:
+    """The verdicts a --stream file holds (--resume): each line as a search
+    writes it; the last may be cut by an interruption. Anything else is not
+    such a file: PositionError naming its line."""
     done: dict[int, dict] = {}
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut by an interruption
-            done[entry["index"]] = entry["verdict"]
+    if not path.is_file():
+        return done
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except OSError as e:
+        raise PositionError(str(path), None, "--stream", f"cannot read file: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        line = path.read_bytes().count(b"\n", 0, e.start) + 1
+        raise PositionError(str(path), line, "--stream", "file is not UTF-8 text") from None
+    for n, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                continue  # the last line, cut by an interruption
+            entry = None
+        if not (
+            isinstance(entry, dict) and isinstance(entry.get("index"), int) and isinstance(entry.get("verdict"), dict)
+        ):
+            raise PositionError(
+                str(path), n, "--stream", 'not a line a search writes ({"index": N, "verdict": {...}, ...})'
+            )
+        done[entry["index"]] = entry["verdict"]
     return done
 
 

@@ -31,6 +31,7 @@ from asl_kb.position.loader import (
     load_position_text,
     parse_tree,
     plain,
+    read_input,
 )
 
 SCOPES_DIR = Path(__file__).resolve().parent / "scopes"
@@ -205,9 +206,8 @@ def load_scope(name_or_file: str) -> Scope:
         if not path.is_file():
             shipped = ", ".join(sorted(p.stem for p in SCOPES_DIR.glob("*.yaml")))
             raise PositionError(name_or_file, None, "scope", f"no such scope file or shipped scope ({shipped})")
-    text = path.read_text(encoding="utf-8")
     shown = name_or_file if path.parent == SCOPES_DIR and "/" not in name_or_file else str(path)
-    return scope_from_text(text, shown)
+    return scope_from_text(read_input(str(path)), shown)
 
 
 class _ScopeSchema(Schema):

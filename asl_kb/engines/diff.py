@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from asl_kb.engines.outcomes import outcomes
 from asl_kb.asp.facts import switch_facts
+from asl_kb.asp import contract, control
 from asl_kb.asp.control import new_control
 from asl_kb.model import Outcomes
 from asl_kb.record import replace
@@ -24,7 +25,9 @@ def switches_in_force(position) -> dict[str, str]:
     ctl = new_control("switches.lp", "\n".join(facts) + "\n")
     ctl.ground([("base", [])])
     shown: list = []
-    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    if not ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True))).satisfiable:
+        raise control.no_answer_set("switches.lp")
+    contract.check(shown)
     from asl_kb.asp.reader import rule_order
 
     rules: dict[str, set] = {}

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 import clingo
 
+from asl_kb.asp import contract
 from asl_kb.asp.reader import Answer, text
 from asl_kb.board import hexgrid
 from asl_kb.model import AbandonedSW, Because, Fate, Interdiction
@@ -164,6 +165,7 @@ class Graph:
         """Read the shown atoms `symbols` into the graphs (those of a group
         of units: asl_kb/asp/groups.py)."""
         at = self.answer.add(symbols)
+        contract.check_relations(self.answer.atoms)
         children = self.children
         parents = set()
         heads = []  # (each link's child: listed, not hashed into a set)

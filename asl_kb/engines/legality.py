@@ -9,6 +9,7 @@ PositionRuleError (the CLI: exit 2, like any bad input).
 
 from __future__ import annotations
 
+from asl_kb.asp import contract, control
 from asl_kb.asp.control import new_control
 from asl_kb.asp.reader import text
 from asl_kb.asp.facts import FactBuilder
@@ -80,7 +81,9 @@ def violations(position) -> list[Violation]:
     ctl = new_control("position.lp", "\n".join(fb.lines) + "\n")
     ctl.ground([("base", [])])
     shown: list = []
-    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    if not ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True))).satisfiable:
+        raise control.no_answer_set("position.lp")
+    contract.check(shown)
     says = {s.arguments[0].name: s.arguments[1].string for s in shown if s.name == "says"}
     at = {s.arguments[0]: s.arguments[1] for s in shown if s.name == "offending"}
     out = []
@@ -89,7 +92,7 @@ def violations(position) -> list[Violation]:
             continue
         rule, clause = s.arguments[0].string, s.arguments[1]
         tpl = says.get(clause.name)
-        words = tpl.format(*[text(a) for a in clause.arguments]) if tpl else text(clause)
+        words = contract.fill(tpl, clause, *[text(a) for a in clause.arguments]) if tpl else text(clause)
         line, key = _where(position, at[clause]) if clause in at else (None, None)
         out.append(Violation(rule, text(clause), words, line, key))
     return sorted(out, key=lambda v: (v.line or 0, v.key or "", v.rule, v.clause))

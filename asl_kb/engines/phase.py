@@ -25,6 +25,7 @@ from asl_kb import budget
 from asl_kb.asp.facts import loc, q, switch_facts
 from asl_kb.asp.reader import Answer, reason_kind
 from asl_kb.engines.graph import FateInfo, rank_of
+from asl_kb.asp import contract
 from asl_kb.asp.control import new_control
 from asl_kb.model import Because, Fate, UnitFates
 from asl_kb.model.phase import PhaseOutcome, Turn
@@ -182,6 +183,7 @@ class Phase:
         ctl.ground([("base", [])])
         last: list = []
         ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
+        contract.check(last, "phase")
         return any(s.name == "pick" and extra.get(s.arguments[0].string) == s.arguments[1].number for s in last)
 
     def brave(self) -> dict:
@@ -192,7 +194,7 @@ class Phase:
         ctl = self._control(["--enum-mode=brave", "0"])
         last: list = []
         ctl.solve(on_model=lambda m: last.__setitem__(slice(None), m.symbols(shown=True)))
-        ans = Answer(last)
+        ans = Answer(last, program="phase")
         picks: dict = {}
         reasons: dict = {}
         for s in ans.atoms["pick"]:
@@ -260,7 +262,7 @@ class Phase:
 
     def _parse(self, symbols) -> dict:
         # (one memo for every model: they share most of their atoms)
-        ans = Answer(symbols, self._memo)
+        ans = Answer(symbols, self._memo, program="phase")
         at, ans.atoms = ans.atoms, {}  # keep only the words (says/2) with the model
         return {
             "pick": {s.arguments[0].string: s.arguments[1].number for s in at["pick"]},

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import clingo
 
+from asl_kb.asp import control
 from asl_kb.asp.control import new_control
 from asl_kb.asp.facts import prisoner_facts
 from asl_kb.asp.reader import Answer, text
@@ -32,7 +33,8 @@ def answer(position) -> list:
     ctl = new_control("prisoners.lp", prisoner_facts(position))
     ctl.ground([("base", [])])
     shown: list = []
-    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    if not ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True))).satisfiable:
+        raise control.no_answer_set("prisoners.lp")
     return shown
 
 

@@ -11,6 +11,7 @@ names its number in the unit's listing (`asl-kb outcomes --all`).
 from __future__ import annotations
 
 from asl_kb.asp.facts import loc, position_facts, q
+from asl_kb.asp import control
 from asl_kb.asp.control import new_control
 from asl_kb.asp.solve import ground_stages
 from asl_kb.asp.symbols import named
@@ -115,7 +116,8 @@ def why_not_each(position, proposals: list[dict]) -> list[dict]:
         for a, sym in distinct.items():
             ctl.assign_external(sym, a == atom)
         shown: list = []
-        ctl.solve(on_model=lambda m: shown.extend(named(m.symbols(shown=True), _READ)))
+        if not ctl.solve(on_model=lambda m: shown.extend(named(m.symbols(shown=True), _READ))).satisfiable:
+            raise control.no_answer_set("why_not.lp")
         ans = Answer(shown)
         r = {
             "position": position.name,

@@ -364,6 +364,12 @@ def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_V
     file = os.fspath(path)
     if file == "-":
         return _load_stdin(versions)
+    return load_position_text(read_input(file), file, versions)
+
+
+def read_input(file: str) -> str:
+    """An input file's text (a position, a scope): a regular file of at most
+    MAX_BYTES, UTF-8; PositionError naming it otherwise."""
     try:
         st = os.stat(file)
     except OSError as e:
@@ -377,7 +383,7 @@ def load_position(path: str | os.PathLike, versions: tuple[str, ...] = DEFAULT_V
             data = f.read(MAX_BYTES + 1)  # bounded even if the file grew since stat
     except OSError as e:
         raise PositionError(file, None, None, f"cannot read file: {e.strerror}") from None
-    return load_position_text(_text(data, file), file, versions)
+    return _text(data, file)
 
 
 STDIN = "<stdin>"

@@ -6,6 +6,7 @@ Nothing here decides a rules question: it calls what the CLI calls."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 
@@ -28,16 +29,32 @@ def error(e: AslKbError) -> dict:
     return {"message": str(e), "file": None, "line": None, "key": None}
 
 
-def _load(text: str, filename: str, rules: str | None):
-    """The position, under --rules when the command line names a version."""
+@contextlib.contextmanager
+def _under(rules):
+    """Inside the block, answers are made under --rules (and --switch):
+    a version names it (`rules` a string); a rule set (a rules folder, a
+    switch flipped: checked and made once by serve/server.py) is in force.
+    Yields the function that puts a position under it."""
     from asl_kb.record import replace
 
-    position = load_position_text(text, filename)
-    return replace(position, rules=rules) if rules else position
+    if rules is None or isinstance(rules, str):
+        yield lambda p: replace(p, rules=rules) if rules else p
+        return
+    if rules.complete is not None and rules.folder is not None:
+        from asl_kb.asp import control
+
+        control.made_from(rules.complete, rules.folder)  # (its files named as the command line named them)
+    with rules.active():
+        yield rules.apply
+
+
+def _load(text: str, filename: str, put):
+    """The position, put under the rules in force (`put`, from _under)."""
+    return put(load_position_text(text, filename))
 
 
 def outcomes(
-    text: str, filename: str, phase: bool, timeout: float, max_memory: int, rules: str | None = None, page: bool = True
+    text: str, filename: str, phase: bool, timeout: float, max_memory: int, rules=None, page: bool = True
 ) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
@@ -48,8 +65,9 @@ def outcomes(
     from asl_kb.report.render import to_json
 
     try:
-        position = _load(text, filename, rules)
-        result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
+        with _under(rules) as put:
+            position = _load(text, filename, put)
+            result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
     except AslKbError as e:
         return {"error": error(e)}
     out = to_json(result)
@@ -65,14 +83,15 @@ def outcomes(
     }
 
 
-def why_not(text: str, filename: str, unit: str, at: str, rules: str | None = None) -> dict:
+def why_not(text: str, filename: str, unit: str, at: str, rules=None) -> dict:
     """Is a rout of `unit` to `at` legal, and if not, which rules forbid it
     (as `asl-kb why-not --format json POSITION UNIT rout AT`)."""
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not as ask
 
     try:
-        position = _load(text, filename, rules)
-        r = ask(position, parse_proposal(position, unit, ["rout", at]))
+        with _under(rules) as put:
+            position = _load(text, filename, put)
+            r = ask(position, parse_proposal(position, unit, ["rout", at]))
     except AslKbError as e:
         return {"error": error(e)}
     return {"why_not": r, "text": to_text(r)}

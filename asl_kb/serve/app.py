@@ -124,11 +124,12 @@ def create_app(
     max_memory: int = 1024,
     workers: int = 2,
     grace: float = 5.0,
-    rules: str | None = None,
+    rules=None,
     hosts: tuple[str, ...] = LOCAL_HOSTS,
 ) -> Starlette:
     """The app; `position` is the file named on the command line (read once,
-    here: no request names a file); `rules` the version --rules names;
+    here: no request names a file); `rules` the version --rules names, or the rule set
+    of --rules and --switch (a rules folder, a switch flipped: serve/server.py);
     `hosts` the names a request may give the server (its Host header: a
     page of another site that has its name point at 127.0.0.1 is refused)."""
     runner = Runner(timeout, max_memory, workers=workers, grace=grace)

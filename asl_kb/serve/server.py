@@ -24,6 +24,7 @@ def serve(args) -> int:
         return 2
     if args.position is not None:
         _readable(args.position)
+    rules = _rule_set(args)
     from asl_kb.serve.app import LOCAL_HOSTS
 
     # bound to this machine: only its own names; else any (the user chose to open it)
@@ -33,13 +34,28 @@ def serve(args) -> int:
         timeout=args.timeout,
         max_memory=args.max_memory,
         workers=args.workers,
-        rules=args.rules,
+        rules=rules,
         hosts=hosts,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"asl-kb serve: http://{host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _rule_set(args):
+    """--rules and --switch: a version's name, or a rule set checked here,
+    before the server starts (a broken rules folder is the command line's
+    error), its folder made once for every answer's child process."""
+    import dataclasses
+    from asl_kb.committee.rulesets import VERSIONS, materialize, parse_ruleset
+
+    if args.switch is None and (args.rules is None or args.rules in VERSIONS):
+        return args.rules
+    rs = parse_ruleset(args.rules or "current", switch=args.switch, key="--rules")
+    if rs.folder is not None:
+        rs = dataclasses.replace(rs, complete=materialize(rs.folder))
+    return rs
 
 
 def _readable(path: str) -> None:

@@ -33,6 +33,24 @@ def test_every_subcommand_takes_the_common_options_it_uses():
         assert not opts & UNUSED.get(name, set()), name
 
 
+def _leaves(subs, prefix=()):
+    """(command words, parser) of every subcommand, `search`'s own included."""
+    for name, p in subs.items():
+        inner = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        if inner:
+            yield from _leaves(inner[0].choices, prefix + (name,))
+        else:
+            yield prefix + (name,), p
+
+
+def test_every_subcommand_takes_a_rule_set_as_the_readme_says():
+    # (README: --rules everywhere; --switch, all but `search coverage`, which reads clauses)
+    for words, p in _leaves(_subparsers()):
+        opts = {s for a in p._actions for s in a.option_strings}
+        assert "--rules" in opts, words
+        assert ("--switch" in opts) == (words != ("search", "coverage")), words
+
+
 @pytest.mark.parametrize(
     "argv", [["serve", "--format", "json"], ["serve", "--limit", "3"], ["report", "--format", "json"]]
 )
@@ -108,7 +126,7 @@ def test_check_takes_rules(capsys):
 def test_bad_option_value_is_exit_2(capsys):
     # --rules takes a version or a rules folder: neither is one line, exit 2
     assert cli.main(["outcomes", "--rules", "1985"]) == cli.EXIT_BAD_INPUT
-    assert "1985: rules: no such rule version or folder" in capsys.readouterr().err
+    assert "1985: --rules: no such rule version or folder" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         cli.main(["outcomes", "--limit", "-1"])
     assert e.value.code == cli.EXIT_BAD_INPUT

@@ -181,3 +181,25 @@ def test_live_keeps_an_interdictions_explanation_while_a_live_state_names_it():
         p16,
         'because(interdiction("P16","G1"),"A10.53",interdicted("P16","G1"))',
     }
+
+
+def test_a_finding_that_comes_from_a_folder_s_includes_names_them(tmp_path):
+    """An empty rout.lp leaves every broken unit without a legal outcome: not
+    something the shipped rules give too, but the folder's #include lines
+    deleted (no clause of it changed)."""
+    from asl_kb.committee.gaps import check_under
+
+    folder = tmp_path / "empty-rout"
+    folder.mkdir()
+    (folder / "rout.lp").write_text("")
+    rs = parse_ruleset(str(folder))
+    position = load_position_text(
+        "name: small\nattacker: russian\nmap: {area: [A1, E5]}\nunits:\n"
+        "  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: D4, status: [broken]}\n"
+        "  - {id: G1, side: german, type: squad, counter: 4-6-7, at: E1}\n",
+        "small.yaml",
+    )
+    (f,) = check_under(rs.apply(position), rs)["findings"]
+    assert f["kind"] == "no_legal_outcome" and not f.get("also_in_shipped_rules")
+    (e,) = f["edits"]
+    assert (e["file"], e["edit"]) == ("rout.lp", "deleted") and e["was"].startswith('#include "rout/doc.lp".')

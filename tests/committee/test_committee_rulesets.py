@@ -58,7 +58,7 @@ def test_not_a_folder_and_unknown_switch(tmp_path):
     for text in (str(f), str(tmp_path / "missing"), str(tmp_path / "empty")):  # a file, nothing, an empty folder
         with pytest.raises(RuleSetError) as e:
             parse_ruleset(text)
-        assert e.value.file == text and e.value.key == "rules"
+        assert e.value.file == text and e.value.key == "--rules"
     with pytest.raises(RuleSetError) as e:
         parse_ruleset("current", switch="no_such_switch")
     assert e.value.key == "switch" and Path(e.value.file).name == "versions.lp"

@@ -314,3 +314,328 @@ def test_cli_empty_file(tmp_path):
     path = tmp_path / "empty.yaml"
     path.write_text("", encoding="utf-8")
     assert_clean_failure(run_cli(path), path, None)
+
+
+# ------------------------------------------------------------ rules folders
+#
+# A rules folder is input too: each broken folder below is refused by every
+# subcommand that takes --rules with one line naming the file (and line),
+# exit 2 -- or exit 1 where the folder leaves a program no answer set -- and
+# never a traceback or exit 70. The folder's checks run once per process
+# while its files are unchanged (committee/rulesets.py), so the matrix costs
+# one check per folder and one small run per subcommand.
+
+RULES = ROOT / "rules"
+LOW_CRAWL = "rout/A10_52_low_crawl.lp"
+SMALL = (
+    "name: small\nattacker: russian\nmap: {area: [A1, E5], terrain: {C3: woods}}\nunits:\n"
+    "  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: D4, status: [broken]}\n"
+    "  - {id: G1, side: german, type: squad, counter: 4-6-7, at: E1}\n"
+)
+
+
+def _edit(rel: str, text: str = "", before: str = "") -> tuple[dict, int]:
+    """The folder {rel: shipped file with `before` put first and `text` added},
+    and the line `text` (or `before`) starts at."""
+    shipped = (RULES / rel).read_text(encoding="utf-8")
+    body = before + shipped + ("" if shipped.endswith("\n") else "\n") + text
+    line = 1 if before else shipped.count("\n") + 1 + (0 if shipped.endswith("\n") else 1)
+    return {rel: body}, line
+
+
+def _folders() -> dict:
+    """name -> (files {relative name: text or bytes}, the file an error names
+    (None: the folder), its line, its key, words of the message, exit code)."""
+    lc = (RULES / LOW_CRAWL).read_text(encoding="utf-8")
+    out = {}
+    files, line = _edit(LOW_CRAWL, "lc_barred(U) :- routing(U)).\n")
+    out["syntax_error"] = (files, LOW_CRAWL, line, "syntax", "syntax error", 2)
+    files, line = _edit(LOW_CRAWL, "lc_barred(U) :- routing(X).\n")
+    out["unsafe_variable"] = (files, LOW_CRAWL, line, "grounding", "'U' is unsafe", 2)
+    files, line = _edit("rout.lp", before='#include "rout/nosuch.lp".\n')
+    out["undefined_include"] = (files, "rout.lp", line, "include", "nosuch.lp", 2)
+    files, line = _edit("rout.lp", before='#include "rout.lp".\n')
+    out["includes_itself"] = (files, "rout.lp", line, "include", "includes itself", 2)
+    files, line = _edit(LOW_CRAWL, "#script (python)\nimport os\n#end.\n")
+    out["script"] = (files, LOW_CRAWL, line, "script", "not allowed", 2)
+    out["binary_file"] = ({LOW_CRAWL: b"\x7fELF\x02\x01\x01\x00\x00"}, LOW_CRAWL, 1, None, "binary", 2)
+    latin = lc.encode() + b'% caf\xe9\nlc_barred(U) :- routing(U), note("caf\xe9").\n'
+    out["latin1_file"] = ({LOW_CRAWL: latin}, LOW_CRAWL, lc.count("\n") + 1, None, "not UTF-8", 2)
+    out["empty_folder"] = ({}, None, None, "--rules", "no .lp file", 2)
+    # a contract predicate redefined with a wrong type or arity (docs/contract.md)
+    files, line = _edit(LOW_CRAWL, "because(rout(U),3,crawl) :- routing(U).\n")
+    out["because_rule_a_number"] = (files, LOW_CRAWL, line, "because/3", "must be a string", 2)
+    files, line = _edit(LOW_CRAWL, 'because(5,"A10.52",crawl) :- routing(U).\n')
+    out["because_subject_a_number"] = (files, LOW_CRAWL, line, "because/3", "Subject", 2)
+    files, line = _edit("rout/show.lp", '#show because/4.\nbecause(rout(U),"A10.52",crawl,x) :- routing(U).\n')
+    out["because_wrong_arity"] = (files, "rout/show.lp", line + 1, "because/4", "not in the contract", 2)
+    files, line = _edit(LOW_CRAWL, 'says(crawl,4).\nbecause(rout(U),"A10.52",crawl) :- routing(U).\n')
+    out["says_template_a_number"] = (files, LOW_CRAWL, line, "says/2", "must be a string", 2)
+    files, line = _edit(LOW_CRAWL, "must_rout(7) :- routing(U).\n")
+    out["unit_a_number"] = (files, LOW_CRAWL, line, "must_rout/1", "must be a string", 2)
+    # (an NMC's die roll as a string: the odds read its number)
+    files, line = _edit("rout/A10_53_nmc.lp", 'nmc_roll(U,whole,none,"7",pass) :- routing(U).\n')
+    out["nmc_roll_a_string"] = (files, "rout/A10_53_nmc.lp", line, "nmc_roll/5", "DR", 2)
+    files, line = _edit(LOW_CRAWL, ":- routing(_).\n")
+    out["unsatisfiable"] = (files, None, None, None, "no answer set under these rules", 1)
+    entries = {e: (RULES / e).read_text(encoding="utf-8") for e in ("rout.lp", "phase.lp", "check.lp", "why_not.lp")}
+    out["only_entry_files"] = (entries, None, None, None, "", 0)
+    return out
+
+
+FOLDERS = _folders()
+#: the folder cases refused before any position is run (the folder's checks)
+CHECKED_FIRST = {
+    "syntax_error",
+    "unsafe_variable",
+    "undefined_include",
+    "includes_itself",
+    "script",
+    "binary_file",
+    "latin1_file",
+    "empty_folder",
+}
+
+
+@pytest.fixture(scope="module")
+def rules_folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("rules-folders")
+    (base / "small.yaml").write_text(SMALL, encoding="utf-8")
+    for name, (files, *_rest) in FOLDERS.items():
+        (base / name).mkdir()
+        for rel, text in files.items():
+            (base / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            ((base / name / rel).write_bytes if isinstance(text, bytes) else (base / name / rel).write_text)(text)
+    return base
+
+
+#: every subcommand that takes --rules, on a small position (RULES: the folder)
+SUBCOMMANDS = {
+    "outcomes": ["outcomes", "POS", "--rules", "RULES"],
+    "check": ["check", "POS", "--rules", "RULES"],
+    "why-not": ["why-not", "POS", "R1", "rout", "C4", "--rules", "RULES"],
+    "report": ["report", "POS", "-o", "OUT/report.html", "--rules", "RULES"],
+    "diff": ["diff", "POS", "--rules", "RULES", "--to", "current"],
+    "search diff": ["search", "diff", "--rules", "RULES", "--to", "current", "--scope", "tiny", "--max-positions", "1"],
+    "search gaps": ["search", "gaps", "--rules", "RULES", "--scope", "tiny", "--max-positions", "1"],
+    "search coverage": ["search", "coverage", "--rules", "RULES", "--scope", "tiny", "--sample", "1"],
+}
+
+
+def _argv(words, base, folder):
+    subst = {"POS": str(base / "small.yaml"), "RULES": str(folder), "OUT/report.html": str(base / "report.html")}
+    return [subst.get(w, w) for w in words]
+
+
+def _assert_named(err: str, folder: Path, rel, line, key, words) -> None:
+    assert "Traceback" not in err and "internal error" not in err, err
+    if rel is None and key is None:  # (no answer set: the folder named)
+        assert f"{folder}: {words}" in err, err
+        return
+    where = str(folder / rel) if rel else str(folder)
+    where += f":{line}" if line is not None else ""
+    assert f"error: {where}: " + (f"{key}: " if key else "") in err, err
+    assert words in err, err
+
+
+#: the folders each subcommand is run on: every one refused by the folder's
+#: checks (cheap: checked once), and one of each kind of run that fails
+#: where the answer is read -- the contract, no answer set, a folder that
+#: works; the other contract breaches are read by the one reader every
+#: subcommand reads through (test_the_contract_names_the_clause)
+RUN = CHECKED_FIRST | {"because_rule_a_number", "unsatisfiable", "only_entry_files"}
+#: (a search's one position may be none the folder's edits touch, and
+#: coverage reads the folder's clauses, not an answer: both are run on the
+#: folders refused by their checks)
+MATRIX = [
+    (name, command)
+    for name in sorted(RUN)
+    for command in sorted(SUBCOMMANDS)
+    if name in CHECKED_FIRST or command not in ("search diff", "search coverage")
+]
+#: the atom each contract breach makes the rules derive for SMALL
+BREACHES = {
+    "because_rule_a_number": 'because(rout("R1"),3,crawl)',
+    "because_subject_a_number": 'because(5,"A10.52",crawl)',
+    "because_wrong_arity": 'because(rout("R1"),"A10.52",crawl,x)',
+    "says_template_a_number": "says(crawl,4)",
+    "unit_a_number": "must_rout(7)",
+    "nmc_roll_a_string": 'nmc_roll("R1",whole,none,"7",pass)',
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREACHES))
+def test_the_contract_names_the_clause(rules_folders, name):
+    """The reader (asl_kb/asp/reader.py) refuses an atom of a contract
+    predicate in the wrong shape, naming the predicate, the atom and the
+    clause of the folder that derives it."""
+    import clingo
+
+    from asl_kb.asp.reader import Answer
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.errors import RulesError
+
+    files, rel, line, key, words, code = FOLDERS[name]
+    folder = rules_folders / name
+    atom = clingo.parse_term(BREACHES[name])
+    with parse_ruleset(str(folder)).active(), pytest.raises(RulesError) as e:
+        Answer([atom])
+    _assert_named(f"error: {e.value}", folder, rel, line, key, words)
+    assert BREACHES[name] in str(e.value)
+
+
+@pytest.mark.parametrize("name,command", MATRIX)
+def test_a_broken_rules_folder(rules_folders, name, command, capsys):
+    files, rel, line, key, words, code = FOLDERS[name]
+    folder = rules_folders / name
+    from asl_kb import cli
+
+    got = cli.main(_argv(SUBCOMMANDS[command], rules_folders, folder))
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "internal error" not in err, err
+    if name in CHECKED_FIRST:
+        assert got == 2, err  # every subcommand checks the folder first
+        _assert_named(err, folder, rel, line, key, words)
+    elif command.startswith("search"):
+        # (a search runs only the positions the folder's edits may touch; its
+        # one position may be none of them: no error to name then)
+        assert got in (0, 1, 2, 3), err
+        if got == 2 or (got == 1 and code == 1):
+            _assert_named(err, folder, rel, line, key, words)
+    else:
+        assert got == code, err
+        if code:
+            _assert_named(err, folder, rel, line, key, words)
+
+
+@pytest.mark.parametrize("name", sorted(RUN))
+def test_a_broken_rules_folder_in_serve(rules_folders, name, capsys):
+    """serve checks its rule set before it starts (exit 2), and answers each
+    position under it (the folder's error in the page, as the CLI's)."""
+    import argparse
+
+    from asl_kb.errors import RulesError
+    from asl_kb.serve import answers, server
+
+    files, rel, line, key, words, code = FOLDERS[name]
+    folder = rules_folders / name
+    if name in CHECKED_FIRST:
+        with pytest.raises(RulesError) as e:
+            server._rule_set(argparse.Namespace(rules=str(folder), switch=None))
+        _assert_named(f"error: {e.value}", folder, rel, line, key, words)
+        return
+    rs = server._rule_set(argparse.Namespace(rules=str(folder), switch=None))
+    out = answers.outcomes(SMALL, "small.yaml", False, 60.0, 4096, rules=rs, page=False)
+    if code == 0:
+        assert "error" not in out and out["complete"]
+    else:
+        _assert_named(f"error: {out['error']['message']}", folder, rel, line, key, words)
+
+
+def test_serve_refuses_a_broken_folder_before_it_starts(rules_folders, capsys):
+    from asl_kb import cli
+
+    folder = rules_folders / "unsafe_variable"
+    assert cli.main(["serve", "--rules", str(folder), "--port", "65000"]) == 2
+    _, rel, line, key, words, _ = FOLDERS["unsafe_variable"]
+    _assert_named(capsys.readouterr().err, folder, rel, line, key, words)
+
+
+# ------------------------------------------- scope files, schedulers, outputs
+
+
+@pytest.mark.parametrize(
+    "data,line",
+    [(b"\x7fELF\x02\x01\x01\x00\xff\xfe", 1), (b"name: x\nnotes: caf\xe9\n", 2)],
+    ids=["binary", "latin1"],
+)
+def test_a_scope_file_that_is_not_text(tmp_path, capsys, data, line):
+    from asl_kb import cli
+
+    path = tmp_path / "scope.yaml"
+    path.write_bytes(data)
+    assert cli.main(["search", "gaps", "--scope", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {path}:{line}: file is not UTF-8 text" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "text,line",
+    [(b"caf\xe9\n", 1), (b'{"index": 0, "verdict": {}}\n[1, 2]\n{"index": 2, "verdict": {}}\n', 2)],
+    ids=["latin1", "not-a-stream"],
+)
+def test_a_stream_to_resume_that_is_not_one(tmp_path, capsys, text, line):
+    from asl_kb import cli
+
+    path = tmp_path / "stream.jsonl"
+    path.write_bytes(text)
+    code = cli.main(["search", "gaps", "--scope", "tiny", "--stream", str(path), "--resume", "--max-positions", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"error: {path}:{line}: --stream: " in err, err
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "no-such-host.invalid:8786", "nonsense"])
+def test_an_unreachable_scheduler(capsys, address):
+    """Said at once (no cluster is started, nothing waits distributed's 30 s)."""
+    import time
+
+    from asl_kb import cli
+
+    started = time.monotonic()
+    code = cli.main(["search", "gaps", "--scope", "tiny", "--scheduler", address, "--max-positions", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"error: {address}: --scheduler: " in err, err
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize(
+    "argv,option",
+    [
+        (["report", "--png", "/proc/asl-kb.png"], "--png"),
+        (["report", "-o", "/proc/asl-kb.html"], "--output"),
+        (["search", "gaps", "--scope", "tiny", "--out", "/proc/asl-kb-witnesses"], "--out"),
+    ],
+)
+def test_an_output_path_that_cannot_be_written(capsys, argv, option):
+    """Found before any work, by trying (os.access does not know /proc, nor
+    answers for root), and nothing is left behind."""
+    from asl_kb import cli
+
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {option}: {argv[-1]}: cannot write") and "Traceback" not in err, err
+
+
+def test_an_output_path_tried_is_left_as_it_was(tmp_path):
+    from asl_kb import outputs
+
+    assert outputs.problem("--png", str(tmp_path / "new.png"), (".png",)) is None
+    assert not (tmp_path / "new.png").exists()
+    (tmp_path / "old.png").write_bytes(b"kept")
+    assert outputs.problem("--png", str(tmp_path / "old.png"), (".png",)) is None
+    assert (tmp_path / "old.png").read_bytes() == b"kept"
+    assert outputs.problem("--out", str(tmp_path / "out"), None, folder=True) is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.png"]
+
+
+def test_a_fate_without_its_partner_names_the_clause(rules_folders, tmp_path):
+    """The relations the rout graph reads (a surrender's Guard): a folder
+    that stops showing guard_after/2 is refused at the clause of the fate."""
+    import clingo
+
+    from asl_kb.asp import contract
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.errors import RulesError
+
+    folder = tmp_path / "no-guard"
+    (folder / "rout").mkdir(parents=True)
+    show = (RULES / "rout/show.lp").read_text(encoding="utf-8")
+    (folder / "rout/show.lp").write_text(show.replace("#show guard_after/2.", ""), encoding="utf-8")
+    leaf = clingo.parse_term('surrenders("G1",designating(question(at_start("R1"),loc("D4",0),0)))')
+    fate = clingo.Function("fate", [leaf, clingo.parse_term('surrender("G1")')])
+    with parse_ruleset(str(folder)).active(), pytest.raises(RulesError) as e:
+        contract.check_relations({"fate": [fate]})
+    assert e.value.key == "fate/2" and "guard_after/2" in e.value.message
+    lines = (RULES / "rout/A20_21_surrender.lp").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith("fate(surrenders("))
+    assert (e.value.file, e.value.line) == (str(RULES / "rout/A20_21_surrender.lp"), line)

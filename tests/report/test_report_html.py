@@ -350,7 +350,7 @@ def test_cli_report_writes_the_page(tmp_path, capsys):
     assert "--fate" in capsys.readouterr().err
     # --rules is a common option: neither a version nor a rules folder, exit 2
     assert main(["report", case, "--rules", "bogus"]) == 2
-    assert "bogus: rules: no such rule version or folder" in capsys.readouterr().err
+    assert "bogus: --rules: no such rule version or folder" in capsys.readouterr().err
 
 
 def test_same_input_same_page():
