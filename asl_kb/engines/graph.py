@@ -102,10 +102,21 @@ def rank_of(rank: dict, uid: str) -> int:
 class Graph:
     """The rout graphs of one answer set."""
 
-    def __init__(self, symbols, growing: bool = False):
+    def __init__(self, symbols, growing: bool = False, place=None):
         """The graphs of `symbols`; `growing`: more are added (add()), the
-        rout program's groups of units one after the other."""
+        rout program's groups of units one after the other. `place(hex)`:
+        what the position says of a hex, not its name (its terrain, its
+        range to each unit): a state's children are walked in the order of
+        what they are, not of their hexes' names, so that of several
+        shortest paths to one fate the example path -- and the order its
+        Interdiction NMCs come in, its odds -- is the same on the board
+        turned over (tests/rules/test_mirror.py). None: by the symbols."""
         self.answer = Answer((), growing=growing)
+        self._place = place
+        #: a state's order among its siblings (_sibling_key), and each term's
+        #: part of it (_term_key), figured once
+        self._sibling: dict = {}
+        self._terms: dict = {}
         self.fate: dict = {}
         self.children: defaultdict = defaultdict(list)
         self.why: defaultdict = defaultdict(list)
@@ -226,9 +237,41 @@ class Graph:
         for parent in parents:
             kids = children[parent]
             if len(kids) > 1:
-                kids.sort()
+                kids.sort(key=self._sibling_key if self._place is not None else None)
         if self._syms is not None:
             self._extend(parents, parents.union(heads, leaves))
+
+    def _sibling_key(self, sym):
+        """A state's place among its siblings: its term with each Location
+        read as what the position says of it (place(): the order of the
+        symbols, hexes' names aside), the symbol itself last (two siblings
+        alike in all but names: a position symmetric about them)."""
+        key = self._sibling.get(sym)
+        if key is None:
+            key = self._sibling[sym] = (self._term_key(sym), sym)
+        return key
+
+    def _term_key(self, sym):
+        """A term with each Location's hex as place() reads it, in the order
+        of clingo's symbols (a number, a term by arity, name and arguments,
+        a string), figured once per term."""
+        key = self._terms.get(sym)
+        if key is not None:
+            return key
+        t = sym.type
+        if t is clingo.SymbolType.Number:
+            key = (0, sym.number)
+        elif t is clingo.SymbolType.String:
+            key = (2, sym.string)
+        else:
+            args = sym.arguments
+            if sym.name == "loc" and len(args) == 2:
+                assert self._place is not None  # (only asked with a place)
+                key = (1, 2, "loc", ((2, self._place(args[0].string)), (0, args[1].number)))
+            else:
+                key = (1, len(args), sym.name, tuple([self._term_key(a) for a in args]))
+        self._terms[sym] = key
+        return key
 
     def say(self, reason) -> str:
         return self.answer.say(reason)

@@ -8,6 +8,7 @@ their results together in the result model (model.Outcomes).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import time
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from asl_kb.engines.legality import require_legal
 from asl_kb.asp.facts import FactBuilder, position_facts, prisoner_facts
 from asl_kb.asp import workers
 from asl_kb.asp.groups import groups
+from asl_kb.board import hexgrid
 import clingo
 
 from asl_kb.asp.reader import text
@@ -44,6 +46,34 @@ def canonical(position):
     return replace(position, units=tuple(sorted(position.units, key=lambda u: unit_key(u.id))))
 
 
+def place_of(position):
+    """A hex as the position describes it, not by its name: its terrain,
+    its range to each unit (in the file's order) and to the map area's
+    corners (those of each row of corners as a pair without order: the
+    board turned over left to right swaps them). Two hexes alike in all of
+    these are alike wherever the board is turned (a position symmetric
+    about them)."""
+    hexes = [u.hex for u in position.units]
+    (lo_col, lo_row), (hi_col, hi_row) = (hexgrid.hex_coords(h) for h in position.area)
+    corners = [
+        (hexgrid.hex_id(lo_col, row), hexgrid.hex_id(hi_col, row))
+        for row in (max(lo_row, 1), hi_row)  # (row 0 is only in odd columns)
+    ]
+
+    @functools.lru_cache(maxsize=None)
+    def place(h: str) -> tuple:
+        t = position.terrain_of(h)
+        return (
+            t.terrain,
+            t.elevation,
+            t.features,
+            tuple(hexgrid.distance(h, x) for x in hexes),
+            tuple(tuple(sorted((hexgrid.distance(h, a), hexgrid.distance(h, b)))) for a, b in corners),
+        )
+
+    return place
+
+
 def routing_order(position, graph) -> list:
     """The broken units in the order the rules rank them (A10.5: ATTACKER
     first), then by id."""
@@ -64,7 +94,7 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     parts = groups(fb, jobs=n)
     budget.check("figuring the facts (reach, LOS)")
     del fb
-    g = Graph((), growing=len(parts) > 1)
+    g = Graph((), growing=len(parts) > 1, place=place_of(position))
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
     if listed:
