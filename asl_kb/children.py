@@ -117,8 +117,11 @@ def alive() -> list[Child]:
 class Child:
     """A forked child running one function (start())."""
 
-    def __init__(self, pid: int, conn, talk: bool, capped: bool):
+    def __init__(self, pid: int, conn, talk: bool, capped: bool, said=None):
         self.pid, self._conn, self._talk, self._capped = pid, conn, talk, capped
+        #: a capped child's standard error (a file): what the C library
+        #: says as it ends one under its cap is the parent's to say or not
+        self._said = said
         self._status: int | None = None
         self._answer: tuple | None = None
         _ALIVE.add(self)
@@ -159,12 +162,28 @@ class Child:
         status = self._status or 0
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
             return AlarmRang("a child process past its alarm")
+        said = self._words()
         if self._capped and (os.WIFSIGNALED(status) or os.WEXITSTATUS(status) == LOADER_ABORT):
             # under its memory cap, an allocation no MemoryError reaches (a
             # thread's stack and data: the C library aborts, or a C extension
-            # reads the null pointer it got)
+            # reads the null pointer it got); what it printed is not said
             return MemoryError()
-        return ChildFailed(f"a child process ended without an answer (wait status {status})")
+        return ChildFailed(
+            f"a child process ended without an answer (wait status {status})" + (f": {said}" if said else "")
+        )
+
+    def _words(self) -> str:
+        """What a capped child wrote to standard error (said once)."""
+        said, self._said = self._said, None
+        if said is None:
+            return ""
+        try:
+            said.seek(0)
+            return " ".join(said.read(4000).decode("utf-8", "replace").split())
+        except OSError:
+            return ""
+        finally:
+            said.close()
 
     def _reap(self) -> None:
         if self._status is None:
@@ -173,6 +192,8 @@ class Child:
             except ChildProcessError:
                 self._status = 0
         self._conn.close()
+        if self._answer is None or self._answer[0] != "ended":
+            self._words()  # (it answered, or was ended: nothing it printed is said)
         _ALIVE.discard(self)
 
     def running(self) -> bool:
@@ -211,6 +232,11 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
     from multiprocessing.connection import Pipe
 
     _prctl()
+    said = None
+    if memory is not None:
+        import tempfile
+
+        said = tempfile.TemporaryFile()
     mine, theirs = Pipe(duplex=talk)
     parent = os.getpid()
     sys.stdout.flush()
@@ -220,6 +246,8 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
     except OSError:  # no memory for another process (EAGAIN, ENOMEM)
         mine.close()
         theirs.close()
+        if said is not None:
+            said.close()
         raise MemoryError from None
     if pid == 0:
         code = 0
@@ -228,6 +256,8 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
             _die_with_parent(parent)
             mine.close()
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            if said is not None:
+                os.dup2(said.fileno(), 2)
             if memory is not None:
                 import resource
 
@@ -241,6 +271,10 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
                 value = fn(theirs, *args) if talk else fn(*args)
                 answer = _Answer(("ok", value))
             except BaseException as e:  # handed to the parent, which raises it again
+                if memory is not None and isinstance(e, SystemError):
+                    # (a C extension's allocation failed under the cap:
+                    # "error return without exception set")
+                    e = MemoryError()
                 answer = _Answer(("raised", e))
             try:
                 if answer[0] == "raised":  # (one the parent cannot make again is said in words)
@@ -260,7 +294,7 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
         os.setpgid(pid, pid)
     except OSError:
         pass
-    return Child(pid, mine, talk, memory is not None)
+    return Child(pid, mine, talk, memory is not None, said)
 
 
 def ready(children: Iterable[Child], timeout: float | None = None) -> list[Child]:

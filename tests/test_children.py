@@ -94,6 +94,36 @@ def test_a_child_without_an_answer_says_why():
             children.start(fn, arg).result()
 
 
+def _says_and_exits(words: bytes, code: int):
+    os.write(2, words)
+    os._exit(code)
+
+
+def _system_error():
+    raise SystemError("error return without exception set")
+
+
+def test_what_the_cap_ended_a_child_with_is_not_printed(capfd):
+    """Under a memory cap, what the C library prints as it ends a child
+    ("cannot allocate memory for thread-local data: ABORT") is not printed:
+    the cut answer says why (issue 46: a 5,000-unit position printed it
+    before its exit 3); a child that fails otherwise has its words in the
+    error. A C extension's allocation failing under the cap (SystemError:
+    "error return without exception set") is the cap too."""
+    cap = 1 << 40
+    with pytest.raises(MemoryError):
+        children.start(
+            _says_and_exits, b"cannot allocate memory for thread-local data: ABORT\n", 127, memory=cap
+        ).result()
+    with pytest.raises(children.ChildFailed, match="its last words"):
+        children.start(_says_and_exits, b"its last words\n", 1, memory=cap).result()
+    assert capfd.readouterr().err == ""
+    with pytest.raises(MemoryError):
+        children.start(_system_error, memory=cap).result()
+    with pytest.raises(SystemError):
+        children.start(_system_error).result()
+
+
 def _starts_a_subprocess(channel):
     sub = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     channel.send(sub.pid)
