@@ -647,6 +647,17 @@ Str, Seq, Map, given, str_at, plain = _Str, _Seq, _Map, _given, _str_at, _plain
 # ---------------------------------------------------------------- schema layer
 
 
+#: a unit's number keys (docs/position.schema.json) -> its field
+_NUMBER_KEYS = {"fp": "fp", "range": "normal_range", "morale": "morale", "leadership": "leadership"}
+
+
+@functools.cache
+def _unit_range(key: str) -> tuple[int, int]:
+    """The range docs/position.schema.json gives a unit's number key."""
+    spec = position_schema.schema()["definitions"]["unit"]["properties"][key]
+    return spec["minimum"], spec["maximum"]
+
+
 class _Schema:
     """Checks the parsed tree and builds the Position, one section at a time."""
 
@@ -1277,15 +1288,14 @@ class _Schema:
                     )
             except ValueError as e:
                 self.fail(counter, cpath, str(e))
-        limits = {
-            "fp": ("fp", 0, 999),
-            "range": ("normal_range", 0, 99),
-            "morale": ("morale", 1, 12),
-            "leadership": ("leadership", -5, 5),
-        }
-        for key, (name, lo, hi) in limits.items():
+            # (a printed value is in the range of the key that would give it)
+            for key, name in _NUMBER_KEYS.items():
+                lo, hi = _unit_range(key)
+                if nums[name] is not None and not lo <= nums[name] <= hi:
+                    self.fail(counter, cpath, f"{key} {nums[name]} of counter {text!r} is out of range {lo}..{hi}")
+        for key, name in _NUMBER_KEYS.items():
             if _given(u.get(key)):
-                nums[name] = self.integer(u[key], _join(path, key), lo, hi)
+                nums[name] = self.integer(u[key], _join(path, key), *_unit_range(key))
         self.require_numbers(u, path, utype, nums)
         return nums
 

@@ -141,6 +141,27 @@ CASES = {
         "units[0].counter",
         "FP-RANGE-MORALE",
     ),
+    # a counter's printed values in the ranges of the keys that would give them
+    "counter_morale_too_high": (
+        HEAD + "units:\n  - {id: R1, side: russian, type: squad, counter: 4-4-13, at: L2}  # <-\n",
+        "units[0].counter",
+        "morale 13 of counter '4-4-13' is out of range 1..12",
+    ),
+    "counter_morale_zero": (
+        HEAD + "units:\n  - {id: R1, side: russian, type: squad, counter: 4-4-0, at: L2}  # <-\n",
+        "units[0].counter",
+        "morale 0 of counter '4-4-0' is out of range 1..12",
+    ),
+    "leader_counter_drm": (
+        HEAD + "units:\n  - {id: L1, side: russian, type: leader, counter: 9-9, at: L2}  # <-\n",
+        "units[0].counter",
+        "leadership -9 of counter '9-9' is out of range -5..5",
+    ),
+    "morale_key_too_high": (
+        HEAD + f"units:\n  - {{id: R1, {SQUAD}, at: L2, morale: 13}}  # <-\n",
+        "units[0].morale",
+        "13 is out of range 1..12",
+    ),
     # (a wounded squad, DM or Disruption without broken: rules the position
     # breaks, A17.11, A10.62, A19.12, facts/rout/A10.62-dm-is-broken.yaml)
     "unknown_sw": (
