@@ -4,8 +4,14 @@ The file is untrusted input, so it is never handed to a YAML constructor:
 we only read the parser's *events* (with line marks) and build our own tree
 of strings, lists and mappings, refusing tags, anchors, aliases, deep
 nesting and duplicate keys as they appear.  Every scalar is kept as the
-exact string the user wrote ("E10", "010", "no", "on" stay strings); the
-schema below turns strings into numbers only where a number is expected.
+exact string the user wrote ("E10", "010", "no", "on" stay strings).
+
+The tree is then checked against the one schema, docs/position.schema.json
+(position/schema.py: keys, types, ranges, names), and read into records:
+the reading turns strings into numbers where the schema says numbers are,
+and checks only what a schema cannot say (hexes on the map, levels that
+exist, units named that exist, a counter's printed values, the switches
+rules/core/versions.lp declares).
 
 Every problem raises exactly one PositionError naming the file, the 1-based
 line of the offending node and its dotted key.  docs/position-format.md
@@ -105,12 +111,9 @@ FIRE_RESULTS = ("kia", "k")
 UNIT_CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 
 _IDENT = re.compile(r"[a-z][a-z0-9_]{0,%d}" % (MAX_ID - 1))
-_UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,%d}" % (MAX_ID - 1))
 #: control characters (NUL, ESC, ...) have no place in a position's text;
 #: tab and line breaks do (notes)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_BOARD = re.compile(r"[A-Za-z0-9]+")
-_RULE_ID = re.compile(r"[A-Z]{1,2}\d+(\.\d+)*")
 _INT = re.compile(r"[+-]?\d{1,9}")
 _LEVEL = re.compile(r"\d{1,2}")
 # Explicit core-schema tags are harmless (we keep strings anyway); all
@@ -658,6 +661,16 @@ def _unit_range(key: str) -> tuple[int, int]:
     return spec["minimum"], spec["maximum"]
 
 
+def _strings(node) -> tuple[str, ...]:
+    """A list the schema has checked, as strings (none: not given)."""
+    return tuple(str(n) for n in node) if _given(node) else ()
+
+
+def _flag(node) -> bool:
+    """An on/off word the schema has checked (not given: off)."""
+    return _given(node) and str(node).lower() in TRUE_WORDS
+
+
 class _Schema:
     """Checks the parsed tree and builds the Position, one section at a time."""
 
@@ -811,9 +824,9 @@ class _Schema:
                     rules=self.optional(top, "rules", "current", lambda n, p: self.choice(n, p, self.versions)),
                     errata=self.errata(top.get("errata")),
                     readings=self.readings(top.get("readings")),
-                    phase=self.optional(top, "phase", "rout", lambda n, p: self.choice(n, p, PHASES)),
-                    attacker=self.ident(top["attacker"], "attacker"),
-                    no_quarter=self.side_list(top.get("no_quarter"), "no_quarter"),
+                    phase=str(top["phase"]) if _given(top.get("phase")) else "rout",
+                    attacker=str(top["attacker"]),
+                    no_quarter=_strings(top.get("no_quarter")),
                     notes=self.optional(top, "notes", None, self.string),
                     board=self.board,
                     area=self.area_corners,
@@ -828,7 +841,7 @@ class _Schema:
                     mopping_up=self.mopping_up(top.get("mopping_up")),
                     hexsides=FrozenMap(self.hexsides),
                     elr=self.elr(top.get("elr")),
-                    massacred=self.side_list(top.get("massacred"), "massacred"),
+                    massacred=_strings(top.get("massacred")),
                     close_combat=self.close_combat(top.get("close_combat")),
                     fire_effects=self.fire_effects(top.get("fire_effects")),
                     expect=_plain(top["expect"]) if _given(top.get("expect")) else None,
@@ -896,37 +909,21 @@ class _Schema:
         return pos
 
     def elr(self, node) -> tuple[tuple[str, int], ...]:
-        if not _given(node):
-            return ()
-        if not isinstance(node, _Map):
-            self.fail(node, "elr", f"expected a mapping of side -> ELR, e.g. {{german: 3}}, got {_describe(node)}")
-        return tuple(
-            (self.ident(_str_at(k, node.key_lines[k]), _join("elr", k)), self.integer(v, _join("elr", k), 0, 6))
-            for k, v in node.items()
-        )
-
-    def id_list(self, node, path: str) -> tuple[str, ...]:
-        items = self.seq(node, path, "[A1, A2]")
-        return self.unique(
-            [self.matching(n, f"{path}[{i}]", _UNIT_ID, "a unit id") for i, n in enumerate(items)], items, path
-        )
+        return tuple((str(k), int(v)) for k, v in node.items()) if _given(node) else ()
 
     def close_combat(self, node) -> tuple[CloseCombat, ...]:
         if not _given(node):
             return ()
-        items = self.seq(node, "close_combat", "[{attackers: [A1], defenders: [G1], capture: yes}]")
         out = []
-        for i, item in enumerate(items):
-            path = f"close_combat[{i}]"
-            m = item
+        for m in node:
             out.append(
                 CloseCombat(
-                    attackers=self.id_list(m["attackers"], _join(path, "attackers")),
-                    defenders=self.id_list(m["defenders"], _join(path, "defenders")),
-                    capture=self.optional(m, "capture", False, self.flag, path),
-                    hand_to_hand=self.optional(m, "hand_to_hand", False, self.flag, path),
+                    attackers=_strings(m["attackers"]),
+                    defenders=_strings(m["defenders"]),
+                    capture=_flag(m.get("capture")),
+                    hand_to_hand=_flag(m.get("hand_to_hand")),
                     line=m.line,
-                    ambush=self.optional(m, "ambush", False, self.flag, path),
+                    ambush=_flag(m.get("ambush")),
                 )
             )
         return tuple(out)
@@ -936,9 +933,9 @@ class _Schema:
             return None
         m = node
         return FireEffects(
-            by=self.ident(m["by"], "fire_effects.by"),
-            eliminated=self.id_list(m["eliminated"], "fire_effects.eliminated") if _given(m.get("eliminated")) else (),
-            failed_mc=self.id_list(m["failed_mc"], "fire_effects.failed_mc") if _given(m.get("failed_mc")) else (),
+            by=str(m["by"]),
+            eliminated=_strings(m.get("eliminated")),
+            failed_mc=_strings(m.get("failed_mc")),
             line=m.line,
             random_selection=self.random_selection(m.get("random_selection")),
         )
@@ -948,13 +945,12 @@ class _Schema:
             return None
         path = "fire_effects.random_selection"
         m = node
-        return (self.hex(m["at"], _join(path, "at")), self.choice(m["result"], _join(path, "result"), FIRE_RESULTS))
+        return (self.hex(m["at"], _join(path, "at")), str(m["result"]))
 
     def mopping_up(self, node) -> tuple[str, ...]:
         if not _given(node):
             return ()
-        items = self.seq(node, "mopping_up", "[M7]")
-        return self.unique([self.hex(n, f"mopping_up[{i}]") for i, n in enumerate(items)], items, "mopping_up")
+        return self.unique([self.hex(n, f"mopping_up[{i}]") for i, n in enumerate(node)], node, "mopping_up")
 
     def optional(self, mapping: _Map, key: str, default, convert, path: str = ""):
         node = mapping.get(key)
@@ -963,16 +959,8 @@ class _Schema:
     def errata(self, node) -> tuple[tuple[str, bool], ...]:
         if not _given(node):
             return ()
-        if not isinstance(node, _Map):
-            self.fail(
-                node, "errata", f"expected a mapping of rule -> on/off, e.g. {{A20.3: off}}, got {_describe(node)}"
-            )
         out = []
         for rule, value in node.items():
-            if not _RULE_ID.fullmatch(rule):
-                raise PositionError(
-                    self.file, node.key_lines[rule], _join("errata", rule), f"{rule!r} is not a rule number like A20.3"
-                )
             known = switch_rules()
             if rule not in known:
                 raise PositionError(
@@ -981,19 +969,13 @@ class _Schema:
                     _join("errata", rule),
                     f"no erratum or reading switch for rule {rule!r} (rules with switches: {', '.join(sorted(known))})",
                 )
-            out.append((rule, self.flag(value, _join("errata", rule))))
+            out.append((str(rule), _flag(value)))
         return tuple(out)
 
     def readings(self, node) -> tuple[tuple[str, bool], ...]:
         """Named switches of rules/core/versions.lp (SWITCH_KINDS), each on or off."""
         if not _given(node):
             return ()
-        if not isinstance(node, _Map):
-            self.fail(
-                node,
-                "readings",
-                f"expected a mapping of reading -> on/off, e.g. {{current_rout_path: off}}, got {_describe(node)}",
-            )
         known = switch_names()
         out = []
         for name, value in node.items():
@@ -1004,14 +986,8 @@ class _Schema:
                     _join("readings", name),
                     f"unknown reading {name!r} (known: {', '.join(sorted(known))})",
                 )
-            out.append((name, self.flag(value, _join("readings", name))))
+            out.append((str(name), _flag(value)))
         return tuple(out)
-
-    def side_list(self, node, path: str) -> tuple[str, ...]:
-        if not _given(node):
-            return ()
-        items = self.seq(node, path, "[german]")
-        return self.unique([self.ident(n, f"{path}[{i}]") for i, n in enumerate(items)], items, path)
 
     def map_section(self, node):
         """Sets board, area, levels and hexsides; returns (terrain pairs, default terrain, smoke)."""
@@ -1020,31 +996,24 @@ class _Schema:
             return [], "open", ()
         m = node
         if _given(m.get("board")):
-            self.board = self.matching(m["board"], "map.board", _BOARD, "a board id such as 5")
-        default = self.optional(m, "default_terrain", "open", lambda n, p: self.choice(n, p, TERRAINS), "map")
+            self.board = str(m["board"])
+        default = str(m["default_terrain"]) if _given(m.get("default_terrain")) else "open"
         if _given(m.get("area")):
             self.set_area(m["area"], "map.area")
         terrain = []
         if _given(m.get("terrain")):
-            tmap = self.mapping_of_hexes(m["terrain"], "map.terrain", "{M7: building}")
-            terrain = [(h, self.hex_terrain(v, p, default)) for h, v, p in self.hex_keys(tmap, "map.terrain")]
+            terrain = [(h, self.hex_terrain(v, p, default)) for h, v, p in self.hex_keys(m["terrain"], "map.terrain")]
         if _given(m.get("levels")):
             self.set_levels(m["levels"], "map.levels", dict(terrain), default)
         smoke = ()
         if _given(m.get("smoke")):
-            items = self.seq(m["smoke"], "map.smoke", "[K4]")
+            items = m["smoke"]
             smoke = self.unique([self.hex(n, f"map.smoke[{i}]") for i, n in enumerate(items)], items, "map.smoke")
         self.hexsides = self.hexsides_section(m.get("hexsides")) if _given(m.get("hexsides")) else {}
         return terrain, default, smoke
 
     def hexsides_section(self, node) -> dict:
         """`map.hexsides`: {HEX-HEX: wall|hedge|bocage}, two ADJACENT hexes."""
-        if not isinstance(node, _Map):
-            self.fail(
-                node,
-                "map.hexsides",
-                f"expected a mapping of hexside to terrain, e.g. {{E5-E6: wall}}, got {_describe(node)}",
-            )
         out: dict = {}
         for key, value in node.items():
             path = _join("map.hexsides", key)
@@ -1058,19 +1027,11 @@ class _Schema:
             side = _side_key(a, b)
             if side in out:
                 self.fail(key_node, path, f"the hexside {a}-{b} is listed twice")
-            out[side] = self.choice(value, path, HEXSIDES)
+            out[side] = str(value)
         return out
 
-    def mapping_of_hexes(self, node, path: str, example: str) -> _Map:
-        if not isinstance(node, _Map):
-            self.fail(node, path, f"expected a mapping keyed by hex, e.g. {example}, got {_describe(node)}")
-        return node
-
     def set_area(self, node, path: str) -> None:
-        items = self.seq(node, path, "[J0, P10]")
-        if len(items) != 2:
-            self.fail(node, path, f"expected two corner hexes, e.g. [J0, P10], got {len(items)} items")
-        lo, hi = (self.hex(n, f"{path}[{i}]", check_area=False) for i, n in enumerate(items))
+        lo, hi = (self.hex(n, f"{path}[{i}]", check_area=False) for i, n in enumerate(node))
         try:
             self.area = hexgrid.Area(lo, hi)
         except ValueError as e:
@@ -1084,21 +1045,12 @@ class _Schema:
     def hex_terrain(self, node, path: str, default: str) -> HexTerrain:
         """A terrain name, [terrain, feature...], or {terrain, features, elevation, building}."""
         if isinstance(node, _Str):
-            return HexTerrain(self.choice(node, path, TERRAINS))
+            return HexTerrain(str(node))
         if isinstance(node, _Seq):
-            if not node:
-                self.fail(node, path, "empty list: expected [terrain, feature, ...]")
-            features = [self.choice(n, f"{path}[{i}]", FEATURES) for i, n in enumerate(node[1:], 1)]
-            return HexTerrain(self.choice(node[0], f"{path}[0]", TERRAINS), self.unique(features, node[1:], path))
+            return HexTerrain(str(node[0]), _strings(node[1:]))
         m = node
-        name = self.optional(m, "terrain", default, lambda n, p: self.choice(n, p, TERRAINS), path)
-        features = ()
-        if _given(m.get("features")):
-            items = self.seq(m["features"], _join(path, "features"), "[foxhole]")
-            fpath = _join(path, "features")
-            features = self.unique(
-                [self.choice(n, f"{fpath}[{i}]", FEATURES) for i, n in enumerate(items)], items, fpath
-            )
+        name = str(m["terrain"]) if _given(m.get("terrain")) else default
+        features = _strings(m.get("features"))
         building = self.optional(m, "building", None, self.string, path)
         if building is not None and name not in BUILDINGS:
             self.fail(
@@ -1106,16 +1058,15 @@ class _Schema:
                 _join(path, "building"),
                 f"a building id needs building terrain ({', '.join(BUILDINGS)}), not {name}",
             )
-        elevation = self.optional(m, "elevation", 0, lambda n, p: self.integer(n, p, -10, 100), path)
+        elevation = int(m["elevation"]) if _given(m.get("elevation")) else 0
         return HexTerrain(name, features, elevation, building)
 
     def set_levels(self, node, path: str, terrain: dict[str, HexTerrain], default: str) -> None:
-        lmap = self.mapping_of_hexes(node, path, "{M2: 2}")
-        for hex_id, value, vpath in self.hex_keys(lmap, path):
+        for hex_id, value, vpath in self.hex_keys(node, path):
             name = terrain[hex_id].terrain if hex_id in terrain else default
             if name not in BUILDINGS:
                 self.fail(value, vpath, f"{hex_id} has levels but its terrain is {name}, not a building")
-            self.levels[hex_id] = self.integer(value, vpath, 1, 10)
+            self.levels[hex_id] = int(value)
 
     def los_section(self, node):
         if not _given(node):
@@ -1130,16 +1081,13 @@ class _Schema:
     def los_pairs(self, node, path: str, width: int) -> tuple:
         if not _given(node):
             return ()
-        example = "[[S5, R3, 1]]" if width == 3 else "[[J1, L1]]"
         out = []
-        for i, item in enumerate(self.seq(node, path, example)):
+        for i, item in enumerate(node):
             ipath = f"{path}[{i}]"
-            if not isinstance(item, _Seq) or len(item) != width:
-                self.fail(item, ipath, f"expected {example[1:-1]}, got {_describe(item)}")
             a, b = (self.location_text(item[j], f"{ipath}[{j}]") for j in (0, 1))
             if a == b:
                 self.fail(item, ipath, f"a LOS pair needs two different locations, got {a} twice")
-            drm = (self.integer(item[2], f"{ipath}[2]", 0, 99),) if width == 3 else ()
+            drm = (int(item[2]),) if width == 3 else ()
             out.append((a, b) + drm)
         return tuple(out)
 
@@ -1166,10 +1114,9 @@ class _Schema:
     def units(self, node) -> tuple[Unit, ...]:
         if not _given(node):
             return ()
-        items = self.seq(node, "units", "[{id: R1, side: russian, type: squad, counter: 4-4-7, at: L2}]")
         first_line: dict[str, int] = {}
         out = []
-        for i, item in enumerate(items):
+        for i, item in enumerate(node):
             unit = self.unit(item, f"units[{i}]")
             if unit.id in first_line:
                 self.fail(
@@ -1184,8 +1131,8 @@ class _Schema:
     def unit(self, node, path: str) -> Unit:
         u = node
         p = lambda key: _join(path, key)  # noqa: E731 - tiny path helper
-        utype = self.choice(u["type"], p("type"), UNIT_TYPES, TYPE_ALIASES)
-        side = self.ident(u["side"], p("side"))
+        utype = TYPE_ALIASES.get(str(u["type"]), str(u["type"]))
+        side = str(u["side"])
         hex_id, level = self.location(u["at"], p("at"))
         status = self.statuses(u, path, utype)
         numbers = self.unit_numbers(u, path, utype)
@@ -1196,9 +1143,10 @@ class _Schema:
         self.only_for(u, path, "ca", utype, ("gun",))
         self.only_for(u, path, "size", utype, ("unarmed",))
         self.only_for(u, path, "entrenched", utype, PERSONNEL_TYPES)
-        direction = lambda key: self.optional(u, key, None, lambda n, q: self.integer(n, q, 1, 6), path)  # noqa: E731
+        number = lambda key: int(u[key]) if _given(u.get(key)) else None  # noqa: E731
+        text = lambda key: str(u[key]) if _given(u.get(key)) else None  # noqa: E731
         return Unit(
-            id=self.matching(u["id"], p("id"), _UNIT_ID, "a unit id (letters, digits, _ . -)"),
+            id=str(u["id"]),
             side=side,
             type=utype,
             counter=self.optional(u, "counter", None, self.string, path),
@@ -1208,21 +1156,19 @@ class _Schema:
             sw=self.weapons(u.get("sw"), p("sw"), counters.SW_TABLE),
             armament=self.weapons(u.get("armament"), p("armament"), ARMAMENT),
             unarmed=unarmed,
-            ca=direction("ca"),
-            vca=direction("vca"),
-            tca=direction("tca"),
-            nationality=self.optional(u, "nationality", side, self.ident, path),
+            ca=number("ca"),
+            vca=number("vca"),
+            tca=number("tca"),
+            nationality=text("nationality") or side,
             line=u.line,
-            unit_class=self.optional(u, "class", None, lambda n, q: self.choice(n, q, UNIT_CLASSES), path),
-            heat_of_battle=self.optional(u, "heat_of_battle", None, lambda n, q: self.integer(n, q, 2, 20), path),
-            guard=self.optional(u, "guard", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
-            guarding=self.id_list(u["guarding"], p("guarding")) if _given(u.get("guarding")) else (),
-            passenger_of=self.optional(
-                u, "passenger_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path
-            ),
-            rider_of=self.optional(u, "rider_of", None, lambda n, q: self.matching(n, q, _UNIT_ID, "a unit id"), path),
-            size=self.optional(u, "size", None, lambda n, q: self.choice(n, q, UNARMED_SIZES, TYPE_ALIASES), path),
-            entrenched=self.optional(u, "entrenched", False, self.flag, path),
+            unit_class=text("class"),
+            heat_of_battle=number("heat_of_battle"),
+            guard=text("guard"),
+            guarding=_strings(u.get("guarding")),
+            passenger_of=text("passenger_of"),
+            rider_of=text("rider_of"),
+            size=TYPE_ALIASES.get(text("size") or "", text("size")),
+            entrenched=_flag(u.get("entrenched")),
             **numbers,
         )
 
@@ -1259,8 +1205,7 @@ class _Schema:
         if not _given(u.get("status")):
             return ()
         spath = _join(path, "status")
-        items = self.seq(u["status"], spath, "[broken, dm]")
-        status = self.unique([self.choice(n, f"{spath}[{i}]", STATUSES) for i, n in enumerate(items)], items, spath)
+        status = _strings(u["status"])
         node = u["status"]
         # a wounded squad, an unbroken unit under DM or Disrupted break rules
         # (A17.11, A10.62, A19.12): rules/core/position_checks.lp
@@ -1295,7 +1240,7 @@ class _Schema:
                     self.fail(counter, cpath, f"{key} {nums[name]} of counter {text!r} is out of range {lo}..{hi}")
         for key, name in _NUMBER_KEYS.items():
             if _given(u.get(key)):
-                nums[name] = self.integer(u[key], _join(path, key), *_unit_range(key))
+                nums[name] = int(u[key])
         self.require_numbers(u, path, utype, nums)
         return nums
 
@@ -1314,7 +1259,7 @@ class _Schema:
         if not _given(node):
             return ()
         out = []
-        for i, item in enumerate(self.seq(node, path, f"[{next(iter(table))}]")):
+        for i, item in enumerate(node):
             ipath = f"{path}[{i}]"
             m = None
             if isinstance(item, _Map):
@@ -1327,8 +1272,8 @@ class _Schema:
                 self.fail(item, ipath_kind, f"unknown weapon {kind!r}; known: {', '.join(table)}")
             fp, rng = table[kind]
             if m is not None:
-                fp = self.optional(m, "fp", fp, lambda n, q: self.integer(n, q, 0, 999), ipath)
-                rng = self.optional(m, "range", rng, lambda n, q: self.integer(n, q, 0, 99), ipath)
+                fp = int(m["fp"]) if _given(m.get("fp")) else fp
+                rng = int(m["range"]) if _given(m.get("range")) else rng
             out.append(Weapon(kind, fp, rng))
         return tuple(out)
 

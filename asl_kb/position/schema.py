@@ -1,27 +1,23 @@
-"""The position format, written once: docs/position.schema.json.
+"""The position format, written once: docs/position.schema.json, read by
+one validator (jsonschema_rs: JSON Schema draft-07, compiled once per
+process).
 
-The loader (position/loader.py) and the case runner (casebook.py) hand the
-tree the loader parsed (strings, lists and mappings that know their lines)
-to `check`, which raises one PositionError `FILE:LINE: KEY: message` for the
-first place (in file order) the schema refuses. The same file is published
-for editors: a YAML editor with JSON Schema support validates and completes
-position files with it (docs/position-format.md).
+The loader (position/loader.py) and the case runner (tools/casebook.py) hand
+the tree the loader parsed (strings, lists and mappings that know their
+lines) to `check`, which raises one PositionError `FILE:LINE: KEY: message`
+for the first place (in file order) the schema refuses. The same file is
+published for editors: a YAML editor with JSON Schema support validates and
+completes position files with it (docs/position-format.md).
 
 What the schema cannot say stays in the loader: hex ids and Locations on
 the map, levels that exist, units named that exist, counters, duplicates
-across a list. Whether a position is possible is a rules question
-(rules/core/position_checks.lp).
+across a list, the switches rules/core/versions.lp declares. Whether a
+position is possible is a rules question (rules/core/position_checks.lp).
 
 The tree becomes the JSON the schema reads this way: a scalar that is a
 whole number (`7`, `-1`, `"010"`) is an integer, any other scalar a string
 (the loader keeps `on`, `no`, `010` as written); a key with an empty value
 (`notes:`) is absent, as the loader reads it.
-
-`jsonschema` is imported only when the tree does not conform (it costs the
-CLI a third of its start): a valid tree is recognised by `conforms`, a
-checker of the few keywords the schema uses, which refuses any other keyword
-(tests/position/test_position_schema.py: it agrees with jsonschema on every bundled
-position and every bad input).
 """
 
 from __future__ import annotations
@@ -34,11 +30,9 @@ from typing import Any
 from asl_kb.errors import PositionError
 from asl_kb.resources import docs_dir
 
-#: a whole number of any length the schema can still compare with its range
-#: (Python's int() refuses over 4,300 digits); longer is not a number
-_INT = re.compile(r"[+-]?\d{1,4000}")
-#: keywords that only describe (editors show them); they do not validate
-_ANNOTATIONS = frozenset(("$schema", "title", "description", "examples", "definitions", "default"))
+#: a whole number the validator compares with its range as a number
+#: (longer: a string of digits, refused as out of range all the same)
+_INT = re.compile(r"[+-]?\d{1,18}")
 
 
 @functools.cache
@@ -47,8 +41,15 @@ def schema() -> dict:
     return json.loads((docs_dir() / "position.schema.json").read_text(encoding="utf-8"))
 
 
+@functools.cache
+def _validator():
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft7Validator(schema())
+
+
 def as_json(tree):
-    """The parsed tree (loader._Str/_Seq/_Map) as the JSON the schema reads."""
+    """The parsed tree (loader.Str/Seq/Map) as the JSON the schema reads."""
     if isinstance(tree, dict):
         return {str(k): as_json(v) for k, v in tree.items() if v is not None and v != ""}
     if isinstance(tree, list):
@@ -62,149 +63,67 @@ def check(tree, file: str) -> None:
     """PositionError at the first place (in file order) where `tree` breaks
     the schema; nothing when it conforms."""
     instance = as_json(tree)
-    if conforms(schema(), instance):
+    if _validator().is_valid(instance):
         return
     raise first_error(tree, instance, file)
 
 
-# ---------------------------------------------------------------- the fast yes
-
-
-def _resolve(node: dict) -> dict:
-    while "$ref" in node:  # a pointer into this file: "#/definitions/unit"
-        target = schema()
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
-
-
-#: JSON types as the instances (as_json, or YAML read by an editor) hold them
-_TYPES = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "boolean": (bool,),
-    "integer": (int,),
-    "number": (int, float),
-}
-#: compiled checks by schema node (id: the schema is loaded once and kept)
-_COMPILED: dict[int, object] = {}
-
-
-def conforms(node: dict, x) -> bool:
-    """Whether `x` conforms to the schema `node` (draft-07, the keywords the
-    position schema uses; any other keyword is an error, not a pass)."""
-    return _compile(node)(x)
-
-
-def _compile(node: dict):
-    """A function telling whether a value conforms to `node`: the schema
-    read into closures, each node on its first use (a position never reads
-    the definitions of `expect:` it does not have)."""
-    done = _COMPILED.get(id(node))
-    if done is not None:
-        return done
-    checks: list = []
-
-    def check(x) -> bool:
-        if not checks:
-            resolved = _resolve(node)
-            checks.extend(
-                _keyword(key, want, resolved)
-                for key, want in resolved.items()
-                if key not in _ANNOTATIONS and key not in ("$ref", "additionalItems")
-            )
-            checks.append(lambda x: True)  # built: never empty again
-        for c in checks:
-            if not c(x):
-                return False
-        return True
-
-    _COMPILED[id(node)] = check
-    return check
-
-
-def _keyword(key: str, want, node: dict):
-    if key == "type":
-        kinds = tuple(k for t in ([want] if isinstance(want, str) else want) for k in _TYPES[t])
-        return lambda x: type(x) in kinds
-    if key == "properties":
-        props = {k: _compile(v) for k, v in want.items()}
-
-        def properties(x) -> bool:
-            if type(x) is dict:
-                for k, v in x.items():
-                    f = props.get(k)
-                    if f is not None and not f(v):
-                        return False
-            return True
-
-        return properties
-    if key == "additionalProperties":
-        known = node.get("properties", {})
-        if want is False:
-            return lambda x: type(x) is not dict or all(k in known for k in x)
-        rest = _compile(want)
-        return lambda x: type(x) is not dict or all(rest(v) for k, v in x.items() if k not in known)
-    if key == "required":
-        return lambda x: type(x) is not dict or all(k in x for k in want)
-    if key == "propertyNames":
-        name = _compile(want)
-        return lambda x: type(x) is not dict or all(name(k) for k in x)
-    if key == "items":
-        if isinstance(want, list):
-            heads = [_compile(s) for s in want]
-            more = node.get("additionalItems", True)
-            tail = (lambda v: True) if more is True else (lambda v: False) if more is False else _compile(more)
-            return lambda x: (
-                type(x) is not list or (all(f(v) for f, v in zip(heads, x)) and all(tail(v) for v in x[len(heads) :]))
-            )
-        each = _compile(want)
-        return lambda x: type(x) is not list or all(each(v) for v in x)
-    if key == "minItems":
-        return lambda x: type(x) is not list or len(x) >= want
-    if key == "maxItems":
-        return lambda x: type(x) is not list or len(x) <= want
-    if key == "uniqueItems":
-        return lambda x: not want or type(x) is not list or _distinct(x)
-    if key == "enum":
-        return lambda x: type(x) is not bool and x in want
-    if key == "pattern":
-        search = re.compile(want).search
-        return lambda x: type(x) is not str or search(x) is not None
-    if key == "minLength":
-        return lambda x: type(x) is not str or len(x) >= want
-    if key == "minimum":
-        return lambda x: type(x) is not int or x >= want
-    if key == "maximum":
-        return lambda x: type(x) is not int or x <= want
-    if key == "anyOf":
-        branches = [_compile(s) for s in want]
-        return lambda x: any(f(x) for f in branches)
-    raise ValueError(f"docs/position.schema.json uses {key!r}, which schema.conforms does not check")
-
-
-def _distinct(items: list) -> bool:
-    seen = [json.dumps(v, sort_keys=True) for v in items]
-    return len(set(seen)) == len(seen)
+def conforms(instance) -> bool:
+    """Whether a JSON instance conforms to the schema."""
+    return _validator().is_valid(instance)
 
 
 # ---------------------------------------------------------------- the error
 
 
-def errors(instance) -> list:
-    """Every error jsonschema finds (its own objects, with their paths)."""
-    import jsonschema
+def _at(path) -> Any:
+    """The schema's node at a path of keys and indices from its root."""
+    node: Any = schema()
+    for step in path:
+        node = node[step]
+    return node
 
-    return list(jsonschema.Draft7Validator(schema()).iter_errors(instance))
+
+def _resolve(node: dict) -> dict:
+    while "$ref" in node:  # a pointer into this file: "#/definitions/unit"
+        node = _at(node["$ref"].lstrip("#/").split("/"))
+    return node
+
+
+class _Error:
+    """One error of the validator, read as the messages below read errors:
+    the keyword (`validator`) and its value, the schema node holding it,
+    where in the instance, and (anyOf) the errors of each branch."""
+
+    def __init__(self, e, parent_path: tuple = (), branch: int | None = None):
+        path = list(e.schema_path)
+        self.instance = e.instance
+        self.validator = e.kind.name
+        self.schema = _at(path[:-1]) if path else schema()
+        if self.validator == "propertyNames":  # a key's error, said of the mapping: the key's own
+            key = e.kind.error
+            self.validator, self.instance = key.kind.name, key.instance
+            self.schema = _at(path[: path.index("propertyNames") + 1])
+        self.validator_value = self.schema.get(self.validator) if isinstance(self.schema, dict) else None
+        self.schema_path = path
+        self.absolute_path = list(e.instance_path)
+        self.relative_path = self.absolute_path[len(parent_path) :]
+        self.relative_schema_path = [branch] if branch is not None else path
+        self.context = (
+            [_Error(sub, tuple(self.absolute_path), i) for i, errs in enumerate(e.kind.context) for sub in errs]
+            if self.validator == "anyOf"
+            else []
+        )
+
+
+def errors(instance) -> list:
+    """Every error the validator finds."""
+    return [_Error(e) for e in _validator().iter_errors(instance)]
 
 
 def first_error(tree, instance, file: str) -> PositionError:
     """The PositionError of the error first in the file."""
     found = [_error(e, tree, file) for e in errors(instance)]
-    if not found:  # conforms() and jsonschema disagree: a defect, said so
-        raise AssertionError("schema.conforms refused a tree jsonschema accepts")
     # a mapping's unknown key before its missing one, as the loader did
     return min(found, key=lambda p: (p.line or 0, "unknown key" not in p.message, -len(p.key or "")))
 

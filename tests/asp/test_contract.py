@@ -72,3 +72,28 @@ def test_each_rules_file_has_one_program_block_per_part_in_ground_order():
         parts = re.findall(r"^#program (\w+)", lp.read_text(), flags=re.M)
         assert len(parts) == len(set(parts)), (lp.name, parts)
         assert parts == sorted(parts, key=lambda p: order.index(p) if p in order else -1), (lp.name, parts)
+
+
+def test_the_reader_checks_every_predicate_a_reader_reads():
+    """asl_kb/asp/contract.py, the check of a rules folder's answer, knows
+    the predicates the catalogue documents (those the engines read with a
+    shape: every one but the few read as any term), and no other."""
+    from asl_kb.asp.contract import CONTRACT
+
+    checked = {f"{n}/{a}" for n, a in CONTRACT}
+    # (read as any term where read at all: no shape to check)
+    unshaped = {
+        "invokes_no_quarter/2",
+        "guard_after/2",
+        "leaves_sw/2",
+        "llmc/2",
+        "surrenders_where_it_began/1",
+        "legal/1",
+        "option/1",
+        "required/1",
+        "state/2",
+        "effect/2",
+        "roll_for/2",
+    }
+    assert checked <= _catalogue(), sorted(checked - _catalogue())
+    assert _catalogue() - checked == unshaped, sorted(_catalogue() - checked)

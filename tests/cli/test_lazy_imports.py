@@ -1,7 +1,8 @@
 """A small position's `asl-kb outcomes --format json` imports only what its
 run uses (docs/performance.md: a rulebook position's run is measured as a
-ratio to the import floor): not the text or HTML report, the position
-schema's jsonschema, orjson (for many fates only), clingo's AST module (a
+ratio to the import floor): not the text or HTML report, jsonschema (the
+tests' reference validator of the position schema), orjson (for many fates
+only), clingo's AST module (a
 second Control of a program: its statements parsed), the committee's
 machinery or the web app, nor what only a run of several groups uses (the
 worker processes' pickle, select and signal: asl_kb/asp/workers.py), nor
