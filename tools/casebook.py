@@ -222,14 +222,15 @@ class _Expect:
         return _Checked(node.line, out, node.key_lines)
 
     def odds(self, node, path):
-        """A fate's odds (schema: definitions fate.odds): exact chances "k/36^n";
-        `pinned`: Location -> chance; `with`: the leader routing with the unit."""
+        """A fate's odds (schema: definitions fate.odds): exact chances "k/6^K";
+        `pinned`, `stopped`: Location -> chance; `morale`: the Morale Level of
+        its NMCs; `with`: the leader routing with the unit."""
         out = {}
         for k, v in node.items():
             p = f"{path}.{k}"
-            if k == "nmcs":
+            if k in ("nmcs", "morale"):
                 out[k] = self.integer(v, p)
-            elif k == "pinned":
+            elif k in ("pinned", "stopped"):
                 out[k] = {str(h): self.string(c, f"{p}.{h}") for h, c in v.items()}
             else:
                 out[k] = self.string(v, p)
@@ -653,11 +654,11 @@ def _odds_match(want: dict, f) -> bool:
     for k, v in want.items():
         if k == "with":
             continue
-        if k == "nmcs":
-            if odds["nmcs"] != v:
+        if k in ("nmcs", "morale"):
+            if odds.get(k) != v:
                 return False
-        elif k == "pinned":
-            got = {p["at"]: p["chance"] for p in odds["pinned"]}
+        elif k in ("pinned", "stopped"):
+            got = {p["at"]: p["chance"] for p in odds.get(k, ())}
             if got != v:
                 return False
         elif odds[k]["chance"] != v:

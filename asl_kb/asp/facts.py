@@ -12,6 +12,7 @@ from asl_kb.board import geometry
 from asl_kb.board import hexgrid
 from asl_kb.board import terrain
 from asl_kb.board.los import LosMap, entry_sides
+from asl_kb.position import counters
 from asl_kb.record import replace
 
 
@@ -158,7 +159,12 @@ class FactBuilder:
                 # only where the unit is figured (groups.py): no other unit reads it
                 self.add(f"hob_dr({U},{u.heat_of_battle})", ("home", u.id))
             if u.morale is not None:
-                self.add(f"morale({U},{u.morale})", tag)
+                # the counter's printed Morale Level, or the one `morale:` gives
+                # (the unit's as it stands): which a rule uses is rules/core/A10_4_morale.lp
+                self.add(f"{'given_morale' if u.morale_given else 'counter_morale'}({U},{u.morale})", tag)
+            broken = counters.broken_side_morale(u.nationality, u.type, u.counter)
+            if broken is not None:
+                self.add(f"broken_side_morale({U},{broken})", tag)
             if u.leadership is not None:
                 self.add(f"leadership({U},{u.leadership})", tag)
 

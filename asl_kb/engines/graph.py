@@ -26,10 +26,12 @@ from asl_kb.record import FrozenRecord, record
 @record(frozen=True)
 class FateInfo(FrozenRecord):
     """What the whole-phase program reads of a fate (rules: surrenders_where_it_began/1,
-    phase_reads/2): a surrender of the unit's stack, and the rules tying it to others."""
+    phase_reads/2, needs_quarter/1): a surrender of the unit's stack, the rules
+    tying it to others, and whether it needs quarter (A20.3)."""
 
     began_there: bool
     read_by: frozenset
+    needs_quarter: bool = False
 
 
 #: the explained subjects of an Interdiction a state's entry incurs (the
@@ -161,6 +163,10 @@ class Graph:
         #: what the whole-phase program reads of each leaf (A20.3, A20.21, A20.51)
         self.began_there: set = set()
         self.read_by: defaultdict = defaultdict(set)
+        self.needs_quarter: set = set()
+        #: A10.53: each entry of an Open Ground hex is an NMC (nmc_per/1):
+        #: a re-entered Location is Interdicted again
+        self.per_entry = False
         #: (unit, fate key) -> FateInfo, for the phase program: the fates a
         #: whole-phase rule reads (most fates are read by none: their keys
         #: are listed in `unread`, not hashed into it, and look-ups default
@@ -224,6 +230,8 @@ class Graph:
         self.began_there.update(s.arguments[0] for s in at["surrenders_where_it_began"])
         for s in at["phase_reads"]:
             self.read_by[s.arguments[0]].add(s.arguments[1].string)
+        self.needs_quarter.update(s.arguments[0] for s in at["needs_quarter"])
+        self.per_entry = self.per_entry or any(s.arguments[0].name == "hex_entered" for s in at["nmc_per"])
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
@@ -364,7 +372,7 @@ class Graph:
         self.paths_cut = self.paths_cut or cut
         out = {}
         unit = unit_of(root)
-        info, began_there, read_by = self.info, self.began_there, self.read_by
+        info, began_there, read_by, quarter = self.info, self.began_there, self.read_by, self.needs_quarter
         unread = self.unread
         lists, heads = self._interdiction_lists, self._heads
         for key in found:
@@ -384,10 +392,20 @@ class Graph:
             else:
                 fk = (unit, head + (ikey, okey))
                 old = info.get(fk)
-                if old is None or began and not old.began_there or readers and not old.read_by >= readers:
+                needs = leaf in quarter
+                if (
+                    old is None
+                    or began
+                    and not old.began_there
+                    or readers
+                    and not old.read_by >= readers
+                    or needs
+                    and not old.needs_quarter
+                ):
                     info[fk] = FateInfo(
                         began or (old is not None and old.began_there),
                         frozenset(readers or ()) | (old.read_by if old else frozenset()),
+                        needs or (old is not None and old.needs_quarter),
                     )
             gk = group + (ikey, okey)
             if gk not in out:
@@ -456,7 +474,9 @@ class Graph:
         _entered_again)."""
         n = self._unions.get((a, b))
         if n is None:
-            n = self._unions[(a, b)] = self._number(_entered_again(self._exposures[a], self._exposures[b]))
+            n = self._unions[(a, b)] = self._number(
+                _entered_again(self._exposures[a], self._exposures[b], self.per_entry)
+            )
         return n
 
     def _interdictions(self, number: int) -> tuple:
@@ -516,6 +536,7 @@ class Graph:
             at,
             low_crawl=low_crawl,
             path=[first] + [x for n in path[1:] if (x := enter[n]) is not None],
+            spent=[0] + [syms[n].arguments[2].number for n in path[1:] if enter[n] is not None],
             interdiction=list(ints),
             optional_interdiction=list(opts),
             because=self.answer.explain_lines(lines),
@@ -549,8 +570,8 @@ class Graph:
                     (
                         child,
                         path + (child,),
-                        _entered_again(ints, frozenset((h, i, 1) for h, i in ci)),
-                        _entered_again(opts, frozenset((h, i, 1) for h, i in co)),
+                        _entered_again(ints, frozenset((h, i, 1) for h, i in ci), self.per_entry),
+                        _entered_again(opts, frozenset((h, i, 1) for h, i in co), self.per_entry),
                     )
                 )
         return {k: [list(p) for p in v] for k, v in out.items()}, bool(stack)
@@ -577,19 +598,20 @@ def _entry_key(state) -> tuple | None:
     return (a[0], a[1], a[5])
 
 
-def _entered_again(before: frozenset, entry: frozenset) -> frozenset:
+def _entered_again(before: frozenset, entry: frozenset, per_entry: bool) -> frozenset:
     """Exposure `before` (triples Location, Interdictor, n: the n-th entry of
     that Location) and then the Interdiction of one more Location entered.
-    A rout may re-enter a Location it has left (A10.51: it "need not use the
-    shortest route"), and each entry is an Open Ground hex entered: "A
-    broken unit may not be Interdicted more than once per Open Ground hex
-    entered" (A10.53), so a re-entry is Interdicted again (docs/explanations.md)."""
+    `per_entry`: the rules count one NMC per entry (nmc_per(hex_entered),
+    A10.53: rules/rout/A10_53_interdiction.lp), so a re-entry is Interdicted
+    again; else once per Location however often entered."""
     if not entry:
         return before
     hexes = {h for h, _, _ in entry}
     again = [n for h, _, n in before if h in hexes]
     if not again:
         return before | entry
+    if not per_entry:
+        return before | {(h, i, max(n for x, _, n in before if x == h)) for h, i, _ in entry}
     n = max(again) + 1
     return before | {(h, i, n) for h, i, _ in entry}
 

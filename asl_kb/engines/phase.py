@@ -112,7 +112,7 @@ class Phase:
 
     def _coupled(self, uid) -> bool:
         fates, worlds = self.fates[uid], self.worlds[uid]
-        if any(self._info(uid, f).read_by for f in fates):  # read by A20.3/A20.21/A20.51 (phase_reads/2)
+        if any(self._info(uid, f).read_by for f in fates):  # read by A20.21/A20.51 (phase_reads/2)
             return True
         return self.world1 and any(w != {0, 1} for w in worlds)
 
@@ -174,7 +174,7 @@ class Phase:
             return self.world1
         extra = {}
         for uid in self.coupled:
-            if any("A20.3" in self._info(uid, f).read_by for f in self.fates[uid]):
+            if any(self._info(uid, f).needs_quarter for f in self.fates[uid]):
                 extra[uid] = len(self.classes[uid])
         if not extra:
             return False

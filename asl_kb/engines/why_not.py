@@ -207,7 +207,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
     }[p["fate"]]
     head = f"{r['position']} — rules: {r['rules']}: {p['unit']}: {what}"
     if r["legal"]:
-        from asl_kb.report.brief import ranges
+        from asl_kb.report.brief import morale_words, ranges
 
         nums = ranges(r["fates"])[1:-1]
         line = f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)"
@@ -219,7 +219,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
                 line += ", Interdiction in " + ", ".join(ints)
             if route.get("odds") and route["odds"]["nmcs"]:
                 o = route["odds"]
-                line += f" (intact {o['intact']['chance']}, {o['intact']['percent']}%)"
+                line += f" (intact {o['intact']['chance']}, {o['intact']['percent']}%{morale_words(o, '; ', '')})"
         return line + "\n"
     # (said once: objections of one rule that differ in one unit or hex are one line)
     from asl_kb.model import Because

@@ -32,23 +32,24 @@ class AbandonedSW(FrozenRecord):
         return {"sw": self.sw, "at": self.at}
 
 
-def chance(k: int, n: int) -> dict:
-    """A chance of k in 36^n as the JSON gives it: the exact fraction (not
-    reduced: n NMCs of 36 ways each) and a percent to one decimal."""
-    fraction, percent = _chance(k, n)
+def chance(k: int, of: int) -> dict:
+    """A chance of k in `of` as the JSON gives it: the exact fraction (not
+    reduced: `of` is 6^K, the dice of the branch that rolls the most) and a
+    percent to one decimal."""
+    fraction, percent = _chance(k, of)
     return {"chance": fraction, "percent": percent}
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _chance(k: int, n: int) -> tuple[str, float]:
+def _chance(k: int, of: int) -> tuple[str, float]:
     # (the fates of a unit repeat a few chances thousands of times)
-    of = 36**n
     return f"{k}/{of}", round(100 * k / of, 1)
 
 
 @record(frozen=True, slots=True)
 class PinnedAt(FrozenRecord):
-    """A rout stopped by a pin (A10.53, A7.8) in Location `at`: `ways` of 36^n."""
+    """A rout stopped in Location `at` -- by a pin (A10.53, A7.8), or where
+    its MF ran out (A17.2) --: `ways` of the odds' `of`."""
 
     at: str
     ways: int
@@ -56,12 +57,15 @@ class PinnedAt(FrozenRecord):
 
 @record(slots=True)
 class Odds(Record):
-    """The chance that a rout through `nmcs` Interdiction NMCs ends each way
-    (report/odds.py, from the rules' nmc_roll/5): `intact`, `reduced`
-    (Casualty Reduction, A10.53), stopped `pinned` on the way (where), or
-    `eliminated`; each in ways of 36^nmcs (they add up to 36^nmcs).
-    `with_leader`: the leader routing with the unit (A10.711: his
-    leadership DRM applies; he is eliminated with any failed NMC), else None."""
+    """The chance that a path through `nmcs` Interdiction NMCs ends each way
+    (report/odds.py, from the rules' chain of checks, rules/rout/A10_53_nmc.lp):
+    `intact`, `reduced` (Casualty Reduction: a HS, a wounded SMC; A10.53,
+    A17), stopped `pinned` on the way (where), `stopped` where its MF ran out
+    (a SMC wounded on the way, A17.2), or `eliminated`; each in ways of `of`
+    (6^K: 36^n for n NMCs alone; they add up to `of`). `with_leader`: the
+    leader routing with the unit (A10.711), else None; `morale`: the Morale
+    Level its NMCs are taken on and `morale_from` where it comes from
+    (broken_side: the counter table, A10.4; given: `morale:`)."""
 
     nmcs: int
     intact: int
@@ -69,22 +73,27 @@ class Odds(Record):
     pinned: list[PinnedAt]
     eliminated: int
     with_leader: str | None = None
-
-    @property
-    def of(self) -> int:
-        return 36**self.nmcs
+    of: int = 1
+    stopped: list[PinnedAt] | None = None
+    morale: int | None = None
+    morale_from: str | None = None
 
     def to_json(self, memo: dict | None = None) -> dict:
         """`memo`: as Fate.to_json's (each chance's JSON made once)."""
-        n = self.nmcs
+        n = self.of
         if memo is None:
             memo = {}
-        out: dict = {"nmcs": n}
+        out: dict = {"nmcs": self.nmcs}
         if self.with_leader is not None:
             out["with_leader"] = self.with_leader
+        if self.morale is not None:
+            out["morale"] = self.morale
+            out["morale_from"] = self.morale_from
         out["intact"] = memo.get((self.intact, n)) or _chance_json(memo, self.intact, n)
         out["reduced"] = memo.get((self.reduced, n)) or _chance_json(memo, self.reduced, n)
         out["pinned"] = [memo.get((id(p), n, "at")) or _pinned_json(memo, p, n) for p in self.pinned]
+        if self.stopped:
+            out["stopped"] = [memo.get((id(p), n, "at")) or _pinned_json(memo, p, n) for p in self.stopped]
         out["eliminated"] = memo.get((self.eliminated, n)) or _chance_json(memo, self.eliminated, n)
         return out
 
@@ -131,6 +140,9 @@ class Fate(Record):
     paths: list[list[str]] | None = None
     odds: Odds | None = None
     odds_with_leader: list[Odds] | None = None
+    #: the half-MF spent on entering each Location of `path` (its states':
+    #: what the odds follow a SMC wounded on the way by, A17.2); not in the JSON
+    spent: list[int] | None = None
 
     @property
     def key(self) -> tuple:

@@ -61,6 +61,72 @@ def parse_leader(text: str) -> LeaderCounter:
     return LeaderCounter(morale=int(m.group(1)), leadership=-drm if m.group(2) == "-" else drm)
 
 
+#: A10.4: "Broken units are inverted and henceforth use the Morale Level
+#: printed on their reverse side for all MC/TC and Rally attempts". The broken
+#: side's Morale Level of a counter, by nationality (the position's
+#: `nationality`, its side by default) and the counter as printed on its Good
+#: Order side. One table, easy to extend: a counter not in it has no broken
+#: side here, and the rules ask for `morale:` instead of guessing
+#: (docs/counters.md says where each value comes from).
+BROKEN_SIDE_MORALE: dict[tuple[str, str], int] = {
+    # German MMC: the same Morale Level on both sides; only the SS have "their
+    # increased Morale Level on their broken side" (A25.11, A25.12).
+    ("german", "4-6-8"): 8,
+    ("german", "5-4-8"): 8,
+    ("german", "8-3-8"): 8,
+    ("german", "4-6-7"): 7,
+    ("german", "4-4-7"): 7,
+    ("german", "4-3-6"): 6,
+    ("german", "2-4-8"): 8,
+    ("german", "2-3-8"): 8,
+    ("german", "2-4-7"): 7,
+    ("german", "2-3-7"): 7,
+    ("german", "2-3-6"): 6,
+    # SS: one more on the broken side (A25.11; A10.2 EX: a broken 6-5-8's
+    # "current morale (9)").
+    ("ss", "6-5-8"): 9,
+    ("ss", "4-6-8"): 9,
+    ("ss", "8-3-8"): 9,
+    ("ss", "3-4-8"): 9,
+    ("ss", "2-4-8"): 9,
+    # Russian MMC: the same Morale Level on both sides.
+    ("russian", "6-2-8"): 8,
+    ("russian", "4-5-8"): 8,
+    ("russian", "5-2-7"): 7,
+    ("russian", "4-4-7"): 7,
+    ("russian", "4-2-6"): 6,
+    ("russian", "3-2-8"): 8,
+    ("russian", "2-4-8"): 8,
+    ("russian", "2-2-7"): 7,
+    ("russian", "2-3-7"): 7,
+    ("russian", "2-2-6"): 6,
+    # Italian MMC: the non-Elite one less on the broken side.
+    ("italian", "4-4-7"): 7,
+    ("italian", "3-4-7"): 6,
+    ("italian", "3-4-6"): 5,
+    ("italian", "3-3-6"): 5,
+}
+
+#: Nationalities whose leaders have the Morale Level of their Good Order side
+#: on their broken side too (A25.11: SS SMC "are ... represented by normal
+#: German ... SMC counters").
+LEADERS_SAME_BROKEN_MORALE: frozenset[str] = frozenset({"german", "ss", "russian"})
+
+
+def broken_side_morale(nationality: str, unit_type: str, counter: str | None) -> int | None:
+    """The Morale Level on the broken side of a counter (A10.4), or None
+    where the table does not hold it (then the position gives `morale:`)."""
+    if counter is None:
+        return None
+    text = counter.strip()
+    if unit_type == "leader":
+        if nationality not in LEADERS_SAME_BROKEN_MORALE:
+            return None
+        m = _LEADER.fullmatch(text)
+        return int(m.group(1)) if m else None
+    return BROKEN_SIDE_MORALE.get((nationality, text))
+
+
 # Support Weapons: kind -> (IFT FP, normal range).
 # These are generic defaults: the printed values differ by nationality and
 # model (a German LMG is 3-8, a Russian one 2-6), so a position that needs

@@ -259,6 +259,9 @@ class Unit(FrozenRecord):
     # A10.531 EX: the unit is in its hex's entrenchment (foxhole, trench: B27),
     # Entrenched
     entrenched: bool = False
+    # `morale` is the position's own `morale:` (the unit's Morale Level as it
+    # stands), not the counter's printed one (A10.4: rules/core/A10_4_morale.lp)
+    morale_given: bool = False
 
     @property
     def location(self) -> str:
@@ -1217,7 +1220,14 @@ class _Schema:
 
     def unit_numbers(self, u: _Map, path: str, utype: str) -> dict:
         """fp, normal_range, morale, leadership, unarmed: counter first, explicit keys win."""
-        nums: dict = {"fp": None, "normal_range": None, "morale": None, "leadership": None, "unarmed": False}
+        nums: dict = {
+            "fp": None,
+            "normal_range": None,
+            "morale": None,
+            "leadership": None,
+            "unarmed": False,
+            "morale_given": _given(u.get("morale")),
+        }
         counter = u.get("counter")
         cpath = _join(path, "counter")
         if _given(counter) and utype in INFANTRY_TYPES + ("leader",):

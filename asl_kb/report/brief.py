@@ -124,22 +124,35 @@ def _flow(head: str, items: list[str], indent: str) -> list[str]:
 
 # ---------------------------------------------------------------- odds
 def odds_text(o, where: bool = True) -> str:
-    """intact 15/36 (42%), reduced 14/36, pinned 6/36 in F2, eliminated 1/36:
-    exact chances in 36^n (n NMCs); `where`: name the Locations of the pins."""
+    """intact 15/36 (42%), reduced 14/36, pinned 6/36 in F2, eliminated 1/36
+    (Morale Level 7): exact chances in 6^K (36^n for n NMCs alone); `where`:
+    name the Locations of the pins and stops."""
     of = o.of
     parts = [f"intact {o.intact}/{of} ({round(100 * o.intact / of)}%)"]
     if o.reduced:
         parts.append(f"reduced {o.reduced}/{of}")
-    pinned = sum(p.ways for p in o.pinned)
-    if pinned:
-        parts.append(f"pinned {pinned}/{of}" + (f" in {', '.join(p.at for p in o.pinned)}" if where else ""))
+    for word, items in (("pinned", o.pinned), ("stopped", o.stopped or ())):
+        n = sum(p.ways for p in items)
+        if n:
+            parts.append(f"{word} {n}/{of}" + (f" in {', '.join(p.at for p in items)}" if where else ""))
     if o.eliminated:
         parts.append(f"eliminated {o.eliminated}/{of}")
-    return ", ".join(parts)
+    return ", ".join(parts) + morale_words({"morale": o.morale, "morale_from": o.morale_from})
+
+
+def morale_words(o: dict, opening: str = " (", closing: str = ")") -> str:
+    """The Morale Level the odds' NMCs are taken on (A10.4), as the odds
+    (or their JSON) give it: " (Morale Level 7)", " (Morale Level 7, given)"."""
+    if o.get("morale") is None:
+        return ""
+    return f"{opening}Morale Level {o['morale']}{', given' if o.get('morale_from') == 'given' else ''}{closing}"
 
 
 def _odds_sig(o):
-    return None if o is None else (o.nmcs, o.intact, o.reduced, sum(p.ways for p in o.pinned), o.eliminated)
+    if o is None:
+        return None
+    stopped = sum(p.ways for p in o.stopped or ())
+    return (o.of, o.intact, o.reduced, sum(p.ways for p in o.pinned), stopped, o.eliminated, o.morale)
 
 
 # ---------------------------------------------------------------- fates
@@ -261,6 +274,11 @@ def _groups(u: UnitFates, stack: Sequence[UnitFates] = ()) -> list[list[str]]:
                 else ""
             )
         ]
+        # a fate reached through Interdiction: the odds of getting there (the
+        # first such fate: the fewest NMCs, as the listing orders them)
+        through = next(((n, f) for n, f in zip(nums, fates) if f.odds is not None and f.odds.nmcs), None)
+        if through is not None:
+            lines.append(f"       odds of reaching it [{through[0]}]: {odds_text(through[1].odds)}")
         because = merge_because([b for f in fates for b in f.because if b.reason not in ROUTE_DETAIL])
         cut = len(because) - GROUP_BECAUSE
         lines += [f"       [{b.rule}] {b.says}" for b in because[:GROUP_BECAUSE]]

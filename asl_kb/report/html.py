@@ -902,13 +902,16 @@ def odds_words(o: dict) -> str:
     reduced = ways(o["reduced"])[0]
     if reduced:
         parts.append(f"reduced {reduced}/{of}")
-    pinned = sum(ways(p)[0] for p in o["pinned"])
-    if pinned:
-        parts.append(f"pinned {pinned}/{of} in {', '.join(p['at'] for p in o['pinned'])}")
+    for word in ("pinned", "stopped"):
+        n = sum(ways(p)[0] for p in o.get(word, ()))
+        if n:
+            parts.append(f"{word} {n}/{of} in {', '.join(p['at'] for p in o[word])}")
     eliminated = ways(o["eliminated"])[0]
     if eliminated:
         parts.append(f"eliminated {eliminated}/{of}")
-    return ", ".join(parts)
+    from asl_kb.report.brief import morale_words
+
+    return ", ".join(parts) + morale_words(o)
 
 
 def _merged(lines: list[dict]) -> list[dict]:

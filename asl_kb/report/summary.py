@@ -5,7 +5,8 @@ thousands of them, because every distinct set of Interdiction Locations on
 the way is its own fate. The summary groups the rout fates by destination
 and keeps, per destination, the choices a player would weigh:
 
-* the Low Crawl fates (A10.52: they cannot be Interdicted);
+* the Low Crawl fates (listed as such; the rules give them no Interdiction,
+  A10.52);
 * the routes whose Interdiction no other route to that destination beats;
 * a count of the rest.
 
@@ -72,8 +73,9 @@ def _loc_key(at: str):
 
 
 def nmcs(f: Fate) -> int:
-    """The Interdiction NMCs the DEFENDER may claim on a fate's path (none by Low Crawl)."""
-    return 0 if f.low_crawl else len(_hexes(f.interdiction) | _hexes(f.optional_interdiction))
+    """The Interdiction NMCs the DEFENDER may claim on a fate's path (the
+    rules' interdiction/3 and optional_interdiction/3 along it)."""
+    return len(_hexes(f.interdiction) | _hexes(f.optional_interdiction))
 
 
 #: the printed order of fate kinds: where it can go first
@@ -116,7 +118,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
 
     both = [(_hexes_and_key(f.interdiction), _hexes_and_key(f.optional_interdiction)) for f in fates]
     exposures = [(i[0], o[0]) for i, o in both]
-    counts = [0 if f.low_crawl else len(hi | ho) for f, (hi, ho) in zip(fates, exposures)]
+    counts = [len(hi | ho) for hi, ho in exposures]
     least: dict[str, int] = {}
     for f, n in zip(fates, counts):
         if f.kind == "rout":
@@ -165,7 +167,7 @@ def order_fates(fates: list[Fate]) -> list[Fate]:
 
 def _odds_of(o: Odds | None) -> tuple | None:
     """What preference() reads of a fate's odds (None: none)."""
-    return None if o is None else (o.nmcs, o.intact, o.reduced, o.eliminated)
+    return None if o is None else (o.of, o.intact, o.reduced, o.eliminated)
 
 
 def _preference_of(odds: tuple | None) -> tuple:
@@ -191,12 +193,12 @@ def unit_summary(fates: list[Fate]) -> FateSummary:
         entries = by_dest[at]
         crawls = [n for n, f in entries if f.low_crawl]
         exposure: dict[tuple[frozenset, frozenset], list[int]] = {}
-        nmc = [0] if crawls else []  # (nmcs(f) of each, from its exposure)
+        nmc = []  # (nmcs(f) of each, from its exposure)
         for n, f in entries:
-            if not f.low_crawl:
-                key = (_hexes(f.interdiction), _hexes(f.optional_interdiction))
+            key = (_hexes(f.interdiction), _hexes(f.optional_interdiction))
+            nmc.append(len(key[0] | key[1]))
+            if not f.low_crawl:  # (a Low Crawl is listed as one: `crawls`)
                 exposure.setdefault(key, []).append(n)
-                nmc.append(len(key[0] | key[1]))
         # dominance: a route is beaten by one whose Interdiction (and optional
         # Interdiction) Locations are subsets of its own, not both equal.
         # Smallest first, each asked only against the unbeaten ones found:

@@ -55,7 +55,8 @@ def test_shared_parts_are_written_once_and_alike():
     b = Because("A10.53", "Interdiction NMC in C3", "interdicted")
     pin = PinnedAt("C3", 11)
     fates = [
-        Fate("rout", at, False, ["B2", "C3", at], [i], [], [b], odds=Odds(1, 20, 3, [pin], 2)) for at in ("D4", "D5")
+        Fate("rout", at, False, ["B2", "C3", at], [i], [], [b], odds=Odds(1, 20, 3, [pin], 2, of=36))
+        for at in ("D4", "D5")
     ]
     memo: dict = {}
     one, two = (f.to_json(memo) for f in fates)
