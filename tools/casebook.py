@@ -230,6 +230,8 @@ class _Expect:
             p = f"{path}.{k}"
             if k in ("nmcs", "morale"):
                 out[k] = self.integer(v, p)
+            elif k == "morale_from":
+                out[k] = self.string(v, p)
             elif k in ("pinned", "stopped"):
                 out[k] = {str(h): self.string(c, f"{p}.{h}") for h, c in v.items()}
             else:
@@ -654,7 +656,7 @@ def _odds_match(want: dict, f) -> bool:
     for k, v in want.items():
         if k == "with":
             continue
-        if k in ("nmcs", "morale"):
+        if k in ("nmcs", "morale", "morale_from"):
             if odds.get(k) != v:
                 return False
         elif k in ("pinned", "stopped"):
