@@ -68,13 +68,17 @@ def test_default_text_is_one_screen_per_unit_or_stack(path):
 def test_the_odds_add_up(path):
     for u in _result(path).units:
         for f in u.fates:
-            if f.kind != "rout":
+            if f.kind != "rout" and not (f.interdiction or f.optional_interdiction):
+                # (a surrender or elimination has odds when it is reached through Interdiction)
                 assert f.odds is None
                 continue
             for o in [f.odds] + list(f.odds_with_leader or ()):
                 if o is None:
                     continue
-                assert o.intact + o.reduced + sum(p.ways for p in o.pinned) + o.eliminated == 36**o.nmcs
+                stops = sum(p.ways for p in o.pinned) + sum(p.ways for p in o.stopped or ())
+                assert o.intact + o.reduced + stops + o.eliminated == o.of
+                # 6^K: at least 36^nmcs (two dice each), more with a LLMC or a Wound Severity dr
+                assert o.of % 36**o.nmcs == 0
                 # one NMC per Interdiction Location entered: a re-entered
                 # Location counts once per entry (A10.53, facts/rout/A10.53-re-entry.yaml)
                 entries = Counter(i.at for i in f.interdiction) | Counter(i.at for i in f.optional_interdiction)
