@@ -151,7 +151,15 @@ def _describe(node) -> str:
         return "a mapping"
     if isinstance(node, list):
         return f"a list of {len(node)}"
-    return repr(str(node))
+    return _quoted(str(node))
+
+
+def _quoted(text: str, most: int = 60) -> str:
+    """A value as an error quotes it: a long one cut in the middle, so the
+    message stays one line a player reads (a 4,301-digit id)."""
+    if len(text) > most:
+        text = f"{text[: most // 2]}...{text[-most // 2 :]}"
+    return repr(text)
 
 
 def _join(key: str, name: str) -> str:
@@ -192,7 +200,7 @@ def _error(error, tree, file: str) -> PositionError:
     if "propertyNames" in error.schema_path:
         # the error is a key's, not the mapping's
         k = error.instance
-        return PositionError(file, node.key_lines.get(k, line), _join(key, k), f"{k!r} is not {title}")
+        return PositionError(file, node.key_lines.get(k, line), _join(key, k), f"{_quoted(str(k))} is not {title}")
     if kind == "additionalProperties":
         extra = sorted((k for k in node if k not in sch.get("properties", {})), key=lambda k: node.key_lines[k])
         if want is False:

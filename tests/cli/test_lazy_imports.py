@@ -2,10 +2,10 @@
 run uses (docs/performance.md: a rulebook position's run is measured as a
 ratio to the import floor): not the text or HTML report, jsonschema (the
 tests' reference validator of the position schema), orjson (for many fates
-only), clingo's AST module (a
-second Control of a program: its statements parsed), the committee's
-machinery or the web app, nor what only a run of several groups uses (the
-worker processes' pickle, select and signal: asl_kb/asp/workers.py), nor
+only), clingo's AST module (a second Control of a program: its statements
+parsed), the committee's machinery or the web app, nor what only a run of
+several groups uses (the children's pickle and signal: asl_kb/children.py;
+`select` comes with jsonschema_rs, the position's validator), nor
 `dataclasses` and its `inspect` (the records are built without them:
 asl_kb/record.py)."""
 
@@ -32,7 +32,6 @@ NOT_IMPORTED = (
     "matplotlib",
     "playwright",
     "pickle",
-    "select",
     "signal",
     "dataclasses",
     "inspect",

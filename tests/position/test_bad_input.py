@@ -395,8 +395,8 @@ def _folders() -> dict:
     files, line = _edit(LOW_CRAWL, "must_rout(7) :- routing(U).\n")
     out["unit_a_number"] = (files, LOW_CRAWL, line, "must_rout/1", "must be a string", 2)
     # (an NMC's die roll as a string: the odds read its number)
-    files, line = _edit("rout/A10_53_nmc.lp", 'nmc_roll(U,whole,none,"7",pass) :- routing(U).\n')
-    out["nmc_roll_a_string"] = (files, "rout/A10_53_nmc.lp", line, "nmc_roll/5", "DR", 2)
+    files, line = _edit("rout/A10_53_nmc.lp", 'check_roll(U,nmc(intact(none)),"7",pass) :- routing(U).\n')
+    out["check_roll_a_string"] = (files, "rout/A10_53_nmc.lp", line, "check_roll/4", "Roll", 2)
     files, line = _edit(LOW_CRAWL, ":- routing(_).\n")
     out["unsatisfiable"] = (files, None, None, None, "no answer set under these rules", 1)
     entries = {e: (RULES / e).read_text(encoding="utf-8") for e in ("rout.lp", "phase.lp", "check.lp", "why_not.lp")}
@@ -481,7 +481,7 @@ BREACHES = {
     "because_wrong_arity": 'because(rout("R1"),"A10.52",crawl,x)',
     "says_template_a_number": "says(crawl,4)",
     "unit_a_number": "must_rout(7)",
-    "nmc_roll_a_string": 'nmc_roll("R1",whole,none,"7",pass)',
+    "check_roll_a_string": 'check_roll("R1",nmc(intact(none)),"7",pass)',
 }
 
 

@@ -41,7 +41,11 @@ def _answer(result, location=lambda x: x) -> dict:
         fates = []
 
         def odds(o):
-            return o and dict(o, pinned=sorted((location(p["at"]), p["chance"]) for p in o["pinned"]))
+            if not o:
+                return o
+            # the Locations a pin or a stop (a wounded SMC's MF run out) falls in
+            at = {k: sorted((location(p["at"]), p["chance"]) for p in o[k]) for k in ("pinned", "stopped") if k in o}
+            return dict(o, **at)
 
         for f in u["fates"]:
             fates.append(
