@@ -29,8 +29,8 @@ EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTE
 EXIT_CODES = {
     EXIT_OK: "ok: the answer is complete (outcomes listed; diff: nothing differs; search: none found; check: consistent; "
     "why-not: the fate is legal)",
-    EXIT_DIFFERS: "the answer is no: check found a unit or phase without a legal outcome or a broken rule; "
-    "why-not: the fate is not legal; diff: some outcome differs; search: a witness found; "
+    EXIT_DIFFERS: "the answer is no: check or outcomes found a unit or phase without a legal outcome (check: "
+    "or a broken rule); why-not: the fate is not legal; diff: some outcome differs; search: a witness found; "
     "any: a rules folder leaves a program no answer set",
     EXIT_BAD_INPUT: "bad input: a position file (FILE:LINE: KEY: message), a rules folder or scope file (the same "
     "form), an option, a unit, a fate, a --scheduler that cannot be reached",
@@ -627,7 +627,7 @@ def _command(position, args, rs) -> int:
     if args.command == "report":
         return _report(position, args)
     if args.command == "why-not":
-        return _why_not(position, args)
+        return _why_not(position, args, rs)
     from asl_kb.engines.outcomes import outcomes
     from asl_kb.report.render import json_bytes, to_text
 
@@ -642,6 +642,8 @@ def _command(position, args, rs) -> int:
         max_memory=args.max_memory,
     )
     _refuse_broken(position, result)
+    if rs is not None:
+        result.rules = rs.label  # the rule set it ran under, not only its version
     out: str | bytes | None
     try:
         out = json_bytes(result) if args.format == "json" else to_text(result, args.all_paths, args.all, args.limit)
@@ -660,7 +662,12 @@ def _command(position, args, rs) -> int:
         return EXIT_INCOMPLETE
     with budget.ANSWER_LOCK:
         _write(out)
-    return EXIT_OK if result.complete else EXIT_INCOMPLETE
+    if not result.complete:
+        return EXIT_INCOMPLETE
+    # the answer is no (docs/output-format.md): a broken unit, or the whole
+    # phase, without a legal outcome
+    no_phase = result.phase is not None and result.phase.count == 0
+    return EXIT_DIFFERS if no_phase or any(u.inconsistent for u in result.units) else EXIT_OK
 
 
 def _write(out: str | bytes) -> None:
@@ -714,7 +721,7 @@ def _listed(items: list, limit, what: str) -> tuple[list, list[str]]:
     return items[:limit], [f"  ({limit} of {len(items)} {what} listed: --limit)"]
 
 
-def _why_not(position, args) -> int:
+def _why_not(position, args, rs=None) -> int:
     import json
     from asl_kb.engines.legality import refuse_broken
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not
@@ -722,6 +729,17 @@ def _why_not(position, args) -> int:
     proposal = parse_proposal(position, args.unit, args.fate)
     refuse_broken(position)
     r = why_not(position, proposal)
+    if rs is not None:
+        r["rules"] = rs.label
+        if rs.folder is not None and not r["legal"]:
+            # the folder's edits that forbid it: undone, the fate is legal
+            # (a minimal set, committee/edits.py needed)
+            from asl_kb.committee.edits import needed
+
+            blamed = needed(rs, lambda: not why_not(position, proposal)["legal"])
+            r["edits"] = [e.as_json() for e in blamed] if blamed is not None else []
+            if blamed is None:
+                r["also_in_shipped_rules"] = True
     budget.check("writing the answer")
     if args.format == "json":
         sys.stdout.write(json.dumps(r, indent=2, ensure_ascii=False) + "\n")

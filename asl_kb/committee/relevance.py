@@ -668,12 +668,12 @@ def may_touch(position, switches: tuple[str, ...], phase: bool = False) -> bool:
     """False only when no switch clause of `switches` can fire in any program
     `compare` runs for the position (under the active rules folder); the
     position must already carry its rule set's version and readings."""
-    import dataclasses as dc
+    from asl_kb.record import replace
 
     folder = str(active_rules())
     variants = [position]
     if phase:  # the whole phase asks the rout program again with No Quarter for all (outcomes.py)
-        variants.append(dc.replace(position, no_quarter=tuple(sorted({u.side for u in position.units}))))
+        variants.append(replace(position, no_quarter=tuple(sorted({u.side for u in position.units}))))
     switches = tuple(sorted(switches))
     for entry, bounds in _programs().items():
         if _slice(folder, entry, switches).text is None:

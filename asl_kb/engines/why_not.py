@@ -230,4 +230,10 @@ def to_text(r: dict, limit: int | None = None) -> str:
     lines = [f"{head}: not legal"] + [f"    [{b.rule}] {b.says}" for b in shown]
     if len(shown) < len(merged):
         lines.append(f"    ({len(shown)} of {len(merged)} objections listed: --limit)")
+    for e in r.get("edits", ()):
+        lines.append(
+            f"    edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
+        )
+    if r.get("also_in_shipped_rules"):
+        lines.append("    (the shipped rules forbid it too)")
     return "\n".join(lines) + "\n"

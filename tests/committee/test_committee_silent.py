@@ -1,0 +1,95 @@
+"""No silent answers: a committee command that could not look says so.
+
+* `search diff --phase` runs (the relevance shortcut asks the rout program
+  again with No Quarter for every side);
+* `outcomes` and `why-not` under `--rules DIR` or `--switch X` name the rule
+  set they ran under; `why-not` under an erratum names the edited clause
+  that forbids the fate; `outcomes` with a broken unit left without a legal
+  fate answers no (exit 1, docs/output-format.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from asl_kb.committee.relevance import may_touch
+from asl_kb.committee.rulesets import parse_ruleset
+from asl_kb.position.loader import load_position_text
+from test_committee_diff import run
+
+ERRATA = Path(__file__).resolve().parents[1] / "data" / "errata"
+CAPTOR_IN_COVER = str(ERRATA / "captor-in-cover")
+
+#: tiny's 9th position: a broken Russian squad ADJACENT to a Good Order
+#: German squad in open ground -- its one legal fate under the shipped rules
+#: is a surrender (or its rejection); captor-in-cover leaves it none
+ADJACENT = """\
+name: adjacent
+rules: current
+attacker: german
+no_quarter: []
+phase: rout
+map: {default_terrain: open, area: [H7, X23], terrain: {}}
+units:
+- {id: U1, side: russian, type: squad, counter: 4-4-7, at: P15, status: [broken]}
+- {id: U2, side: german, type: squad, counter: 4-6-7, at: O16}
+"""
+
+
+@pytest.fixture(scope="module")
+def adjacent(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("silent") / "adjacent.yaml"
+    path.write_text(ADJACENT)
+    return str(path)
+
+
+def test_phase_shortcut_asks_no_quarter_for_all():
+    """`search diff --phase` judged a position through may_touch(phase=True),
+    which copied the position with dataclasses.replace (exit 70)."""
+    rs = parse_ruleset("current", switch="stack_surrender")
+    position = rs.apply(load_position_text(ADJACENT, "adjacent"))
+    with rs.active():
+        # one unit per Location: the stack's clauses cannot act, with or without the phase
+        assert not may_touch(position, ("stack_surrender",), phase=True)
+
+
+def test_search_diff_phase_runs(capsys):
+    code, out, err = run(
+        capsys, "search", "diff", "--switch", "stack_surrender", "--phase", "--scope", "tiny", "--max-positions", "3"
+    )
+    assert code in (0, 1, 3), err
+    assert "internal error" not in err and "scope tiny" in out
+
+
+@pytest.mark.parametrize("how", [["--rules", CAPTOR_IN_COVER], ["--switch", "stack_surrender"]])
+def test_outcomes_name_their_rule_set(capsys, adjacent, how):
+    code, out, _ = run(capsys, "outcomes", adjacent, *how, "--format", "json")
+    rs = parse_ruleset(how[1] if how[0] == "--rules" else "current", switch=how[1] if how[0] == "--switch" else None)
+    assert json.loads(out)["rules"] == rs.label != "current"
+    code, out, _ = run(capsys, "why-not", adjacent, "U1", "surrender", "U2", *how, "--format", "json")
+    assert json.loads(out)["rules"] == rs.label
+
+
+def test_outcomes_without_a_legal_fate_answer_no(capsys, adjacent):
+    code, out, _ = run(capsys, "outcomes", adjacent, "--format", "json")
+    assert code == 0 and all(u["fates"] for u in json.loads(out)["units"])
+    code, out, _ = run(capsys, "outcomes", adjacent, "--rules", CAPTOR_IN_COVER, "--format", "json")
+    r = json.loads(out)
+    assert code == 1 and [u["id"] for u in r["units"] if u.get("inconsistent")] == ["U1"]
+
+
+def test_why_not_names_the_edited_clause(capsys, adjacent):
+    code, out, _ = run(capsys, "why-not", adjacent, "U1", "surrender", "U2", "--format", "json")
+    assert code == 0 and json.loads(out)["legal"]
+    code, out, _ = run(
+        capsys, "why-not", adjacent, "U1", "surrender", "U2", "--rules", CAPTOR_IN_COVER, "--format", "json"
+    )
+    r = json.loads(out)
+    assert code == 1 and not r["legal"]
+    assert [(e["file"], e["rule"], e["edit"]) for e in r["edits"]] == [
+        ("rout/A20_21_surrender.lp", "A20.21", "changed")
+    ]
+    assert "cover_terrain" in r["edits"][0]["clause"] and not r.get("also_in_shipped_rules")
