@@ -381,6 +381,66 @@ def changed(a, b) -> tuple[str, list[Clause]] | None:
     return None
 
 
+#: the entry programs `search diff` compares the outcomes of (position.lp
+#: checks the position first); phase.lp's whole-phase outcomes only with
+#: --phase (without it the phase program is asked only which surrenders a
+#: Guard's capacity frees); check.lp never (`search gaps` runs it)
+COMPARED = ("rout.lp", "prisoners.lp", "position.lp")
+_INCLUDED = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
+
+
+@functools.lru_cache(maxsize=8)
+def programs(folder: str) -> dict[str, frozenset]:
+    """Each rules file of a complete rules folder -> the entry programs
+    (top-level .lp files) that load it, following #include (paths from
+    the folder's root)."""
+    root = Path(folder)
+    out: dict[str, set] = {}
+    for entry in sorted(p.name for p in root.glob("*.lp")):
+        seen, todo = set(), [entry]
+        while todo:
+            rel = todo.pop()
+            if rel in seen or not (root / rel).is_file():
+                continue
+            seen.add(rel)
+            todo += _INCLUDED.findall((root / rel).read_text(encoding="utf-8"))
+        for rel in seen:
+            out.setdefault(rel, set()).add(entry)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def not_compared(a, b, phase: bool = False) -> list[dict]:
+    """The changed clauses (changed()) that no program `search diff`
+    compares loads: [{"clause": FILE:LINE, "programs": [entry, ...]}] --
+    an erratum of the whole-phase program without --phase, of check.lp."""
+    got = changed(a, b)
+    if got is None:
+        return []
+    compared = set(COMPARED) | ({"phase.lp"} if phase else set())
+    loads = programs(got[0])
+    out = []
+    for c in got[1]:
+        entries = loads.get(c.where.split(":", 1)[0], frozenset())
+        if not entries & compared:
+            out.append({"clause": c.where, "programs": sorted(entries)})
+    return out
+
+
+def not_compared_reason(clauses: list[dict]) -> str:
+    """Why a search that found nothing, with changed clauses in programs it
+    does not compare, is incomplete, in words."""
+    where = sorted({p for c in clauses for p in c["programs"]}) or ["no entry program"]
+    names = ", ".join(c["clause"] for c in clauses)
+    why = []
+    if "phase.lp" in where:
+        why.append("its whole-phase outcomes are compared only with --phase")
+    if "check.lp" in where:
+        why.append("check.lp is run by search gaps")
+    return f"the changed clauses {names} are loaded only by {', '.join(where)}: not compared" + (
+        f" ({'; '.join(why)})" if why else ""
+    )
+
+
 def idle(scope, a, b) -> dict[str, list[str]] | None:
     """Each changed clause that can act nowhere in the scope, with what it
     needs that the scope never produces; None when the changed clauses are

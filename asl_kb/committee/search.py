@@ -128,8 +128,12 @@ def search_diff(
     max_positions: int | None = None,
     out: str | None = None,
     evaluator=None,
+    say_unseen: bool = True,
     **scan_options,
 ) -> dict:
+    """(`say_unseen`: a report that found nothing is incomplete when a changed
+    clause is in a program the search does not compare -- False where the
+    caller says it, grow_diff)"""
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
     s = scan(
         scope,
@@ -172,7 +176,23 @@ def search_diff(
     from asl_kb.committee.reach import idle
 
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
-    return finish_report(report, s)
+    report = finish_report(report, s)
+    return _unseen(report, a, b, phase) if say_unseen else report
+
+
+def _unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:
+    """A search that found nothing, while some changed clause is in a program
+    it does not compare (the whole-phase program without --phase, check.lp),
+    is incomplete: it never looked (JSON `not_compared`)."""
+    from asl_kb.committee.reach import not_compared, not_compared_reason
+
+    unseen = not_compared(a, b, phase)
+    report["not_compared"] = unseen
+    if unseen and not report["witnesses"]:
+        report["complete"] = False
+        reason = not_compared_reason(unseen)
+        report["incomplete_because"] = [*report.get("incomplete_because", []), reason]
+    return report
 
 
 def summary(entries: list[dict]) -> str:
@@ -377,7 +397,16 @@ def grow_diff(
                 )
                 continue
         report = search_diff(
-            scope, a, b, phase=phase, witnesses=witnesses, max_positions=budget, timeout=timeout, since=since, **options
+            scope,
+            a,
+            b,
+            phase=phase,
+            witnesses=witnesses,
+            max_positions=budget,
+            timeout=timeout,
+            since=since,
+            say_unseen=False,
+            **options,
         )
         budget -= report["tried"]
         grown.append(
@@ -419,6 +448,7 @@ def grow_diff(
             if budget <= 0
             else report.get("incomplete_because") or ["stopped: --timeout reached"]
         )
+    report = _unseen(report, a, b, phase)
     if not report["witnesses"] and report["complete"]:
         report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in searched)}
     return report

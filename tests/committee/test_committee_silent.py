@@ -93,3 +93,36 @@ def test_why_not_names_the_edited_clause(capsys, adjacent):
         ("rout/A20_21_surrender.lp", "A20.21", "changed")
     ]
     assert "cover_terrain" in r["edits"][0]["clause"] and not r.get("also_in_shipped_rules")
+
+
+#: one position: a lone broken Russian squad
+ONE = """\
+name: one
+attacker: german
+map: {centre: P15, radius: 0, margin: 1}
+units:
+  count: 1
+  kinds:
+    - {type: squad, counter: 4-4-7, side: russian, status: [broken]}
+"""
+NO_REJECTION = str(ERRATA / "no-rejection-no-capture")
+
+
+@pytest.fixture(scope="module")
+def one(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("silent") / "one.yaml"
+    path.write_text(ONE)
+    return str(path)
+
+
+def test_an_erratum_of_the_phase_program_is_not_compared_without_phase(capsys, one):
+    """Its edited clauses are loaded only by phase.lp and check.lp: without
+    --phase the search never compares what they shape -- not "none"."""
+    code, out, _ = run(capsys, "search", "diff", "--to", NO_REJECTION, "--scope", one, "--format", "json")
+    r = json.loads(out)
+    assert code == 3 and not r["complete"] and not r["witnesses"]
+    assert {c["clause"].split(":")[0] for c in r["not_compared"]} == {"phase/A20_3_no_rejection.lp"}
+    assert all("phase.lp" in c["programs"] and "rout.lp" not in c["programs"] for c in r["not_compared"])
+    code, out, _ = run(capsys, "search", "diff", "--to", NO_REJECTION, "--scope", one, "--phase", "--format", "json")
+    r = json.loads(out)
+    assert r["not_compared"] == [] and code != 70
