@@ -19,7 +19,7 @@ from pathlib import Path
 
 import clingo.ast as A
 
-from asl_kb.committee.reach import clauses, inputs, produced
+from asl_kb.committee.reach import clauses, inputs, produced, read_constants
 from asl_kb.resources import rules_dir
 
 
@@ -49,9 +49,10 @@ def readers(rules: Path | None = None) -> dict[tuple[str, int], list[str]]:
 def coverage(scopes: list, per_scope: int = 40, rules: Path | None = None) -> dict:
     """`rules`: a complete rules folder whose clauses are read (None: the
     shipped rules)."""
-    made = {s.name: produced(s, per_scope).args for s in scopes}
+    made = {s.name: produced(s, per_scope) for s in scopes}
     read = readers(rules)
-    rows = []
+    consts = read_constants(str(rules or rules_dir()))
+    rows: list[dict] = []
     for name, arity, section in inputs(rules):
         given = (
             ["(from the rout program's answer)"]
@@ -62,16 +63,34 @@ def coverage(scopes: list, per_scope: int = 40, rules: Path | None = None) -> di
             {
                 "input": f"{name}/{arity}",
                 "section": section,
-                "scopes": given or [s for s in made if (name, arity) in made[s]],
+                "scopes": given or [s for s in made if (name, arity) in made[s].args],
                 "read_by": read.get((name, arity), []),
             }
         )
+        # the constants the rules read of it that no scope gives
+        # (`status(_,encircled)`), with the clauses that read each
+        lacking = {
+            shown: where
+            for shown, where in sorted(consts.get((name, arity), {}).items())
+            if not any(m.gives(_need(shown)) for m in made.values())
+        }
+        if lacking:
+            rows[-1]["constants_never_produced"] = lacking
     return {
         "scopes": list(made),
         "per_scope": per_scope,
         "inputs": rows,
         "never_produced": [r["input"] for r in rows if not r["scopes"]],
+        "constants_never_produced": [c for r in rows for c in r.get("constants_never_produced", {})],
     }
+
+
+def _need(shown: str) -> tuple:
+    """`status(_,encircled)` as a reach.Need."""
+    from asl_kb.committee.reach import _split
+
+    name, args = _split(shown)
+    return (name, len(args), tuple(None if a == "_" else a for a in args))
 
 
 def to_text(report: dict, limit: int | None = 3) -> str:
@@ -94,5 +113,9 @@ def to_text(report: dict, limit: int | None = 3) -> str:
         f"{len(never)} of {len(report['inputs'])} inputs produced by no position of "
         f"{', '.join(report['scopes'])} (a spread of at most {report['per_scope']} each): "
         + (", ".join(never) or "none")
+    )
+    consts = report["constants_never_produced"]
+    lines.append(
+        f"{len(consts)} constants the rules read produced by no position of them: " + (", ".join(consts) or "none")
     )
     return "\n".join(lines) + "\n"

@@ -228,23 +228,193 @@ def _handed(folder: str) -> frozenset:
     return frozenset(out | {(n, -1) for n in fact_names(folder) if n not in declared})
 
 
-@functools.lru_cache(maxsize=32)
-def derivable(folder: str, given: frozenset) -> tuple[frozenset, frozenset]:
-    """The predicates (name, arity) that may hold when the inputs `given`
-    may (positive body atoms only; a fixpoint), and those of them some
-    clause may derive (an input a clause derives too: cc_attacker/2)."""
+# -- what may hold, constant by constant -----------------------------------
+#
+# An abstract grounding: per predicate (name, arity), per argument, the set
+# of values it may take (None: any). A clause fires where each positive body
+# literal may match -- its constants among the values, each variable's
+# values met over its literals and the `X = c` / `X = (a;b)` comparisons --
+# and gives its head the values so bound. Negation, aggregates and other
+# comparisons are read as true, so what cannot hold is shown, never guessed.
+
+Arg = tuple  # ("c", text) | ("pool", frozenset) | ("v", name) | ("*",)
+
+
+def _arg(term, top: frozenset) -> Arg:
+    t = term.ast_type
+    if t == A.ASTType.SymbolicTerm:
+        text = str(term.symbol)
+        return ("*",) if text in top else ("c", text)
+    if t == A.ASTType.Function and not term.arguments and not term.external:
+        return ("*",) if term.name in top else ("c", term.name)
+    if t == A.ASTType.Variable:
+        return ("*",) if term.name == "_" else ("v", term.name)
+    if t == A.ASTType.Pool:
+        alts = [_arg(x, top) for x in term.arguments]
+        if all(a[0] == "c" for a in alts):
+            return ("pool", frozenset(a[1] for a in alts))
+    return ("*",)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shape:
+    """A clause as the abstract grounding reads it."""
+
+    body: tuple  # per positive literal: its alternatives ((name, arity, args), ...)
+    equal: tuple  # (variable, frozenset of constants)
+    heads: tuple  # (name, arity, args)
+
+
+def _lits(term, top) -> tuple:
+    return tuple((f.name, len(f.arguments), tuple(_arg(a, top) for a in f.arguments)) for f in _functions(term))
+
+
+def _shape(rule, top: frozenset) -> _Shape:
+    body, equal = [], []
+    for lit in rule.body:
+        if lit.ast_type != A.ASTType.Literal or lit.sign != A.Sign.NoSign:
+            continue
+        atom = lit.atom
+        if atom.ast_type == A.ASTType.SymbolicAtom:
+            alts = _lits(atom.symbol, top)
+            if alts:
+                body.append(alts)
+        elif atom.ast_type == A.ASTType.Comparison and len(atom.guards) == 1:
+            g = atom.guards[0]
+            if g.comparison != A.ComparisonOperator.Equal:
+                continue
+            for x, y in ((atom.term, g.term), (g.term, atom.term)):
+                a, b = _arg(x, top), _arg(y, top)
+                if a[0] == "v" and b[0] in ("c", "pool"):
+                    equal.append((a[1], frozenset([b[1]]) if b[0] == "c" else b[1]))
+    heads: list = []
+
+    class V(A.Transformer):
+        def visit_SymbolicAtom(self, node):
+            heads.extend(_lits(node.symbol, top))
+            return node
+
+    V()(rule.head)
+    return _Shape(tuple(body), tuple(equal), tuple(heads))
+
+
+_CONST = re.compile(r"^\s*#const\s+([a-z_]\w*)\s*=", re.M)
+_PARAMS = re.compile(r"^\s*#program\s+\w+\s*\(([^)]*)\)", re.M)
+
+
+@functools.lru_cache(maxsize=8)
+def _abstract(folder: str) -> tuple[_Shape, ...]:
+    """Per clause of clauses(folder), its _Shape; a `#const` name or a
+    `#program` part's parameter (`t`, `p`: a number when grounded) is any
+    value, not the constant it reads as."""
+    top = _abstract_top(folder)
+    return tuple(_shape(c.rule, top) for c in clauses(folder))
+
+
+def _meet(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _join(a, b):
+    return None if a is None or b is None else a | b
+
+
+def _bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) -> dict | None:
+    """The values each variable may take where every literal of `body` may
+    hold (None: it cannot)."""
+    env = dict(env or {})
+    for alts in body:
+        merged: dict | None = None
+        for name, arity, args in alts:
+            vals = (None,) * arity if name in anyname else facts.get((name, arity))
+            if vals is None:
+                continue
+            e = dict(env)
+            ok = True
+            for a, v in zip(args, vals):
+                if a[0] == "c" and v is not None and a[1] not in v:
+                    ok = False
+                elif a[0] == "pool" and v is not None and not a[1] & v:
+                    ok = False
+                elif a[0] == "v":
+                    e[a[1]] = _meet(e.get(a[1]), v)
+                    ok = e[a[1]] is None or bool(e[a[1]])
+                if not ok:
+                    break
+            if ok:
+                merged = e if merged is None else {k: _join(merged.get(k), e.get(k)) for k in set(merged) | set(e)}
+        if merged is None:
+            return None
+        env = merged
+    for var, values in equal:
+        env[var] = _meet(env.get(var), values)
+        if env[var] is not None and not env[var]:
+            return None
+    return env
+
+
+def _value(a: Arg, env: dict):
+    if a[0] == "c":
+        return frozenset([a[1]])
+    if a[0] == "pool":
+        return a[1]
+    if a[0] == "v":
+        return env.get(a[1])
+    return None
+
+
+Facts = dict  # (name, arity) -> tuple per argument of frozenset | None
+
+
+def may_hold(folder: str, given: Facts) -> Facts:
+    """What may hold where the inputs `given` may (their values per
+    argument): the abstract grounding's fixpoint (module section above).
+    What a program hands another and every name asl_kb/asp/facts.py writes
+    (_handed) may hold with any values."""
     handed = _handed(folder)
-    anyarity = {n for n, a in handed if a == -1}
-    rules = [(body, heads) for body, heads, _ in _shapes(folder)]
-    have = set(given) | handed | {(n, a) for body, _ in rules for n, a in body if n in anyarity}
+    anyname = frozenset(n for n, a in handed if a == -1)
+    facts: dict = dict(given)
+    for n, a in handed:
+        if a >= 0:
+            facts[(n, a)] = (None,) * a
+    shapes = _abstract(folder)
     changed = True
     while changed:
         changed = False
-        for body, heads in rules:
-            if not heads <= have and body <= have:
-                have |= heads
-                changed = True
-    return frozenset(have), frozenset(h for body, heads in rules if body <= have for h in heads)
+        for sh in shapes:
+            if not sh.heads:
+                continue
+            env = _bind(sh.body, sh.equal, facts, anyname)
+            if env is None:
+                continue
+            for name, arity, args in sh.heads:
+                new = tuple(_value(a, env) for a in args)
+                old = facts.get((name, arity))
+                got = new if old is None else tuple(_join(x, y) for x, y in zip(old, new))
+                if got != old:
+                    facts[(name, arity)] = got
+                    changed = True
+    return facts
+
+
+def _given(made: "Produced", folder: str) -> Facts:
+    """A scope's input facts as may_hold reads them: the values it produces,
+    any value for the inputs no scope sets (the switches, the phase
+    program's)."""
+    ins = by_scope(Path(folder))
+    out: dict = {k: tuple(frozenset(x) for x in v) for k, v in made.args.items()}
+    for n, a, _ in inputs(Path(folder)):
+        if (n, a) not in ins:
+            out[(n, a)] = (None,) * a
+    return out
+
+
+def _lit_shown(name: str, args: tuple) -> str:
+    return f"{name}({','.join(a[1] if a[0] == 'c' else '_' for a in args)})" if args else name
 
 
 # -- what a scope produces ---------------------------------------------------
@@ -321,7 +491,8 @@ def produced(scope, per_scope: int = 40) -> Produced:
     found: dict = {}
     for c in _samples(scope, per_scope):
         p = load_position_text(to_yaml(near, c), f"{scope.name} #{c.index + 1}")
-        text = "\n".join([position_facts(p, voluntary_break=True), prisoner_facts(p)] + switch_facts(p))
+        # (the facts a search gives: it never asks Voluntary Break, so no vb_scope/1)
+        text = "\n".join([position_facts(p), prisoner_facts(p)] + switch_facts(p))
         for line in text.splitlines():
             if _FACT.match(line):
                 name, args = _split(line)
@@ -332,24 +503,83 @@ def produced(scope, per_scope: int = 40) -> Produced:
 
 
 def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> dict[str, list[str]]:
-    """clause -> what it needs that no position of the scope produces
-    (`status(_,concealed)`; a derived atom: its name/arity). Clauses that
-    may act in the scope are left out."""
+    """clause -> what it needs that no position of the scope produces, or
+    that nothing the scope produces lets a clause derive, constant by
+    constant (`status(_,concealed)`, `rtph_never(_)`). Clauses that may act
+    in the scope are left out."""
     ins = by_scope(Path(folder))
     made = produced(scope, per_scope)
-    given = frozenset(k for k in made.args) | (frozenset((n, a) for n, a, _ in inputs(Path(folder))) - ins)
-    can, by_rule = derivable(folder, given)
-    out: dict[str, list[str]] = {}
+    facts = may_hold(folder, _given(made, folder))
+    handed = _handed(folder)
+    anyname = frozenset(n for n, a in handed if a == -1)
     want = needs(folder, changed, ins)
+    top = _abstract_top(folder)
+    out: dict[str, list[str]] = {}
     for c in changed:
-        lack = [_shown(n) for n in want[c.where] if not made.gives(n) and n[:2] not in by_rule]
-        lack += [
-            f"{n}/{a}" for n, a, _ in _atoms(c.rule.body) if (n, a) not in ins and (n, a) not in can and n != "in_force"
-        ]
-        if lack:
-            out.setdefault(c.where, [])
-            out[c.where] += [x for x in lack if x not in out[c.where]]
+        lack = [_shown(n) for n in want[c.where] if not made.gives(n) and not _can(n, facts)]
+        sh = _shape(c.rule, top)
+        for alts in sh.body:
+            if alts[0][0] == "in_force":
+                continue
+            if _bind((alts,), (), facts, anyname) is None:
+                lack += [_lit_shown(n, a) for n, _, a in alts[:1]]
+        if not lack and _bind(sh.body, sh.equal, facts, anyname) is None:
+            lack.append("its body's literals together")
+        for x in lack:
+            if x not in out.setdefault(c.where, []):
+                out[c.where].append(x)
     return out
+
+
+def read_constants(folder: str) -> dict[tuple[str, int], dict[str, list[str]]]:
+    """(name, arity) of each input a scope sets -> each constant a clause
+    reads of it (`status(_,encircled)`, a body literal of any sign, in an
+    aggregate or condition too, or through `X = (a;b)`) -> the clauses
+    (file:line) that read it."""
+    ins = by_scope(Path(folder))
+    top = _abstract_top(folder)
+    out: dict = {}
+    for c in clauses(folder):
+        equal = dict(_shape(c.rule, top).equal)
+        found: list = []
+
+        class V(A.Transformer):
+            def visit_SymbolicAtom(self, node):
+                found.extend(_lits(node.symbol, top))
+                return node
+
+        for lit in c.rule.body:
+            V()(lit)
+        for name, arity, args in found:
+            if (name, arity) not in ins:
+                continue
+            for i, a in enumerate(args):
+                values = (
+                    {a[1]} if a[0] == "c" else a[1] if a[0] == "pool" else equal.get(a[1], ()) if a[0] == "v" else ()
+                )
+                for v in values:
+                    shown = f"{name}({','.join(v if k == i else '_' for k in range(arity))})"
+                    where = out.setdefault((name, arity), {}).setdefault(shown, [])
+                    if c.where not in where:
+                        where.append(c.where)
+    return out
+
+
+def _can(need: Need, facts: Facts) -> bool:
+    """Whether a clause may derive the input atom `need` (cc_attacker/2)."""
+    name, arity, consts = need
+    vals = facts.get((name, arity))
+    return vals is not None and all(c is None or v is None or c in v for c, v in zip(consts, vals))
+
+
+@functools.lru_cache(maxsize=8)
+def _abstract_top(folder: str) -> frozenset:
+    top: set = set()
+    for p in Path(folder).rglob("*.lp"):
+        text = p.read_text(encoding="utf-8")
+        top |= set(_CONST.findall(text))
+        top |= {x.strip() for m in _PARAMS.findall(text) for x in m.split(",") if x.strip()}
+    return frozenset(top)
 
 
 def _shown(need: Need) -> str:

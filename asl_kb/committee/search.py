@@ -449,6 +449,13 @@ def grow_diff(
             else report.get("incomplete_because") or ["stopped: --timeout reached"]
         )
     report = _unseen(report, a, b, phase)
+    acted = sum(g["tried"] - g["untouched"] for g in searched)
+    if not report["witnesses"] and report["complete"] and searched and not acted:
+        # never "equivalent" where nothing could differ
+        report["complete"] = False
+        report["incomplete_because"] = [
+            f"the changed clauses could act in none of the {tried:,} positions tried (each shown untouched)"
+        ]
     if not report["witnesses"] and report["complete"]:
         report["equivalent_within"] = {"positions": tried, "units": max(g.get("units", 0) for g in searched)}
     return report

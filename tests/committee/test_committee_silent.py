@@ -20,6 +20,13 @@ from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.position.loader import load_position_text
 from test_committee_diff import run
 
+
+def load_scope_text(text: str):
+    from asl_kb.committee.scope import scope_from_text
+
+    return scope_from_text(text, "one.yaml")
+
+
 ERRATA = Path(__file__).resolve().parents[1] / "data" / "errata"
 CAPTOR_IN_COVER = str(ERRATA / "captor-in-cover")
 
@@ -126,3 +133,43 @@ def test_an_erratum_of_the_phase_program_is_not_compared_without_phase(capsys, o
     code, out, _ = run(capsys, "search", "diff", "--to", NO_REJECTION, "--scope", one, "--phase", "--format", "json")
     r = json.loads(out)
     assert r["not_compared"] == [] and code != 70
+
+
+def test_where_a_changed_clause_can_act_is_read_constant_by_constant():
+    """mop_up_any_unit's clauses read rtph_never/1 (a fanatic, berserk,
+    Japanese... unit) and ss_vs_russian/2 (an SS unit): derivable by name in
+    every scope, by constant in none -- `features` has Mopping Up, and no
+    such unit; `prisoners` has a berserk Guard, and no Mopping Up."""
+    from asl_kb.committee import reach
+    from asl_kb.committee.scope import load_scope
+
+    a, b = parse_ruleset("current"), parse_ruleset("current", switch="mop_up_any_unit")
+    folder, changed = reach.changed(a, b)
+    features = reach.missing(load_scope("features"), folder, changed)
+    assert sorted(features) == [c.where for c in changed] and len(changed) == 2
+    assert {x for v in features.values() for x in v} == {"rtph_never(_)", "ss_vs_russian(_,_)"}
+    prisoners = reach.missing(load_scope("prisoners"), folder, changed)
+    assert all("mop_captor(_,_)" in v for v in prisoners.values())
+    assert "rtph_never(_)" not in prisoners[changed[0].where]  # the berserk Guard
+
+
+def test_never_equivalent_where_nothing_was_run(monkeypatch):
+    """Every position of every scope searched shown untouched: not equivalent."""
+    from asl_kb.committee import search
+
+    scope = load_scope_text(ONE)
+    monkeypatch.setattr(search, "shipped_scopes_by_size", lambda: [scope])
+    r = search.grow_diff(parse_ruleset("current"), parse_ruleset("current", switch="guard_outnumbered"))
+    assert r["tried"] == r["untouched"] == 1 and not r["complete"] and "equivalent_within" not in r
+
+
+def test_coverage_reads_constants_and_no_voluntary_break(capsys):
+    code, out, _ = run(capsys, "search", "coverage", "--scope", "tiny", "--sample", "3", "--format", "json")
+    r = json.loads(out)
+    never = set(r["constants_never_produced"])
+    assert {"status(_,encircled)", "status(_,fanatic)", "nationality(_,japanese)", "unit_type(_,hero)"} <= never
+    assert {"status(_,broken)", "unit_type(_,squad)"}.isdisjoint(never)
+    rows = {x["input"]: x for x in r["inputs"]}
+    assert any(w.startswith("rout/") for w in rows["status/2"]["constants_never_produced"]["status(_,fanatic)"])
+    # a search never asks Voluntary Break: no scope gives vb_scope/1
+    assert rows["vb_scope/1"]["scopes"] == [] and "vb_scope/1" in r["never_produced"]
