@@ -80,3 +80,32 @@ def file_clauses(rules: Path, rel: str) -> list[Clause]:
 
     A.parse_files([str(path)], take)
     return out
+
+
+_INCLUDE = re.compile(rb"^[ \t]*#include[^\n]*", re.M)
+
+
+def text_clauses(text: bytes) -> list[Clause]:
+    """The clauses of a rules file's text (as file_clauses; its #include
+    lines left out, each blanked so that lines and bytes stay put)."""
+    text = _INCLUDE.sub(lambda m: b" " * len(m.group(0)), text)
+    starts = offsets(text)
+    out: list[Clause] = []
+    part: list[tuple[str, ...]] = [()]
+
+    def take(st):
+        if st.ast_type == A.ASTType.Program:
+            part[0] = tuple(p.name for p in st.parameters)
+            return
+        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
+            return
+        if st.ast_type == A.ASTType.Rule and _is_wording(st):
+            return
+        a, b = span(starts, st.location)
+        out.append(Clause(st, part[0], st.location.begin.line, a, b, collapse(text[a:b])))
+
+    try:
+        A.parse_string(text.decode(), take)
+    except RuntimeError:  # an earlier text that no longer parses: no clauses
+        return []
+    return out

@@ -197,6 +197,7 @@ def _diff(args) -> int:
 
     a, b = _rule_sets(args)
     report = corpus_diff(args.paths or [str(default_position())], a, b, phase=args.phase)
+    _stale(report, a, b)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -210,6 +211,16 @@ def _diff(args) -> int:
     if report["differing"]:
         return 1
     return 0 if report["complete"] else 3
+
+
+def _stale(report: dict, a, b) -> None:
+    """A rule set's folder written against older rules (committee/stale.py):
+    JSON `stale`, each finding with the folder it is in."""
+    from asl_kb.committee import stale
+
+    found = [{"folder": str(rs.folder), **f} for rs in (a, b) for f in stale.findings(rs)]
+    if found:
+        report["stale"] = found
 
 
 def _grown(args, since: float) -> int:
@@ -232,6 +243,7 @@ def _grown(args, since: float) -> int:
             out=args.out,
             progress=bar,
         )
+        _stale(report, a, b)
     finally:
         if bar is not None:
             bar.close()
@@ -309,6 +321,7 @@ def _search(args) -> int:
         if args.search == "diff":
             a, b = _rule_sets(args)
             report = search.search_diff(scope, a, b, phase=args.phase, **options)
+            _stale(report, a, b)
             render = search.to_text
         else:
             rs = parse_ruleset(

@@ -82,9 +82,16 @@ def _clauses(rules: Path, rel: str):
     return text, [(c.text, c.start, c.end, c.line) for c in file_clauses(rules, rel)]
 
 
-def _one_by_one(opcodes):
-    """difflib's runs split into one edit per clause where they pair up (a
-    run of clauses added, deleted, or rewritten one for one)."""
+#: how alike a shipped clause and the folder's must be to be one rewritten
+#: clause rather than one deleted and one added (difflib's ratio)
+ALIKE = 0.6
+
+
+def _one_by_one(opcodes, theirs: list[str] | None = None, mine: list[str] | None = None):
+    """difflib's runs split into one edit per clause: a run of clauses
+    added or deleted clause by clause; a run rewritten, each folder clause
+    paired, in order, with the most alike shipped clause (at least ALIKE),
+    the others deleted or added one by one."""
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "insert":
             yield from ((tag, i1, i1, j, j + 1) for j in range(j1, j2))
@@ -92,8 +99,25 @@ def _one_by_one(opcodes):
             yield from ((tag, i, i + 1, j1, j1) for i in range(i1, i2))
         elif tag == "replace" and i2 - i1 == j2 - j1:
             yield from ((tag, i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1))
+        elif tag == "replace" and theirs is not None and mine is not None:
+            yield from _paired(theirs, mine, i1, i2, j1, j2)
         else:
             yield tag, i1, i2, j1, j2
+
+
+def _paired(theirs: list[str], mine: list[str], i1: int, i2: int, j1: int, j2: int):
+    i = i1
+    for j in range(j1, j2):
+        ratios = [(difflib.SequenceMatcher(None, theirs[k], mine[j]).ratio(), -k) for k in range(i, i2)]
+        best = max(ratios, default=(0.0, 0))
+        if best[0] < ALIKE:
+            yield ("insert", i, i, j, j + 1)
+            continue
+        k = -best[1]
+        yield from (("delete", x, x + 1, j, j) for x in range(i, k))
+        yield ("replace", k, k + 1, j, j + 1)
+        i = k + 1
+    yield from (("delete", x, x + 1, j2, j2) for x in range(i, i2))
 
 
 _PROGRAM = re.compile(rb"^[ \t]*#program[^.]*\.", re.M)
@@ -120,6 +144,21 @@ def _comment_above(text: bytes, line: int) -> str:
 _EDITS: dict[Path, tuple[Edit, ...]] = {}
 
 
+def _unmoved(file_edits: list[tuple[Edit, bytes]]) -> list[Edit]:
+    """A file's edits without the clauses only moved: a clause deleted in
+    one place and added, the same text, in the same `#program` part,
+    elsewhere (the same rules)."""
+    drop: set[int] = set()
+    for i, (e, part) in enumerate(file_edits):
+        if e.kind != "deleted":
+            continue
+        for k, (f, fpart) in enumerate(file_edits):
+            if k not in drop and f.kind == "added" and f.clause == e.was and fpart == part:
+                drop |= {i, k}
+                break
+    return [e for i, (e, _) in enumerate(file_edits) if i not in drop]
+
+
 def edits(rs) -> tuple[Edit, ...]:
     """Every edit of the rule set's folder against the shipped rules, in file
     order (none for a rule version)."""
@@ -136,7 +175,8 @@ def edits(rs) -> tuple[Edit, ...]:
         text, mine = _clauses(complete, rel)
         old_text, theirs = _clauses(shipped, rel) if rel in rs.replaces else (b"", [])
         sm = difflib.SequenceMatcher(None, [c[0] for c in theirs], [c[0] for c in mine], autojunk=False)
-        for tag, i1, i2, j1, j2 in _one_by_one(sm.get_opcodes()):
+        file_edits: list[tuple[Edit, bytes]] = []
+        for tag, i1, i2, j1, j2 in _one_by_one(sm.get_opcodes(), [c[0] for c in theirs], [c[0] for c in mine]):
             if tag == "equal":
                 continue
             was = " ".join(c[0] for c in theirs[i1:i2])
@@ -169,7 +209,9 @@ def edits(rs) -> tuple[Edit, ...]:
                 said,
                 parts,
             )
-            out.append(dataclasses.replace(e, replacement=e.put_back(replacement)))
+            part = _part_at(old_text, theirs[i1][1]) if j1 == j2 else _part_at(text, start)
+            file_edits.append((dataclasses.replace(e, replacement=e.put_back(replacement)), part))
+        out.extend(_unmoved(file_edits))
     _EDITS[rs.folder] = tuple(out)
     return _EDITS[rs.folder]
 

@@ -132,12 +132,14 @@ def test_none_found_says_how_many_positions(capsys, tmp_path):
     code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
     n = count(load_scope(str(f)))
     # every position is shown untouched by the switch's clauses (relevance.py), none run
-    head, warning = " ".join(text.split()).split(" warning: ")
+    head, warning, *idle = " ".join(text.split()).split(" warning: ")
     assert code == 0 and head.endswith(
         f"none in {n} positions ({n} of them shown untouched by the switch's clauses, not run)"
     )
     # and it says the switch can act nowhere in that scope
     assert warning.startswith("the changed clauses can act in no position of scope")
+    # and which of them reads what no position of it produces (a berserk Guard...)
+    assert idle and all(" can act nowhere in scope lone: it reads " in x for x in idle)
 
 
 @pytest.mark.parametrize(

@@ -173,3 +173,78 @@ def test_coverage_reads_constants_and_no_voluntary_break(capsys):
     assert any(w.startswith("rout/") for w in rows["status/2"]["constants_never_produced"]["status(_,fanatic)"])
     # a search never asks Voluntary Break: no scope gives vb_scope/1
     assert rows["vb_scope/1"]["scopes"] == [] and "vb_scope/1" in r["never_produced"]
+
+
+SURRENDER = "rout/A20_21_surrender.lp"
+MOP_CAPTOR = "mop_captor(U,X) :- routing(U), status(U,broken), in_building(U,B), mopped(B), in_building(X,B),"
+
+
+def _folder(tmp_path, text: str):
+    (tmp_path / "rout").mkdir(parents=True)
+    (tmp_path / SURRENDER).write_text(text)
+    return parse_ruleset(str(tmp_path))
+
+
+def _shipped() -> str:
+    from asl_kb.resources import rules_dir
+
+    return (rules_dir() / SURRENDER).read_text()
+
+
+def test_a_folder_reading_a_removed_predicate_is_stale(tmp_path, capsys):
+    """A Mopping-Up captor written with enemy/2, a predicate the rules no
+    longer have: said (stderr, JSON `stale`), where it would silently never hold."""
+    from asl_kb.committee import stale
+
+    text = _shipped()
+    start = text.index(MOP_CAPTOR)
+    end = text.index(".\n", start)
+    clause = text[start:end]
+    old = clause[: clause.index("side(X,S)")] + "side(X,S), attacker(S), armed(X), enemy(U,X)"
+    rs = _folder(tmp_path, text[:start] + old + text[end:])
+    found = stale.findings(rs)
+    line = text[:start].count("\n") + 1
+    assert [(f["file"], f["line"], f["kind"], f["predicate"]) for f in found] == [
+        (SURRENDER, line, "reads_nothing", "enemy/2")
+    ]
+    stale._WARNED.discard(rs.folder)
+    lone = tmp_path / "lone.yaml"
+    lone.write_text(ADJACENT.replace("- {id: U2, side: german, type: squad, counter: 4-6-7, at: O16}\n", ""))
+    code, out, err = run(capsys, "diff", "--to", str(tmp_path), "--format", "json", str(lone))
+    assert f"{SURRENDER}:{line}: stale" in err
+    assert [f["predicate"] for f in json.loads(out)["stale"]] == ["enemy/2"]
+    assert stale.findings(parse_ruleset(str(ERRATA / "captor-in-cover"))) == []
+
+
+def test_a_folder_copied_from_an_older_text_names_what_it_undoes(tmp_path, monkeypatch):
+    """The folder's file is an earlier text of the shipped file (the shipped
+    rules' history, here one earlier text): the clause the shipped rules
+    added since, which the folder lacks, is named -- one edit per clause."""
+    from asl_kb.committee import stale
+    from asl_kb.committee.clauses import text_clauses
+
+    text = _shipped()
+    start = text.index("mop_refused(U,X) :- mop_captor(U,X), ss_vs_russian(U,X)")
+    end = text.index(".\n", start) + 2
+    earlier = text[:start] + text[end:]
+    clauses = tuple(c.text for c in text_clauses(earlier.encode()))
+    monkeypatch.setattr(stale, "_history", lambda rel: (("0123456789abcdef", clauses),) if rel == SURRENDER else ())
+    rs = _folder(tmp_path, earlier)
+    found = stale.findings(rs)
+    assert [(f["kind"], f["line"], f["against"]) for f in found] == [
+        ("drops_later", text[:start].count("\n") + 1, "0123456789ab")
+    ]
+
+
+def test_edits_are_one_per_clause(tmp_path):
+    """Three shipped clauses in a row, two deleted and the middle one
+    rewritten: three edits, not one "changed" run."""
+    from asl_kb.committee import edits
+
+    text = _shipped()
+    lines = ["mopped(B) :-", "in_building(U,B) :-", MOP_CAPTOR]
+    spans = [(text.index(x), text.index(".\n", text.index(x)) + 2) for x in lines]
+    rewritten = text[spans[1][0] : spans[1][1]].replace("building(H,B)", "building(H,B), level(H,0)")
+    folder = text[: spans[0][0]] + rewritten + text[spans[2][1] :]
+    got = [(e.kind, e.line) for e in edits.edits(_folder(tmp_path, folder))]
+    assert [k for k, _ in got] == ["deleted", "changed", "deleted"]

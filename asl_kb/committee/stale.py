@@ -1,0 +1,214 @@
+"""A rules folder written against older rules: said, not run silently.
+
+Two signs, each a finding `{file, line, kind, ...}`:
+
+* `reads_nothing`: an edited clause (one the folder adds or rewrites)
+  reads a predicate that no clause of the rule set derives, no input of
+  rules/core/defined.lp gives and no program hands over -- a predicate the
+  shipped rules no longer have (`enemy/2`). Read positively it never
+  holds; under `not` it always does.
+* `older_text`: a file the folder replaces is closer to an earlier text of
+  the shipped file than to the current one (the shipped rules' git
+  history, where the rules folder is a git checkout). Its edits that only
+  carry that earlier text are named: a clause the shipped rules added since
+  that the folder drops (`drops_later`), one they deleted since that it
+  re-adds (`readds_deleted`), one they rewrote since that it keeps as it
+  was (`keeps_older`).
+
+`asl-kb` warns of each on standard error wherever the folder is used as a
+rule set (`warning: FILE:LINE: stale: ...`); the committee's reports carry
+them as `stale`.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+from asl_kb.resources import rules_dir
+
+
+def _names_read(rule) -> set[tuple[str, int]]:
+    """(name, arity) of every atom a clause's body reads, either sign, in
+    aggregates and conditions too."""
+    import clingo.ast as A
+
+    from asl_kb.committee.reach import _functions
+
+    found: set = set()
+
+    class V(A.Transformer):
+        def visit_SymbolicAtom(self, node):
+            found.update((f.name, len(f.arguments)) for f in _functions(node.symbol))
+            return node
+
+    for lit in rule.body:
+        V()(lit)
+    if rule.head.ast_type != A.ASTType.Literal:  # conditions of a head aggregate or disjunction
+
+        class C(A.Transformer):
+            def visit_ConditionalLiteral(self, node):
+                for lit in node.condition:
+                    V()(lit)
+                return node
+
+        C()(rule.head)
+    return found
+
+
+def _unread(folder: str, rs) -> list[dict]:
+    from asl_kb.committee import edits as edits_mod
+    from asl_kb.committee.reach import _handed, _heads, _rules_of, clauses, inputs
+
+    have: set = {(n, a) for n, a, _ in inputs(Path(folder))} | {("in_force", 1)}
+    for c in clauses(folder):
+        have |= _heads(c.rule)
+    handed = _handed(folder)
+    anyname = {n for n, a in handed if a == -1}
+    have |= {x for x in handed if x[1] >= 0}
+    out = []
+    for e in edits_mod.edits(rs):
+        if not e.clause:
+            continue
+        for c in _rules_of(e.clause, e.file, e.line):
+            for name, arity in sorted(_names_read(c.rule)):
+                if (name, arity) not in have and name not in anyname:
+                    out.append(
+                        {"file": e.file, "line": e.line, "kind": "reads_nothing", "predicate": f"{name}/{arity}"}
+                    )
+    return out
+
+
+def _git(*args: str) -> str | None:
+    try:
+        r = subprocess.run(["git", *args], capture_output=True, text=True, timeout=20, cwd=rules_dir())
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+#: earlier texts of a shipped file looked at, newest first
+HISTORY_AT_MOST = 60
+
+
+@functools.lru_cache(maxsize=64)
+def _history(rel: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(commit, the file's clauses) of the earlier texts of a shipped rules
+    file, newest first, each text once; () without a git history."""
+    from asl_kb.committee.clauses import text_clauses
+
+    top = _git("rev-parse", "--show-toplevel")
+    if top is None:
+        return ()
+    path = (rules_dir() / rel).resolve().relative_to(Path(top.strip()).resolve()).as_posix()
+    log = _git("log", f"-{HISTORY_AT_MOST}", "--format=%H", "--", f":(top){path}")
+    commits = (log or "").split()
+    if not commits:
+        return ()
+    # every text in one `git cat-file --batch`
+    try:
+        r = subprocess.run(
+            ["git", "cat-file", "--batch"],
+            input="".join(f"{c}:{path}\n" for c in commits).encode(),
+            capture_output=True,
+            timeout=20,
+            cwd=rules_dir(),
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    data, at, out, seen = r.stdout, 0, [], set()
+    for commit in commits:
+        end = data.index(b"\n", at)
+        head = data[at:end].split()
+        at = end + 1
+        if len(head) < 3 or head[1] != b"blob":
+            continue
+        size = int(head[2])
+        blob, at = data[at : at + size], at + size + 1
+        if head[0] not in seen:
+            seen.add(head[0])
+            out.append((commit, tuple(c.text for c in text_clauses(blob))))
+    return tuple(out)
+
+
+def _older(complete: Path, rs) -> list[dict]:
+    from asl_kb.committee import edits as edits_mod
+    from asl_kb.committee.clauses import text_clauses
+
+    out = []
+    for rel in rs.replaces:
+        mine = collections.Counter(c.text for c in text_clauses((complete / rel).read_bytes()))
+        now = collections.Counter(c.text for c in text_clauses((rules_dir() / rel).read_bytes()))
+
+        def apart(other: collections.Counter) -> int:
+            return sum(((mine - other) + (other - mine)).values())
+
+        best = min(
+            ((apart(collections.Counter(texts)), n, commit, texts) for n, (commit, texts) in enumerate(_history(rel))),
+            default=None,
+        )
+        if best is None or best[0] >= apart(now):
+            continue
+        base = collections.Counter(best[3])
+        for e in edits_mod.edits(rs):
+            if e.file != rel:
+                continue
+            was = [t.decode() for t in e.was_texts]
+            kind = None
+            if e.kind == "deleted" and all(base[_collapse(t)] == 0 for t in was):
+                kind = "drops_later"
+            elif e.kind == "added" and base[e.clause] and not now[e.clause]:
+                kind = "readds_deleted"
+            elif e.kind == "changed" and base[e.clause] and not any(base[_collapse(t)] for t in was):
+                kind = "keeps_older"
+            if kind:
+                out.append({"file": rel, "line": e.line, "kind": kind, "against": best[2][:12], "clause": e.text()})
+    return out
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+@functools.lru_cache(maxsize=16)
+def _findings(folder: Path) -> tuple:
+    from asl_kb.committee.rulesets import materialize, overlay
+
+    rs = overlay(folder)
+    complete = materialize(folder)
+    return tuple(_unread(str(complete), rs) + _older(complete, rs))
+
+
+def findings(rs) -> list[dict]:
+    """What says a rule set's folder was written against older rules (module
+    doc); [] for a rule version."""
+    if rs.folder is None:
+        return []
+    return [dict(f) for f in _findings(rs.folder)]
+
+
+def _said(f: dict) -> str:
+    if f["kind"] == "reads_nothing":
+        return f"reads {f['predicate']}, which no rule derives and no position gives (written against older rules?)"
+    words = {
+        "drops_later": "drops a clause the shipped rules added since",
+        "readds_deleted": "re-adds a clause the shipped rules deleted since",
+        "keeps_older": "keeps a clause as it was before the shipped rules rewrote it",
+    }[f["kind"]]
+    clause = f["clause"] if len(f["clause"]) <= 120 else f["clause"][:119] + "…"
+    return f"an older text of the shipped file (as of {f['against']}): it {words}: {clause}"
+
+
+_WARNED: set = set()
+
+
+def warn(rs) -> None:
+    """Each finding on standard error, once per folder and process."""
+    if rs.folder is None or rs.folder in _WARNED:
+        return
+    _WARNED.add(rs.folder)
+    for f in findings(rs):
+        print(f"warning: {rs.folder / f['file']}:{f['line']}: stale: {_said(f)}", file=sys.stderr)
