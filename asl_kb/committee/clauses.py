@@ -56,12 +56,10 @@ def _is_wording(rule) -> bool:
     )
 
 
-def file_clauses(rules: Path, rel: str) -> list[Clause]:
-    """Every clause of the rules file `rel` (a path under `rules`), in file order."""
-    path = rules / rel
-    text = path.read_bytes()
+def _collect(text: bytes, parse, own=lambda st: True) -> list[Clause]:
+    """The clauses `parse(take)` hands over, spans read in `text` (`own`:
+    whether a statement is of this file, not of one it #include's)."""
     starts = offsets(text)
-    target = str(path.resolve())
     out: list[Clause] = []
     part: list[tuple[str, ...]] = [()]
 
@@ -69,17 +67,26 @@ def file_clauses(rules: Path, rel: str) -> list[Clause]:
         if st.ast_type == A.ASTType.Program:
             part[0] = tuple(p.name for p in st.parameters)
             return
-        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
+        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize) or not own(st):
             return
-        if str(Path(st.location.begin.filename).resolve()) != target:
-            return  # a statement of an #include'd file
         if st.ast_type == A.ASTType.Rule and _is_wording(st):
             return
         a, b = span(starts, st.location)
         out.append(Clause(st, part[0], st.location.begin.line, a, b, collapse(text[a:b])))
 
-    A.parse_files([str(path)], take)
+    parse(take)
     return out
+
+
+def file_clauses(rules: Path, rel: str) -> list[Clause]:
+    """Every clause of the rules file `rel` (a path under `rules`), in file order."""
+    path = rules / rel
+    target = str(path.resolve())
+    return _collect(
+        path.read_bytes(),
+        lambda take: A.parse_files([str(path)], take),
+        lambda st: str(Path(st.location.begin.filename).resolve()) == target,
+    )
 
 
 _INCLUDE = re.compile(rb"^[ \t]*#include[^\n]*", re.M)
@@ -89,23 +96,7 @@ def text_clauses(text: bytes) -> list[Clause]:
     """The clauses of a rules file's text (as file_clauses; its #include
     lines left out, each blanked so that lines and bytes stay put)."""
     text = _INCLUDE.sub(lambda m: b" " * len(m.group(0)), text)
-    starts = offsets(text)
-    out: list[Clause] = []
-    part: list[tuple[str, ...]] = [()]
-
-    def take(st):
-        if st.ast_type == A.ASTType.Program:
-            part[0] = tuple(p.name for p in st.parameters)
-            return
-        if st.ast_type not in (A.ASTType.Rule, A.ASTType.Minimize):
-            return
-        if st.ast_type == A.ASTType.Rule and _is_wording(st):
-            return
-        a, b = span(starts, st.location)
-        out.append(Clause(st, part[0], st.location.begin.line, a, b, collapse(text[a:b])))
-
     try:
-        A.parse_string(text.decode(), take)
+        return _collect(text, lambda take: A.parse_string(text.decode(), take))
     except RuntimeError:  # an earlier text that no longer parses: no clauses
         return []
-    return out

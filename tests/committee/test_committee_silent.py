@@ -213,7 +213,8 @@ def test_a_folder_reading_a_removed_predicate_is_stale(tmp_path, capsys):
     code, out, err = run(capsys, "diff", "--to", str(tmp_path), "--format", "json", str(lone))
     assert f"{SURRENDER}:{line}: stale" in err
     assert [f["predicate"] for f in json.loads(out)["stale"]] == ["enemy/2"]
-    assert stale.findings(parse_ruleset(str(ERRATA / "captor-in-cover"))) == []
+    # the tests' own errata follow the rules they copy
+    assert all(stale.findings(parse_ruleset(str(folder))) == [] for folder in sorted(ERRATA.iterdir()))
 
 
 def test_a_folder_copied_from_an_older_text_names_what_it_undoes(tmp_path, monkeypatch):
