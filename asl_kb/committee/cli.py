@@ -62,8 +62,8 @@ def add_parsers(sub, common) -> None:
         dest="search",
         required=True,
         metavar="SEARCH",
-        help="diff (where two rule sets part), gaps (no legal outcome, a rule broken) or "
-        "coverage (what the scopes give of what the rules read)",
+        help="diff (where two rule sets part), gaps (no legal outcome, a rule broken), find (where an "
+        "assertion's condition holds) or coverage (what the scopes give of what the rules read)",
     )
     sd = ss.add_parser("diff", parents=[common()], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
@@ -78,6 +78,20 @@ def add_parsers(sub, common) -> None:
     )
     sg.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
     _search_args(sg)
+    sf = ss.add_parser(
+        "find",
+        parents=[common()],
+        help="an assertion's condition (--where ASSERTION) checked within bounds: the smallest position where "
+        "it holds, or that none within them does (exit 1 if found)",
+    )
+    sf.add_argument(
+        "--where",
+        required=True,
+        metavar="ASSERTION",
+        help="clauses over the contract's predicates and the position's facts deriving found or found(...)",
+    )
+    sf.add_argument("--switch", metavar="NAME", help="flip this switch of rules/core/versions.lp (default: none)")
+    _search_args(sf, grow=True)
     sc = ss.add_parser(
         "coverage",
         parents=[common()],
@@ -112,6 +126,12 @@ def _search_args(p, grow: bool = False) -> None:
             if grow
             else "(default: tiny)"
         ),
+    )
+    p.add_argument(
+        "--generate",
+        action="store_true",
+        help="let the solver choose the positions within the scope's bounds (committee/generate.py); "
+        "'for every position within bounds' only after an exhaustive run (default: off; search find: always)",
     )
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
@@ -242,6 +262,7 @@ def _grown(args, since: float) -> int:
             since=since,
             out=args.out,
             progress=bar,
+            generate=args.generate,
         )
         _stale(report, a, b)
     finally:
@@ -252,6 +273,41 @@ def _grown(args, since: float) -> int:
         sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(search.grown_text(report))
+    if report["witnesses"]:
+        return 1
+    return 0 if report["complete"] else 3
+
+
+def _find(args, since: float) -> int:
+    """search find --where ASSERTION: within --scope's bounds, else the shipped
+    scopes' one after another, smallest first, until one holds it."""
+    from asl_kb.committee import find
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.committee.scope import load_scope
+    from asl_kb.committee.search import shipped_scopes_by_size
+
+    rs = parse_ruleset(args.rules or "current", switch=args.switch, key="--rules")
+    find.read_where(args.where)  # (checked before any position is judged)
+    scopes = [load_scope(args.scope)] if args.scope else shipped_scopes_by_size()
+    reports = []
+    budget = args.max_positions
+    for scope in scopes:
+        r = find.search_find(
+            scope, rs, args.where, args.witnesses, args.out, max_positions=budget, timeout=args.timeout, since=since
+        )
+        reports.append(r)
+        if budget is not None:
+            budget -= r["tried"]
+        if r["witnesses"] or not r["complete"] or (budget is not None and budget <= 0):
+            break
+    report = reports[-1] if len(reports) == 1 else {**reports[-1], "bounds_searched": [r["bounds"] for r in reports]}
+    if len(reports) > 1:
+        report["complete"] = all(r["complete"] for r in reports) and len(reports) == len(scopes)
+        report["within_bounds"] = report["complete"] and not report["witnesses"]
+    if args.format == "json":
+        sys.stdout.write(json.dumps({k: v for k, v in report.items() if not k.startswith("_")}, indent=2) + "\n")
+    else:
+        sys.stdout.write("".join(find.to_text(r) for r in reports))
     if report["witnesses"]:
         return 1
     return 0 if report["complete"] else 3
@@ -294,6 +350,8 @@ def _search(args) -> int:
         return 2
     from asl_kb.committee.progress import bar_for
 
+    if args.search == "find":
+        return _find(args, since)
     if args.scope is None:
         return _grown(args, since)
     scope = load_scope(args.scope)
@@ -317,7 +375,7 @@ def _search(args) -> int:
             from asl_kb.committee.scan import forked
 
             options["evaluator"] = stack.enter_context(forked(args.workers))
-        options.update(timeout=args.timeout, since=since)
+        options.update(timeout=args.timeout, since=since, generate=args.generate)
         if args.search == "diff":
             a, b = _rule_sets(args)
             report = search.search_diff(scope, a, b, phase=args.phase, **options)

@@ -169,28 +169,38 @@ def candidates(scope: Scope) -> Iterator[Candidate]:
     A header choice naming kinds (close_combat, fire_effects, mopping_up)
     that a placement gives nothing to is not a position of its own: it is
     the same as not choosing it."""
-    _, from_rel = _rel(scope)
-    rest = list(itertools.product(scope.attackers, scope.no_quarter, scope.phases, scope.options))
     index = 0
     max_terrain = scope.non_open if scope.palette else 0
     for n in range(scope.min_units, scope.max_units + 1):
         for t in range(0, max_terrain + 1):
-            group = placements(scope, n, t)
-            for attacker, nq, phase, options in rest:
-                for units, terrain in group:
-                    c = Candidate(
-                        index,
-                        tuple((from_rel[c], i) for (_d, c), i in units),
-                        tuple((from_rel[c], i) for (_d, c), i in terrain),
-                        attacker,
-                        nq,
-                        phase,
-                        options,
-                    )
-                    if options and _header(scope, c) is None:
-                        continue
-                    yield c
-                    index += 1
+            for c in with_headers(scope, placements(scope, n, t), index):
+                yield c
+                index = c.index + 1
+
+
+def with_headers(scope: Scope, group: list, start: int) -> Iterator[Candidate]:
+    """The positions of one size: each header choice (attacker, No Quarter,
+    phase, the others) with each canonical placement of `group`, numbered
+    from `start`."""
+    _, from_rel = _rel(scope)
+    index = start
+    for attacker, nq, phase, options in itertools.product(
+        scope.attackers, scope.no_quarter, scope.phases, scope.options
+    ):
+        for units, terrain in group:
+            c = Candidate(
+                index,
+                tuple((from_rel[c], i) for (_d, c), i in units),
+                tuple((from_rel[c], i) for (_d, c), i in terrain),
+                attacker,
+                nq,
+                phase,
+                options,
+            )
+            if options and _header(scope, c) is None:
+                continue
+            yield c
+            index += 1
 
 
 def count(scope: Scope) -> int:

@@ -65,9 +65,15 @@ def search_gaps(
     max_positions: int | None = None,
     out: str | None = None,
     evaluator=None,
+    generate: bool = False,
     **scan_options,
 ) -> dict:
     judge = functools.partial(judge_gaps, rs=rs)
+    run = None
+    if generate:  # the solver chooses the positions (generate.py)
+        from asl_kb.committee import generate as gen
+
+        run, scan_options["positions"] = gen.walk(scope)
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
@@ -88,13 +94,25 @@ def search_gaps(
         scope, s, out, "gap", lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header
     )
     report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, **scanned(s), "witnesses": found}
-    return finish_report(report, s)
+    report = finish_report(report, s)
+    if run is not None:
+        from asl_kb.committee import generate as gen
+
+        report = gen.within(report, run, scope)
+    return report
 
 
 def to_text(report: dict) -> str:
     head = f"search gaps under {report['rules_label']} in scope {report['scope']}"
     incomplete = "" if report["complete"] else " — INCOMPLETE: " + "; ".join(report["incomplete_because"])
     if not report["witnesses"]:
+        if report.get("within_bounds"):
+            from asl_kb.committee.generate import bounds_text
+
+            return (
+                f"{head}: none for every position within bounds {bounds_text(report['bounds'])} "
+                f"({report['tried']} positions, the solver's search exhausted)\n"
+            )
         return f"{head}: none in {report['tried']} positions{incomplete}\n"
     lines = [
         f"{head}: {len(report['witnesses'])} finding(s) in {report['tried']} positions tried "

@@ -185,8 +185,11 @@ def scan(
     stream: str | None = None,
     resume: bool = False,
     progress: Callable[..., None] | None = None,
+    positions: Callable[[float | None], Iterator] | None = None,
 ) -> dict:
-    """{"tried", "untouched" (verdicts marked so: not run), "dead_ends_only"
+    """(`positions(deadline)`: the candidates to walk, in order -- the
+    solver's, committee/generate.py -- instead of the scope's enumeration)
+    {"tried", "untouched" (verdicts marked so: not run), "dead_ends_only"
     (verdicts marked so: the rule sets act only on dead ends), "witnesses":
     [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
     started = time.perf_counter()
@@ -197,7 +200,7 @@ def scan(
     cut: list[str]
     found, cut, tried, untouched, dead_ends = [], [], 0, 0, 0
     stopped = None
-    pending = iter(candidates(scope))
+    pending = iter(positions(deadline) if positions is not None else candidates(scope))
     batch_size = getattr(evaluate, "batch", BATCH)
     planned, limit_hit = 0, False
 

@@ -129,12 +129,18 @@ def search_diff(
     out: str | None = None,
     evaluator=None,
     say_unseen: bool = True,
+    generate: bool = False,
     **scan_options,
 ) -> dict:
     """(`say_unseen`: a report that found nothing is incomplete when a changed
     clause is in a program the search does not compare -- False where the
     caller says it, grow_diff)"""
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
+    run = None
+    if generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
+        from asl_kb.committee import generate as gen
+
+        run, scan_options["positions"] = gen.walk(scope, _required(scope, a, b))
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
@@ -177,7 +183,26 @@ def search_diff(
 
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
     report = finish_report(report, s)
+    if run is not None:
+        from asl_kb.committee import generate as gen
+
+        acted = report["tried"] - report["untouched"] - report["dead_ends_only"] > 0
+        report = gen.within(report, run, scope, acted)
     return _unseen(report, a, b, phase) if say_unseen else report
+
+
+def _required(scope: Scope, a: RuleSet, b: RuleSet) -> str | None:
+    """The generator's constraints for a diff: a position where some changed
+    clause may act, as its unit inputs say (generate.require_for); "" (no
+    constraint) when the changed clauses are not known."""
+    from pathlib import Path
+
+    from asl_kb.committee import generate as gen, reach
+
+    got = reach.changed(a, b)
+    if got is None or not got[1]:
+        return ""
+    return gen.require_for(scope, reach.needs(got[0], got[1], reach.by_scope(Path(got[0]))))
 
 
 def _unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:
@@ -278,7 +303,15 @@ def to_text(report: dict) -> str:
         whose = "the switch's clauses" if report["to"].get("folder") is None else "the folder's edited clauses"
         incomplete = f" ({untouched:,} of them shown untouched by {whose}, not run)" + incomplete
     if not report["witnesses"]:
-        lines = table.wrap(f"{head}: none in {report['tried']:,} positions{incomplete}", room, "  ")
+        said = f"none in {report['tried']:,} positions{incomplete}"
+        if report.get("within_bounds"):
+            from asl_kb.committee.generate import bounds_text
+
+            said = (
+                f"equivalent for every position within bounds {bounds_text(report['bounds'])} "
+                f"({report['tried']:,} positions, the solver's search exhausted){incomplete}"
+            )
+        lines = table.wrap(f"{head}: {said}", room, "  ")
         if untouched and untouched == report["tried"] and report["complete"]:
             lines += table.wrap(
                 f"  warning: the changed clauses can act in no position of scope {report['scope']}: "

@@ -1,0 +1,122 @@
+"""Positions chosen by the solver within bounds (committee/generate.py), an
+assertion checked within them (`search find --where`), and "for every
+position within bounds" said only after an exhaustive run."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from asl_kb.committee import generate
+from asl_kb.committee.enumerate import candidates
+from asl_kb.committee.scope import load_scope, scope_from_text
+from asl_kb.resources import rules_dir
+from test_committee_diff import run
+
+#: a broken Russian squad and a German squad in its hex or ADJACENT to it
+ADJACENT = """\
+name: adjacent
+attacker: german
+map: {centre: P15, radius: 1, margin: 7}
+units:
+  one_of_each: yes
+  kinds:
+    - {name: routing, type: squad, counter: 4-4-7, side: russian, status: [broken]}
+    - {type: squad, counter: 4-6-7, side: german, status: [], within: {of: routing, range: 1}}
+no_quarter: [[german]]
+"""
+
+#: "No unit surrenders to a side that gives No Quarter" (A20.3)
+NO_QUARTER = """\
+found(X) :- leaf(_,N), fate(N,surrender(X)), side(X,S), no_quarter(S).
+"""
+
+
+@pytest.mark.parametrize("name", ["tiny", "guards", "concealed", "entrenched", "disrupted", "escape", "features"])
+def test_the_solver_chooses_the_positions_the_enumeration_walks(name):
+    """A small bound against full enumeration: the same positions, in the
+    same order, and the solver's search space exhausted."""
+    scope = load_scope(name)
+    r = generate.Run()
+    assert list(generate.generated(scope, run=r)) == list(candidates(scope))
+    assert r.exhausted and r.models > 0
+
+
+def test_a_bound_with_kinds_near_each_other():
+    scope = scope_from_text(ADJACENT, "adjacent.yaml")
+    got = list(generate.generated(scope))
+    assert got == list(candidates(scope)) and [len(c.units) for c in got] == [2, 2]
+
+
+def test_required_inputs_prune_the_positions():
+    """A clause that needs a concealed unit: only positions holding one; in
+    bounds without a concealed kind, none (None: it can act nowhere)."""
+    from asl_kb.committee import reach
+    from asl_kb.committee.rulesets import parse_ruleset
+
+    a, b = parse_ruleset("current"), parse_ruleset("current", switch="unconcealed_interdictor")
+    folder, changed = reach.changed(a, b)
+    needs = reach.needs(folder, changed, reach.by_scope(Path(folder)))
+    assert generate.require_for(load_scope("tiny"), needs) is None
+    scope = load_scope("concealed")
+    required = generate.require_for(scope, needs)
+    got = list(generate.generated(scope, require=required))
+    assert got and all(any("concealed" in scope.specs[i].status for _, i in c.units) for c in got)
+
+
+def test_a_solve_cut_at_the_deadline_is_not_exhausted():
+    r = generate.Run()
+    assert list(generate.generated(load_scope("small"), run=r, deadline=time.monotonic())) == []
+    assert r.cut and r.exhausted is False
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """The bounds, the assertion, and an erratum that breaks it: a side that
+    has invoked No Quarter still takes an ADJACENT unit's surrender."""
+    root = tmp_path_factory.mktemp("generate")
+    (root / "bounds.yaml").write_text(ADJACENT)
+    (root / "no-quarter.lp").write_text(NO_QUARTER)
+    text = (rules_dir() / "rout/A20_21_surrender.lp").read_text()
+    old = "adj_unit(L,X), takes_prisoners(X),\n    side(X,S), not no_quarter(S),"
+    assert text.count(old) == 1
+    (root / "erratum" / "rout").mkdir(parents=True)
+    (root / "erratum/rout/A20_21_surrender.lp").write_text(
+        text.replace(old, "adj_unit(L,X), takes_prisoners(X),\n    side(X,S),")
+    )
+    return root
+
+
+def test_an_assertion_holds_within_bounds_or_its_counterexample(capsys, files):
+    args = ["search", "find", "--where", str(files / "no-quarter.lp"), "--scope", str(files / "bounds.yaml")]
+    code, out, _ = run(capsys, *args, "--format", "json")
+    r = json.loads(out)
+    # the current rules: it holds nowhere, and every position was judged
+    assert code == 0 and r["within_bounds"] and r["generated"]["exhausted"] and r["tried"] == 2
+    code, out, _ = run(capsys, *args, "--rules", str(files / "erratum"), "--format", "json")
+    r = json.loads(out)
+    [w] = r["witnesses"]
+    assert code == 1 and not r.get("within_bounds") and w["index"] == 2 and w["found"] == ['found("U2")']
+
+
+def test_a_bad_assertion_is_bad_input(capsys, files, tmp_path):
+    bad = tmp_path / "bad.lp"
+    bad.write_text("found(X) :- leaf(_,N) fate(N,X).\n")
+    code, _, err = run(capsys, "search", "find", "--where", str(bad), "--scope", str(files / "bounds.yaml"))
+    assert code == 2 and f"{bad}:1:" in err
+
+
+def test_equivalent_within_bounds_only_after_an_exhaustive_run(capsys, files):
+    bounds = files / "bounds2.yaml"
+    bounds.write_text(ADJACENT.replace("no_quarter: [[german]]", "no_quarter: [[]]"))
+    args = ["search", "diff", "--switch", "current_rout_path", "--scope", str(bounds), "--generate"]
+    code, out, _ = run(capsys, *args, "--format", "json")
+    r = json.loads(out)
+    assert code == 0 and r["within_bounds"] and r["complete"] and r["tried"] == 2
+    assert r["tried"] > r["untouched"]  # (a position was run under both rule sets)
+    code, out, _ = run(capsys, *args, "--max-positions", "1", "--format", "json")
+    r = json.loads(out)
+    assert code == 3 and not r.get("within_bounds") and not r["complete"]
