@@ -284,13 +284,15 @@ def _find(args, since: float) -> int:
     from asl_kb.committee import find
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
+    from asl_kb.committee import search
     from asl_kb.committee.search import shipped_scopes_by_size
 
     rs = parse_ruleset(args.rules or "current", switch=args.switch, key="--rules")
     find.read_where(args.where)  # (checked before any position is judged)
     scopes = [load_scope(args.scope)] if args.scope else shipped_scopes_by_size()
     reports = []
-    budget = args.max_positions
+    # (without --scope, at most as many positions in all as a grown search diff)
+    budget = args.max_positions or (None if args.scope else search.GROWN_AT_MOST)
     for scope in scopes:
         r = find.search_find(
             scope, rs, args.where, args.witnesses, args.out, max_positions=budget, timeout=args.timeout, since=since
