@@ -613,6 +613,9 @@ def _run(args, seen: dict) -> int:
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
 
         rs = parse_ruleset(args.rules or position.rules, switch=args.switch)
+        from asl_kb.committee import stale
+
+        stale.warn(rs)  # a folder written against older rules: said on stderr
         try:
             with rs.active():
                 return _command(rs.apply(position), args, rs)

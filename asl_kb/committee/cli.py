@@ -182,9 +182,18 @@ def at_least(least: int, unit: str = ""):
 _positive = at_least(1)
 
 
-def _rule_sets(args):
+def _parsed(text: str, switch: str | None = None, key: str = "rules"):
+    """rulesets.parse_ruleset, and a folder written against older rules
+    said on stderr (committee/stale.py)."""
+    from asl_kb.committee import stale
     from asl_kb.committee.rulesets import parse_ruleset
 
+    rs = parse_ruleset(text, switch=switch, key=key)
+    stale.warn(rs)
+    return rs
+
+
+def _rule_sets(args):
     if args.version_a and args.rules and args.version_a != args.rules:
         from asl_kb.errors import PositionError
 
@@ -192,9 +201,9 @@ def _rule_sets(args):
             "--from", None, None, f"--from {args.version_a} and --rules {args.rules} name different rule sets"
         )
     frm = args.version_a or args.rules or "current"
-    a = parse_ruleset(frm, key="--from" if args.version_a else "--rules")
+    a = _parsed(frm, key="--from" if args.version_a else "--rules")
     to = args.version_b or (frm if args.switch else "prior")
-    b = parse_ruleset(to, switch=args.switch, key="--to")
+    b = _parsed(to, switch=args.switch, key="--to")
     return a, b
 
 
@@ -282,12 +291,11 @@ def _find(args, since: float) -> int:
     """search find --where ASSERTION: within --scope's bounds, else the shipped
     scopes' one after another, smallest first, until one holds it."""
     from asl_kb.committee import find
-    from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
     from asl_kb.committee import search
     from asl_kb.committee.search import shipped_scopes_by_size
 
-    rs = parse_ruleset(args.rules or "current", switch=args.switch, key="--rules")
+    rs = _parsed(args.rules or "current", switch=args.switch, key="--rules")
     find.read_where(args.where)  # (checked before any position is judged)
     scopes = [load_scope(args.scope)] if args.scope else shipped_scopes_by_size()
     reports = []
@@ -321,9 +329,9 @@ def _coverage(args) -> int:
 
     folder = None
     if args.rules:  # the clauses read: the rule set's (a version's are the shipped files)
-        from asl_kb.committee.rulesets import materialize, parse_ruleset
+        from asl_kb.committee.rulesets import materialize
 
-        rs = parse_ruleset(args.rules, key="--rules")
+        rs = _parsed(args.rules, key="--rules")
         folder = materialize(rs.folder) if rs.folder is not None else None
     names = args.scope or sorted(p.stem for p in SCOPES_DIR.glob("*.yaml"))
     report = coverage.coverage([load_scope(n) for n in names], args.sample, folder)
@@ -344,7 +352,6 @@ def _search(args) -> int:
     since = time.monotonic()
     import contextlib
     from asl_kb.committee import gaps, search
-    from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.committee.scope import load_scope
 
     if args.resume and not args.stream:
@@ -384,7 +391,7 @@ def _search(args) -> int:
             _stale(report, a, b)
             render = search.to_text
         else:
-            rs = parse_ruleset(
+            rs = _parsed(
                 args.rule_set or args.rules or "current",
                 switch=args.switch,
                 key="--rule-set" if args.rule_set else "--rules",

@@ -87,9 +87,9 @@ def coverage(scopes: list, per_scope: int = 40, rules: Path | None = None) -> di
 
 def _need(shown: str) -> tuple:
     """`status(_,encircled)` as a reach.Need."""
-    from asl_kb.committee.reach import _split
+    from asl_kb.committee.reach import split_fact
 
-    name, args = _split(shown)
+    name, args = split_fact(shown)
     return (name, len(args), tuple(None if a == "_" else a for a in args))
 
 

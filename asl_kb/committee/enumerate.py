@@ -48,14 +48,14 @@ class Candidate:
         return len(self.units), len(self.terrain)
 
 
-def _rel(scope: Scope):
+def relative(scope: Scope):
     cx, cy, cz = hexgrid.cube(scope.centre)
     to_rel = {h: (c[0] - cx, c[1] - cy, c[2] - cz) for h in scope.patch() for c in [hexgrid.cube(h)]}
     from_rel = {v: k for k, v in to_rel.items()}
     return to_rel, from_rel
 
 
-def _key(c):
+def nearest_key(c):
     """A relative cube as sorted: nearest the centre first."""
     return (max(abs(c[0]), abs(c[1]), abs(c[2])), c)
 
@@ -65,12 +65,12 @@ def _key(c):
 _BASE, _SLOTS = 256, 1024
 
 
-def _codes(cells) -> list[dict]:
+def codes_of(cells) -> list[dict]:
     """For each of the 12 symmetries: cell -> the code of its image."""
     return [{c: ((sym(c)[0] + 64) * _BASE + sym(c)[2] + 64) * _SLOTS for c in cells} for sym in SYMMETRIES]
 
 
-def _class_key(codes, units, terrain):
+def class_key(codes, units, terrain):
     """The same for every placement equal to this one under a symmetry and a
     translation: the smallest of its 12 images, each moved so that its
     smallest cell has code 0 (itself when `codes` is None: a scope with
@@ -95,11 +95,11 @@ def placements(scope: Scope, n_units: int, n_terrain: int) -> list:
     of each class (above), its smallest member in the patch. Every member
     of a class that lies in the patch is some placement enumerated here, so
     the smallest of those met is the class's canonical form."""
-    to_rel, _ = _rel(scope)
+    to_rel, _ = relative(scope)
     cells = sorted(to_rel.values())
     slots = [(c, i) for c in cells for i in range(len(scope.specs))]
     broken = {i for i, s in enumerate(scope.specs) if "broken" in s.status}
-    codes = None if scope.hexsides else _codes(cells)
+    codes = None if scope.hexsides else codes_of(cells)
     best: dict = {}
     for units in itertools.combinations_with_replacement(slots, n_units):
         if scope.require_broken and not any(i in broken for _, i in units):
@@ -111,8 +111,11 @@ def placements(scope: Scope, n_units: int, n_terrain: int) -> list:
                 terrain = tuple(zip(where, kinds))
                 if not _levels_fit(scope, units, terrain):
                     continue
-                key = _class_key(codes, units, terrain)
-                form = (tuple(sorted((_key(c), i) for c, i in units)), tuple(sorted((_key(c), i) for c, i in terrain)))
+                key = class_key(codes, units, terrain)
+                form = (
+                    tuple(sorted((nearest_key(c), i) for c, i in units)),
+                    tuple(sorted((nearest_key(c), i) for c, i in terrain)),
+                )
                 if key not in best or form < best[key]:
                     best[key] = form
     return sorted(best.values())
@@ -182,7 +185,7 @@ def with_headers(scope: Scope, group: list, start: int) -> Iterator[Candidate]:
     """The positions of one size: each header choice (attacker, No Quarter,
     phase, the others) with each canonical placement of `group`, numbered
     from `start`."""
-    _, from_rel = _rel(scope)
+    _, from_rel = relative(scope)
     index = start
     for attacker, nq, phase, options in itertools.product(
         scope.attackers, scope.no_quarter, scope.phases, scope.options

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 
 import clingo
 
-from asl_kb.committee.enumerate import Candidate, _class_key, _codes, _key, _rel, with_headers
+from asl_kb.committee.enumerate import Candidate, class_key, codes_of, nearest_key, relative, with_headers
 from asl_kb.committee.scope import Scope
 from asl_kb.board.terrain import feature_type
 
@@ -127,9 +127,9 @@ def generated(
     size's search space was exhausted; `deadline` (time.monotonic()) cuts
     the solving (then `run.cut`)."""
     run = Run() if run is None else run
-    to_rel, _ = _rel(scope)
+    to_rel, _ = relative(scope)
     cells = sorted(to_rel.values())
-    codes = None if scope.hexsides else _codes(cells)
+    codes = None if scope.hexsides else codes_of(cells)
     ctl = clingo.Control(["0", "--project"])
     every = sizes(scope)
     ctl.add("base", [], GENERATOR + _facts(scope, cells) + require)
@@ -164,8 +164,11 @@ def generated(
                 units.sort()
                 terrain.sort()
                 units_t, terrain_t = tuple(units), tuple(terrain)
-                key = _class_key(codes, units_t, terrain_t)
-                form = (tuple(sorted((_key(c), i) for c, i in units)), tuple(sorted((_key(c), i) for c, i in terrain)))
+                key = class_key(codes, units_t, terrain_t)
+                form = (
+                    tuple(sorted((nearest_key(c), i) for c, i in units)),
+                    tuple(sorted((nearest_key(c), i) for c, i in terrain)),
+                )
                 if key not in best or form < best[key]:
                     best[key] = form
             exhausted = exhausted and handle.get().exhausted

@@ -61,7 +61,7 @@ class Clause:
     rule: A.AST  # clingo AST Rule
 
 
-def _rules_of(text: str, rel: str, line: int = 0) -> list[Clause]:
+def rules_of(text: str, rel: str, line: int = 0) -> list[Clause]:
     out: list[Clause] = []
 
     def take(st):
@@ -80,7 +80,7 @@ def clauses(folder: str) -> tuple[Clause, ...]:
     return tuple(
         c
         for p in sorted(root.rglob("*.lp"))
-        for c in _rules_of(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix())
+        for c in rules_of(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix())
     )
 
 
@@ -93,25 +93,25 @@ def _atoms(lits, positive: bool = True):
         atom = lit.atom
         if atom.ast_type != A.ASTType.SymbolicAtom:
             continue
-        for f in _functions(atom.symbol):
+        for f in functions(atom.symbol):
             yield f.name, len(f.arguments), f.arguments
 
 
-def _functions(term) -> list:
+def functions(term) -> list:
     """A term as its functions (a pool `p(a;b)` is several)."""
     if term.ast_type == A.ASTType.Function:
         return [term]
     if term.ast_type == A.ASTType.Pool:
-        return [f for t in term.arguments for f in _functions(t)]
+        return [f for t in term.arguments for f in functions(t)]
     return []
 
 
-def _heads(rule) -> set:
+def heads_of(rule) -> set:
     found: set = set()
 
     class V(A.Transformer):
         def visit_SymbolicAtom(self, node):
-            found.update((f.name, len(f.arguments)) for f in _functions(node.symbol))
+            found.update((f.name, len(f.arguments)) for f in functions(node.symbol))
             return node
 
     V()(rule.head)
@@ -145,7 +145,7 @@ def _shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
     once per folder, as clauses() parses it once (every search and every
     scope asks again)."""
     return tuple(
-        (frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), frozenset(_heads(c.rule)), _switch_of(c.rule))
+        (frozenset((n, a) for n, a, _ in _atoms(c.rule.body)), frozenset(heads_of(c.rule)), _switch_of(c.rule))
         for c in clauses(folder)
     )
 
@@ -163,9 +163,9 @@ def edit_clauses(rs) -> list[Clause]:
 
     out = []
     for e in edits.edits(rs):
-        out.extend(_rules_of(e.clause, e.file, e.line) if e.clause else [])
+        out.extend(rules_of(e.clause, e.file, e.line) if e.clause else [])
         # the shipped text of a rewritten clause, named apart from the new one
-        was = [c for t in e.was_texts for c in _rules_of(t.decode(), e.file, e.line)]
+        was = [c for t in e.was_texts for c in rules_of(t.decode(), e.file, e.line)]
         out.extend(dataclasses.replace(c, where=f"{c.where} (shipped)") if e.clause else c for c in was)
     return out
 
@@ -210,7 +210,7 @@ _EXTERNAL = re.compile(r"#external\s+([a-z_]\w*)(?:\(([^.]*)\))?")
 
 
 @functools.lru_cache(maxsize=8)
-def _handed(folder: str) -> frozenset:
+def handed_over(folder: str) -> frozenset:
     """What neither a scope nor a clause gives but may hold: the predicates
     a program hands another (#defined outside core/defined.lp), #external
     atoms, and every name asl_kb/asp/facts.py writes (any arity)."""
@@ -223,7 +223,7 @@ def _handed(folder: str) -> frozenset:
             continue
         text = p.read_text(encoding="utf-8")
         out |= {(n, int(a)) for n, a in _ANY_DEFINED.findall(text)}
-        out |= {(n, len(_split(f"x({a})")[1]) if a else 0) for n, a in _EXTERNAL.findall(text)}
+        out |= {(n, len(split_fact(f"x({a})")[1]) if a else 0) for n, a in _EXTERNAL.findall(text)}
     declared = {n for n, _, _ in inputs(root)}
     return frozenset(out | {(n, -1) for n in fact_names(folder) if n not in declared})
 
@@ -266,7 +266,7 @@ class _Shape:
 
 
 def _lits(term, top) -> tuple:
-    return tuple((f.name, len(f.arguments), tuple(_arg(a, top) for a in f.arguments)) for f in _functions(term))
+    return tuple((f.name, len(f.arguments), tuple(_arg(a, top) for a in f.arguments)) for f in functions(term))
 
 
 def _shape(rule, top: frozenset) -> _Shape:
@@ -374,8 +374,8 @@ def may_hold(folder: str, given: Facts) -> Facts:
     """What may hold where the inputs `given` may (their values per
     argument): the abstract grounding's fixpoint (module section above).
     What a program hands another and every name asl_kb/asp/facts.py writes
-    (_handed) may hold with any values."""
-    handed = _handed(folder)
+    (handed) may hold with any values."""
+    handed = handed_over(folder)
     anyname = frozenset(n for n, a in handed if a == -1)
     facts: dict = dict(given)
     for n, a in handed:
@@ -435,7 +435,7 @@ class Produced:
         return all(c is None or c in seen[i] for i, c in enumerate(consts))
 
 
-def _split(fact: str) -> tuple[str, list[str]]:
+def split_fact(fact: str) -> tuple[str, list[str]]:
     """`p(a,f(b,c),"x,y").` -> ("p", ["a", "f(b,c)", '"x,y"'])."""
     fact = fact.rstrip(".")
     if "(" not in fact:
@@ -495,7 +495,7 @@ def produced(scope, per_scope: int = 40) -> Produced:
         text = "\n".join([position_facts(p), prisoner_facts(p)] + switch_facts(p))
         for line in text.splitlines():
             if _FACT.match(line):
-                name, args = _split(line)
+                name, args = split_fact(line)
                 seen = found.setdefault((name, len(args)), tuple(set() for _ in args))
                 for i, a in enumerate(args):
                     seen[i].add(a)
@@ -510,7 +510,7 @@ def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> d
     ins = by_scope(Path(folder))
     made = produced(scope, per_scope)
     facts = may_hold(folder, _given(made, folder))
-    handed = _handed(folder)
+    handed = handed_over(folder)
     anyname = frozenset(n for n, a in handed if a == -1)
     want = needs(folder, changed, ins)
     top = _abstract_top(folder)

@@ -123,9 +123,6 @@ def parse_ruleset(text: str, switch: str | None = None, key: str = "--rules") ->
         rs = RuleSet(version=text)
     else:
         rs = overlay(text, key)
-        from asl_kb.committee import stale
-
-        stale.warn(rs)  # written against older rules: said on stderr
     if switch is not None:
         check_switch(rs, switch)
         rs = rs.flipped(switch)

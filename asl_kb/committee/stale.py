@@ -36,13 +36,13 @@ def _names_read(rule) -> set[tuple[str, int]]:
     aggregates and conditions too."""
     import clingo.ast as A
 
-    from asl_kb.committee.reach import _functions
+    from asl_kb.committee.reach import functions
 
     found: set = set()
 
     class V(A.Transformer):
         def visit_SymbolicAtom(self, node):
-            found.update((f.name, len(f.arguments)) for f in _functions(node.symbol))
+            found.update((f.name, len(f.arguments)) for f in functions(node.symbol))
             return node
 
     for lit in rule.body:
@@ -61,19 +61,19 @@ def _names_read(rule) -> set[tuple[str, int]]:
 
 def _unread(folder: str, rs) -> list[dict]:
     from asl_kb.committee import edits as edits_mod
-    from asl_kb.committee.reach import _handed, _heads, _rules_of, clauses, inputs
+    from asl_kb.committee.reach import handed_over, heads_of, rules_of, clauses, inputs
 
     have: set = {(n, a) for n, a, _ in inputs(Path(folder))} | {("in_force", 1)}
     for c in clauses(folder):
-        have |= _heads(c.rule)
-    handed = _handed(folder)
+        have |= heads_of(c.rule)
+    handed = handed_over(folder)
     anyname = {n for n, a in handed if a == -1}
     have |= {x for x in handed if x[1] >= 0}
     out = []
     for e in edits_mod.edits(rs):
         if not e.clause:
             continue
-        for c in _rules_of(e.clause, e.file, e.line):
+        for c in rules_of(e.clause, e.file, e.line):
             for name, arity in sorted(_names_read(c.rule)):
                 if (name, arity) not in have and name not in anyname:
                     out.append(
