@@ -197,7 +197,7 @@ _count = committee_cli.at_least(0)
 def _columns() -> int:
     """The terminal's width, as shutil.get_terminal_size() gives it: argparse
     asks shutil for it at every add_argument, and importing shutil (with
-    bz2, lzma, fnmatch) cost a run 3 ms."""
+    bz2, lzma, fnmatch) costs a run more than the call."""
     try:
         columns = int(os.environ.get("COLUMNS", "0"))
     except ValueError:

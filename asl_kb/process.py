@@ -8,19 +8,19 @@ measured (docs/design.md "The process"):
 - `paused()`: Python's cyclic garbage collector off while one answer is
   figured (outcomes(), a web answer). A rout graph is read into ~10^5
   objects in no cycle (tests/test_process.py), and the collector
-  walked them again and again: an open board 4 full collections, 0.13 s
-  of 0.7; 16 spread boards 0.5 s. Back on, as it was, when the last block
+  walked them again and again (docs/performance.md). Back on, as it was, when the last block
   under way in the process ends (threads may overlap).
 - `one_position()` and `end()`: a one-position command (`outcomes`,
   `check`, `why-not`) keeps the collector off for the whole process (the
   modules it imports make cycles it walked ~40 times) and, once its answer
   is written and flushed, ends without Python's teardown: freeing the rout
-  graph, the clingo Control and every module cost a rulebook position ~10
-  ms, a tenth of its run, with nothing left to do.
+  graph, the clingo Control and every module cost a rulebook position a
+  tenth of its run, with nothing left to do.
 - `file_holding()`: a temporary file for clingo to read a position's facts
   from (it reads files by name only; a file in memory, /proc/self/fd/N, it
   cannot open), made in $TMPDIR or /tmp without the tempfile module: it and
-  what it imports (random, shutil) cost a rulebook position's run ~5 ms.
+  what it imports (random, shutil) cost a rulebook position's run more than
+  the file.
 
 The switch: QUICK, on unless the environment sets ASL_KB_PLAIN=1. Off,
 every function here is the plain path (the collector as Python runs it, the

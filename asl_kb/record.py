@@ -6,7 +6,7 @@ what `@dataclass` would have generated -- the same __init__ (defaults,
 default factories, __post_init__), ``==``, ``repr``, and for a frozen
 record ``hash`` and the guards against assignment -- but not from
 `dataclasses`: that module (with `inspect`, which it imports) and the
-~0.3 ms it spends on each class (the source of each method written and
+time it spends on each class (the source of each method written and
 compiled at import) cost a command-line run on a rulebook position a tenth
 of its time, for ~45 classes of which a run builds a few. Here each method
 is one function for every class, but __init__, compiled for each class

@@ -189,6 +189,17 @@ with the floor at 0.09 s, that is T / 0.09 times the floor.
 
 """
 
+#: what follows the table in docs/performance.md (the measurements behind
+#: docs/design.md's decisions): kept as it is when the table is written
+REST = "\n## "
+
+
+def document(lines: list[str], old: str) -> str:
+    """docs/performance.md with this run's table: the head and the table
+    written anew, the sections after the table kept."""
+    rest = old[old.index(REST) :] if REST in old else ""
+    return DOC_HEAD + "\n".join(lines) + "\n" + rest
+
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -240,7 +251,7 @@ def main(argv=None) -> int:
             )
         )
     if not (args.no_write or args.quick or args.cli):
-        DOC.write_text(DOC_HEAD + "\n".join(lines) + "\n", encoding="utf-8")
+        DOC.write_text(document(lines, DOC.read_text(encoding="utf-8") if DOC.exists() else ""), encoding="utf-8")
         print(f"wrote {DOC.relative_to(ROOT)}")
     return 0
 

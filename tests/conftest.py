@@ -96,6 +96,46 @@ def full_outcomes(path):
     return _runs.outcomes(load_position(path), phase=True, limit=10, voluntary_break=Path(path).name not in SLOW_VB)
 
 
+# ------------------------------------------------------------ make test's sample
+
+#: The bundled positions on which make test runs the checks made of every
+#: bundled position (make test-slow runs the rest, and CI both): one or more
+#: of each chapter and of what the rules treat apart -- the rulebook's
+#: examples, concealment, Voluntary Break, a stack with its leader, Riders,
+#: the odds, a vehicle's armament, Entrenchment, the whole phase, Disrupted
+#: units, Guards, Melee and escape; each cheap to answer. The cases themselves (tests/rules/test_cases.py)
+#: and the digests (tests/report/test_digests.py) run every position in make
+#: test.
+SAMPLE = {
+    "rout/A10.5-EX.yaml",
+    "rout/A10.531-EX.yaml",
+    "rout/A10.533-EX1.yaml",
+    "rout/A10.41-start-of-rtph.yaml",
+    "rout/A20.21-stack-and-leader.yaml",
+    "rout/note5-passengers-riders.yaml",
+    "rout/A10.53-odds.yaml",
+    "rout/A10.532-aamg.yaml",
+    "rout/B27.41-leaving-entrenchment.yaml",
+    "phase/article-Ex6.yaml",
+    "immediate/A19.12-entered.yaml",
+    "prisoners/A20.5-insufficient-guard.yaml",
+    "prisoners/article-Ex11-melee.yaml",
+    "prisoners/A20.55-EX.yaml",
+}
+
+
+def sampled(paths, chapters: bool = False) -> list:
+    """`paths` (bundled positions) for a parametrized test: those of SAMPLE
+    (with `chapters`, its first of each chapter folder only) as they are,
+    every other one marked slow (make test-slow)."""
+    fast = sorted(SAMPLE)
+    if chapters:
+        fast = [next(s for s in fast if s.startswith(ch + "/")) for ch in sorted({s.split("/")[0] for s in fast})]
+    return [
+        p if f"{Path(p).parent.name}/{Path(p).name}" in fast else pytest.param(p, marks=pytest.mark.slow) for p in paths
+    ]
+
+
 # ------------------------------------------------------------ shared runs
 
 
@@ -183,7 +223,28 @@ RUN_FIRST = (
 )
 
 
+#: node ids (or prefixes) make test leaves to make test-slow: tests/data/slow-tests.txt
+SLOW_TESTS = tuple(
+    line
+    for line in (ROOT / "tests" / "data" / "slow-tests.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
 def pytest_collection_modifyitems(config, items):
+    """The tests of tests/data/slow-tests.txt marked slow; the heavy ones
+    first (RUN_FIRST). A line that names no test fails a whole run."""
+    used = set()
+    for item in items:
+        hit = next((s for s in SLOW_TESTS if item.nodeid == s or item.nodeid.startswith(s + "[")), None)
+        if hit:
+            item.add_marker(pytest.mark.slow)
+            used.add(hit)
+    unused = sorted(set(SLOW_TESTS) - used)
+    if unused and len(items) > 1000:  # (the whole suite collected)
+        raise pytest.UsageError("tests/data/slow-tests.txt names no test: " + ", ".join(unused))
+
     def rank(item):
         for n, prefix in enumerate(RUN_FIRST):
             if item.nodeid.startswith(prefix):

@@ -101,7 +101,17 @@ def _part_of(sample, actual) -> bool:
     return sample == actual
 
 
-@pytest.mark.parametrize("doc,line,case", CASES, ids=[f"{d.name}:{l}" for d, l, _ in CASES])
+def _heavy(case) -> bool:
+    """A sample of the committee's commands (`search`, `diff`): each runs
+    the rules under several rule sets, for seconds: make test-slow's."""
+    return case[0] == "output" and case[1].split()[0] in ("search", "diff")
+
+
+@pytest.mark.parametrize(
+    "doc,line,case",
+    [pytest.param(*c, marks=pytest.mark.slow) if _heavy(c[2]) else c for c in CASES],
+    ids=[f"{d.name}:{l}" for d, l, _ in CASES],
+)
 def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
     kind = case[0]
     assert kind != "unchecked", f"{doc.name}:{line}: a block no test checks: mark it (see this test's docstring)"
@@ -372,3 +382,27 @@ def test_every_named_python_name_exists():
         if not _resolves(name.rstrip("."))
     ]
     assert not missing, "named Python names that do not exist:\n" + "\n".join(missing)
+
+
+# ---------------------------------------------------------------- figures
+
+#: a measured figure: a decimal time or ratio (0.11 s, 1.48x, 39 ms, 2.5 µs),
+#: a memory figure in decimal units (350 MB: the project's limits are in MiB),
+#: or a before -> after pair of numbers
+_UNIT = r"(?:s|ms|µs|x|×|%|MB|MiB|GB)"
+FIGURE = re.compile(
+    rf"(?<![\w.])(?:\d+\.\d+ ?(?:s|ms|µs|x|×)|\d+ ?(?:ms|µs|MB|GB)"
+    rf"|\d[\d.,]* ?{_UNIT}? ?(?:→|->) ?\d[\d.,]* ?{_UNIT}|\d[\d.,]* ?{_UNIT} ?(?:→|->) ?\d)(?![\w])"
+)
+
+
+def test_figures_only_in_the_performance_page():
+    """Timings and memory figures live in docs/performance.md (make bench
+    writes its table): a figure in another doc, a rule comment or the
+    package's comments and docstrings is a claim that goes stale."""
+    found = []
+    for path, n, line in _named_texts():
+        if path.name in ("performance.md", "CHANGES.md"):  # the figures; the history
+            continue
+        found += [f"{path.relative_to(ROOT)}:{n}: {m}" for m in FIGURE.findall(line)]
+    assert not found, "figures outside docs/performance.md:\n" + "\n".join(found)

@@ -139,7 +139,7 @@ def _read(path: str) -> bytes | None:
 def parsed_statements(path: Path) -> list:
     """The statements of the entry program at `path` and the files it
     includes, parsed once per process while no file changes (parsing rout.lp
-    costs ~7 ms a Control; a mutant or an edited rule file changes the text,
+    again for each Control costs more than its grounding; a mutant or an edited rule file changes the text,
     so it is parsed again)."""
     key = str(path)
     hit = _PARSED.get(key)
@@ -198,8 +198,7 @@ def add_facts(ctl: clingo.Control, facts: str) -> None:
     in its own intermediate format (aspif: an output statement with no
     condition is a fact), which it reads at C speed -- a third of the time
     of reading them as terms in Python and adding them through the backend,
-    and the grounder takes them faster too (16 spread boards: 100,000 facts,
-    0.5 -> 0.3 s; a rulebook position 9 -> 3 ms); facts to the grounder all
+    and the grounder takes them faster too (docs/performance.md); facts to the grounder all
     the same (tests/report/test_digests.py), none a statement for it to parse or
     prepare. Any other line (#external, a rule) is added as text."""
     aspif, rest = _split_facts(facts)

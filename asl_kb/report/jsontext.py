@@ -3,7 +3,7 @@ ensure_ascii=False)`, written faster.
 
 With `indent` the standard library uses its pure-Python encoder (the C one
 only writes compact JSON), a generator per container and a yield per token:
-an all-open board's 7 MB of fates spent half its run there. This writer
+an all-open board's megabytes of fates spent half its run there. This writer
 builds the same text with one join per container and the C string escaper
 (`json.encoder.encode_basestring`, as the standard encoder uses), so the
 output is byte-identical (tests/report/test_jsontext.py compares the two).

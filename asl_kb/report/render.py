@@ -32,7 +32,7 @@ def to_json(result: Outcomes) -> str:
 
 def json_bytes(result: Outcomes) -> bytes:
     """The JSON answer as UTF-8 bytes, as the CLI writes it (orjson writes
-    bytes: no 12 MB text decoded and encoded again on the way out)."""
+    bytes: no text of megabytes decoded and encoded again on the way out)."""
     data = result.to_json()
     units = result.units + (result.voluntary_break or [])
     many = sum(len(u.fates) for u in units)
@@ -46,7 +46,7 @@ def json_bytes(result: Outcomes) -> bytes:
         if all(orjson_alike(v) for k, v in data.items() if k not in _UNIT_LISTS) and all(
             orjson_alike(v) for u in listed for k, v in u.items() if k != "fates"
         ):
-            # (one text: no 12 MB of fates copied into the indented rest)
+            # (one text: no megabytes of fates copied into the indented rest)
             return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         for u in listed:
             u["fates"] = Written(orjson.dumps(u["fates"], option=orjson.OPT_INDENT_2).decode())

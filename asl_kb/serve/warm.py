@@ -1,7 +1,7 @@
 """One small answer figured in the server before the first request
 (asl_kb/serve/work.py, Runner.warm), so that every child forked from it
 finds the rules parsed and the report's template compiled (a cold child
-spends ~0.4 s on them, more than a small position's answer)."""
+spends more on them than on a small position's answer)."""
 
 from __future__ import annotations
 

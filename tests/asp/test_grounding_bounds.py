@@ -19,6 +19,7 @@ from asl_kb.resources import cases_dir, rules_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from generate import generate_open, generate_position, generate_stack  # noqa: E402
+from conftest import SAMPLE  # noqa: E402
 
 #: (file, the bounded text, the same without the bound)
 UNBOUNDED = [
@@ -52,7 +53,16 @@ def _positions():
     yield "open", lambda: load_position_text(generate_open(0), "open")
 
 
-@pytest.mark.parametrize("name,make", list(_positions()), ids=[n for n, _ in _positions()])
+#: make test's positions of the check (make test-slow runs the others): the
+#: sample's rout and phase positions (tests/conftest.py), a spread map and a stack
+FAST = {Path(p).stem for p in SAMPLE} | {"spread-2x6-seed0", "stack-3+4smc"}
+
+
+@pytest.mark.parametrize(
+    "name,make",
+    [(n, m) if n in FAST else pytest.param(n, m, marks=pytest.mark.slow) for n, m in _positions()],
+    ids=[n for n, _ in _positions()],
+)
 def test_the_grounding_bounds_change_no_answer(name, make, unbounded):
     position = make()
     bounded = answers(position)

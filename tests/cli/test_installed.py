@@ -23,6 +23,9 @@ from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir, default_position
 
 ROOT = Path(__file__).resolve().parents[2]
+#: a wheel built and installed in a fresh venv: make test-slow's (and CI's)
+pytestmark = pytest.mark.slow
+
 SOURCES = ("pyproject.toml", "README.md", "asl_kb", "tools", "rules", "facts", "docs")
 
 

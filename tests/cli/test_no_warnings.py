@@ -17,7 +17,7 @@ import functools
 import pytest
 
 import _runs
-from conftest import SLOW_VB, full_outcomes
+from conftest import SLOW_VB, full_outcomes, sampled
 from asl_kb.asp import control
 from asl_kb.engines.check import check
 from asl_kb.engines.diff import switches_in_force
@@ -45,7 +45,7 @@ def _warnings(run, position) -> list[str]:
     return [f"{code}: {message}" for code, message in control.WARNINGS[before:]]
 
 
-@pytest.mark.parametrize("path", POSITIONS, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", sampled(POSITIONS, chapters=True), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_program_runs_without_a_clingo_warning(path):
     position = load_position(path)
     runs = dict(RUNS)
@@ -94,11 +94,14 @@ def _diagnosed(name) -> tuple[set, list]:
     return frozenset(entries), [f"{code}: {message}" for code, message in control.WARNINGS[before:]]
 
 
-@pytest.mark.parametrize("name", DIAGNOSED)
+@pytest.mark.parametrize(
+    "name", [n if n in DIAGNOSED[:1] + DIAGNOSED[-1:] else pytest.param(n, marks=pytest.mark.slow) for n in DIAGNOSED]
+)
 def test_every_atom_is_defined(name):
     assert _diagnosed(name)[1] == []
 
 
+@pytest.mark.slow  # (every diagnosed case run: make test-slow's)
 def test_the_diagnosed_cases_load_every_program():
     loaded = set().union(*(_diagnosed(name)[0] for name in DIAGNOSED))
     entries = {p.name for p in control.active_rules().glob("*.lp")} - {"why_not.lp"}

@@ -46,8 +46,10 @@ def test_timeout_stops_inside_a_batch():
     s = scan_mod.scan(load_scope("tiny"), slow, timeout=1.0)
     took = time.perf_counter() - started
     assert s["stopped"] == "--timeout 1 s reached" and s["incomplete"]
-    # (a batch of 64 would be 6.4 s; one result past the deadline is 0.1 s)
-    assert 0 < s["tried"] < 64 and took < 1.0 * 1.1 + 0.05
+    # (a batch of 64 would be 6.4 s; one result past the deadline is 0.1 s;
+    # a run keeps its --timeout within 10 % or 1 s, whichever is larger:
+    # docs/output-format.md -- a loaded machine takes some of that)
+    assert 0 < s["tried"] < 64 and took < 1.0 + max(0.1 * 1.0, 1.0)
 
 
 def test_timeout_cuts_a_long_position_judged_in_process():

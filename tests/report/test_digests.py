@@ -66,7 +66,19 @@ def _stored() -> dict:
     return json.loads(DIGESTS.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("key", _keys())
+def _params() -> list:
+    """make test checks every position's plain JSON, the --phase JSON of the
+    sample's (tests/conftest.py) and the benchmark positions; make test-slow
+    the rest."""
+    from conftest import SAMPLE
+
+    return [
+        pytest.param(k, marks=pytest.mark.slow) if k.endswith(":phase") and k.rpartition(":")[0] not in SAMPLE else k
+        for k in _keys()
+    ]
+
+
+@pytest.mark.parametrize("key", _params())
 def test_json_digest_unchanged(key):
     stored = _stored()
     assert key in stored, f"no stored digest for {key}: run `python tests/report/test_digests.py --update`"

@@ -24,6 +24,7 @@ from asl_kb.position.loader import load_position
 from asl_kb.report import html as report
 from asl_kb.report.render import to_json
 from asl_kb.resources import cases_dir
+from conftest import sampled
 
 SVG = "{http://www.w3.org/2000/svg}"
 CASES = sorted(cases_dir().glob("*/*.yaml"))
@@ -119,7 +120,7 @@ def test_adjacent_hexes_share_the_hexside_of_their_direction():
 # ---------------------------------------------------------------- every bundled position
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", sampled(CASES), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_page_of_every_bundled_position(path):
     position, r, text = case_page(path)
     # self-contained: nothing fetched, no external script, style or font

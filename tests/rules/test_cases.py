@@ -8,6 +8,7 @@ import pytest
 
 from tools.casebook import case_files, run_case
 from asl_kb.resources import cases_dir
+from conftest import sampled
 
 CASES = case_files()
 
@@ -16,7 +17,8 @@ def test_there_are_cases():
     assert len(CASES) >= 40
 
 
-@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(cases_dir())) for p in CASES])
+# make test runs the sample's cases (tests/conftest.py), make test-slow the rest
+@pytest.mark.parametrize("path", sampled(CASES), ids=[str(p.relative_to(cases_dir())) for p in CASES])
 def test_case(path):
     # the runner's engine runs are the session's shared ones (conftest.py,
     # tests/_runs.py): a run the digests, the schema or the report tests made

@@ -15,6 +15,9 @@ NUMBER = re.compile(r"^\d+(\.\d+)?$")
 
 
 def _table(text: str) -> list[list[str]]:
+    """The rows of the first table (make bench's: the sections after it hold
+    the measurements behind docs/design.md's decisions)."""
+    text = text.split(bench_players.REST, 1)[0]
     lines = [line for line in text.splitlines() if line.startswith("|")]
     return [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
 
@@ -35,6 +38,14 @@ def test_performance_doc_is_the_current_table():
         assert NUMBER.match(r[3]) and r[5] in ("yes", "no") and r[6] in ("yes", "no"), r
     # the current table only: no date, commit hash or machine load
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b[0-9a-f]{7,40}\b|load average", text)
+
+
+def test_a_run_keeps_the_sections_after_the_table():
+    doc = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    lines = bench_players.table([(r, 0.25, 40.0) for r in bench_players.rows()], 0.1)
+    written = bench_players.document(lines, doc)
+    assert written.startswith(bench_players.DOC_HEAD)
+    assert bench_players.REST in doc and written.endswith(doc[doc.index(bench_players.REST) :])
 
 
 def test_table_is_what_the_doc_holds():

@@ -284,8 +284,8 @@ def main(argv=None) -> int:
                     rel = fire or sorted(rel, key=lambda c: info[c]["seconds"])[:1]
                 killer = last.get(history.key(m), {}).get("case")
                 rel.sort(key=lambda c: _order(m, c, info, kills, affinity, killer))
-                # per case: 4 s + 1.5 x its baseline, which ran with the probes (some 3x
-                # the plain run): PIT's timeout (4 s + 1.25 x the plain run), more lenient
+                # per case: 4 s plus one and a half times its baseline, which ran with the
+                # probes (some three times the plain run): more lenient than PIT's timeout
                 allowed = [4.0 + 1.5 * info[c]["seconds"] for c in rel]
                 yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed, prefer(m, rel))
 
