@@ -406,3 +406,19 @@ def test_figures_only_in_the_performance_page():
             continue
         found += [f"{path.relative_to(ROOT)}:{n}: {m}" for m in FIGURE.findall(line)]
     assert not found, "figures outside docs/performance.md:\n" + "\n".join(found)
+
+
+def test_changes_by_version():
+    """CHANGES.md: Unreleased on top, then one section per released version,
+    newest first, the newest pyproject.toml's version; each change under a
+    capability heading of its section."""
+    import tomllib
+
+    sections = re.findall(r"^## (.+)$", (ROOT / "CHANGES.md").read_text(), re.M)
+    assert sections[0] == "Unreleased", "new entries go under ## Unreleased, as ### sections"
+    versions = sections[1:]
+    assert versions and all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in versions), versions
+    numbers = [tuple(map(int, v.split("."))) for v in versions]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert versions[0] == project["version"]

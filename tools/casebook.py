@@ -591,57 +591,57 @@ def _interdiction_set(items, with_by):
 
 
 def _fate_matches(p, f) -> bool:
-    for k, want in p.items():
-        if k in ("times", "where"):
-            continue
-        if k == "not":
-            if _fate_matches(want, f):
-                return False
-        elif k == "low_crawl":
-            if bool(f.get("low_crawl")) != want:
-                return False
-        elif k in ("because", "not_because"):
-            rules = _rules(f.get("because"))
-            if k == "because" and not set(want) <= rules:
-                return False
-            if k == "not_because" and set(want) & rules:
-                return False
-        elif k in ("abandons", "llmc"):
-            got = {a["sw"] if isinstance(a, dict) else a for a in f.get(k, ())}
-            if got != set(want):
-                return False
-        elif k == "path":
-            if list(f.get("path", ())) != want:
-                return False
-        elif k == "odds":
-            if not _odds_match(want, f):
-                return False
-        elif k == "path_starts":
-            if list(f.get("path", ()))[: len(want)] != want:
-                return False
-        elif k == "via":
-            if not set(want) <= set(f.get("path", ())):
-                return False
-        elif k in ("interdiction", "optional_interdiction"):
-            with_by = any(b is not None for _, b in want)
-            exp = collections.Counter((a, b) if with_by else a for a, b in want)
-            if _interdiction_set(f.get(k, ()), with_by) != exp:
-                return False
-        elif k in ("interdiction_includes", "optional_interdiction_includes"):
-            got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[: -len("_includes")], ())}
-            if not all(a in got and (b is None or got[a] == b) for a, b in want):
-                return False
-        elif k in ("interdicted_only_by", "not_interdicted_by"):
-            by = {
-                b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ())) for b in i["by"]
-            }
-            if (k == "interdicted_only_by" and not by <= set(want)) or (k == "not_interdicted_by" and by & set(want)):
-                return False
-        else:
-            got = f.get(k)
-            if got is None or (str(got) not in want if isinstance(want, tuple) else str(got) != want):
-                return False
-    return True
+    """Whether the fate f is the one the case's pattern p describes: every
+    key of p holds of it (_FATE_KEYS; any other key compares the fate's
+    value as text, or as one of a tuple of texts)."""
+    return all(_FATE_KEYS.get(k, _fate_value)(k, want, f) for k, want in p.items() if k not in ("times", "where"))
+
+
+def _fate_value(k, want, f) -> bool:
+    got = f.get(k)
+    return got is not None and (str(got) in want if isinstance(want, tuple) else str(got) == want)
+
+
+def _because(k, want, f) -> bool:
+    rules = _rules(f.get("because"))
+    return set(want) <= rules if k == "because" else not set(want) & rules
+
+
+def _interdiction_is(k, want, f) -> bool:
+    with_by = any(b is not None for _, b in want)
+    return _interdiction_set(f.get(k, ()), with_by) == collections.Counter((a, b) if with_by else a for a, b in want)
+
+
+def _interdiction_includes(k, want, f) -> bool:
+    got = {i["at"]: tuple(sorted(i["by"])) for i in f.get(k[: -len("_includes")], ())}
+    return all(a in got and (b is None or got[a] == b) for a, b in want)
+
+
+def _interdictors(k, want, f) -> bool:
+    by = {b for i in list(f.get("interdiction", ())) + list(f.get("optional_interdiction", ())) for b in i["by"]}
+    return by <= set(want) if k == "interdicted_only_by" else not by & set(want)
+
+
+#: a fate pattern's keys that are not a plain compare of the fate's value:
+#: key -> (key, wanted, fate) -> holds
+_FATE_KEYS = {
+    "not": lambda k, want, f: not _fate_matches(want, f),
+    "low_crawl": lambda k, want, f: bool(f.get("low_crawl")) == want,
+    "because": _because,
+    "not_because": _because,
+    "abandons": lambda k, want, f: {a["sw"] if isinstance(a, dict) else a for a in f.get(k, ())} == set(want),
+    "llmc": lambda k, want, f: {a["sw"] if isinstance(a, dict) else a for a in f.get(k, ())} == set(want),
+    "path": lambda k, want, f: list(f.get("path", ())) == want,
+    "odds": lambda k, want, f: _odds_match(want, f),
+    "path_starts": lambda k, want, f: list(f.get("path", ()))[: len(want)] == want,
+    "via": lambda k, want, f: set(want) <= set(f.get("path", ())),
+    "interdiction": _interdiction_is,
+    "optional_interdiction": _interdiction_is,
+    "interdiction_includes": _interdiction_includes,
+    "optional_interdiction_includes": _interdiction_includes,
+    "interdicted_only_by": _interdictors,
+    "not_interdicted_by": _interdictors,
+}
 
 
 def _odds_match(want: dict, f) -> bool:

@@ -157,7 +157,7 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
     to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
     _check(deadline, "grounding the rout graphs (the static part)")
-    room = _Room()
+    room = GroundCallMemory()
     t0 = time.perf_counter()
     ctl.ground([("base", [])])
     stats.ground_seconds += time.perf_counter() - t0
@@ -182,11 +182,11 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
 
 
 #: data kept free under the memory cap beyond what a ground call is
-#: expected to take (_Room)
+#: expected to take (GroundCallMemory)
 GROUND_SLACK = 16 << 20
 
 
-class _Room:
+class GroundCallMemory:
     """The memory a run's ground calls take, asked before each next one:
     clingo does not always fail softly when an allocation fails inside a
     ground call under the cap (RLIMIT_DATA) -- at some sizes it ends the

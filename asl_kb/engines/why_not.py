@@ -207,7 +207,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
     }[p["fate"]]
     head = f"{r['position']} — rules: {r['rules']}: {p['unit']}: {what}"
     if r["legal"]:
-        from asl_kb.report.brief import morale_words, ranges
+        from asl_kb.report.glance import morale_words, ranges
 
         nums = ranges(r["fates"])[1:-1]
         line = f"{head}: it is legal: fate{'s' if len(r['fates']) != 1 else ''} {nums} (asl-kb outcomes --all)"
@@ -223,7 +223,7 @@ def to_text(r: dict, limit: int | None = None) -> str:
         return line + "\n"
     # (said once: objections of one rule that differ in one unit or hex are one line)
     from asl_kb.model import Because
-    from asl_kb.report.brief import merge_because
+    from asl_kb.report.glance import merge_because
 
     merged = merge_because([Because(b["rule"], b["says"], b["reason"]) for b in r["because"]])
     shown = merged if limit is None else merged[:limit]

@@ -313,7 +313,7 @@ class UnitFates(Record):
     may_break: bool | None = None
     summary: FateSummary | None = None
     #: the units in its Location with the same fates (itself included), when
-    #: more than one: the text shows them once, as a stack (report/brief.py)
+    #: more than one: the text shows them once, as a stack (report/glance.py)
     stack: list[str] | None = None
 
     @property

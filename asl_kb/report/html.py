@@ -879,7 +879,7 @@ def _cited_words(items: list[dict]) -> dict[str, list[str]]:
     """Per rule id, the distinct sentences of the `because` lines that cite it (merged
     as the text merges them): the rule in words, not file names or predicates."""
     from asl_kb.model import Because
-    from asl_kb.report.brief import merge_because
+    from asl_kb.report.glance import merge_because
 
     lines: dict[str, list] = {}
     for x in items:
@@ -890,7 +890,7 @@ def _cited_words(items: list[dict]) -> dict[str, list[str]]:
 
 def odds_words(o: dict) -> str:
     """A fate's odds (its JSON) in the words of the text listing
-    (brief.odds_text): exact chances in 36^n, the pins summed with their
+    (glance.odds_text): exact chances in 36^n, the pins summed with their
     Locations named."""
 
     def ways(c: dict) -> tuple[int, int]:
@@ -909,15 +909,15 @@ def odds_words(o: dict) -> str:
     eliminated = ways(o["eliminated"])[0]
     if eliminated:
         parts.append(f"eliminated {eliminated}/{of}")
-    from asl_kb.report.brief import morale_words
+    from asl_kb.report.glance import morale_words
 
     return ", ".join(parts) + morale_words(o)
 
 
 def _merged(lines: list[dict]) -> list[dict]:
-    """because lines (JSON) said once (brief.merge_because)."""
+    """because lines (JSON) said once (glance.merge_because)."""
     from asl_kb.model import Because
-    from asl_kb.report.brief import merge_because
+    from asl_kb.report.glance import merge_because
 
     return [
         {"rule": b.rule, "says": b.says}

@@ -242,7 +242,7 @@ def add_summaries(result, table=None) -> None:
         add_odds([u], table)
         u.fates = order_fates(u.fates)
         u.summary = unit_summary(u.fates)
-    from asl_kb.report.brief import stacks
+    from asl_kb.report.glance import stacks
 
     for stack in stacks(result.units):
         if len(stack) > 1:

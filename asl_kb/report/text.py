@@ -11,7 +11,7 @@ HTML report, markup with escaping, keeps jinja2). Every listing with a
 from __future__ import annotations
 
 from asl_kb.model import Because, Outcomes, UnitFates
-from asl_kb.report.brief import merge_because, odds_text, ranges, stacks, unit_lines
+from asl_kb.report.glance import merge_because, odds_text, ranges, stacks, unit_lines
 
 #: the two lists of immediate surrenders: title, Outcomes attribute
 IMMEDIATE = (
@@ -101,7 +101,7 @@ def _fate_line(f) -> str:
 def _fates(out: list[str], u: UnitFates, all_paths: bool, all: bool, limit: int | None) -> None:
     """A unit's fates: every one (numbered from 1, as far as `limit`) with
     `all`, each rout with its odds (odds.py); else the default text
-    (brief.py); then a blank line."""
+    (glance.py); then a blank line."""
     if not all:
         out.extend(unit_lines([u], limit, head=False))
         out.append("")

@@ -67,14 +67,12 @@ def _stored() -> dict:
 
 
 def _params() -> list:
-    """make test checks every position's plain JSON, the --phase JSON of the
-    sample's (tests/conftest.py) and the benchmark positions; make test-slow
-    the rest."""
+    """make test checks the sample's positions (tests/conftest.py) and the
+    benchmark ones; make test-slow the rest."""
     from conftest import SAMPLE
 
     return [
-        pytest.param(k, marks=pytest.mark.slow) if k.endswith(":phase") and k.rpartition(":")[0] not in SAMPLE else k
-        for k in _keys()
+        k if k in BENCH or k.rpartition(":")[0] in SAMPLE else pytest.param(k, marks=pytest.mark.slow) for k in _keys()
     ]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import _runs
 from asl_kb.position.loader import load_position
-from asl_kb.report.brief import MAX_LINES, stacks, unit_lines
+from asl_kb.report.glance import MAX_LINES, stacks, unit_lines
 from asl_kb.report.render import to_text
 from asl_kb.resources import cases_dir
 from conftest import sampled

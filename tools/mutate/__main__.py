@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from tools.mutate import history
 from tools.mutate.mutants import DELETE, NEGATE, file_mutants, include_tree, rule_files, unsafe_mutants
@@ -148,34 +149,15 @@ def _status(res: list[dict], crash: str | None) -> tuple[str, dict]:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    # the files and folders it writes: checked before hours of work
-    from asl_kb import outputs
-
-    bad = (
-        outputs.problem("--report", args.report, (".json",))
-        or (outputs.problem("--out", args.out, folder=True) if args.search else None)
-        or (outputs.problem("--overlay", args.overlay[1], folder=True) if args.overlay else None)
-    )
+    bad = _bad_outputs(args)  # the files and folders it writes: checked before hours of work
     if bad:
         print(f"error: {bad}", file=sys.stderr)
         return 2
     rules = rules_dir()
     files = rule_files(rules, [f for arg in args.files for f in arg.split()])
-    mutants = [m for f in files for m in file_mutants(rules, f) if args.kind == "all" or m.kind == args.kind]
-    if args.only_equivalent:
-        mutants = [m for m in mutants if m.equivalent]
-        args.run_equivalent = True
-    if args.sample > 1:
-        mutants = mutants[:: args.sample]
+    mutants = _chosen_mutants(args, rules, files)
     if args.overlay:
-        want, out = args.overlay
-        hit = [m for m in mutants if m.id == want]
-        if not hit:
-            print(f"error: --overlay: no mutant {want!r}", file=sys.stderr)
-            return 2
-        hit[0].overlay(rules, Path(out))
-        print(f"{out}: rules with {hit[0].file}:{hit[0].line} {hit[0].mutation}")
-        return 0
+        return _overlay(args, rules, mutants)
     if args.search:
         return _search(args, rules, mutants)
     if args.list:
@@ -186,159 +168,79 @@ def main(argv=None) -> int:
 
     from tools.mutate.suites import make_suite
 
-    suite = make_suite(args.suite)
-    cases = [str(c) for c in suite.case_files()]
-    if args.cases:
-        import fnmatch
+    return _campaign(args, rules, files, mutants, make_suite(args.suite))
 
-        want = [str(Path(c).resolve()) for c in args.cases]
-        cases = [c for c in cases if any(fnmatch.fnmatch(str(Path(c).resolve()), w) for w in want)]
-        if not cases:
-            print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
-            return 2
+
+def _bad_outputs(args) -> str | None:
+    from asl_kb import outputs
+
+    return (
+        outputs.problem("--report", args.report, (".json",))
+        or (outputs.problem("--out", args.out, folder=True) if args.search else None)
+        or (outputs.problem("--overlay", args.overlay[1], folder=True) if args.overlay else None)
+    )
+
+
+def _chosen_mutants(args, rules: Path, files: list[str]) -> list:
+    """The mutants of the files, of the kind asked, equivalent only or one in
+    every --sample; --only-equivalent runs them."""
+    mutants = [m for f in files for m in file_mutants(rules, f) if args.kind == "all" or m.kind == args.kind]
+    if args.only_equivalent:
+        mutants = [m for m in mutants if m.equivalent]
+        args.run_equivalent = True
+    return mutants[:: args.sample] if args.sample > 1 else mutants
+
+
+def _overlay(args, rules: Path, mutants) -> int:
+    want, out = args.overlay
+    hit = [m for m in mutants if m.id == want]
+    if not hit:
+        print(f"error: --overlay: no mutant {want!r}", file=sys.stderr)
+        return 2
+    hit[0].overlay(rules, Path(out))
+    print(f"{out}: rules with {hit[0].file}:{hit[0].line} {hit[0].mutation}")
+    return 0
+
+
+def _chosen_cases(args, cases: list[str]) -> list[str] | None:
+    """The suite's cases, those --cases names only; None (an error said)
+    when it names none."""
+    if not args.cases:
+        return cases
+    import fnmatch
+
+    want = [str(Path(c).resolve()) for c in args.cases]
+    cases = [c for c in cases if any(fnmatch.fnmatch(str(Path(c).resolve()), w) for w in want)]
+    if not cases:
+        print(f"error: --cases: no case matches {' '.join(args.cases)}", file=sys.stderr)
+        return None
+    return cases
+
+
+def _campaign(args, rules: Path, files: list[str], mutants, suite) -> int:
+    """The baseline, then every mutant against the cases that may tell it
+    apart; the report (and, from a complete run, the history)."""
+    cases = _chosen_cases(args, [str(c) for c in suite.case_files()])
+    if cases is None:
+        return 2
     t_start = time.monotonic()
     tmp = tempfile.TemporaryDirectory(prefix="asl-kb-probes-")
     probes = None if args.no_probes else write_probes(rules, files, Path(tmp.name) / "rules")
     pool = Pool(args.jobs, args.suite if ":" in args.suite else suite.name, rules)
+    results: dict[str, dict] = {}
     try:
-        # the baseline: every case once, on the rules with the probes (tools/mutate/reach.py):
-        # what it loads, how long it takes, which clauses have an instance there
         print(
             f"mutate: {len(mutants)} mutants of {len(files)} files; suite {suite.name}, {len(cases)} cases, "
             f"{args.jobs} workers",
             file=sys.stderr,
         )
-        info: dict[str, dict] = {}
         probe_dir = None if probes is None else str(Path(tmp.name) / "rules")
-        for _, res, _crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
-            for r in res:
-                info[r["case"]] = r
-        again = [c for c in cases if info.get(c, {}).get("status") != "pass"] if probes else []
-        for _, res, _crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
-            for r in res:  # fails with the probes, not without: no record
-                info[r["case"]] = r
-        broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")
-        for c in broken:
-            print(
-                f"mutate: case fails on the shipped rules, left out: {c}: {info.get(c, {}).get('detail', 'no answer')}",
-                file=sys.stderr,
-            )
-        good = [c for c in cases if c not in broken]
-        trees = {}
-        for c in good:
-            loads = set()
-            for entry in info[c]["entries"]:
-                if entry not in trees:
-                    trees[entry] = include_tree(rules, entry)
-                loads |= trees[entry]
-            info[c]["loads"] = loads
-            info[c]["kills"] = 0
-            g = info[c].get("grounded")
-            info[c]["grounded"] = None if g is None else {tuple(x) for x in g}
-        base_seconds = time.monotonic() - t_start
-        print(f"mutate: baseline {base_seconds:.1f} s", file=sys.stderr)
-
-        progress = Progress(len(mutants))
-        results: dict[str, dict] = {}
-        by_key = {m.id: m for m in mutants}
-        texts = {f: (rules / f).read_bytes() for f in files}
-        reach: dict[str, int] = {}
-        kills: dict[tuple, int] = {}  # (file, clause, case) and (file, case) -> mutants killed
-        # (file, clause, case) and (file, case) -> {the label of the run that failed: mutants killed}
-        run_kills: dict[tuple, dict] = {}
-
-        last = history.load(args.history)
-
-        def prefer(m, cases) -> dict:
-            """Per case, the run that killed this mutant last time, then its
-            runs that killed mutants of the same clause, then of the same file,
-            most first: a mutant is killed by the first run that fails, so the
-            likeliest go first."""
-            out = {}
-            before = last.get(history.key(m), {})
-            for c in cases:
-                a, b = run_kills.get((m.file, m.clause, c), {}), run_kills.get((m.file, c), {})
-                first = [before["run"]] if before.get("case") == c and before.get("run") else []
-                if a or b or first:
-                    out[c] = first + sorted(
-                        (set(a) | set(b)) - set(first), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r)
-                    )
-            return out
-
-        affinity = Affinity(good)
-
-        # a negation that leaves a variable unsafe no longer grounds: told from
-        # the clause alone, in its #program part, without running a case
-        unsafe = {k: v for f in files for k, v in unsafe_mutants(rules, f).items()}
-
-        def tasks():
-            for m in mutants:
-                if (m.equivalent and not args.run_equivalent) or m.id in unsafe:
-                    continue
-                rel = [c for c in good if m.file in info[c]["loads"]]
-                if probes is not None:
-                    # only where the clause has an instance; none: the fastest case still runs
-                    # (a mutant may no longer ground at all)
-                    fire = [c for c in rel if probes.may_change(m.id, info[c]["grounded"])]
-                    reach[m.id] = len(fire)
-                    rel = fire or sorted(rel, key=lambda c: info[c]["seconds"])[:1]
-                killer = last.get(history.key(m), {}).get("case")
-                rel.sort(key=lambda c: _order(m, c, info, kills, affinity, killer))
-                # per case: 4 s plus one and a half times its baseline, which ran with the
-                # probes (some three times the plain run): more lenient than PIT's timeout
-                allowed = [4.0 + 1.5 * info[c]["seconds"] for c in rel]
-                yield (m.id, m.file, m.apply(texts[m.file]), rel, allowed, prefer(m, rel))
-
-        for m in mutants:
-            if m.equivalent and not args.run_equivalent:
-                results[m.id] = {**m.as_dict(), "status": EQUIVALENT, "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
-                progress.step(EQUIVALENT, f"{m.file}:{m.line}")
-            elif m.id in unsafe:
-                results[m.id] = {
-                    **m.as_dict(),
-                    "status": ERROR,
-                    "detail": unsafe[m.id],
-                    "cases_run": 0,
-                    "seconds": 0.0,
-                    "cpu": 0.0,
-                }
-                progress.step(ERROR, f"{m.file}:{m.line}")
+        info, good, broken = _baseline(pool, rules, cases, probe_dir)
+        print(f"mutate: baseline {time.monotonic() - t_start:.1f} s", file=sys.stderr)
+        base = _Baseline(args, suite, files, info, good, broken)
+        run = _Run(base, rules, mutants, probes)
         try:
-            for key, res, crash in pool.run(tasks()):
-                m = by_key[key]
-                status, extra = _status(res, crash)
-                if m.equivalent and status == SURVIVED:
-                    status = EQUIVALENT
-                if status in (KILLED, ERROR) and extra.get("by") in info:
-                    info[extra["by"]]["kills"] += 1
-                    for k in ((m.file, m.clause, extra["by"]), (m.file, extra["by"])):
-                        kills[k] = kills.get(k, 0) + 1
-                        if extra.get("run"):
-                            runs = run_kills.setdefault(k, {})
-                            runs[extra["run"]] = runs.get(extra["run"], 0) + 1
-                results[key] = {
-                    **m.as_dict(),
-                    "status": status,
-                    **extra,
-                    **({"cases_grounding": reach[key]} if key in reach else {}),
-                    "cases_run": len(res),
-                    "seconds": round(sum(r["seconds"] for r in res), 3),
-                    "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3),
-                }
-                progress.step(status, f"{m.file}:{m.line}")
-                if len(results) % 100 == 0:  # a partial report, in case the run is cut
-                    _write(
-                        args,
-                        suite,
-                        files,
-                        [m for m in mutants if m.id in results],
-                        results,
-                        info,
-                        good,
-                        broken,
-                        time.monotonic() - t_start,
-                        complete=False,
-                    )
+            run.all(pool, results, lambda done: _write(base, done, results, time.monotonic() - t_start, False))
         except KeyboardInterrupt:
             print("\nmutate: interrupted; the report covers the mutants done", file=sys.stderr)
     finally:
@@ -349,7 +251,159 @@ def main(argv=None) -> int:
     # the history is the casebook's killers: kept from a run where every case ran
     if len(done) == len(mutants) and not args.cases and args.sample == 1 and suite.name == "casebook":
         history.update(args.history, mutants, results)
-    return _report(args, suite, files, done, results, info, good, broken, seconds, complete=len(done) == len(mutants))
+    return _report(base, done, results, seconds, complete=len(done) == len(mutants))
+
+
+def _baseline(pool: Pool, rules: Path, cases: list[str], probe_dir: str | None) -> tuple[dict, list, list]:
+    """Every case once, on the rules with the probes (tools/mutate/reach.py):
+    what it loads, how long it takes, which clauses have an instance there.
+    (info by case, the cases that pass, those that fail on the shipped rules)"""
+    info: dict[str, dict] = {}
+    for _, res, _crash in pool.run((f"base:{c}", None, probe_dir, [c], 600.0) for c in cases):
+        for r in res:
+            info[r["case"]] = r
+    again = [c for c in cases if info.get(c, {}).get("status") != "pass"] if probe_dir else []
+    for _, res, _crash in pool.run((f"base:{c}", None, None, [c], 600.0) for c in again):
+        for r in res:  # fails with the probes, not without: no record
+            info[r["case"]] = r
+    broken = sorted(c for c in cases if info.get(c, {}).get("status") != "pass")
+    for c in broken:
+        print(
+            f"mutate: case fails on the shipped rules, left out: {c}: {info.get(c, {}).get('detail', 'no answer')}",
+            file=sys.stderr,
+        )
+    good = [c for c in cases if c not in broken]
+    trees: dict[str, set] = {}
+    for c in good:
+        loads: set = set()
+        for entry in info[c]["entries"]:
+            if entry not in trees:
+                trees[entry] = include_tree(rules, entry)
+            loads |= trees[entry]
+        info[c]["loads"] = loads
+        info[c]["kills"] = 0
+        g = info[c].get("grounded")
+        info[c]["grounded"] = None if g is None else {tuple(x) for x in g}
+    return info, good, broken
+
+
+class _Run:
+    """The mutants run against the cases: which cases each goes to, in which
+    order (the likeliest killers first), and what each run tells."""
+
+    def __init__(self, base: "_Baseline", rules: Path, mutants, probes):
+        args, files = base.args, base.files
+        self.args, self.mutants, self.info, self.good, self.probes = args, mutants, base.info, base.good, probes
+        self.by_key = {m.id: m for m in mutants}
+        self.texts = {f: (rules / f).read_bytes() for f in files}
+        self.reach: dict[str, int] = {}
+        self.kills: dict[tuple, int] = {}  # (file, clause, case) and (file, case) -> mutants killed
+        # (file, clause, case) and (file, case) -> {the label of the run that failed: mutants killed}
+        self.run_kills: dict[tuple, dict] = {}
+        self.last = history.load(args.history)
+        self.affinity = Affinity(base.good)
+        # a negation that leaves a variable unsafe no longer grounds: told from
+        # the clause alone, in its #program part, without running a case
+        self.unsafe = {k: v for f in files for k, v in unsafe_mutants(rules, f).items()}
+
+    def prefer(self, m, cases) -> dict:
+        """Per case, the run that killed this mutant last time, then its
+        runs that killed mutants of the same clause, then of the same file,
+        most first: a mutant is killed by the first run that fails, so the
+        likeliest go first."""
+        out = {}
+        before = self.last.get(history.key(m), {})
+        for c in cases:
+            a, b = self.run_kills.get((m.file, m.clause, c), {}), self.run_kills.get((m.file, c), {})
+            first = [before["run"]] if before.get("case") == c and before.get("run") else []
+            if a or b or first:
+                out[c] = first + sorted((set(a) | set(b)) - set(first), key=lambda r: (-a.get(r, 0), -b.get(r, 0), r))
+        return out
+
+    def order(self, m, case: str, killer: str | None = None) -> tuple:
+        """The order a mutant's cases run in, likeliest killer first: the case
+        that killed this mutant in the last complete run (`killer`, from
+        tools/mutate/history.json), then the cases that killed other mutants of
+        the same clause, then of the same file, then those with the most words
+        in common with the clause (its rule id, its constants), then the most
+        kills per second so far."""
+        return (
+            case != killer,
+            -self.kills.get((m.file, m.clause, case), 0),
+            -self.kills.get((m.file, case), 0),
+            -round(self.affinity(m, case), 1),
+            -(self.info[case]["kills"] + 0.5) / max(self.info[case]["seconds"], 0.05),
+            case,
+        )
+
+    def skipped(self, m) -> bool:
+        return (m.equivalent and not self.args.run_equivalent) or m.id in self.unsafe
+
+    def tasks(self):
+        for m in self.mutants:
+            if self.skipped(m):
+                continue
+            rel = [c for c in self.good if m.file in self.info[c]["loads"]]
+            if self.probes is not None:
+                # only where the clause has an instance; none: the fastest case still runs
+                # (a mutant may no longer ground at all)
+                fire = [c for c in rel if self.probes.may_change(m.id, self.info[c]["grounded"])]
+                self.reach[m.id] = len(fire)
+                rel = fire or sorted(rel, key=lambda c: self.info[c]["seconds"])[:1]
+            killer = self.last.get(history.key(m), {}).get("case")
+            rel.sort(key=lambda c: self.order(m, c, killer))
+            # per case: 4 s plus one and a half times its baseline, which ran with the
+            # probes (some three times the plain run): more lenient than PIT's timeout
+            allowed = [4.0 + 1.5 * self.info[c]["seconds"] for c in rel]
+            yield (m.id, m.file, m.apply(self.texts[m.file]), rel, allowed, self.prefer(m, rel))
+
+    def all(self, pool: Pool, results: dict, partial) -> None:
+        """Every mutant's result into `results`; partial(mutants done) every
+        hundred, in case the run is cut."""
+        progress = Progress(len(self.mutants))
+        for m in self.mutants:
+            if m.equivalent and not self.args.run_equivalent:
+                results[m.id] = {**m.as_dict(), "status": EQUIVALENT, "cases_run": 0, "seconds": 0.0, "cpu": 0.0}
+                progress.step(EQUIVALENT, f"{m.file}:{m.line}")
+            elif m.id in self.unsafe:
+                results[m.id] = {
+                    **m.as_dict(),
+                    "status": ERROR,
+                    "detail": self.unsafe[m.id],
+                    "cases_run": 0,
+                    "seconds": 0.0,
+                    "cpu": 0.0,
+                }
+                progress.step(ERROR, f"{m.file}:{m.line}")
+        for key, res, crash in pool.run(self.tasks()):
+            m = self.by_key[key]
+            results[key] = self.result(m, res, crash)
+            progress.step(results[key]["status"], f"{m.file}:{m.line}")
+            if len(results) % 100 == 0:  # a partial report, in case the run is cut
+                partial([m for m in self.mutants if m.id in results])
+
+    def result(self, m, res: list[dict], crash: str | None) -> dict:
+        """A mutant's result from its runs; the kills counted for the order
+        of the next mutants' cases."""
+        status, extra = _status(res, crash)
+        if m.equivalent and status == SURVIVED:
+            status = EQUIVALENT
+        if status in (KILLED, ERROR) and extra.get("by") in self.info:
+            self.info[extra["by"]]["kills"] += 1
+            for k in ((m.file, m.clause, extra["by"]), (m.file, extra["by"])):
+                self.kills[k] = self.kills.get(k, 0) + 1
+                if extra.get("run"):
+                    runs = self.run_kills.setdefault(k, {})
+                    runs[extra["run"]] = runs.get(extra["run"], 0) + 1
+        return {
+            **m.as_dict(),
+            "status": status,
+            **extra,
+            **({"cases_grounding": self.reach[m.id]} if m.id in self.reach else {}),
+            "cases_run": len(res),
+            "seconds": round(sum(r["seconds"] for r in res), 3),
+            "cpu": round(sum(r.get("cpu", 0.0) for r in res), 3),
+        }
 
 
 _RULE_ID = re.compile(r"^([A-Z]\d+)_(\d+)")
@@ -380,21 +434,44 @@ class Affinity:
         return sum(self.weight.get(w, 0.0) for w in clause & self.words[case])
 
 
-def _order(m, case: str, info: dict, kills: dict, affinity: Affinity, killer: str | None = None) -> tuple:
-    """The order a mutant's cases run in, likeliest killer first: the case
-    that killed this mutant in the last complete run (`killer`, from
-    tools/mutate/history.json), then the cases that killed other mutants of the
-    same clause, then of the same file, then those with the most words in
-    common with the clause (its rule id, its constants), then the most kills
-    per second so far."""
-    return (
-        case != killer,
-        -kills.get((m.file, m.clause, case), 0),
-        -kills.get((m.file, case), 0),
-        -round(affinity(m, case), 1),
-        -(info[case]["kills"] + 0.5) / max(info[case]["seconds"], 0.05),
-        case,
+def _to_search(args, by_id: dict) -> list[str] | None:
+    """The mutants --search takes: --mutants, else the survivors of the
+    last report; None (an error said) when there is none to take or a
+    mutant named is not one of the files'."""
+    if args.mutants:
+        want = args.mutants
+    else:
+        try:
+            report = json.loads(Path(args.report).read_text())
+        except (OSError, ValueError) as e:
+            print(
+                f"error: {args.report}: --search: no mutation report to take the survivors from ({e}); "
+                f"run `make mutate` first or name --mutants",
+                file=sys.stderr,
+            )
+            return None
+        want = [r["id"] for r in report["mutants"] if r["status"] in (SURVIVED, UNREACHED)]
+    missing = [w for w in want if w not in by_id]
+    if missing:
+        print(f"error: --mutants: no mutant {missing[0]!r} among the files given", file=sys.stderr)
+        return None
+    return want
+
+
+def _write_witness(out: Path, m, where: str, scope: str, w: dict) -> Path:
+    """The witness of a mutant told apart, as a proposed case."""
+    out.mkdir(parents=True, exist_ok=True)
+    case = out / "witness.yaml"
+    changes = [f"{s} {e['outcome']}" for k, s in (("appeared", "+"), ("vanished", "-")) for e in w[k]]
+    case.write_text(
+        f"# proposed case for the mutant {m.id} ({where}):\n"
+        f"# the smallest position of scope {scope} where it differs from the shipped rules.\n"
+        f"# Check the expected outcome against the rule text before adding an expect: block.\n"
+        + "".join(f"# {c}\n" for c in changes[:12])
+        + w["yaml"],
+        encoding="utf-8",
     )
+    return case
 
 
 def _search(args, rules: Path, mutants) -> int:
@@ -413,22 +490,8 @@ def _search(args, rules: Path, mutants) -> int:
     from asl_kb.errors import PositionError
 
     by_id = {m.id: m for m in mutants}
-    if args.mutants:
-        want = args.mutants
-    else:
-        try:
-            report = json.loads(Path(args.report).read_text())
-        except (OSError, ValueError) as e:
-            print(
-                f"error: {args.report}: --search: no mutation report to take the survivors from ({e}); "
-                f"run `make mutate` first or name --mutants",
-                file=sys.stderr,
-            )
-            return 2
-        want = [r["id"] for r in report["mutants"] if r["status"] in (SURVIVED, UNREACHED)]
-    missing = [w for w in want if w not in by_id]
-    if missing:
-        print(f"error: --mutants: no mutant {missing[0]!r} among the files given", file=sys.stderr)
+    want = _to_search(args, by_id)
+    if want is None:
         return 2
     try:
         scope = load_scope(args.scope)
@@ -456,17 +519,7 @@ def _search(args, rules: Path, mutants) -> int:
             if r["witnesses"]:
                 told += 1
                 w = r["witnesses"][0]
-                out.mkdir(parents=True, exist_ok=True)
-                case = out / "witness.yaml"
-                changes = [f"{s} {e['outcome']}" for k, s in (("appeared", "+"), ("vanished", "-")) for e in w[k]]
-                case.write_text(
-                    f"# proposed case for the mutant {m.id} ({where}):\n"
-                    f"# the smallest position of scope {scope.name} where it differs from the shipped rules.\n"
-                    f"# Check the expected outcome against the rule text before adding an expect: block.\n"
-                    + "".join(f"# {c}\n" for c in changes[:12])
-                    + w["yaml"],
-                    encoding="utf-8",
-                )
+                case = _write_witness(out, m, where, scope.name, w)
                 print(
                     f"{where}\n    told apart by {w['position']} ({w['units']} unit(s), {w['non_open']} "
                     f"non-open hex(es)) after {r['tried']} positions: {case}"
@@ -530,7 +583,21 @@ def _figures(rows, seconds, jobs) -> dict:
     }
 
 
-def _write(args, suite, files, mutants, results, info, good, broken, seconds, complete: bool) -> dict:
+class _Baseline(NamedTuple):
+    """What a run's report says besides its mutants: the options, the suite,
+    the files mutated, and the baseline (info by case, the cases that pass,
+    those that fail on the shipped rules)."""
+
+    args: argparse.Namespace
+    suite: Any  # (tools/mutate/suites.py make_suite)
+    files: list[str]
+    info: dict
+    good: list[str]
+    broken: list[str]
+
+
+def _write(b: _Baseline, mutants, results: dict, seconds: float, complete: bool) -> dict:
+    args, suite, files, info, good, broken = b
     rows = [results[m.id] for m in mutants]
     figures = _figures(rows, seconds, args.jobs)
     report = {
@@ -554,9 +621,10 @@ def _write(args, suite, files, mutants, results, info, good, broken, seconds, co
     return figures
 
 
-def _report(args, suite, files, mutants, results, info, good, broken, seconds, complete=True) -> int:
+def _report(b: _Baseline, mutants, results: dict, seconds: float, complete: bool = True) -> int:
+    args = b.args
     rows = [results[m.id] for m in mutants]
-    figures = _write(args, suite, files, mutants, results, info, good, broken, seconds, complete)
+    figures = _write(b, mutants, results, seconds, complete)
     count = {s: figures[s] for s in (KILLED, SURVIVED, UNREACHED)}
     count[ERROR], count[TIMEOUT] = figures["errors"], figures["timeouts"]
     dead, pct = figures["killed_total"], figures["killed_percent"]
