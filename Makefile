@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-slow lint bench install install-test clean mutate
+.PHONY: run test test-slow lint bench install install-test clean mutate screenshots
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -55,6 +55,11 @@ bench: install
 # (e.g. MUTATE_ARGS="--kind delete --jobs 1 --cases facts/rout/A10.52-low-crawl.yaml").
 mutate: install-test
 	$(BIN)/python -m tools.mutate $(FILES) $(MUTATE_ARGS)
+
+# The README's pictures made again (docs/report-A10.531-EX.png, docs/serve.png;
+# tools/screenshots.py): Chromium through Playwright
+screenshots: install-test
+	$(BIN)/python -m tools.screenshots
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

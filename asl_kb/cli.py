@@ -172,6 +172,10 @@ def _report_pair(position, args, a, b) -> int:
 
 #: seconds `outcomes` may take before it answers with what it has (--timeout)
 DEFAULT_TIMEOUT = 600.0
+#: seconds each answer of `serve` may take before the page gets what it has
+#: (a player waits for it: a large position's answer says it is incomplete
+#: within a minute, and the page can cancel it sooner)
+DEFAULT_SERVE_TIMEOUT = 60.0
 #: MiB of memory (the process's data: heap and clingo's) `outcomes` may use
 #: before it answers with what it has (--max-memory); the benchmarks' peaks
 #: are in docs/performance.md
@@ -220,12 +224,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 @functools.cache
-def _common(output_format: bool = True, limit: bool = True) -> argparse.ArgumentParser:
+def _common(
+    output_format: bool = True, limit: bool = True, timeout: float = DEFAULT_TIMEOUT
+) -> argparse.ArgumentParser:
     """The common options, as a parent parser of the subcommands that use
     them: a subcommand without an output of its own to shape (`report`
     writes HTML, `serve` a web page) does not take --format or --limit, so
     that argparse refuses them; its args still carry the defaults the
-    shared code reads (text, no limit)."""
+    shared code reads (text, no limit). `timeout`: --timeout's default
+    (`serve` answers a player who waits: DEFAULT_SERVE_TIMEOUT)."""
     c = _Parser(add_help=False)
     g = c.add_argument_group("common options")
     g.add_argument(
@@ -258,9 +265,9 @@ def _common(output_format: bool = True, limit: bool = True) -> argparse.Argument
     g.add_argument(
         "--timeout",
         type=_seconds,
-        default=DEFAULT_TIMEOUT,
+        default=timeout,
         metavar="SECONDS",
-        help=f"past SECONDS, answer with complete: false and what was cut, exit 3 (default: {DEFAULT_TIMEOUT:g})",
+        help=f"past SECONDS, answer with complete: false and what was cut, exit 3 (default: {timeout:g})",
     )
     g.add_argument(
         "--max-memory",
@@ -368,7 +375,7 @@ def _why_not_parser(sub, common) -> None:
 def _serve_parser(sub, common) -> None:
     s = sub.add_parser(
         "serve",
-        parents=[common(output_format=False, limit=False)],
+        parents=[common(output_format=False, limit=False, timeout=DEFAULT_SERVE_TIMEOUT)],
         help="a local web app: build a position on the hex map, see every legal outcome as you go",
         description="A local web app (docs/serve.md): the position's map drawn as `report` draws it, "
         "units, terrain and the header edited with the mouse, every change checked by the "
@@ -384,7 +391,12 @@ def _serve_parser(sub, common) -> None:
         help="flip this switch of rules/core/versions.lp against --rules (default: none; --rules current "
         "where none is given)",
     )
-    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    s.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on: an address of a network opens the app to that network, with no "
+        "authentication; 0.0.0.0 is refused (default: 127.0.0.1, this machine only)",
+    )
     s.add_argument("--port", type=committee_cli.at_least(1), default=8000, help="port to listen on (default: 8000)")
     # the common --timeout and --max-memory cap each answer, not the server
     s.add_argument(

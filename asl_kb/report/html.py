@@ -513,7 +513,16 @@ class _View:
         group_list = [
             {"at": at, "fates": fs, "kinds": sorted({x["f"]["fate"] for x in fs})} for at, fs in groups.items()
         ]
-        return {"u": u, "groups": group_list, "open": len(fates) <= OPEN_UP_TO, "n": len(fates), "section": section}
+        # (a surrender or an elimination is where the unit is: no destination)
+        routs = sum(1 for g in group_list if "rout" in g["kinds"])
+        return {
+            "u": u,
+            "groups": group_list,
+            "open": len(fates) <= OPEN_UP_TO,
+            "n": len(fates),
+            "routs": routs,
+            "section": section,
+        }
 
     def _overlay(self, u: dict, f: dict, oid: str) -> dict:
         start = hex_of(u["at"])

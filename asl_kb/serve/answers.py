@@ -59,10 +59,7 @@ def outcomes(
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
     draws them."""
-    from asl_kb.board import hexgrid
     from asl_kb.engines.outcomes import outcomes as answer
-    from asl_kb.report.html import to_html
-    from asl_kb.report.render import to_json
 
     try:
         with _under(rules) as put:
@@ -70,6 +67,39 @@ def outcomes(
             result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
     except AslKbError as e:
         return {"error": error(e)}
+    return _page(result, position, page)
+
+
+def cut(
+    text: str,
+    filename: str,
+    phase: bool,
+    timeout: float,
+    max_memory: int,
+    rules=None,
+    page: bool = True,
+    where: str = "figuring the outcomes",
+) -> dict:
+    """The answer of a run stopped past --timeout (asl_kb/serve/work.py), as
+    `outcomes --timeout` prints it then: complete: false, what was cut, every
+    broken unit without fates."""
+    from asl_kb.engines.outcomes import cut_by_timeout
+
+    try:
+        with _under(rules) as put:
+            position = _load(text, filename, put)
+    except AslKbError as e:
+        return {"error": error(e)}
+    return _page(cut_by_timeout(position, timeout, where), position, page)
+
+
+def _page(result, position, page: bool) -> dict:
+    """The answer as the page reads it: the JSON, its result and, with
+    `page`, the report page that draws it."""
+    from asl_kb.board import hexgrid
+    from asl_kb.report.html import to_html
+    from asl_kb.report.render import to_json
+
     out = to_json(result)
     if not page:
         return {"json": out, "result": json.loads(out), "complete": result.complete}
@@ -83,15 +113,16 @@ def outcomes(
     }
 
 
-def why_not(text: str, filename: str, unit: str, at: str, rules=None) -> dict:
-    """Is a rout of `unit` to `at` legal, and if not, which rules forbid it
-    (as `asl-kb why-not --format json POSITION UNIT rout AT`)."""
+def why_not(text: str, filename: str, unit: str, words: list[str], rules=None) -> dict:
+    """Is the fate `words` of `unit` legal (rout AT, stay, surrender CAPTOR,
+    eliminated), and if not, which rules forbid it (as `asl-kb why-not
+    --format json POSITION UNIT WORDS...`)."""
     from asl_kb.engines.why_not import parse_proposal, to_text, why_not as ask
 
     try:
         with _under(rules) as put:
             position = _load(text, filename, put)
-            r = ask(position, parse_proposal(position, unit, ["rout", at]))
+            r = ask(position, parse_proposal(position, unit, list(words)))
     except AslKbError as e:
         return {"error": error(e)}
     return {"why_not": r, "text": to_text(r)}
@@ -107,7 +138,7 @@ def run(name: str, kwargs: dict, max_memory: int) -> dict:
     budget.cap_memory(max_memory, beyond=budget.data_used() or 0)
     try:
         with process.paused():
-            by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not}
+            by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not, "cut": cut}
             out = by_name[name](**kwargs)
     except MemoryError:
         out = {"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"}

@@ -7,14 +7,24 @@
     POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
                            -> the YAML, the outcomes JSON and (unless page is false)
                               the report page drawing them
-    POST /api/why-not      {tree, original?, filename?, unit, at}  -> why-not's answer
+    POST /api/why-not      {tree, original?, filename?, unit, fate?, at?, captor?}
+                           -> why-not's answer (fate: rout to `at`, the default;
+                              stay; surrender to `captor`; eliminated)
     POST /api/save         {tree, original?, filename?}  -> the YAML file
 
 A request names no path of the machine: the position travels in the body,
 `filename` is only the name errors and the download carry. Bodies are
 size-limited; a bad one is a 4xx whose JSON `error` has the loader's
-FILE:LINE: KEY: message and its key; an answer that does not come within
-the caps is a 504 that says so (asl_kb/serve/work.py).
+FILE:LINE: KEY: message and its key; an answer past --timeout is the
+answer cut (complete: false), one that does not come even so a 504 that
+says so (asl_kb/serve/work.py).
+
+Another site's page gets nothing: a request must name the server by one of
+its own names (Host), a request a browser sends from another origin
+(Origin) is refused, no response may be framed by another page
+(frame-ancestors, X-Frame-Options), and a body that is not JSON is refused
+(so a form of another site cannot post one without the browser asking
+first, CORS, which this server never grants).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from starlette.routing import Route
 from asl_kb.errors import PositionError
 from asl_kb.position import loader
 from asl_kb.serve import yamltext
+from asl_kb.serve.hosts import LOCAL_NAMES
 from asl_kb.serve.work import Cut, Runner
 
 #: a request body: the position (at most the loader's 1 MiB), its original
@@ -48,7 +59,10 @@ _STATIC = {
     "/static/app.css": ("app.css", "text/css; charset=utf-8"),
 }
 #: the Host a request to a server bound to this machine may name
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+LOCAL_HOSTS = LOCAL_NAMES
+#: headers of every response: no page of another site may frame this one
+#: (a click on a framed, hidden app would edit or save for that site)
+FRAME_HEADERS = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
 _FILENAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
@@ -88,7 +102,42 @@ async def _json_body(request: Request) -> dict:
         raise BadRequest(400, "the request body is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest(400, "the request body is not a JSON object")
+    where = _lone_surrogate(body)
+    if where is not None:
+        raise BadRequest(400, f"{where}: not valid Unicode text (a lone surrogate)", key=where)
     return body
+
+
+def _lone_surrogate(body) -> str | None:
+    """Where the JSON body holds a string (a value or a key) that is not
+    Unicode text (a lone surrogate, "\\ud800", which JSON allows and UTF-8
+    cannot write), its key path in ASCII; None if it holds none."""
+    stack = [(body, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                path = f"{where}.{_ascii(k)}" if where else _ascii(k)
+                if not _text(k):
+                    return path
+                stack.append((v, path))
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
+        elif isinstance(node, str) and not _text(node):
+            return where or "body"
+    return None
+
+
+def _text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _ascii(s: str) -> str:
+    return s if _text(s) else s.encode("ascii", "backslashreplace").decode("ascii")
 
 
 def _string(body: dict, key: str, default: str | None = None) -> str:
@@ -116,6 +165,54 @@ def _position_text(body: dict) -> tuple[str, str]:
     if len(text.encode("utf-8")) > loader.MAX_BYTES:
         raise BadRequest(413, f"{filename}: position too large (the limit is {loader.MAX_BYTES} bytes)")
     return text, filename
+
+
+class FrameHeaders:
+    """Every response (an error too) carries FRAME_HEADERS."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_framed(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.lower().encode(), v.encode()) for k, v in FRAME_HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_framed)
+
+
+class SameOrigin:
+    """A request that names its Origin (a browser's, on a POST or a fetch)
+    comes from this server's own page: the Origin is http://HOST as the
+    request's Host names it. Another is refused (403) before it is read."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers", []))
+            origin = headers.get(b"origin")
+            if origin is not None and origin != b"http://" + headers.get(b"host", b""):
+                response = JSONResponse(
+                    {
+                        "error": {
+                            "message": "another site's page may not use this server (Origin refused)",
+                            "key": None,
+                            "line": None,
+                            "file": None,
+                        }
+                    },
+                    status_code=403,
+                )
+                return await response(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -162,6 +259,8 @@ def create_app(
                 "readings": sorted(loader.switch_names()),
                 "sides": list(SIDE_COLOURS),
                 "classes": list(loader.UNIT_CLASSES),
+                "rules": rules if rules is None or isinstance(rules, str) else rules.label,
+                "colours": SIDE_COLOURS,
                 "limits": {
                     "body": MAX_BODY,
                     "position": loader.MAX_BYTES,
@@ -177,6 +276,8 @@ def create_app(
     async def open_(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _string(body, "text"), _filename(body.get("filename"))
+        if len(text.encode("utf-8")) > loader.MAX_BYTES:
+            raise BadRequest(413, f"{filename}: position too large (the limit is {loader.MAX_BYTES} bytes)")
         try:
             tree = yamltext.to_tree(text, filename)
         except PositionError as e:
@@ -227,9 +328,13 @@ def create_app(
     async def why_not(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
-        unit, at = _string(body, "unit"), _string(body, "at")
+        unit, fate = _string(body, "unit"), _string(body, "fate", "rout")
+        # the words of `asl-kb why-not POSITION UNIT FATE [LOCATION | CAPTOR]`
+        words = [fate] + (
+            [_string(body, "at")] if fate == "rout" else [_string(body, "captor")] if fate == "surrender" else []
+        )
         out = await _answer(
-            request, "why_not", {"text": text, "filename": filename, "unit": unit, "at": at, "rules": rules}, body
+            request, "why_not", {"text": text, "filename": filename, "unit": unit, "words": words, "rules": rules}, body
         )
         return JSONResponse(out)
 
@@ -246,7 +351,7 @@ def create_app(
         return JSONResponse({"error": e.body}, status_code=e.status)
 
     async def internal(request: Request, e: Exception) -> JSONResponse:
-        first = (str(e).strip().splitlines() or [""])[0]
+        first = _ascii((str(e).strip().splitlines() or [""])[0])
         return JSONResponse(
             {
                 "error": {
@@ -270,15 +375,22 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        runner.warm()
-        yield
+        runner.warm(rules)
+        try:
+            yield
+        finally:
+            runner.close()
 
     # (starlette types a handler's exception as Exception, not the class it is registered for)
     handlers: dict = {BadRequest: bad_request, Exception: internal}
     app = Starlette(
         routes=routes,
         exception_handlers=handlers,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+        middleware=[
+            Middleware(FrameHeaders),
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+            Middleware(SameOrigin),
+        ],
         lifespan=lifespan,
     )
     app.state.runner = runner

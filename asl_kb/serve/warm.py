@@ -16,11 +16,11 @@ units:
 """
 
 
-def up() -> None:
-    """Answer the warm-up position, as a request would (a failure leaves
-    the children cold, not wrong)."""
+def up(rules=None) -> None:
+    """Answer the warm-up position, as a request would, under the rule set
+    --rules names (a failure leaves the children cold, not wrong)."""
     try:
-        answers.outcomes(_TEXT, "warm-up.yaml", False, 30.0, 1024)
-        answers.why_not(_TEXT, "warm-up.yaml", "R1", "C3")
+        answers.outcomes(_TEXT, "warm-up.yaml", False, 30.0, 1024, rules)
+        answers.why_not(_TEXT, "warm-up.yaml", "R1", ["rout", "C3"], rules)
     except Exception:
         pass

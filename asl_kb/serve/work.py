@@ -1,12 +1,17 @@
 """Each answer in its own child process (asl_kb/children.py), so that a
 runaway answer cannot take the server down: the engine gets the CLI's
 --timeout (it answers `complete: false` past it) and the child the CLI's
---max-memory cap; a child still running `grace` seconds past the timeout is
-killed. At most `workers` children run at once, the other requests wait
-their turn (at most `queue` of them). A newer request of the same tab
-(`tab`, a larger `seq`) ends the answer its older one is still waiting for,
-and so does a client that hung up: the child and every process it started
-(its rout groups' children) are killed. No child outlives the server.
+--max-memory cap. A child still running half its slack past the timeout
+(inside a call no check reaches: the CLI's watchdog fires then,
+asl_kb/budget.py) is killed and the page gets what `outcomes --timeout`
+prints then: the answer cut, complete: false (figured in a new child,
+allowed `grace` seconds; past them, a 504). At most `workers` children run
+at once, the other requests wait their turn (at most `queue` of them). A
+newer request of the same tab (`tab`, a larger `seq`) ends the answer its
+older one is still waiting for, and so does a client that hung up: the
+child and every process it started (its rout groups' workers) are killed.
+No child outlives the server: a request cancelled as the server stops kills
+its child, and every child dies with the server (PR_SET_PDEATHSIG).
 
 Children are forked from the server, which has answered a small position
 itself before the first request (warm(): the rules parsed, the report's
@@ -19,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from asl_kb import children
+from asl_kb import budget, children
 from asl_kb.serve import answers
 
 #: how often a waiting answer asks whether its client is still there (s)
@@ -43,12 +48,17 @@ class Runner:
         self._waiting = 0
         self._latest: dict[str, tuple[int, asyncio.Future]] = {}
 
-    def warm(self) -> None:
+    def warm(self, ruleset=None) -> None:
         """Answer a small position in the server before the first answer
         (asl_kb/serve/warm.py): every child is forked warm."""
         from asl_kb.serve import warm
 
-        warm.up()
+        warm.up(ruleset)
+
+    def close(self) -> None:
+        """End every answer still running (the server stops)."""
+        for child in children.alive():
+            child.kill()
 
     async def run(
         self,
@@ -87,31 +97,45 @@ class Runner:
                 del self._latest[tab]
 
     async def _child(self, name, kwargs, superseded, gone) -> dict:
+        """The answer of a child; past the timeout and half its slack, the
+        answer cut (answers.cut) for `outcomes`, a 504 for the others."""
+        over = self.timeout + budget.slack(self.timeout) / 2
+        with children.start(answers.run, name, kwargs, self.max_memory) as child:
+            if await self._wait(child, over, superseded, gone):
+                return self._result(child)
+        if name != "outcomes":
+            raise Cut(504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped")
+        with children.start(answers.run, "cut", {**kwargs, "where": "figuring the outcomes"}, self.max_memory) as child:
+            if await self._wait(child, self.grace, superseded, gone):
+                return self._result(child)
+        raise Cut(504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped")
+
+    async def _wait(self, child, within: float, superseded, gone) -> bool:
+        """Whether the child answered within `within` seconds; Cut if the
+        request was superseded or its client left."""
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
-        with children.start(answers.run, name, kwargs, self.max_memory) as child:
-            loop.add_reader(child.fileno(), lambda: None if ready.done() else ready.set_result(None))
-            try:
-                deadline = loop.time() + self.timeout + self.grace
-                while not ready.done():
-                    left = deadline - loop.time()
-                    if left <= 0:
-                        raise Cut(
-                            504, f"no answer within the cap (--timeout {self.timeout:g} s): the answer was stopped"
-                        )
-                    await asyncio.wait(
-                        {ready, superseded}, timeout=min(POLL, left), return_when=asyncio.FIRST_COMPLETED
-                    )
-                    if superseded.done() and not ready.done():
-                        raise Cut(409, "superseded: a newer edit of this page is being answered")
-                    if gone is not None and not ready.done() and await gone():
-                        raise Cut(499, "the client went away")
-            finally:
-                loop.remove_reader(child.fileno())
-            try:
-                return child.result()
-            except (children.ChildFailed, MemoryError):
-                return {
-                    "cut": f"the answer's process ended without answering "
-                    f"(the memory cap, --max-memory {self.max_memory} MiB?)"
-                }
+        loop.add_reader(child.fileno(), lambda: None if ready.done() else ready.set_result(None))
+        try:
+            deadline = loop.time() + within
+            while not ready.done():
+                left = deadline - loop.time()
+                if left <= 0:
+                    return False
+                await asyncio.wait({ready, superseded}, timeout=min(POLL, left), return_when=asyncio.FIRST_COMPLETED)
+                if superseded.done() and not ready.done():
+                    raise Cut(409, "superseded: a newer edit of this page is being answered")
+                if gone is not None and not ready.done() and await gone():
+                    raise Cut(499, "the client went away")
+            return True
+        finally:
+            loop.remove_reader(child.fileno())
+
+    def _result(self, child) -> dict:
+        try:
+            return child.result()
+        except (children.ChildFailed, MemoryError):
+            return {
+                "cut": f"the answer's process ended without answering "
+                f"(the memory cap, --max-memory {self.max_memory} MiB?)"
+            }

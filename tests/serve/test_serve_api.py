@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -330,7 +331,7 @@ def test_oversized_position(client):
     tree["notes"] = "x" * (MAX_BYTES + 10)
     e = err(client.post("/api/answer", json={"tree": tree}), 413)
     assert "position too large" in e["message"]
-    e = err(client.post("/api/open", json={"text": "notes: " + "x" * (MAX_BYTES + 10)}), 400)
+    e = err(client.post("/api/open", json={"text": "notes: " + "x" * (MAX_BYTES + 10)}), 413)
     assert "too large" in e["message"]
 
 
@@ -378,12 +379,36 @@ def test_the_engine_timeout_answers_incomplete():
     assert any("--timeout" in b for b in out["result"]["incomplete_because"])
 
 
-def test_an_answer_past_the_caps_is_stopped():
-    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.01, grace=0)) as c:
-        e = err(c.post("/api/answer", json={"tree": TREE}), 504)
-        assert "--timeout" in e["message"]
-        # the server is still there
-        assert c.get("/api/meta").status_code == 200
+def _hang(*args, **kwargs):
+    time.sleep(120)  # (in the answer's child: killed past the cap)
+
+
+def test_an_answer_past_the_timeout_gives_the_page_the_cut_answer(monkeypatch):
+    """An answer stuck past --timeout and half its slack (a call no check
+    reaches) is stopped and the page gets what `outcomes --timeout` prints
+    then: complete: false, the broken units without fates, the map; a
+    why-not is a 504; a cut answer that does not come either, a 504."""
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.5, grace=30)) as c:
+        # (patched once the server has warmed up: its answers' children are forked from it)
+        monkeypatch.setattr(answers, "outcomes", _hang)
+        monkeypatch.setattr(answers, "why_not", _hang)
+        t0 = time.monotonic()
+        r = c.post("/api/answer", json={"tree": TREE})
+        took = time.monotonic() - t0
+        assert r.status_code == 200, r.text
+        out = r.json()
+        assert out["complete"] is False and out["result"]["cut"]["timeout"] == 0.5
+        assert set(out["result"]["cut"]["units"]) == {"RG2", "RJ2", "RI5", "RI4"}
+        assert 'id="board"' in out["html"]
+        assert took < 0.5 + 1 + 5  # the timeout, its slack, the cut answer
+        e = err(c.post("/api/why-not", json={"tree": TREE, "unit": "RI5", "at": "H4"}), 504)
+        assert "--timeout 0.5" in e["message"]
+    monkeypatch.undo()
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, timeout=0.5, grace=0.5)) as c:
+        monkeypatch.setattr(answers, "outcomes", _hang)
+        monkeypatch.setattr(answers, "cut", _hang)
+        err(c.post("/api/answer", json={"tree": TREE}), 504)
+        assert c.get("/api/meta").status_code == 200  # the server is still there
     assert no_child_left()
 
 
@@ -540,3 +565,101 @@ def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed
     assert cli.main(["serve"]) == 2
     assert "pip install 'asl-kb[serve]'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ safety
+
+
+def test_another_sites_page_is_refused_by_its_origin(client):
+    body = {"tree": small()}
+    r = client.post("/api/save", json=body, headers={"Origin": "http://evil.example"})
+    assert err(r, 403)["key"] is None
+    r = client.post("/api/save", json=body, headers={"Origin": "http://127.0.0.1:9"})  # another port: another origin
+    err(r, 403)
+    assert client.post("/api/save", json=body, headers={"Origin": LOCAL}).status_code == 200
+    assert client.post("/api/save", json=body).status_code == 200  # a tool that names no Origin
+
+
+def test_no_page_may_frame_the_app(client):
+    for r in (client.get("/"), client.get("/api/meta"), client.post("/api/open", json={})):
+        assert r.headers["x-frame-options"] == "DENY"
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+
+
+@pytest.mark.parametrize(
+    "host, hosts, refused, warned",
+    [
+        ("127.0.0.1", {"127.0.0.1", "localhost"}, False, False),
+        ("localhost", {"127.0.0.1", "localhost"}, False, False),
+        ("127.0.0.2", {"127.0.0.2", "localhost"}, False, False),
+        ("::1", {"::1", "[::1]", "localhost"}, False, False),
+        ("0.0.0.0", set(), True, False),
+        ("::", set(), True, False),
+        ("192.168.1.5", {"192.168.1.5"}, False, True),
+        ("myhost.lan", {"myhost.lan"}, False, True),
+    ],
+)
+def test_the_host_names_a_request_may_give(host, hosts, refused, warned):
+    from asl_kb.serve.hosts import allowed_hosts
+
+    allowed, problem, warning = allowed_hosts(host)
+    assert hosts <= set(allowed) and (problem is not None) == refused and (warning is not None) == warned
+    assert "*" not in allowed and ("192.168.1.5" not in allowed or host == "192.168.1.5")
+
+
+@pytest.mark.parametrize(
+    "body, key",
+    [
+        (b'{"tree": {"name": "t\\ud800", "attacker": "russian"}}', "tree.name"),
+        (b'{"tree": {"n\\ud800": "x"}}', "tree.n\\ud800"),
+        (b'{"tree": {"name": "x", "units": ["\\udfff"]}}', "tree.units[0]"),
+    ],
+)
+def test_a_lone_surrogate_is_a_bad_request(client, body, key):
+    for path in ("/api/answer", "/api/save", "/api/open"):
+        e = err(client.post(path, content=body, headers={"Content-Type": "application/json"}), 400)
+        assert e["key"] == key
+
+
+def test_a_rules_folder_overlay_answers_as_the_shipped_rules(tmp_path):
+    """--rules FOLDER: a one-file overlay (a shipped file, unchanged) runs
+    under the materialized folder, as `outcomes --rules FOLDER` does."""
+    import shutil
+
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.resources import rules_dir
+
+    (tmp_path / "rout").mkdir()
+    shutil.copyfile(rules_dir() / "rout" / "A10_52_low_crawl.lp", tmp_path / "rout" / "A10_52_low_crawl.lp")
+    rs = parse_ruleset(str(tmp_path))
+    with TestClient(base_url=LOCAL, app=serve_app.create_app(None, rules=rs)) as c:
+        r = c.post("/api/answer", json={"tree": TREE, "page": False})
+        assert r.status_code == 200, r.text
+        assert r.json()["json"] == to_json(_runs.outcomes(load_position(A10_531), limit=answers.PHASE_LIMIT))
+        w = c.post("/api/why-not", json={"tree": TREE, "unit": "RI5", "at": "H4"})
+        assert w.status_code == 200 and w.json()["why_not"]["legal"] is False
+        assert c.get("/api/meta").json()["rules"] == str(tmp_path.resolve())
+
+
+def test_cli_serve_refuses_before_it_starts(tmp_path, capsys):
+    """Whatever the command line names wrong is refused with exit 2 before
+    the address is printed: a rule set that is none, a FIFO, a port in use,
+    an address not of this machine, every interface."""
+    from asl_kb import cli
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        for argv, says in (
+            (["--rules", "nonsuch"], "nonsuch: --rules: no such rule version or folder"),
+            ([str(fifo)], "pipe.yaml: not a regular file"),
+            (["--port", port], f"--port {port}: already in use"),
+            (["--host", "192.0.2.1"], "--host 192.0.2.1: not an address of this machine"),
+            (["--host", "0.0.0.0"], "--host 0.0.0.0: every network interface"),
+        ):
+            assert cli.main(["serve", "--port", port, *argv] if "--port" not in argv else ["serve", *argv]) == 2
+            err_ = capsys.readouterr().err
+            assert says in err_ and "http://" not in err_, err_

@@ -1,18 +1,19 @@
 """`asl-kb serve` in a real browser: Debian's headless Chromium driven by
 Playwright (never a downloaded browser; skipped locally when either is
 missing, a failure under CI, as tests/report/test_report_browser.py), the app
-under uvicorn on a free 127.0.0.1 port. One test builds the A10.531 EX
-position by clicks alone and saves it: the file answers as the bundled one;
-another opens a bundled position, drags a unit and sees the fates change,
-sets a wall between two hexes (saved as map.hexsides, drawn) and clears it.
-The first leaves its screenshot as docs/serve.png (made again only when it
-is missing or ASL_KB_SCREENSHOTS=1)."""
+under uvicorn on a free 127.0.0.1 port, one browser and one server for the
+module. One test builds the A10.531 EX position by clicks alone and saves
+it: the file answers as the bundled one; another opens a bundled position,
+drags a unit and sees the fates change, sets a wall between two hexes
+(saved as map.hexsides, drawn) and clears it; one keeps the answers on
+screen current (a late Why not? answer, a cancelled answer, a server gone);
+one is a player's laptop screen (every unit in view, a counter's menu and
+undo, the selected unit's destinations as `outcomes` lists them). The
+README's screenshots are made by `python -m tools.screenshots`."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -33,9 +34,10 @@ from asl_kb.serve import yamltext  # noqa: E402
 from asl_kb.serve.app import create_app  # noqa: E402
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "serve.png"
 #: ms a step may wait for the page (an answer is a fraction of a second idle)
 WAIT = 30_000
+#: the server's --timeout (the page shows it while it waits)
+TIMEOUT = 60
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,9 @@ def server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(None, timeout=60), host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(create_app(None, timeout=TIMEOUT), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -59,10 +63,10 @@ def server():
 class App:
     """The page, its errors and every request it made."""
 
-    def __init__(self, browser, url: str):
+    def __init__(self, browser, url: str, viewport=(1500, 950)):
         self.errors: list[str] = []
         self.requests: list[str] = []
-        self.page = browser.new_page(viewport={"width": 1500, "height": 950}, accept_downloads=True)
+        self.page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(r.url))
@@ -93,10 +97,22 @@ class App:
     def fates(self, unit: str) -> list[str]:
         return self.frame.locator(f'li.fate[data-unit="{unit}"] .what').all_inner_texts()
 
-    def close(self, refused: int = 0):
-        """`refused`: the 4xx answers the test asked for (the browser logs each)."""
+    def open(self, path: Path) -> int:
+        """Open a position file as a player does (Open…); the answers' count."""
+        n = self.count()
+        self.page.set_input_files("#open-file", str(path))
+        return self.answered(n)
+
+    def state(self) -> str:
+        return self.page.evaluate("document.body.dataset.state")
+
+    def close(self, refused: int = 0, offline: int = 0):
+        """`refused`: the 4xx answers the test asked for (the browser logs
+        each); `offline`: the requests it had fail."""
         bad = [e for e in self.errors if "status of 400" in e]
-        assert len(bad) == refused and [e for e in self.errors if e not in bad] == []
+        gone = [e for e in self.errors if "net::ERR_" in e]
+        assert len(bad) == refused and len(gone) == offline
+        assert [e for e in self.errors if e not in bad and e not in gone] == []
         assert all(u.startswith(self.url) or u.startswith(("data:", "blob:", "about:")) for u in self.requests), (
             self.requests
         )
@@ -136,15 +152,16 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     page.select_option("#t-side", "russian")
     page.select_option("#t-type", "squad")
     page.select_option("#t-counter", "4-4-7")
-    page.check('#t-status input[value="broken"]')
-    page.check('#t-status input[value="dm"]')
     for h in ("G2", "J2", "I5"):
+        page.check('#t-status input[value="broken"]')
+        page.check('#t-status input[value="dm"]')
         app.hex(h)
-    page.uncheck('#t-status input[value="dm"]')
+    # a placed counter's statuses are not the next one's
+    assert page.locator("#t-status input:checked").count() == 0
+    page.check('#t-status input[value="broken"]')
     app.hex("I4")  # DM set below, on the counter itself
     page.select_option("#t-side", "german")
-    page.uncheck('#t-status input[value="broken"]')
-    page.select_option("#t-counter", "4-6-7")
+    assert page.input_value("#t-counter") == "4-6-7"  # a German squad as printed, not a Russian one
     for h in ("G4", "K4", "H5"):
         app.hex(h)
     page.select_option("#t-counter", "4-6-8")
@@ -179,12 +196,14 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
         assert app.fates(unit)
     app.frame.locator('li.fate[data-unit="RG2"]').nth(1).click()  # G2-F2-F1, Interdicted in F2
     assert app.frame.locator("g.overlay.shown polyline.route").count() == 1
-    if not SCREENSHOT.exists() or os.environ.get("ASL_KB_SCREENSHOTS") == "1":
-        app.frame.locator("body").evaluate("b => { b.ownerDocument.scrollingElement.scrollTop = 0; }")
-        shot = tmp_path / "serve.png"
-        page.screenshot(path=str(shot))
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        shutil.copyfile(shot, SCREENSHOT)
+    # a new position is saved under its own name, notes and all
+    page.fill("#f-notes", "built by clicks")
+    page.press("#f-notes", "Enter")
+    app.answered(n)
+    with page.expect_download() as download:
+        page.click("#save")
+    assert download.value.suggested_filename == "A10.531-EX.yaml"
+    assert yamltext.to_tree(Path(download.value.path()).read_text(encoding="utf-8"))["notes"] == "built by clicks"
     app.close()
 
 
@@ -192,13 +211,15 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_p
     app = App(browser, server)
     page = app.page
     n = app.count()
-    page.set_input_files("#open-file", str(A10_531))
-    n = app.answered(n)
+    n = app.open(A10_531)
     assert page.inner_text("#filename") == "A10.531-EX.yaml"
     before = app.fates("RI5")
     assert any("GJ4" in f for f in before)
     drawn_before = app.frame.locator('g.overlay[data-unit="RI5"]').evaluate_all("gs => gs.map(g => g.innerHTML)")
-    # drag GJ4 from J4 to J8
+    # drag GJ4 from J4 to J8 (zoomed out: J8 is off the map fitted to the units)
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    app.frame.locator('polygon.hex[data-hex="J8"]').scroll_into_view_if_needed()
     src = app.frame.locator('g.counter[data-unit="GJ4"]').bounding_box()
     dst = app.frame.locator('polygon.hex[data-hex="J8"]').bounding_box()
     page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
@@ -268,3 +289,149 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_p
     assert app.frame.locator("polyline.hexside").count() == 0
     assert "hexsides" not in page.evaluate("window.aslKbServe.tree")["map"]
     app.close(refused=1)
+
+
+#: wraps the page's fetch: a Why not? about J0 answered late (after `late` ms)
+LATE_J0 = """late => {
+  const real = window.fetch;
+  window.lateDone = false;
+  window.fetch = async (url, opts) => {
+    const r = await real(url, opts);
+    if (String(url).includes("why-not") && opts && String(opts.body).includes('"at":"J0"')) {
+      await new Promise(ok => setTimeout(ok, late));
+      setTimeout(() => { window.lateDone = true; }, 50);
+    }
+    return r;
+  };
+}"""
+
+
+def test_the_answers_shown_are_current(browser, server):
+    """A Why not? answered late is not shown over the later one, and an edit
+    clears it; a slow answer shows its time and the cap and can be
+    cancelled; with the server gone every action says so, and the map says
+    it shows the last answer, not the position as it now is."""
+    app = App(browser, server)
+    page = app.page
+    n = app.open(A10_531)
+    # Why not? J0, then K3 at once: K3's answer stays, J0's (late) is dropped
+    app.frame.locator('g.counter[data-unit="RJ2"]').click()
+    app.tool("why-not")
+    page.evaluate(LATE_J0, 1500)
+    app.hex("J0")
+    app.hex("K3")
+    page.wait_for_selector('#why[data-at="K3"]', timeout=WAIT)
+    page.wait_for_function("window.lateDone", timeout=WAIT)
+    assert page.get_attribute("#why", "data-at") == "K3" and "K3" in page.inner_text("#why")
+    # stay, as `why-not POSITION RJ2 stay`
+    page.select_option("#why-fate", "stay")
+    app.hex("J2")
+    page.wait_for_selector('#why[data-at="J2"]', timeout=WAIT)
+    assert page.get_attribute("#why", "data-legal") == "true"
+    # an edit: the answer was about the position before it
+    page.fill("#f-name", "edited")
+    page.press("#f-name", "Enter")
+    assert page.is_hidden("#why")
+    n = app.answered(n)
+    # an answer held by the server: its time and the cap shown, then cancelled
+    held = []
+    page.route("**/api/answer", lambda route: held.append(route))
+    page.fill("#f-name", "held")
+    page.press("#f-name", "Enter")
+    page.wait_for_function("Number(document.body.dataset.elapsed) >= 1", timeout=WAIT)
+    assert f"{TIMEOUT} s" in page.inner_text("#status") and page.is_visible("#cancel")
+    page.click("#cancel")
+    page.wait_for_function("document.body.dataset.state === 'cancelled'", timeout=WAIT)
+    n = app.count()
+    assert page.is_hidden("#cancel")
+    assert page.evaluate("document.body.dataset.stale") == "true" and page.is_visible("#stale")
+    page.unroute("**/api/answer")  # (the held request was cancelled by the page: nothing to answer)
+    assert len(held) == 1
+    # the server gone: an edit, Why not?, Save and Open each say so
+    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    page.fill("#f-name", "offline")
+    page.press("#f-name", "Enter")
+    n = app.answered(n)
+    assert app.state() == "error" and "does not answer" in page.inner_text("#error")
+    assert page.evaluate("document.body.dataset.stale") == "true" and "edited" in page.inner_text("#stale")
+    page.select_option("#why-fate", "rout")
+    app.hex("K2")
+    page.wait_for_function("document.querySelector('#why').textContent.includes('does not answer')", timeout=WAIT)
+    page.evaluate("document.querySelector('#error').hidden = true")
+    page.click("#save")
+    page.wait_for_function("!document.querySelector('#error').hidden", timeout=WAIT)
+    assert "does not answer" in page.inner_text("#error") and "not saved" in page.inner_text("#status")
+    page.on("dialog", lambda d: d.accept())  # (the edits are discarded)
+    page.set_input_files("#open-file", str(A10_531))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('not opened')", timeout=WAIT)
+    # back: the next edit is answered, the map current again
+    page.unroute("**/api/**")
+    page.fill("#f-name", "back")
+    page.press("#f-name", "Enter")
+    n = app.answered(n)
+    assert app.state() == "answered" and page.evaluate("document.body.dataset.stale") == "false"
+    app.close(offline=4)
+
+
+def test_a_players_screen(browser, server):
+    """At 1366x768: the opened position fitted so that every unit is in
+    view; a counter's menu breaks it, and undo gives the file back byte for
+    byte (so does the Delete key, undone); a selected unit's destinations
+    are coloured, exactly the Locations `outcomes` lists for it."""
+    app = App(browser, server, viewport=(1366, 768))
+    page = app.page
+    n = app.open(A10_531)
+    text = A10_531.read_text(encoding="utf-8")
+    assert page.text_content("#yaml") == text
+
+    def in_view():
+        """The counters drawn outside what the screen shows of the map."""
+        view = app.frame.locator("#map").bounding_box()
+        frame = page.locator("#report").bounding_box()
+        x0, y0 = max(view["x"], frame["x"], 0), max(view["y"], frame["y"], 0)
+        x1 = min(view["x"] + view["width"], frame["x"] + frame["width"], 1366)
+        y1 = min(view["y"] + view["height"], frame["y"] + frame["height"], 768)
+        out = []
+        for c in app.frame.locator("g.counter").all():
+            b = c.bounding_box()
+            if not (x0 <= b["x"] and b["x"] + b["width"] <= x1 and y0 <= b["y"] and b["y"] + b["height"] <= y1):
+                out.append(c.get_attribute("data-unit"))
+        return out
+
+    assert app.frame.locator("g.counter").count() == 8
+    assert in_view() == []  # fitted when opened
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    page.click("#fit")
+    assert in_view() == []
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # one screen, no page scroll
+    # the selected unit's destinations: every Location of its fates
+    fates = json.loads(_outcomes_json(A10_531))
+    for unit in ("RJ2", "RI5"):
+        app.frame.locator(f'g.counter[data-unit="{unit}"]').click()
+        drawn = app.frame.locator("g#dest polygon.dest").evaluate_all("ps => ps.map(p => p.dataset.hex)")
+        listed = {f["at"].split("@")[0] for u in fates["units"] if u["id"] == unit for f in u["fates"]}
+        assert sorted(drawn) == sorted(listed), unit
+    # right-click Break, then undo: the file's own text again
+    app.frame.locator('g.counter[data-unit="GJ4"]').click(button="right")
+    page.click('#menu button[data-act="broken"]')
+    n = app.answered(n)
+    assert page.text_content("#yaml") != text
+    broken = {u["id"]: u.get("status", []) for u in page.evaluate("window.aslKbServe.tree")["units"]}["GJ4"]
+    assert "broken" in broken and any(u["id"] == "GJ4" for u in page.evaluate("window.aslKbServe.result")["units"])
+    page.click("#undo")
+    n = app.answered(n)
+    assert page.text_content("#yaml") == text
+    # the Delete key, undone with Ctrl-Z; redone with Ctrl-Y
+    app.frame.locator('g.counter[data-unit="GK4"]').click()
+    page.keyboard.press("Delete")
+    n = app.answered(n)
+    assert app.frame.locator('g.counter[data-unit="GK4"]').count() == 0
+    page.keyboard.press("Control+z")
+    n = app.answered(n)
+    assert page.text_content("#yaml") == text
+    page.keyboard.press("Control+y")
+    n = app.answered(n)
+    assert app.frame.locator('g.counter[data-unit="GK4"]').count() == 0
+    app.close()

@@ -6,14 +6,31 @@
 (function () {
   "use strict";
 
+  // the counters the Unit tool offers: each side's own first (its common
+  // squad, half-squad and crew), then every other; a label only -- the
+  // loader reads the values
   var COUNTERS = {
-    squad: ["4-4-7", "4-6-7", "4-6-8", "5-4-8", "4-5-8", "6-2-8", "5-2-7", "4-4-7", "7-4-7", "6-6-7", "6-4-8"],
-    half_squad: ["2-4-7", "2-4-8", "2-3-7", "2-3-8", "3-4-7", "1-2-7"],
+    squad: ["4-4-7", "4-6-7", "4-6-8", "5-4-8", "4-5-8", "6-2-8", "5-2-7", "7-4-7", "6-6-7", "6-6-6", "6-4-8", "4-5-7"],
+    half_squad: ["2-4-7", "2-4-8", "2-3-7", "2-3-8", "3-4-7", "1-2-7", "3-3-7", "2-4-6"],
     crew: ["2-2-8", "2-2-7"],
     leader: ["8-0", "8-1", "9-1", "9-2", "10-2", "7-0", "6+1"],
     hero: ["1-4-9", "2-4-9"],
     vehicle: [], gun: [], unarmed: []
   };
+  var SIDE_COUNTERS = {
+    german: {squad: ["4-6-7", "4-6-8", "5-4-8", "4-4-7"], half_squad: ["2-4-7", "2-4-8", "2-3-8"], crew: ["2-2-8"]},
+    ss: {squad: ["6-5-8", "5-4-8", "4-6-8"], half_squad: ["3-4-8", "2-4-8"], crew: ["2-2-8"]},
+    russian: {squad: ["4-4-7", "6-2-8", "5-2-7", "4-2-6"], half_squad: ["2-4-7", "3-2-8", "2-2-7"], crew: ["2-2-7"]},
+    american: {squad: ["6-6-6", "7-4-7", "6-6-7"], half_squad: ["3-3-6", "3-4-7", "3-3-7"], crew: ["2-2-7"]},
+    british: {squad: ["4-5-7", "4-5-8", "6-4-8"], half_squad: ["2-4-7", "2-4-8", "3-4-8"], crew: ["2-2-8"]},
+    japanese: {squad: ["4-4-7", "4-4-8"], half_squad: ["2-2-8", "2-2-7"], crew: ["2-2-8"]},
+    italian: {squad: ["3-4-7", "4-3-6"], half_squad: ["2-3-7", "2-3-6"], crew: ["2-2-7"]},
+    french: {squad: ["4-5-7", "4-4-7"], half_squad: ["2-3-7", "2-4-7"], crew: ["2-2-7"]},
+    finnish: {squad: ["6-4-8", "5-4-8"], half_squad: ["3-3-8", "2-4-8"], crew: ["2-2-8"]}
+  };
+  // the right-click menu of a counter: [act, label, status toggled]
+  var MENU = [["broken", "Break", "broken"], ["dm", "DM", "dm"], ["cx", "CX", "cx"], ["pinned", "Pin", "pinned"],
+              ["concealed", "Conceal", "concealed"], ["delete", "Delete", null]];
   var TOOLS = [["select", "Select / move"], ["unit", "Unit"], ["terrain", "Terrain"], ["feature", "Feature"],
                ["smoke", "SMOKE"], ["elevation", "Hill level"], ["levels", "Building levels"],
                ["hexside", "Hexside"], ["los", "LOS"], ["area", "Area"], ["why-not", "Why not?"]];
@@ -25,8 +42,18 @@
     meta: null, tree: null, original: null, filename: "position.yaml", tool: "select",
     selected: null, seq: 0, tab: Math.random().toString(36).slice(2), inflight: null, timer: null,
     losFirst: null, areaFirst: null, sideFirst: null, error: null, answers: 0, drag: null,
-    terrain: "woods", feature: "foxhole", hexside: "wall"
+    terrain: "woods", feature: "foxhole", hexside: "wall",
+    // Why not?: the latest question (an older answer is not shown) and its request
+    whySeq: 0, whyCtl: null,
+    // undo/redo: the tree as JSON before each change, and after the last one;
+    // `clean`: the tree as opened or saved (leaving it asks first)
+    history: [], future: [], last: null, clean: null,
+    // the answer in progress: when it began, its ticking status
+    started: 0, tick: null,
+    // the map's zoom (null: the report's own width) and a fit to the units due at the next answer
+    zoom: null, fitDue: false
   };
+  var OFFLINE = "the server does not answer (stopped?): start asl-kb serve again; nothing here is lost";
 
   function $(sel) { return document.querySelector(sel); }
   function el(tag, attrs, text) {
@@ -148,6 +175,8 @@
   // ---- changes
   function changed() {
     pruneMap();
+    var now = JSON.stringify(S.tree);
+    if (now !== S.last) { S.history.push(S.last); S.future = []; S.last = now; }
     render();
     schedule();
   }
@@ -156,13 +185,74 @@
     S.seq++;      // an answer still on its way is to an older edit: not shown
     S.timer = setTimeout(answer, 120);
     setState("pending", "answering…");
+    hideWhy();    // a Why not? answer was about the position before this edit
   }
+  // undo/redo: the tree as it was, answered again (unchanged from the file
+  // opened, it is the file's own text, byte for byte)
+  function undo(back) {
+    var from = back ? S.history : S.future, to = back ? S.future : S.history;
+    if (!from.length) return;
+    to.push(S.last);
+    S.last = from.pop();
+    S.tree = JSON.parse(S.last);
+    if (S.selected !== null && !units()[S.selected]) S.selected = null;
+    render();
+    schedule();
+  }
+  function dirty() { return S.tree !== null && JSON.stringify(S.tree) !== S.clean; }
   function post(path, body, signal) {
     return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
                         body: JSON.stringify(body), signal: signal});
   }
+  // a request's answer: {r, data}; {offline: true} when the server does not
+  // answer; AbortError passes through
+  async function ask(path, body, signal) {
+    var r;
+    try { r = await post(path, body, signal); }
+    catch (e) { if (e.name === "AbortError") throw e; return {offline: true}; }
+    var data;
+    try { data = await r.json(); }
+    catch (e) { data = {error: {message: "HTTP " + r.status + ": not an answer of asl-kb serve"}}; }
+    return {r: r, data: data};
+  }
+  // the map shows the last answer, not the position as it now is
+  function markStale(stale) {
+    document.body.dataset.stale = stale ? "true" : "false";
+    var b = $("#stale");
+    b.hidden = !stale;
+    if (stale) b.textContent = "the map and the fates show the last answer" +
+      (S.shownName ? " (" + S.shownName + ")" : "") + ", not the position as it now is";
+  }
   function body(extra) {
     return Object.assign({tree: S.tree, original: S.original, filename: S.filename}, extra || {});
+  }
+  function progress(on) {
+    clearInterval(S.tick);
+    $("#cancel").hidden = !on;
+    document.body.dataset.elapsed = "0";
+    if (!on) return;
+    S.started = Date.now();
+    var cap = S.meta.limits.timeout;
+    function show() {
+      var s = Math.floor((Date.now() - S.started) / 1000);
+      $("#status").textContent = "answering… " + s + " s (an answer stops at " + cap + " s: Cancel ends it sooner)";
+      document.body.dataset.elapsed = String(s);
+    }
+    show();
+    S.tick = setInterval(show, 1000);
+  }
+  function answered(state, text) {
+    progress(false);
+    setState(state, text);
+    S.answers++;
+    document.body.dataset.answers = S.answers;
+  }
+  function cancel() {
+    clearTimeout(S.timer);
+    S.seq++;
+    if (S.inflight) { S.inflight.abort(); S.inflight = null; }  // the server ends its processes
+    markStale(true);
+    answered("cancelled", "answer cancelled: the map shows the last answer; edit or press Answer to ask again");
   }
   async function answer() {
     var seq = ++S.seq;
@@ -170,35 +260,39 @@
     var ctl = new AbortController();
     S.inflight = ctl;
     setState("answering", "answering…");
-    var r, data;
+    progress(true);
+    var got;
     try {
-      r = await post("/api/answer", body({phase: $("#phase-toggle").checked, tab: S.tab, seq: seq}), ctl.signal);
-      data = await r.json();
+      got = await ask("/api/answer", body({phase: $("#phase-toggle").checked, tab: S.tab, seq: seq}), ctl.signal);
     } catch (e) {
-      if (e.name === "AbortError") return;
-      if (seq === S.seq) { S.inflight = null; setState("error", "no answer: " + e.message); }
-      return;
+      return;  // aborted: a newer edit, or Cancel
     }
     if (seq !== S.seq) return;
     S.inflight = null;
+    if (got.offline) {
+      showError({message: OFFLINE});
+      markStale(true);
+      answered("error", "no answer: the server does not answer");
+      return;
+    }
+    var r = got.r, data = got.data;
     if (!r.ok) {
       if (r.status === 409) return;
       showError(data.error || {message: "HTTP " + r.status});
-      setState("error", r.status === 400 ? "not answered: the position has an error" : "not answered");
-      S.answers++;
-      document.body.dataset.answers = S.answers;
+      markStale(true);
+      answered("error", r.status === 400 ? "not answered: the position has an error" : "not answered");
       return;
     }
     showError(null);
     S.text = data.text;
     S.result = data.result;
     $("#yaml").textContent = data.text;
+    S.shownName = S.tree.name || S.filename;
     showReport(data.html);
+    markStale(false);
     var r0 = data.result;
-    setState("answered", r0.complete ? "every legal outcome listed" :
+    answered("answered", r0.complete ? "every legal outcome listed" :
              "INCOMPLETE: " + (r0.incomplete_because || []).join("; "));
-    S.answers++;
-    document.body.dataset.answers = S.answers;
   }
 
   // ---- errors: the loader's message, on the element its key names
@@ -242,14 +336,30 @@
     var f = $("#report");
     return f.contentDocument;
   }
+  // the report's page as the editor shows it: one screen, the map in one
+  // scroll area beside the fates (the sections below them moved into their
+  // panel), counters readable, every fate's reasons shown
   var INJECTED = ".counter.sel .face { stroke: #0b5ed7; stroke-width: 3.5; }" +
     ".counter.err .face, polygon.hex.err { stroke: #c0392b; stroke-width: 4; stroke-dasharray: 4 2; }" +
     "polygon.hex.pick { stroke: #0b5ed7; stroke-width: 3; } polygon.hex:hover { stroke: #0b5ed7; stroke-width: 2; }" +
-    "polygon.hex.outside { fill-opacity: .35; }";
+    "polygon.hex.outside { fill-opacity: .35; }" +
+    "html, body { height: 100%; } body { display: flex; flex-direction: column; overflow: hidden; padding: 4px 8px; }" +
+    "body > header { flex: none; } body > header h1 { font-size: 15px; margin: 0; } body > header p { margin: 0; font-size: 12px; }" +
+    "body > header p.note { display: none; }" +
+    ".board { flex: 1; min-height: 0; align-items: stretch; grid-template-rows: minmax(0, 1fr); grid-template-columns: minmax(0, 1fr) minmax(260px, 360px); gap: 6px; }" +
+    ".board > div:first-child { display: flex; flex-direction: column; min-height: 0; overflow: hidden; }" +
+    ".controls { flex: none; margin: 2px 0; font-size: 12px; } #map { flex: 1; min-height: 0; max-height: none; }" +
+    ".legend { flex: none; margin: 2px 0; font-size: 11px; } #panel { max-height: none; height: 100%; font-size: 13px; }" +
+    "li.fate .why { display: block; } li.fate .why ul.because { font-size: 11.5px; color: #3d3d37; }" +
+    ".counter .uid { font-size: 8px; font-weight: bold; } .counter .type { font-size: 7px; }" +
+    "g#dest polygon { pointer-events: none; stroke-width: 3; fill-opacity: .35; }" +
+    "g#dest .d-rout { fill: #27ae60; stroke: #1e8449; } g#dest .d-stay { fill: #2e86c1; stroke: #1b4f72; }" +
+    "g#dest .d-surrender { fill: #1f4e9a; stroke: #1f4e9a; } g#dest .d-eliminated { fill: #000; stroke: #000; }" +
+    "g#dest text { font-size: 10px; font-weight: bold; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; fill: #0b3d1e; pointer-events: none; }";
   function showReport(html) {
     var f = $("#report"), doc = frameDoc();
     if (!doc || !doc.getElementById("board")) {
-      f.onload = function () { wireFrame(); markMap(); };
+      f.onload = function () { wireFrame(); arrange(frameDoc()); markMap(); };
       f.srcdoc = html;
       return;
     }
@@ -262,13 +372,126 @@
     fresh.querySelectorAll("script").forEach(function (s) { s.remove(); });
     doc.body.replaceWith(doc.importNode(fresh.body, true));
     doc.title = fresh.title;
+    var fitted = arrange(doc);
     ["map", "panel"].forEach(function (id, i) {
       var x = doc.getElementById(id);
-      if (x) { x.scrollLeft = scroll[i][0]; x.scrollTop = scroll[i][1]; }
+      if (x && !(fitted && id === "map")) { x.scrollLeft = scroll[i][0]; x.scrollTop = scroll[i][1]; }
     });
     if (doc.scrollingElement) doc.scrollingElement.scrollTop = top;
     wireLosToggle(doc);
     markMap();
+  }
+  // the report's page laid out for the editor (INJECTED): the sections below
+  // the map go to the end of the fates' panel; the zoom kept, or the map
+  // fitted to the units when a position was opened
+  function arrange(doc) {
+    var panel = doc.getElementById("panel");
+    if (panel) ["phase", "prisoners", "rules"].forEach(function (id) {
+      var x = doc.getElementById(id);
+      if (x && x.parentNode !== panel) panel.appendChild(x);
+    });
+    colourByNationality(doc);
+    if (S.fitDue) { S.fitDue = false; fit(); return true; }
+    if (S.zoom !== null) zoomTo(S.zoom);
+    return false;
+  }
+  function colourByNationality(doc) {
+    var colours = S.meta.colours || {};
+    units().forEach(function (u) {
+      if (!u || !u.nationality || !colours[u.nationality]) return;
+      doc.querySelectorAll('g.counter[data-unit="' + CSS.escape(u.id) + '"] rect.face').forEach(function (x) {
+        x.setAttribute("fill", colours[u.nationality]);
+      });
+    });
+  }
+
+  // ---- zoom: the map's svg drawn at `z` times its natural size, #map scrolled
+  function board() { var d = frameDoc(); return d && d.getElementById("board"); }
+  function zoomTo(z, cx, cy) {
+    var svg = board(), map = svg && frameDoc().getElementById("map");
+    if (!svg || !map) return;
+    S.zoom = z = Math.max(0.2, Math.min(6, z));
+    var w = +svg.getAttribute("width"), h = +svg.getAttribute("height"), vb = svg.viewBox.baseVal;
+    svg.style.minWidth = "0";
+    svg.style.maxWidth = "none";
+    svg.style.width = w * z + "px";
+    svg.style.height = h * z + "px";
+    if (cx !== undefined) {
+      var k = (w * z) / vb.width;
+      map.scrollLeft = (cx - vb.x) * k - map.clientWidth / 2;
+      map.scrollTop = (cy - vb.y) * k - map.clientHeight / 2;
+    }
+    $("#zoom-level").textContent = Math.round(z * 100) + "%";
+  }
+  // the box (in the svg's own units) around the units, or around the whole map
+  function unitsBox(svg) {
+    var s = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal, k = s.width / vb.width, box = null;
+    svg.querySelectorAll("g.counter").forEach(function (c) {
+      var r = c.getBoundingClientRect();
+      var b = [vb.x + (r.left - s.left) / k, vb.y + (r.top - s.top) / k, vb.x + (r.right - s.left) / k, vb.y + (r.bottom - s.top) / k];
+      box = box ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])] : b;
+    });
+    return box;
+  }
+  // every unit in view, as large as fits (never past 2.5 times): a hex's
+  // width of margin around them; no unit: the whole map
+  function fit() {
+    var svg = board(), map = svg && frameDoc().getElementById("map");
+    if (!svg || !map) return;
+    var vb = svg.viewBox.baseVal, w = +svg.getAttribute("width"), box = unitsBox(svg);
+    var pad = 40;
+    if (!box) box = [vb.x + pad, vb.y + pad, vb.x + vb.width - pad, vb.y + vb.height - pad];
+    var bw = box[2] - box[0] + 2 * pad, bh = box[3] - box[1] + 2 * pad, k1 = w / vb.width;
+    var z = Math.min((map.clientWidth - 4) / (bw * k1), (map.clientHeight - 4) / (bh * k1), 2.5);
+    zoomTo(z, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  }
+  function centre() {
+    var svg = board(), box = svg && unitsBox(svg);
+    if (box) zoomTo(S.zoom || 1, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  }
+
+  // ---- the selected unit's destinations on the map: every Location its
+  // fates end in (as `outcomes` lists them), coloured by the fate, with the
+  // fewest NMC of the rout there
+  function fatesOf(id) {
+    var us = (S.result && S.result.units) || [];
+    for (var i = 0; i < us.length; i++) if (us[i].id === id) return us[i].fates || [];
+    return [];
+  }
+  function drawDestinations(doc) {
+    var old = doc.getElementById("dest");
+    if (old) old.remove();
+    var sel = S.selected !== null && units()[S.selected], svg = doc.getElementById("board");
+    if (!sel || !svg || S.error || document.body.dataset.stale === "true") return;
+    var by = {};
+    fatesOf(sel.id).forEach(function (f) {
+      var h = hexOf(f.at);
+      if (!h) return;
+      var d = by[h] || (by[h] = {kinds: [], nmcs: null});
+      if (d.kinds.indexOf(f.fate) < 0) d.kinds.push(f.fate);
+      var n = f.odds && typeof f.odds.nmcs === "number" ? f.odds.nmcs : null;
+      if (n !== null && (d.nmcs === null || n < d.nmcs)) d.nmcs = n;
+    });
+    var NS = svg.namespaceURI, g = doc.createElementNS(NS, "g");
+    g.id = "dest";
+    Object.keys(by).forEach(function (h) {
+      var hex = svg.querySelector('polygon.hex[data-hex="' + CSS.escape(h) + '"]');
+      if (!hex) return;
+      var d = by[h], kind = d.kinds.indexOf("rout") >= 0 ? "rout" : d.kinds[0];
+      var p = doc.createElementNS(NS, "polygon");
+      p.setAttribute("points", hex.getAttribute("points"));
+      p.setAttribute("class", "dest d-" + kind);
+      p.setAttribute("data-hex", h);
+      p.setAttribute("data-kinds", d.kinds.join(" "));
+      if (d.nmcs !== null) p.setAttribute("data-nmcs", String(d.nmcs));
+      g.appendChild(p);
+      var bb = hex.getBBox(), t = doc.createElementNS(NS, "text");
+      t.setAttribute("x", String(bb.x + bb.width / 2));
+      t.setAttribute("y", String(bb.y + bb.height - 6));
+      t.textContent = kind === "rout" ? (d.nmcs === null ? "rout" : d.nmcs + " NMC") : kind;
+      g.appendChild(t);
+    });
+    svg.insertBefore(g, doc.getElementById("units"));
   }
   function wireLosToggle(doc) {
     var t = doc.getElementById("los-toggle");
@@ -287,6 +510,7 @@
     });
     var pick = S.losFirst || S.areaFirst || S.sideFirst;
     if (pick) doc.querySelectorAll('polygon.hex[data-hex="' + CSS.escape(pick) + '"]').forEach(function (x) { x.classList.add("pick"); });
+    drawDestinations(doc);
   }
   function hexAt(doc, x, y) {
     var hits = doc.elementsFromPoint(x, y);
@@ -310,10 +534,20 @@
       var d = S.drag;
       if (d && d.unit && Math.abs(ev.clientX - d.x) + Math.abs(ev.clientY - d.y) > 6) d.moved = true;
     });
+    doc.addEventListener("contextmenu", function (ev) {
+      var c = ev.target.closest && ev.target.closest("g.counter");
+      if (!c) return;
+      ev.preventDefault();
+      S.drag = null;
+      var r = $("#report").getBoundingClientRect();
+      showMenu(c.getAttribute("data-unit"), r.left + ev.clientX, r.top + ev.clientY);
+    });
+    doc.addEventListener("keydown", keys);
+    doc.addEventListener("pointerdown", function () { hideMenu(); }, true);
     doc.addEventListener("pointerup", function (ev) {
       var d = S.drag;
       S.drag = null;
-      if (!d) return;
+      if (!d || ev.button !== 0) return;
       var h = hexAt(doc, ev.clientX, ev.clientY);
       if (d.unit && d.moved) { if (h) moveUnit(d.unit, h); return; }
       if (d.unit && S.tool === "select") { selectUnit(unitIndex(d.unit)); return; }
@@ -337,6 +571,8 @@
         if (st.length) u.status = st;
         units().push(u);
         S.selected = units().length - 1;
+        // the next counter starts as printed: its statuses ticked again if wanted
+        document.querySelectorAll("#t-status input:checked").forEach(function (x) { x.checked = false; });
         break;
       case "terrain":
         e = hexEntry(h); e.terrain = S.terrain; setHexEntry(h, e);
@@ -400,6 +636,58 @@
     }
     changed();
   }
+  // ---- the counter's menu (right-click) and the keys
+  function showMenu(id, x, y) {
+    var i = unitIndex(id), u = units()[i], menu = $("#menu");
+    if (!u) return;
+    selectUnit(i);
+    menu.textContent = "";
+    menu.appendChild(el("div", {className: "menu-title"}, id));
+    var have = Array.isArray(u.status) ? u.status : [];
+    MENU.forEach(function (m) {
+      var on = m[2] && have.indexOf(m[2]) >= 0;
+      var label = m[0] === "broken" && on ? "Rally (not broken)" : (on ? "✓ " : "") + m[1];
+      menu.appendChild(el("button", {type: "button", dataset: {act: m[0]}}, label));
+    });
+    menu.dataset.unit = id;
+    menu.hidden = false;
+    menu.style.left = Math.min(x, window.innerWidth - 160) + "px";
+    menu.style.top = Math.min(y, window.innerHeight - 200) + "px";
+  }
+  function hideMenu() { $("#menu").hidden = true; }
+  function menuAct(act, id) {
+    var i = unitIndex(id), u = units()[i];
+    hideMenu();
+    if (!u) return;
+    if (act === "delete") { deleteUnit(i); return; }
+    var st = Array.isArray(u.status) ? u.status.slice() : [], j = st.indexOf(act);
+    if (j >= 0) st.splice(j, 1); else st.push(act);
+    setField(u, "status", st);
+    changed();
+  }
+  function deleteUnit(i) {
+    if (!units()[i]) return;
+    units().splice(i, 1);
+    S.selected = null;
+    changed();
+  }
+  function typing(ev) {
+    var t = ev.target;
+    return t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable);
+  }
+  function keys(ev) {
+    if (ev.key === "Escape") { hideMenu(); hideWhy(); return; }
+    if (typing(ev)) return;
+    var k = ev.key.toLowerCase(), mod = ev.ctrlKey || ev.metaKey;
+    if (mod && k === "z") { ev.preventDefault(); undo(!ev.shiftKey); }
+    else if (mod && k === "y") { ev.preventDefault(); undo(false); }
+    else if (ev.key === "Delete" && S.selected !== null) { ev.preventDefault(); deleteUnit(S.selected); }
+  }
+  function saveName() {
+    if (!S.isNew) return S.filename;
+    var n = String(S.tree.name || "").replace(/[^A-Za-z0-9._ -]+/g, "_").trim().replace(/\s+/g, "-");
+    return (n || "position") + ".yaml";
+  }
   function moveUnit(id, h) {
     var i = unitIndex(id);
     if (i < 0 || hexOf(units()[i].at) === h) return;
@@ -412,19 +700,51 @@
     render();
     markMap();
   }
+  function hideWhy() {
+    S.whySeq++;
+    if (S.whyCtl) { S.whyCtl.abort(); S.whyCtl = null; }
+    var box = $("#why");
+    box.hidden = true;
+    box.textContent = "";
+    delete box.dataset.legal;
+    delete box.dataset.at;
+  }
+  // Why not?: may the selected unit rout to h, stay, surrender to a unit in
+  // h, be eliminated (as `asl-kb why-not POSITION UNIT FATE ...`); only the
+  // latest question's answer is shown
   async function whyNot(h) {
     var box = $("#why");
     var u = S.selected !== null && units()[S.selected];
+    hideWhy();
+    var seq = S.whySeq;
     box.hidden = false;
     box.className = "";
     if (!u) { box.textContent = "why not? select a unit first"; return; }
-    box.textContent = "why not: " + u.id + " rout to " + h + " …";
-    var r = await post("/api/why-not", body({unit: u.id, at: h}));
-    var data = await r.json();
-    if (!r.ok) { box.textContent = (data.error && data.error.message) || ("HTTP " + r.status); box.className = "illegal"; return; }
-    box.textContent = data.text;
-    box.className = data.why_not.legal ? "legal" : "illegal";
-    box.dataset.legal = String(data.why_not.legal);
+    var fate = $("#why-fate").value, ask_ = {unit: u.id, fate: fate, at: h};
+    var said = fate === "rout" ? "rout to " + h : fate;
+    if (fate === "surrender") {
+      var captor = units().filter(function (x) { return x && x.side !== u.side && hexOf(x.at) === h; })[0];
+      if (!captor) { box.textContent = "why not? surrender: click a hex holding an enemy unit (the captor)"; return; }
+      ask_.captor = captor.id;
+      said = "surrender to " + captor.id;
+    }
+    box.textContent = "why not: " + u.id + " " + said + " …";
+    var ctl = new AbortController();
+    S.whyCtl = ctl;
+    var got;
+    try { got = await ask("/api/why-not", body(ask_), ctl.signal); } catch (e) { return; }
+    if (seq !== S.whySeq) return;  // a later question, or an edit since
+    S.whyCtl = null;
+    if (got.offline) { box.textContent = OFFLINE; box.className = "illegal"; return; }
+    if (!got.r.ok) {
+      box.textContent = (got.data.error && got.data.error.message) || ("HTTP " + got.r.status);
+      box.className = "illegal";
+      return;
+    }
+    box.textContent = got.data.text;
+    box.className = got.data.why_not.legal ? "legal" : "illegal";
+    box.dataset.legal = String(got.data.why_not.legal);
+    box.dataset.at = h;
   }
 
   // ---- the panels, drawn from the tree
@@ -432,6 +752,9 @@
     var t = S.tree, m = t.map || {};
     $("#filename").textContent = S.filename;
     $("#f-name").value = t.name || "";
+    $("#f-notes").value = typeof t.notes === "string" ? t.notes : "";
+    $("#undo").disabled = !S.history.length;
+    $("#redo").disabled = !S.future.length;
     var sides = sidesKnown();
     options($("#f-attacker"), sides, t.attacker, "—");
     options($("#f-phase"), S.meta.phases, t.phase, "(rout)");
@@ -591,7 +914,8 @@
     setTool("select");
   }
   function templateCounters() {
-    var list = COUNTERS[$("#t-type").value] || [];
+    var type = $("#t-type").value, own = (SIDE_COUNTERS[$("#t-side").value] || {})[type] || [];
+    var list = own.concat(COUNTERS[type] || []);
     options($("#t-counter"), list.filter(function (v, i) { return list.indexOf(v) === i; }), list[0] || "", "(none)");
   }
   function setTool(t) {
@@ -631,6 +955,7 @@
       changed();
     });
     $("#t-type").addEventListener("change", templateCounters);
+    $("#t-side").addEventListener("change", templateCounters);
     $("#why").addEventListener("click", function () { this.hidden = true; });
     $("#phase-toggle").addEventListener("change", schedule);
     $("#f-name").addEventListener("change", function () { setField(S.tree, "name", this.value); changed(); });
@@ -670,10 +995,24 @@
       changed();
     });
     $("#unit-editor").addEventListener("click", function (ev) {
-      if (ev.target.id !== "delete-unit") return;
-      units().splice(S.selected, 1);
-      S.selected = null;
-      changed();
+      if (ev.target.id === "delete-unit") deleteUnit(S.selected);
+    });
+    $("#menu").addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-act]");
+      if (b) menuAct(b.dataset.act, this.dataset.unit);
+    });
+    document.addEventListener("pointerdown", function (ev) { if (!ev.target.closest("#menu")) hideMenu(); });
+    document.addEventListener("keydown", keys);
+    $("#undo").addEventListener("click", function () { undo(true); });
+    $("#redo").addEventListener("click", function () { undo(false); });
+    $("#cancel").addEventListener("click", cancel);
+    $("#fit").addEventListener("click", fit);
+    $("#centre").addEventListener("click", centre);
+    $("#zoom-in").addEventListener("click", function () { zoomTo((S.zoom || 1) * 1.25); });
+    $("#zoom-out").addEventListener("click", function () { zoomTo((S.zoom || 1) / 1.25); });
+    $("#f-notes").addEventListener("change", function () { setField(S.tree, "notes", this.value); changed(); });
+    window.addEventListener("beforeunload", function (ev) {
+      if (dirty()) { ev.preventDefault(); ev.returnValue = ""; }
     });
     $("#unit-list").addEventListener("click", function (ev) {
       var li = ev.target.closest("li[data-index]");
@@ -686,26 +1025,36 @@
       changed();
     });
     $("#new").addEventListener("click", function () {
-      open({filename: "new-position.yaml", text: null, tree: {name: "new position", attacker: "german", units: []}});
+      if (dirty() && !window.confirm("Discard the edits of " + S.filename + "?")) return;
+      open({filename: "new-position.yaml", text: null, tree: {name: "new position", attacker: "german", units: []}, fresh: true});
     });
     $("#open-file").addEventListener("change", function () {
       var f = this.files[0];
+      this.value = "";
       if (!f) return;
+      if (dirty() && !window.confirm("Discard the edits of " + S.filename + "?")) return;
       var reader = new FileReader();
       reader.onload = async function () {
-        var r = await post("/api/open", {text: reader.result, filename: f.name});
-        var data = await r.json();
-        if (!r.ok) { showError(data.error); setState("error", "not opened"); return; }
-        open(data);
+        var got = await ask("/api/open", {text: reader.result, filename: f.name});
+        if (got.offline) { showError({message: OFFLINE}); setState("error", "not opened: the server does not answer"); return; }
+        if (!got.r.ok) { showError(got.data.error); setState("error", "not opened"); return; }
+        open(got.data);
       };
       reader.readAsText(f);
-      this.value = "";
     });
     $("#save").addEventListener("click", async function () {
-      var r = await post("/api/save", body());
-      if (!r.ok) { var d = await r.json(); showError(d.error); return; }
-      var blob = await r.blob();
-      var a = el("a", {href: URL.createObjectURL(blob), download: S.filename});
+      var r;
+      try { r = await post("/api/save", body()); }
+      catch (e) { showError({message: OFFLINE}); setState("error", "not saved: the server does not answer"); return; }
+      if (!r.ok) {
+        var d = await r.json().catch(function () { return {}; });
+        showError(d.error || {message: "HTTP " + r.status});
+        setState("error", "not saved");
+        return;
+      }
+      var blob = await r.blob(), name = saveName();
+      S.clean = JSON.stringify(S.tree);
+      var a = el("a", {href: URL.createObjectURL(blob), download: name});
       document.body.appendChild(a);
       a.click();
       a.remove();
@@ -715,8 +1064,14 @@
     S.tree = data.tree;
     S.original = data.text;
     S.filename = data.filename;
+    S.isNew = data.text === null || data.text === undefined;
     S.selected = null;
     S.error = null;
+    S.last = S.clean = JSON.stringify(S.tree);
+    S.history = [];
+    S.future = [];
+    S.fitDue = true;
+    hideWhy();
     showError(null);
     render();
     schedule();
