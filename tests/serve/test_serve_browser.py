@@ -413,6 +413,10 @@ def test_a_players_screen(browser, server):
         drawn = app.frame.locator("g#dest polygon.dest").evaluate_all("ps => ps.map(p => p.dataset.hex)")
         listed = {f["at"].split("@")[0] for u in fates["units"] if u["id"] == unit for f in u["fates"]}
         assert sorted(drawn) == sorted(listed), unit
+    # a hex RI5's fates do not reach, hovered: why it may not rout there
+    app.frame.locator('polygon.hex[data-hex="H4"]').hover(force=True)
+    page.wait_for_selector('#why[data-at="H4"]', timeout=WAIT)
+    assert page.get_attribute("#why", "data-legal") == "false" and "A10.51" in page.inner_text("#why")
     # right-click Break, then undo: the file's own text again
     app.frame.locator('g.counter[data-unit="GJ4"]').click(button="right")
     page.click('#menu button[data-act="broken"]')

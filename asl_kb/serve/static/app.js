@@ -543,6 +543,10 @@
       showMenu(c.getAttribute("data-unit"), r.left + ev.clientX, r.top + ev.clientY);
     });
     doc.addEventListener("keydown", keys);
+    doc.addEventListener("pointermove", function (ev) {
+      var hex = ev.target.closest && ev.target.closest("polygon.hex[data-hex]");
+      hovered(hex ? hex.getAttribute("data-hex") : null);
+    });
     doc.addEventListener("pointerdown", function () { hideMenu(); }, true);
     doc.addEventListener("pointerup", function (ev) {
       var d = S.drag;
@@ -712,7 +716,7 @@
   // Why not?: may the selected unit rout to h, stay, surrender to a unit in
   // h, be eliminated (as `asl-kb why-not POSITION UNIT FATE ...`); only the
   // latest question's answer is shown
-  async function whyNot(h) {
+  async function whyNot(h, hover) {
     var box = $("#why");
     var u = S.selected !== null && units()[S.selected];
     hideWhy();
@@ -720,7 +724,7 @@
     box.hidden = false;
     box.className = "";
     if (!u) { box.textContent = "why not? select a unit first"; return; }
-    var fate = $("#why-fate").value, ask_ = {unit: u.id, fate: fate, at: h};
+    var fate = hover ? "rout" : $("#why-fate").value, ask_ = {unit: u.id, fate: fate, at: h};
     var said = fate === "rout" ? "rout to " + h : fate;
     if (fate === "surrender") {
       var captor = units().filter(function (x) { return x && x.side !== u.side && hexOf(x.at) === h; })[0];
@@ -745,6 +749,17 @@
     box.className = got.data.why_not.legal ? "legal" : "illegal";
     box.dataset.legal = String(got.data.why_not.legal);
     box.dataset.at = h;
+  }
+  // the pointer resting on a hex the selected unit's fates do not reach:
+  // may it rout there? (as Why not? asks, after a short rest; moving on
+  // cancels it)
+  function hovered(h) {
+    clearTimeout(S.hoverTimer);
+    var u = S.selected !== null && units()[S.selected];
+    if (!h || !u || S.tool !== "select" || S.drag || S.error || document.body.dataset.stale === "true") return;
+    var reached = fatesOf(u.id).some(function (f) { return hexOf(f.at) === h; });
+    if (reached || hexOf(u.at) === h || $("#why").dataset.at === h) return;
+    S.hoverTimer = setTimeout(function () { whyNot(h, true); }, 600);
   }
 
   // ---- the panels, drawn from the tree
