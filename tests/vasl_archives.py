@@ -242,3 +242,21 @@ def boards_folder(folder: Path, boards: dict[str, Painter]) -> Path:
     for name, painter in boards.items():
         write_archive(folder, name, painter)
     return folder
+
+
+def sample_board() -> Painter:
+    """The tests' board: a hill with a crest (a level-2 summit C5, a level-1
+    ridge down column H), woods (E2, F2), a two-hex stone building of two
+    levels (K8-L8), grain (N2), a wall (S5's south hexside) and a hedge
+    (U3's south hexside)."""
+    p = Painter()
+    p.ground("C5", 2)
+    for h in ("H3", "H4", "H5", "H6", "H7"):
+        p.ground(h, 1)
+    p.hex("E2", "Woods").hex("F2", "Woods")
+    p.disk("K8", 24, "Stone Building, 2 Level").disk("L8", 24, "Stone Building, 2 Level")
+    p.hexside("K8", 3, "Stone Building, 2 Level", width=14, trim=0.0)  # K8's SE side: the building across it
+    p.hex("N2", "Grain")
+    p.hexside("S5", 4, "Wall")
+    p.hexside("U3", 4, "Hedge")
+    return p

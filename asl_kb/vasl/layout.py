@@ -182,6 +182,12 @@ class PlacedBoard:
         x0, y0 = self.origin
         return x0 <= mx < x0 + self.size[0] and y0 <= my < y0 + self.size[1]
 
+    def holds(self, mx: float, my: float, slack: float) -> bool:
+        """Whether the map point lies on the board, its right and lower edges
+        included and `slack` pixels beyond them."""
+        x0, y0 = self.origin
+        return x0 <= mx <= x0 + self.size[0] + slack and y0 <= my <= y0 + self.size[1] + slack
+
     def to_local(self, mx: float, my: float) -> tuple[float, float]:
         """Map point -> the board image's point (ASLBoard.localCoordinates)."""
         x, y = mx - self.origin[0], my - self.origin[1]
@@ -250,6 +256,10 @@ class PlacedBoard:
     def name(self, col: int, row: int) -> str:
         return f"{self.prefix}{column_letters(col)}{row}"
 
+
+#: pixels beyond a board's right and lower edges a point of a saved game may
+#: lie and still be on it (Layout.locate)
+EDGE_SLACK = 2
 
 _HEX_TAIL = re.compile(r"([A-Z])(\1*)(0|[1-9][0-9]*)")
 
@@ -485,8 +495,8 @@ class Layout:
         return self.at_cube.get((x, z))
 
     def distance(self, a: str, b: str) -> int:
-        ax, ay, az = self.cube_of[a]
-        bx, by, bz = self.cube_of[b]
+        ax, ay, az = self.cube(a)
+        bx, by, bz = self.cube(b)
         return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
     _DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))  # cube (dx, dz): N, NE, SE, S, SW, NW
@@ -504,7 +514,14 @@ class Layout:
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1
 
-    def within(self, name: str, radius: int) -> tuple[str, ...]:
+    def point(self, name: str) -> tuple[float, float]:
+        """The centre dot on a regular hex grid (hex sides, x east, y south):
+        directions between hexes, as asl_kb.board.grid asks (a board's own
+        pixels are a little squashed, 64.5 px rows for 56.25 px columns)."""
+        x, _y, z = self.cube(name)
+        return 1.5 * x, 3**0.5 * (z + x / 2)
+
+    def within(self, name: str, radius: int, area=None) -> tuple[str, ...]:
         """The map's hexes within `radius` of a hex (itself included), in
         listing order: O(radius squared), whatever the size of the map."""
         x, _y, z = self.cube_of[name]
@@ -540,7 +557,11 @@ class Layout:
         each board: `also` gives the others."""
         b = self.board_at(mx, my)
         if b is None:
-            return None
+            # a point on the map's outer right or lower edge (a half hex's
+            # centre dot there: VASL snaps a counter to it) is the board's
+            b = next((c for c in self.boards if c.holds(mx, my, EDGE_SLACK)), None)
+            if b is None:
+                return None
         lx, ly = b.to_local(mx, my)
         col, row = b.hex_local(lx, ly)
         name = b.name(col, row)

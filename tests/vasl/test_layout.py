@@ -91,6 +91,11 @@ def test_locate_a_piece_pixel_with_the_edge_buffer():
     spot = layout.locate(400 + 1800, 400 + 32.25)
     assert (spot.board, spot.hex, spot.also) == ("3", "3GG10", ("2GG1",))
     assert layout.locate(10, 10) is None
+    # the map's outer right edge: reversed board 3's column A, whose centre
+    # dots lie on it (VASL snaps a counter there)
+    xa, ya = layout.centre("3A5")
+    assert xa == 400 + 2 * 1800 and layout.locate(xa, ya).hex == "3A5"
+    assert layout.locate(xa + 5, ya) is None
 
 
 def test_bd_command_board_descriptions():
