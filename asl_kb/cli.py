@@ -284,6 +284,12 @@ def _common(
         help="on an internal error, print the traceback (default: one line, exit 70; "
         "also accepted before the subcommand)",
     )
+    g.add_argument(
+        "--vasl-boards",
+        metavar="DIR",
+        help="the VASL boards folder a position on real boards reads its board archives from "
+        "(default: $ASL_KB_VASL_BOARDS, else vasl_boards in ~/.config/asl-kb/config.toml; docs/real-boards.md)",
+    )
     g.add_argument("--version", action=_VersionAction, help="print the program's version and exit")
     return c
 
@@ -372,6 +378,32 @@ def _why_not_parser(sub, common) -> None:
     w.add_argument("fate", nargs="+", metavar="FATE", help="rout LOCATION | surrender CAPTOR | stay | eliminated")
 
 
+def _los_parser(sub, common) -> None:
+    l = sub.add_parser(
+        "los",
+        parents=[common(limit=False)],
+        help="the LOS between pairs of Locations: clear or blocked, where, and the hindrance DRM",
+        description="The LOS between pairs of Locations (a hex such as 2O5, or HEX@N: the N-th level of a "
+        "building in it). On VASL boards, VASL's LOS over the boards' artwork (docs/real-boards.md); on a "
+        "painted map, the hex model's. Either a position and its pairs (asl-kb los POSITION A B [C D ...]), "
+        "or one board without a position (asl-kb los --board NAME --pairs FILE: one pair `FROM TO` a line).",
+    )
+    l.add_argument(
+        "position", nargs="?", metavar="POSITION", help="position YAML file (default: none, --board and --pairs)"
+    )
+    l.add_argument("locations", nargs="*", metavar="LOCATION", help="pairs of Locations: A B [C D ...] (default: none)")
+    l.add_argument(
+        "--board",
+        metavar="NAME",
+        help="a VASL board, as VASL names it (02 for the archive bd02) (default: none, the position's map)",
+    )
+    l.add_argument(
+        "--pairs",
+        metavar="FILE",
+        help="the pairs, one `FROM TO` a line, - for standard input (default: none, the command line's)",
+    )
+
+
 def _serve_parser(sub, common) -> None:
     s = sub.add_parser(
         "serve",
@@ -417,6 +449,7 @@ SUBCOMMANDS = {
     "check": _check_parser,
     "why-not": _why_not_parser,
     "report": _report_parser,
+    "los": _los_parser,
     "serve": _serve_parser,
 }
 
@@ -448,7 +481,7 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 #: the subcommands that answer for one position and are done: their process
 #: ends at its answer (asl_kb/process.py)
-ONE_POSITION = ("outcomes", "check", "why-not")
+ONE_POSITION = ("outcomes", "check", "why-not", "los")
 
 
 def run() -> None:
@@ -594,14 +627,25 @@ def _refuse_broken(position, result) -> None:
 
 
 def _run(args, seen: dict) -> int:
-    from asl_kb.position.loader import load_position
-
     if args.command in committee_cli.COMMANDS:
         return committee_cli.run(args)
+    if getattr(args, "vasl_boards", None):
+        from asl_kb.vasl import archive
+
+        archive.use_folder(args.vasl_boards)
     if args.command == "serve":
         from asl_kb.serve.server import serve
 
         return serve(args)
+    if args.command == "los":
+        from asl_kb.vasl import query
+
+        out = query.run(args)
+        with budget.ANSWER_LOCK:
+            _write(out)
+        return EXIT_OK
+    from asl_kb.position.loader import load_position
+
     position = seen["position"] = load_position(args.position)
     if getattr(args, "to", None):  # report --to: two rule sets, as diff's --from/--to/--switch
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized

@@ -52,12 +52,12 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "asl_kb.cli"]
 
 
-def run_child(argv: list[str], timeout: float = 600.0) -> dict:
-    """Run argv; its wall time, CPU time and peak memory (ru_maxrss, KiB on
-    Linux), and its standard output."""
+def run_child(argv: list[str], timeout: float = 600.0, env: dict | None = None) -> dict:
+    """Run argv (in `env`, default this process's); its wall time, CPU time
+    and peak memory (ru_maxrss, KiB on Linux), and its standard output."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
         _, status, ru = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - t0

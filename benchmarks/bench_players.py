@@ -39,6 +39,7 @@ ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+import bench_boards  # noqa: E402
 from generate import (  # noqa: E402
     generate_area_spread,
     generate_open,
@@ -63,12 +64,17 @@ class Row:
     (`ratio`), and at most `mib` MiB where given."""
 
     name: str
-    make: Callable[[], str] | Path  # () -> YAML text, or a Path
+    make: Callable[..., str] | Path  # () -> YAML text (given the boards: on boards), or a Path
     phase: bool = False
     seconds: float | None = None
     ratio: float | None = None
     mib: float | None = None
     quick: bool = True
+    #: on VASL boards (benchmarks/bench_boards.py sets them up: `make` is
+    #: then given them), and the command: `outcomes` of the position made,
+    #: or `los` of the pairs made on the first board (`asl-kb los --board`)
+    boards: bool = False
+    command: str = "outcomes"
 
     def target(self) -> str:
         parts = [f"<= {self.seconds:g} s" if self.seconds is not None else f"<= {self.ratio:g}x floor"]
@@ -123,6 +129,19 @@ def rows(seed: int = 0) -> list[Row]:
             "25-unit stack (12 squads, 9 HS, 4 leaders, a player's order) ADJACENT to an enemy",
             lambda: generate_open_stack(12, 4, seed, hs=9, shuffled=True),
             seconds=1.0,
+        ),
+        Row(
+            "3 VASL boards read cold, 40 units (15 broken)",
+            lambda b: bench_boards.position_text(b.real, b.boards, seed),
+            seconds=2.0,
+            boards=True,
+        ),
+        Row(
+            "`asl-kb los`: 1,000 pairs of hexes of a VASL board read cold",
+            lambda b: bench_boards.pairs_text(b.real, b.boards[0], 1000, seed),
+            seconds=1.0,
+            boards=True,
+            command="los",
         ),
     ]
 
@@ -187,6 +206,12 @@ ran it. A shared machine slows every row and the floor alike, so the last
 column reads each target in seconds as a ratio to the floor, as set: T s
 with the floor at 0.09 s, that is T / 0.09 times the floor.
 
+The rows on VASL boards (docs/real-boards.md) read boards 2, 3 and 4 of the
+configured VASL boards folder, else three synthetic boards of VASL's format
+built by `benchmarks/bench_boards.py` (hills, woods, buildings, grain,
+brush, orchards, walls and hedges), each process reading its boards cold;
+the `asl-kb los` row is `asl-kb los --board B --pairs FILE`.
+
 """
 
 #: what follows the table in docs/performance.md (the measurements behind
@@ -216,19 +241,31 @@ def main(argv=None) -> int:
     floors: list[float] = []
     _compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="asl-kb-bench-") as tmp:
+        boards = None
+        if any(r.boards for r in chosen):
+            # the configured VASL boards folder's boards 2, 3 and 4, else
+            # three synthetic boards of VASL's format built here
+            boards = bench_boards.setup(Path(tmp), args.seed)
+            os.environ["ASL_KB_VASL_BOARDS"] = str(boards.folder)
+            print(f"VASL boards: {', '.join(boards.boards)} ({boards.kind})", file=sys.stderr)
         paths = {}
+        argvs = {}
         for i, r in enumerate(chosen):
             if isinstance(r.make, Path):
                 paths[r.name] = str(r.make)
             else:
                 paths[r.name] = os.path.join(tmp, f"row{i}.yaml")
-                Path(paths[r.name]).write_text(r.make(), encoding="utf-8")
+                text = r.make(boards) if r.boards else r.make()
+                Path(paths[r.name]).write_text(text, encoding="utf-8")
+            if r.command == "los":
+                assert boards is not None
+                argvs[r.name] = cli + ["los", "--board", boards.boards[0], "--pairs", paths[r.name]]
+            else:
+                argvs[r.name] = cli + ["outcomes", paths[r.name], "--format", "json"] + (["--phase"] if r.phase else [])
         for k in range(max(1, args.repeat)):
             floors.append(run(FLOOR)[0])
             for r in chosen:
-                wall, mib = run(
-                    cli + ["outcomes", paths[r.name], "--format", "json"] + (["--phase"] if r.phase else [])
-                )
+                wall, mib = run(argvs[r.name])
                 walls[r.name].append(wall)
                 mibs[r.name] = max(mibs[r.name], mib)
                 print(f"  round {k + 1}: {r.name}: {wall:.2f} s", file=sys.stderr, flush=True)

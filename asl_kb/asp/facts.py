@@ -9,9 +9,9 @@ import collections
 
 from asl_kb import budget
 from asl_kb.board import geometry
-from asl_kb.board import hexgrid
 from asl_kb.board import terrain
-from asl_kb.board.los import LosMap, entry_sides
+from asl_kb.board.los import entry_sides
+from asl_kb.board.los import of_position as los_of_position
 from asl_kb.position import counters
 from asl_kb.record import replace
 
@@ -37,7 +37,8 @@ def switch_facts(position) -> list[str]:
 class FactBuilder:
     def __init__(self, position, voluntary_break: bool = False, tagged: bool = False):
         self.p = position
-        self.area = hexgrid.Area(*position.area)
+        self.area = position.map_area()
+        grid = self.grid = position.grid
         self.lines: list[str] = []
         #: with `tagged`, what each line is about (asl_kb/asp/groups.py reads
         #: them to give each group of units only its facts): None, the whole
@@ -59,7 +60,7 @@ class FactBuilder:
             and "broken" not in u.status
             and u.type not in ("vehicle", "gun")
             and not u.unarmed
-            and any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= 16 for e in position.units)
+            and any(e.side != u.side and grid.distance(e.hex, u.hex) <= 16 for e in position.units)
         ]
         self.routing += self.asked
         #: with `home` (scoped()): the units of one group (asl_kb/asp/groups.py),
@@ -171,7 +172,7 @@ class FactBuilder:
     def occupied(self):
         """The terrain and features of the hexes units occupy (what the
         prisoners program and the position checks read of the map)."""
-        for h in sorted({u.hex for u in self.p.units}, key=hexgrid.hex_coords):
+        for h in sorted({u.hex for u in self.p.units}, key=self.p.grid.order):
             t = self.p.terrain_of(h)
             self.add(f"terrain({q(h)},{terrain.terrain_type(t.terrain).name})")
             for f in t.features:
@@ -189,7 +190,7 @@ class FactBuilder:
                     continue
                 self.add(f"facing({q(u.id)},{name})", ("u", u.id))
                 for h in hexes:
-                    if geometry.in_arc(u.hex, facing, h):
+                    if geometry.in_arc(u.hex, facing, h, None if self.p.real is None else self.grid):
                         self.add(f"in_arc({q(u.id)},{name},{q(h)})", ("uh", u.id, h))
 
     # -- board -------------------------------------------------------------
@@ -215,14 +216,14 @@ class FactBuilder:
         home, scope = self.home, self.scope
         locs = sorted(
             {l for ls in reach.values() for l in ls} if scope is None else scope,
-            key=lambda l: (hexgrid.hex_coords(l[0]), l[1]),
+            key=lambda l: (self.grid.order(l[0]), l[1]),
         )
         # each Location's term written once (a spread of 16 boards writes
         # 140,000 of them for 5,000 Locations)
         term = {l: loc(*l) for l in locs}
         unit_hexes = {u.hex for u in p.units}
         every_hex = {h for ls in reach.values() for h, _ in ls}
-        hexes = sorted(every_hex, key=hexgrid.hex_coords)
+        hexes = sorted(every_hex, key=self.grid.order)
         if scope is not None:
             # (scoped: the hexes a group's facts may keep, groups.py _Index)
             near = {h for h, _ in scope} | unit_hexes | set(p.mopping_up)
@@ -253,13 +254,13 @@ class FactBuilder:
                 else:
                     self.add(f"adjacent({L},{O})", ("ll", l, other))
 
-        for h in sorted(set(hexes) | unit_hexes, key=hexgrid.hex_coords):
-            x, y, z = geometry.cube(h)
+        for h in sorted(set(hexes) | unit_hexes, key=self.grid.order):
+            x, y, z = geometry.cube(h, None if p.real is None else self.grid)
             self.add(f"cube({q(h)},{x},{y},{z})", ("h", h))
 
         # (a building is the connected building hexes among all of these)
         blds = self.blds = geometry.buildings(p, every_hex | unit_hexes | set(p.mopping_up))
-        for h in sorted((unit_hexes | set(p.mopping_up)) - every_hex, key=hexgrid.hex_coords):
+        for h in sorted((unit_hexes | set(p.mopping_up)) - every_hex, key=self.grid.order):
             if h in blds:
                 self.add(f"building({q(h)},{q(blds[h])})", ("h", h))
         for h in hexes:
@@ -300,21 +301,12 @@ class FactBuilder:
             for l in ls:
                 sides_at.setdefault(l, set()).add(side_of[uid])
         vehicles = [u.hex for u in p.units if u.type == "vehicle"]
-        lm = LosMap(
-            p.terrain_of,
-            p.levels,
-            p.smoke,
-            vehicles,
-            p.los_blocked,
-            p.los_clear,
-            p.los_hindrance,
-            hexside=p.hexside if p.hexsides else None,
-        )
+        lm = los_of_position(p, vehicles)
         sides = set().union(*sides_at.values()) if sides_at else set()
         watchers = [u for u in p.units if any(u.side != s for s in sides)]
         scope = self.scope
         seen = _seen(lm, {l: frozenset(at) for l, at in sides_at.items() if scope is None or l in scope}, watchers)
-        locs = sorted(seen, key=lambda l: (hexgrid.hex_coords(l[0]), l[1]))
+        locs = sorted(seen, key=lambda l: (self.grid.order(l[0]), l[1]))
         # what each watcher's spot sees, in the Locations' order (asking every
         # spot of every Location was 400,000 lookups on 16 spread boards)
         from_spot: dict = {}
@@ -324,9 +316,10 @@ class FactBuilder:
             for t, r in seen[l].items():
                 if r[0]:
                     from_spot.setdefault(t, []).append((l, L, r[1]))
-                    if p.hexsides and l[1] == 0:
+                    if l[1] == 0 and p.has_hexsides():
                         # the hexside terrain of l the LOS from t enters by
-                        for kind in sorted({p.hexside(x, y) for x, y in entry_sides(t[0], l[0])} - {None}):
+                        sides = entry_sides(t[0], l[0]) if p.real is None else lm.entry_sides(t[0], l[0])
+                        for kind in sorted({p.hexside(x, y) for x, y in sides} - {None}):
                             behind.setdefault(t, []).append((l, L, kind))
         for u in watchers:
             U = q(u.id)
@@ -334,7 +327,8 @@ class FactBuilder:
                 self.add(f"los({L},{U},{hindrance})", ("lu", l, u.id))
             for l, L, kind in behind.get((u.hex, u.level), ()):
                 self.add(f"hexside_cover({L},{U},{kind})", ("lu", l, u.id))
-        for kind in sorted(set(p.hexsides.values())):
+        kinds = set(p.hexsides.values()) | (set(terrain.HEXSIDES) if p.real is not None else set())
+        for kind in sorted(kinds):
             self.add(f"hexside_tem({kind},{terrain.hexside_type(kind).tem})")
 
     def build(self) -> str:
@@ -387,23 +381,36 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
         """A unit of one side and one of another, one at each end."""
         return any(a != b for a in mine for b in theirs)
 
+    # (a map that traces many lines best together -- VASL boards,
+    # asl_kb/vasl/sight.py -- is told them all first: prefetch_seen)
+    ahead = getattr(lm, "prefetch_seen", None)
     if from_watchers if from_watchers is not None else len(spots) < len(sides_at):
         watched: dict = {}
+        jobs = []
         for spot, mine in spots.items():
             budget.check("figuring the facts (line of sight)")
             mine = frozenset(mine)
             w = watched.get(mine)
             if w is None:
                 w = watched[mine] = lm.watch(l for l, at in sides_at.items() if looks(mine, at))
+            jobs.append((spot, w))
+        if ahead is not None:
+            ahead(jobs)
+        for spot, w in jobs:
             for l, r in lm.seen_from(spot[0], spot[1], w).items():
                 seen[l][spot] = r
         return seen
     watched = {}
+    jobs = []
     for l, at in sides_at.items():
         budget.check("figuring the facts (line of sight)")
         w = watched.get(at)
         if w is None:
             w = watched[at] = lm.watch(s for s, mine in spots.items() if looks(frozenset(mine), at))
+        jobs.append((l, w))
+    if ahead is not None:
+        ahead(jobs)
+    for l, w in jobs:
         seen[l] = lm.seen_from(l[0], l[1], w)
     return seen
 

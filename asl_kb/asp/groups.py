@@ -107,7 +107,7 @@ def _batches(p, reach: dict, budget: int) -> list[list[str]]:
     `budget`, never between two units of one hex. A unit not figured has a
     home too: what the rules derive of it alone (a Disrupted unit's
     surrender, A19.12) is derived there, with the units of its hex."""
-    order = sorted(p.units, key=lambda u: _row_first(u.hex))
+    order = sorted(p.units, key=lambda u: _row_first(u.hex, p))
     out: list[list[str]] = [[]]
     size = 0
     last = None
@@ -121,7 +121,11 @@ def _batches(p, reach: dict, budget: int) -> list[list[str]]:
     return [b for b in out if b] or [[]]
 
 
-def _row_first(h: str) -> tuple[int, int]:
+def _row_first(h: str, p) -> tuple:
+    """A hex's place row by row (north to south, then west to east)."""
+    if p.real is not None:
+        x, y = p.grid.point(h)
+        return y, x
     col, row = hexgrid.hex_coords(h)
     return row, col
 
@@ -139,7 +143,7 @@ class _Index:
         self.at_cube: dict[tuple[int, int], list[str]] = {}
         for u in p.units:
             self.at_hex.setdefault(u.hex, []).append(u.id)
-            x, _, z = hexgrid.cube(u.hex)
+            x, _, z = p.grid.cube(u.hex)
             self.at_cube.setdefault((x, z), []).append(u.id)
         self.in_building: dict[str, list[str]] = {}
         for u in p.units:
@@ -184,7 +188,7 @@ class _Index:
         for l in locs:
             units |= self.watchers.get(l, set())
         for start in {self.units[uid].hex for uid in home if uid in fb.reach}:
-            x, _, z = hexgrid.cube(start)
+            x, _, z = fb.p.grid.cube(start)
             for dx, dz in _NEAR_OFFSETS:
                 units.update(self.at_cube.get((x + dx, z + dz), ()))
             b = fb.blds.get(start)

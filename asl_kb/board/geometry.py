@@ -18,9 +18,10 @@ ROUT_MF = 6
 WOUNDED_ROUT_MF = 3
 
 
-def cube(h: str) -> tuple[int, int, int]:
-    """Cube coordinates of hex h: the rules compute ranges from them."""
-    return hexgrid.cube(h)
+def cube(h: str, grid=None) -> tuple[int, int, int]:
+    """Cube coordinates of hex h (on the position's grid, board/grid.py):
+    the rules compute ranges from them."""
+    return hexgrid.cube(h) if grid is None else grid.cube(h)
 
 
 def locations_of_hex(position, h: str) -> list[tuple[str, int]]:
@@ -32,7 +33,7 @@ def rout_reach(position, area: hexgrid.Area, unit) -> list[tuple[str, int]]:
     """Locations a broken unit could possibly enter in one RtPh."""
     radius = WOUNDED_ROUT_MF if "wounded" in unit.status else ROUT_MF
     reach = []
-    for h in hexgrid.within(unit.hex, radius, area):
+    for h in position.grid.within(unit.hex, radius, area):
         reach.extend(locations_of_hex(position, h))
     return reach
 
@@ -56,8 +57,9 @@ class Moves:
     once, and a cost once per kind of move (a map has few kinds of hex, and
     exact fractions are slow to figure for each of thousands of moves)."""
 
-    def __init__(self, position, area: hexgrid.Area):
+    def __init__(self, position, area):
         self.position, self.area = position, area
+        self.grid = position.grid
         self._hexes: dict = {}
         self._kinds: dict = {}
         self._costs: dict = {}
@@ -86,7 +88,7 @@ class Moves:
         for other in (level - 1, level + 1):
             if 0 <= other <= levels:
                 out.append(((h, other), self._cost(here, here_kind, level, here, here_kind, other, True)))
-        for n in hexgrid.neighbors(h):
+        for n in self.grid.neighbors(h):
             there, there_kind, n_levels, inside = self._hex(n)
             if not inside or level > n_levels:
                 continue
@@ -94,7 +96,9 @@ class Moves:
             side = self.position.hexside(h, n) if level == 0 else None
             if cost is not None and side is not None:
                 # crossing a wall/hedge/bocage hexside: its MF on top of the COT
-                cost += half_mf(terrain.hexside_type(side).crossing_mf)
+                # (a cliff or rowhouse wall: not crossed at all)
+                crossing = terrain.hexside_type(side).crossing_mf
+                cost = None if crossing is None else cost + half_mf(crossing)
             out.append(((n, level), cost))
         return out
 
@@ -106,8 +110,9 @@ def buildings(position, hexes) -> dict[str, str]:
     def is_building(h):  # building terrain (a pillbox is no building hex)
         return terrain.terrain_type(position.terrain_of(h).terrain).rout_cover == "building"
 
+    grid = position.grid
     out: dict[str, str] = {}
-    for h in sorted(hexes, key=hexgrid.hex_coords):
+    for h in sorted(hexes, key=grid.order):
         if h in out or not is_building(h):
             continue
         named = position.terrain_of(h).building
@@ -120,24 +125,27 @@ def buildings(position, hexes) -> dict[str, str]:
         while todo:
             x = todo.pop()
             group.append(x)
-            for n in hexgrid.neighbors(x):
+            for n in grid.neighbors(x):
                 if n not in seen and n in hexes and is_building(n) and not position.terrain_of(n).building:
                     seen.add(n)
                     todo.append(n)
-        name = "b_" + min(group, key=hexgrid.hex_coords)
+        name = "b_" + min(group, key=grid.order)
         for x in group:
             out[x] = name
     return out
 
 
 @lru_cache(maxsize=None)
-def in_arc(origin: str, facing: int, h: str) -> bool:
+def in_arc(origin: str, facing: int, h: str, grid=None) -> bool:
     """Whether hex h lies in the 60-degree Covered Arc centred on hexside
     direction `facing` (1 = north, clockwise) seen from origin. Hexes exactly
     on an arc boundary (a hexspine) are inside, as in ASL."""
     if h == origin:
         return True
-    (x0, y0), (x1, y1) = hexgrid.hex_shape(origin).centre, hexgrid.hex_shape(h).centre
+    if grid is None:
+        (x0, y0), (x1, y1) = hexgrid.hex_shape(origin).centre, hexgrid.hex_shape(h).centre
+    else:
+        (x0, y0), (x1, y1) = grid.point(origin), grid.point(h)
     angle = math.degrees(math.atan2(x1 - x0, -(y1 - y0))) % 360  # 0 = north, clockwise
     centre = (facing - 1) * 60
     diff = abs((angle - centre + 180) % 360 - 180)

@@ -48,6 +48,7 @@ __all__ = [
     "BOARD_MAX_ROW",
     "parse_hex",
     "hex_coords",
+    "order_key",
     "hex_id",
     "column_letters",
     "neighbors",
@@ -102,6 +103,25 @@ def hex_coords(h: str) -> tuple[int, int]:
         raise ValueError(f"not a canonical hex id: {h!r} (expected e.g. 'M2' or 'GG10')")
     col = ord(m.group(1)) - ord("A") + (26 if m.group(2) else 0)
     return col, int(m.group(3))
+
+
+_PREFIXED = re.compile(r"(.*?)([A-Z])(\2*)(0|[1-9][0-9]*)")
+
+
+@lru_cache(maxsize=65536)
+def order_key(h: str) -> tuple:
+    """A hex's place in listings, for the painted map's ids (`M2`: column,
+    then row, as hex_coords) and VASL boards' board-prefixed names (`2O5`:
+    board, then column, then row; asl_kb/vasl/layout.py)."""
+    m = _CANON_RE.fullmatch(h)
+    if m is not None:
+        return ((),) + hex_coords(h)
+    m = _PREFIXED.fullmatch(h)
+    if m is None:
+        return ((1, h), 0, 0)
+    prefix, letter, more, row = m.groups()
+    board = tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", prefix))
+    return (board, ord(letter) - ord("A") + 26 * len(more), int(row))
 
 
 def parse_hex(text: str, board: str | None = None) -> str:

@@ -61,7 +61,7 @@ from asl_kb.board.terrain import (
 )
 from asl_kb.board.viewshed import Watched, scan
 
-__all__ = ["LosMap", "parse_location", "crossed_sides", "spines", "entry_sides"]
+__all__ = ["LosMap", "of_position", "parse_location", "crossed_sides", "spines", "entry_sides"]
 
 # Per-hex info tuple: (elevation, obstacle top or None, hindrance DRM, hindrance top)
 _HexInfo = tuple
@@ -397,3 +397,23 @@ class LosMap:
         ground = max(self._hex_info(x)[0], self._hex_info(y)[0])
         top = ground + hexside_type(kind).obstacle
         return (hi if top < ground + 1 else lo) < top
+
+
+def of_position(p, vehicles=()):
+    """The LOS a position's rules read: over its painted map's whole hexes
+    (LosMap), or VASL's over its boards' pixels (asl_kb/vasl/sight.py)."""
+    if p.real is not None:
+        from asl_kb.vasl.sight import RealLos
+
+        return RealLos(p, vehicles)
+    return LosMap(
+        p.terrain_of,
+        p.levels,
+        p.smoke,
+        vehicles,
+        p.los_blocked,
+        p.los_clear,
+        p.los_hindrance,
+        board=p.board,
+        hexside=p.hexside if p.hexsides else None,
+    )

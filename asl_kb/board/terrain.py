@@ -222,7 +222,7 @@ class HexsideType(FrozenRecord):
                   crosses it into that hex (the -1 FFMO DRM then does not
                   apply: no Open Ground for that firer, A10.531).
     crossing_mf   MF an Infantry unit pays, on top of the COT of the hex
-                  entered, to cross it.
+                  entered, to cross it (None: a rout does not cross it).
     obstacle      LOS obstacle height in levels above the ground: 0.5 a
                   half-level obstacle (blocks LOS between two Locations at
                   its own level), 1 a one-level obstacle.
@@ -230,7 +230,7 @@ class HexsideType(FrozenRecord):
 
     name: str
     tem: int
-    crossing_mf: Fraction
+    crossing_mf: Optional[Fraction]
     obstacle: Fraction
     rule: str
     note: str = ""
@@ -248,6 +248,12 @@ HEXSIDES: dict[str, HexsideType] = {
         # "9.5 Bocage | Level 1 | +2/+1 | 2 & COT": a one-level obstacle, the
         # TEM of a wall, two MF and the COT to cross.
         HexsideType("bocage", 2, F(2), F(1), "B9.5", "one-level obstacle; TEM +2 (+1 vs Indirect Fire); 2 MF & COT"),
+        # B11.2: a cliff hexside is crossed only by Climbing (B11.4): no rout
+        # crosses it. Read off VASL boards; its LOS is the boards'.
+        HexsideType("cliff", 0, None, F(0), "B11", "crossed only by Climbing (B11.4): not by a rout"),
+        # B23.71: a rowhouse's inner wall (the dark bar between two of its
+        # hexes) cannot be crossed. Read off VASL boards.
+        HexsideType("rowhouse_wall", 0, None, F(0), "B23.71", "a rowhouse's inner wall: not crossed"),
     )
 }
 

@@ -639,7 +639,7 @@ def _by_location(triples, made: dict | None = None) -> list[Interdiction]:
 @functools.lru_cache(maxsize=1 << 12)
 def _entry_order(entry: tuple):
     """An entry (Location, n) of an exposure in hex order."""
-    return (hexgrid.hex_coords(entry[0]), entry[1])
+    return (hexgrid.order_key(entry[0]), entry[1])
 
 
 def _group_key(key: tuple):
@@ -647,7 +647,7 @@ def _group_key(key: tuple):
     (FATE_ORDER), captor, cause, destination in hex order, Low Crawl,
     Interdiction."""
     kind, captor, cause, at, low_crawl, ints, opts = key
-    return (FATE_ORDER.get(kind, 9), captor, cause, hexgrid.hex_coords(at.split("@")[0]), at, low_crawl, ints, opts)
+    return (FATE_ORDER.get(kind, 9), captor, cause, hexgrid.order_key(at.split("@")[0]), at, low_crawl, ints, opts)
 
 
 #: the predicates that say something of one state of a rout graph (their

@@ -54,11 +54,14 @@ def place_of(position):
     these are alike wherever the board is turned (a position symmetric
     about them)."""
     hexes = [u.hex for u in position.units]
-    (lo_col, lo_row), (hi_col, hi_row) = (hexgrid.hex_coords(h) for h in position.area)
-    corners = [
-        (hexgrid.hex_id(lo_col, row), hexgrid.hex_id(hi_col, row))
-        for row in (max(lo_row, 1), hi_row)  # (row 0 is only in odd columns)
-    ]
+    distance = position.grid.distance
+    corners: list = []
+    if position.real is None:  # (VASL boards' art is not symmetric: no corners)
+        (lo_col, lo_row), (hi_col, hi_row) = (hexgrid.hex_coords(h) for h in position.area)
+        corners = [
+            (hexgrid.hex_id(lo_col, row), hexgrid.hex_id(hi_col, row))
+            for row in (max(lo_row, 1), hi_row)  # (row 0 is only in odd columns)
+        ]
 
     @functools.lru_cache(maxsize=None)
     def place(h: str) -> tuple:
@@ -67,8 +70,8 @@ def place_of(position):
             t.terrain,
             t.elevation,
             t.features,
-            tuple(hexgrid.distance(h, x) for x in hexes),
-            tuple(tuple(sorted((hexgrid.distance(h, a), hexgrid.distance(h, b)))) for a, b in corners),
+            tuple(distance(h, x) for x in hexes),
+            tuple(tuple(sorted((distance(h, a), distance(h, b)))) for a, b in corners),
         )
 
     return place

@@ -46,11 +46,13 @@ def parse_proposal(position, unit: str, words: list[str]) -> dict:
     if kind == "rout":
         h, _, level = rest[0].partition("@")
         try:
-            h = hexgrid.parse_hex(h, position.board)
+            if position.real is not None:  # VASL boards: a board-prefixed hex of the layout
+                h = position.real.layout.parse(h)
+            else:
+                h = hexgrid.parse_hex(h, position.board)
         except ValueError as e:
             raise ProposalError(f"LOCATION: {e}") from None
-        area = hexgrid.Area(*position.area)
-        if not area.contains(h):
+        if position.real is None and not (area := hexgrid.Area(*position.area)).contains(h):
             raise ProposalError(f"LOCATION: {area.why_not_in(h, position.area)}")
         if level and not (level.isdigit() and len(level) <= 2):
             raise ProposalError(f"LOCATION: not a level: {level[:20]!r}")

@@ -33,7 +33,7 @@ import yaml
 from asl_kb.position import counters
 from asl_kb.position import schema as position_schema
 from asl_kb.board import hexgrid, terrain
-from asl_kb.errors import PositionError
+from asl_kb.errors import AslKbError, PositionError
 from asl_kb.record import FrozenRecord, field, record, replace
 
 MAX_BYTES = 1024 * 1024  # 1 MiB: positions are a few KiB
@@ -156,9 +156,16 @@ class FrozenMap(Mapping):
         return f"FrozenMap({self._d!r})"
 
 
-def _side_key(a: str, b: str) -> tuple[str, str]:
+def _side_key(a: str, b: str, grid=None) -> tuple[str, str]:
     """A hexside's key: its two hexes in hex order."""
-    return (a, b) if hexgrid.hex_coords(a) <= hexgrid.hex_coords(b) else (b, a)
+    order = hexgrid.hex_coords if grid is None else grid.order
+    return (a, b) if order(a) <= order(b) else (b, a)
+
+
+def _plain_grid():
+    from asl_kb.board.grid import PLAIN
+
+    return PLAIN
 
 
 #: the kinds of switch rules/core/versions.lp declares: an erratum, a reading of
@@ -332,24 +339,57 @@ class Position(FrozenRecord):
     # Free-form test data (plain dicts/lists/strings): not hashable, so it
     # takes no part in == or hash().
     expect: Any = field(default=None, compare=False)
+    # VASL boards (`map.boards`, asl_kb/vasl/): each board's BoardSpec, and
+    # the boards read from the VASL boards folder (asl_kb/vasl/realmap.py)
+    boards: tuple = ()
+    real: Any = field(default=None, compare=False, repr=False)
 
     def terrain_of(self, hex_id: str) -> HexTerrain:
-        """Terrain of a hex, the map default for hexes the file does not list;
-        a hex in `map.smoke` holds the SMOKE feature (A24: +1 MF, Hindrance)."""
-        t = self.terrain.get(hex_id) or _default_hex(self.default_terrain)
+        """Terrain of a hex, the map default for hexes the file does not list
+        (on VASL boards, the boards' terrain); a hex in `map.smoke` holds the
+        SMOKE feature (A24: +1 MF, Hindrance)."""
+        t = self.terrain.get(hex_id)
+        if t is None:
+            t = (
+                self.real.terrain_of(hex_id, HexTerrain)
+                if self.real is not None
+                else _default_hex(self.default_terrain)
+            )
         if hex_id in self.smoke and "smoke" not in t.features:
             t = replace(t, features=t.features + ("smoke",))
         return t
 
     def hexside(self, a: str, b: str) -> str | None:
-        """The terrain of the hexside between ADJACENT hexes a and b, if any."""
-        if not self.hexsides:
-            return None
-        return self.hexsides.get(_side_key(a, b))
+        """The terrain of the hexside between ADJACENT hexes a and b, if any
+        (on VASL boards, the boards' unless the file states one)."""
+        if self.hexsides:
+            got = self.hexsides.get(_side_key(a, b, self.grid))
+            if got is not None:
+                return got
+        if self.real is not None:
+            return self.real.hexside(a, b)
+        return None
+
+    def has_hexsides(self) -> bool:
+        """Whether any hexside may hold terrain (the file's, or VASL boards')."""
+        return bool(self.hexsides) or self.real is not None
 
     def levels_of(self, hex_id: str) -> int:
         """Number of building levels above ground (0 when none)."""
+        if self.real is not None and hex_id not in self.terrain:
+            return self.real.levels_of(hex_id)
         return self.levels.get(hex_id, 0)
+
+    @property
+    def grid(self):
+        """The map's hex grid (asl_kb/board/grid.py): the painted map's, or
+        the layout of the VASL boards."""
+        return self.real.layout if self.real is not None else _plain_grid()
+
+    def map_area(self):
+        """What holds the map's hexes (`contains`): the painted map's area,
+        or the VASL boards' layout."""
+        return self.real.layout if self.real is not None else hexgrid.Area(*self.area)
 
     def erratum(self, rule: str, default: bool = False) -> bool:
         """Whether the erratum for `rule` is switched on."""
@@ -684,6 +724,9 @@ class _Schema:
         self.area = hexgrid.Area.whole_board()
         self.area_corners = WHOLE_BOARD
         self.levels: dict[str, int] = {}
+        #: the VASL boards of `map.boards` (asl_kb/vasl/realmap.py), and their specs
+        self.real: Any = None
+        self.boards: tuple = ()
 
     # -- generic helpers
 
@@ -767,6 +810,11 @@ class _Schema:
 
     def hex(self, node, path: str, check_area: bool = True) -> str:
         text = self.string(node, path)
+        if self.real is not None:
+            try:
+                return self.real.layout.parse(text)
+            except ValueError as e:
+                self.fail(node, path, str(e))
         try:
             hex_id = hexgrid.parse_hex(text, self.board)
         except ValueError as e:
@@ -788,9 +836,19 @@ class _Schema:
             self.fail(node, path, f"bad level {level_text!r} in {text!r}: expected HEX@N with N >= 0")
         hex_id = self.hex(_str_at(hex_text, node.line), path)
         level = int(level_text) if sep else 0
-        if level > self.levels.get(hex_id, 0):
+        if level > self.levels_of(hex_id):
             self.fail(node, path, f"no level {level} in {hex_id}")
         return hex_id, level
+
+    def levels_of(self, hex_id: str) -> int:
+        if self.real is not None and hex_id not in self.painted:
+            try:
+                return self.real.levels_of(hex_id)
+            except AslKbError as e:
+                raise PositionError(self.file, None, "map.boards", str(e)) from None
+        return self.levels.get(hex_id, 0)
+
+    painted: dict = {}
 
     def hex_keys(self, node: _Map, path: str) -> Iterator[tuple[str, Any, str]]:
         """(hex, value, path) for a mapping keyed by hexes; "5M2" and "M2" collide."""
@@ -833,6 +891,8 @@ class _Schema:
                     notes=self.optional(top, "notes", None, self.string),
                     board=self.board,
                     area=self.area_corners,
+                    boards=self.boards,
+                    real=self.real,
                     default_terrain=default_terrain,
                     terrain=FrozenMap(terrain),
                     levels=FrozenMap(self.levels),
@@ -998,6 +1058,8 @@ class _Schema:
         if not _given(node):
             return [], "open", ()
         m = node
+        if _given(m.get("boards")):
+            self.boards_section(m)
         if _given(m.get("board")):
             self.board = str(m["board"])
         default = str(m["default_terrain"]) if _given(m.get("default_terrain")) else "open"
@@ -1006,6 +1068,7 @@ class _Schema:
         terrain = []
         if _given(m.get("terrain")):
             terrain = [(h, self.hex_terrain(v, p, default)) for h, v, p in self.hex_keys(m["terrain"], "map.terrain")]
+            self.painted = dict(terrain)
         if _given(m.get("levels")):
             self.set_levels(m["levels"], "map.levels", dict(terrain), default)
         smoke = ()
@@ -1014,6 +1077,50 @@ class _Schema:
             smoke = self.unique([self.hex(n, f"map.smoke[{i}]") for i, n in enumerate(items)], items, "map.smoke")
         self.hexsides = self.hexsides_section(m.get("hexsides")) if _given(m.get("hexsides")) else {}
         return terrain, default, smoke
+
+    def boards_section(self, m: _Map) -> None:
+        """`map.boards`: the VASL boards that are the map (docs/real-boards.md),
+        read from the VASL boards folder."""
+        from asl_kb.vasl import archive
+        from asl_kb.vasl.layout import BoardSpec
+        from asl_kb.vasl.realmap import real_map
+
+        for key in ("board", "area", "default_terrain", "levels"):
+            if _given(m.get(key)):
+                self.fail(
+                    m[key],
+                    f"map.{key}",
+                    f"map.{key} and map.boards together: the boards are the map, their terrain and building "
+                    "levels read from the board archives (crop a board, paint a hex in map.terrain)",
+                )
+        node = m["boards"]
+        specs = []
+        for i, item in enumerate(node):  # the schema checked the keys and values
+            if isinstance(item, _Str):
+                specs.append(BoardSpec(board=str(item), col=i, row=0))
+                continue
+            crop = None
+            if _given(item.get("crop")):
+                x, y, w, h = (int(v) for v in item["crop"])
+                crop = (x, y, w, h)
+            specs.append(
+                BoardSpec(
+                    board=str(item["board"]),
+                    # (neither col nor row: the next column of row 0, as a name)
+                    col=int(item.get("col") or (0 if _given(item.get("row")) else i)),
+                    row=int(item.get("row") or 0),
+                    reversed=_flag(item["reversed"]) if _given(item.get("reversed")) else False,
+                    crop=crop,
+                )
+            )
+        try:
+            folder = archive.boards_folder()
+            self.real = real_map(tuple(specs), folder)
+        except AslKbError as e:
+            self.fail(node, "map.boards", str(e))
+        self.boards = tuple(specs)
+        hexes = self.real.layout.hexes()
+        self.area_corners = (hexes[0], hexes[-1])
 
     def hexsides_section(self, node) -> dict:
         """`map.hexsides`: {HEX-HEX: wall|hedge|bocage}, two ADJACENT hexes."""
@@ -1025,9 +1132,10 @@ class _Schema:
             if len(ends) != 2:
                 self.fail(key_node, path, f"expected two hexes joined by '-', e.g. E5-E6, got {key!r}")
             a, b = (self.hex(_str_at(e.strip(), key_node.line), path) for e in ends)
-            if not hexgrid.adjacent(a, b):
+            grid = self.real.layout if self.real is not None else hexgrid
+            if not grid.adjacent(a, b):
                 self.fail(key_node, path, f"{a} and {b} are not ADJACENT: no hexside between them")
-            side = _side_key(a, b)
+            side = _side_key(a, b, self.real.layout if self.real is not None else None)
             if side in out:
                 self.fail(key_node, path, f"the hexside {a}-{b} is listed twice")
             out[side] = str(value)

@@ -4,7 +4,8 @@ of the result drawn on it, read from the result's JSON form
 (model.Outcomes.to_json(): what the JSON renderer writes, as plain dicts).
 
 Every point comes from `hexgrid.hex_shape` (a hex id -> its centre and
-corners). Nothing here decides a rules question: it draws what the result
+corners), or on VASL boards from `asl_kb.vasl.picture` (the boards' own
+images under their hex grid). Nothing here decides a rules question: it draws what the result
 says. The Prisoners section is read by `_prisoners_view` and `_term` only.
 """
 
@@ -164,7 +165,7 @@ def to_html(
     marked = {
         "units": set(marks["units"]) if marks else set(),
         "hexes": [
-            {"hex": h, "points": _inset(h, 0.96)} for h in (marks or {}).get("hexes", ()) if h in set(view.hexes)
+            {"hex": h, "points": view.inset(h, 0.96)} for h in (marks or {}).get("hexes", ()) if h in set(view.hexes)
         ],
     }
     return (
@@ -222,6 +223,14 @@ class _View:
 
     def __init__(self, r: dict, position, all_paths: bool, whole_area: bool = False):
         self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
+        #: on VASL boards, their picture (asl_kb/vasl/picture.py): the boards'
+        #: art under the hex grid, drawn in the boards' own pixels
+        self.picture = None
+        if position.real is not None:
+            from asl_kb.vasl.picture import BoardPicture
+
+            self.picture = BoardPicture(position.real.layout, SIZE)
+        self.grid = position.grid
         self.unit_loc = {u.id: (u.hex if not u.level else f"{u.hex}@{u.level}") for u in position.units}
         self.overlays: list[dict] = []
         self.fate_lists = [self._unit_entry(u, "rout", i) for i, u in enumerate(r["units"])]
@@ -239,11 +248,12 @@ class _View:
         self.hexes = self._map_hexes()
         self.viewbox, self.width, self.height = self._viewbox()
         self.cells = [self._cell(h) for h in self.hexes]
-        self.buildings = self._building_outlines()
+        self.art = self.picture.images(self.box) if self.picture is not None else []
+        self.buildings = self._building_outlines() if self.picture is None else []
         self.hexsides = self._hexside_lines()
         self.counters = self._counters()
         #: every terrain drawn, for the legend (in the order of the terrain table)
-        drawn = {c["terrain"] for c in self.cells}
+        drawn = {c["terrain"] for c in self.cells} if self.picture is None else set()
         self.terrains = [
             {"terrain": t.replace("_", " "), "fill": TERRAIN_FILL.get(t, "#e4e7bf")}
             for t in sorted(
@@ -259,6 +269,26 @@ class _View:
             e["says"] = words.get(e["rule"], [])
         self.sides = sorted({u.side for u in position.units})
         self.side_colour = {s: side_colour(s) for s in self.sides}
+
+    # ---- geometry (a hex id -> its centre and corners)
+    def shape(self, h: str) -> hexgrid.HexShape:
+        return self.picture.shape(h) if self.picture is not None else hexgrid.hex_shape(h, SIZE)
+
+    def centre(self, h: str) -> tuple[float, float]:
+        return self.shape(h).centre
+
+    def inset(self, h: str, k: float) -> str:
+        if self.picture is None:
+            return _inset(h, k)
+        (cx, cy), corners = self.shape(h)
+        return _points([(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in corners])
+
+    def _direction(self, a: str, b: str) -> int:
+        """The direction (1..6) from hex a to its neighbour b."""
+        if self.picture is None:
+            return hexgrid.direction(a, b)
+        a, b = self.grid.canonical(a), self.grid.canonical(b)
+        return next(d for d in range(1, 7) if self.grid.neighbor(a, d) == b)
 
     def _captions(self) -> dict[str, dict]:
         """Each fate's caption, drawn on the map with it (so a PNG says what it
@@ -311,6 +341,10 @@ class _View:
     def _map_hexes(self) -> list[str]:
         # the hexes around the ones a unit, fate or override names, not the
         # whole area: the page's size follows the units, not the map's
+        if self.picture is not None:  # VASL boards
+            if self.whole_area:
+                return list(self.grid.hexes())
+            return self.picture.hexes_around(self._named_hexes(), MARGIN_COLS, MARGIN_ROWS)
         area = hexgrid.Area(*self.position.area)
         if self.whole_area:  # the editor (asl-kb serve) paints any hex of the area
             return list(area.hexes())
@@ -335,10 +369,12 @@ class _View:
         ]
 
     def _viewbox(self):
-        xs = [x for h in self.hexes for x, _ in hexgrid.hex_shape(h, SIZE).corners]
-        ys = [y for h in self.hexes for _, y in hexgrid.hex_shape(h, SIZE).corners]
+        xs = [x for h in self.hexes for x, _ in self.shape(h).corners]
+        ys = [y for h in self.hexes for _, y in self.shape(h).corners]
         pad = 6
         x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+        #: the map's part drawn (the boards' art is clipped to it)
+        self.box = (x0, y0, x1, y1)
         # a band above the map for the caption (two lines: what is drawn, its odds)
         self.caption_x = f"{x0 + 4:.1f}"
         self.caption_y = [f"{y0 - CAPTION_BAND + 14 + 14 * i:.1f}" for i in range(3)]
@@ -349,7 +385,7 @@ class _View:
     # ---- terrain
     def _cell(self, h: str) -> dict:
         t = self.position.terrain_of(h)
-        (cx, cy), corners = hexgrid.hex_shape(h, SIZE)
+        (cx, cy), corners = self.shape(h)
         levels = self.position.levels_of(h)
         feats = [f for f in t.features if f != "smoke"]
         return {
@@ -359,8 +395,10 @@ class _View:
             "cy": f"{cy:.1f}",
             "terrain": t.terrain,
             "fill": TERRAIN_FILL.get(t.terrain, "#e4e7bf"),
+            # on VASL boards the boards' art shows the terrain: the hex is an outline
+            "art": self.picture is not None,
             "building": terrain_table.terrain_type(t.terrain).rout_cover == "building",
-            "inner": _inset(h, 0.72),
+            "inner": self.inset(h, 0.72),
             "elevation": t.elevation,
             "levels": levels,
             "features": feats,
@@ -383,7 +421,7 @@ class _View:
         group = buildings(self.position, set(self.hexes))
         out = []
         for h, b in sorted(group.items(), key=lambda x: hexgrid.hex_coords(x[0])):
-            corners = hexgrid.hex_shape(h, SIZE).corners
+            corners = self.shape(h).corners
             for d in range(1, 7):
                 n = hexgrid.neighbor(h, d)
                 if n is None or group.get(n) != b:
@@ -395,18 +433,20 @@ class _View:
         drawn = set(self.hexes)
         out = []
         for (a, b), kind in sorted(
-            self.position.hexsides.items(), key=lambda x: (hexgrid.hex_coords(x[0][0]), hexgrid.hex_coords(x[0][1]))
+            self.position.hexsides.items(), key=lambda x: (self.grid.order(x[0][0]), self.grid.order(x[0][1]))
         ):
             if a not in drawn and b not in drawn:
                 continue
-            corners = hexgrid.hex_shape(a, SIZE).corners
-            d = hexgrid.direction(a, b)
+            corners = self.shape(a).corners
+            d = self._direction(a, b)
             t = terrain_table.hexside_type(kind)
             out.append(
                 {
                     "kind": kind,
                     "points": _points((corners[(d + 3) % 6], corners[(d + 4) % 6])),
-                    "title": f"{a}-{b}: {kind} (TEM +{t.tem}, +{t.crossing_mf} MF to cross; {t.rule})",
+                    "title": f"{a}-{b}: {kind} (TEM +{t.tem}, "
+                    + (f"+{t.crossing_mf} MF to cross" if t.crossing_mf is not None else "not crossed")
+                    + f"; {t.rule})",
                 }
             )
         return out
@@ -425,7 +465,7 @@ class _View:
                 (28, 1) if n == 1 else (24, 2) if n == 2 else (16, 2) if n <= 4 else (16, 3) if n <= 6 else (10, 4)
             )
             nrows = -(-n // ncols)
-            cx, cy = centre(h)
+            cx, cy = self.centre(h)
             cy -= SIZE * 0.12
             gap = 2
             w = ncols * size + (ncols - 1) * gap
@@ -483,7 +523,7 @@ class _View:
             ("hindrance", list(p.los_hindrance)),
         ):
             for a, b, drm in pairs:
-                (x0, y0), (x1, y1) = centre(hex_of(a)), centre(hex_of(b))
+                (x0, y0), (x1, y1) = self.centre(hex_of(a)), self.centre(hex_of(b))
                 label = {"blocked": "blocked", "clear": "clear"}.get(kind, f"+{drm} hindrance")
                 out.append(
                     {
@@ -536,11 +576,11 @@ class _View:
         def below(h: str) -> str:
             """y of the next label under hex h's counters (one line each)."""
             used[h] = used.get(h, 0) + 1
-            return f"{centre(h)[1] + SIZE * 0.7 + 11 * (used[h] - 1):.1f}"
+            return f"{self.centre(h)[1] + SIZE * 0.7 + 11 * (used[h] - 1):.1f}"
 
         for p in paths:
             if p != path and len(p) > 1:
-                elements.append({"kind": "alt", "points": _points(centre(hex_of(h)) for h in p)})
+                elements.append({"kind": "alt", "points": _points(self.centre(hex_of(h)) for h in p)})
                 hexes |= {hex_of(h) for h in p}
         if len(path) > 1:
             elements.append(
@@ -548,22 +588,22 @@ class _View:
                     "kind": "route",
                     "low_crawl": bool(f.get("low_crawl")),
                     "hexes": " ".join(path),
-                    "points": _points(centre(hex_of(h)) for h in path),
+                    "points": _points(self.centre(hex_of(h)) for h in path),
                 }
             )
             hexes |= {hex_of(h) for h in path}
-        elements.append({"kind": "start", "points": _inset(start, 0.92)})
+        elements.append({"kind": "start", "points": self.inset(start, 0.92)})
         for key, optional in (("interdiction", False), ("optional_interdiction", True)):
             for i in f.get(key, ()):
                 ih = hex_of(i["at"])
                 hexes.add(ih)
-                cx, cy = centre(ih)
+                cx, cy = self.centre(ih)
                 elements.append(
                     {
                         "kind": "interdiction",
                         "optional": optional,
                         "hex": i["at"],
-                        "points": _inset(ih, 0.86),
+                        "points": self.inset(ih, 0.86),
                         "x": f"{cx:.1f}",
                         "y": below(ih),
                         "by": i["by"],
@@ -578,7 +618,7 @@ class _View:
                                 "kind": "interdictor",
                                 "optional": optional,
                                 "by": by,
-                                "points": _points((centre(bh), (cx, cy))),
+                                "points": _points((self.centre(bh), (cx, cy))),
                             }
                         )
         kind = f["fate"]
@@ -586,7 +626,7 @@ class _View:
         if captor in self.unit_loc:
             ch = hex_of(self.unit_loc[captor])
             hexes.add(ch)
-            a, b = centre(at), centre(ch)
+            a, b = self.centre(at), self.centre(ch)
             if a == b:  # the captor is in the same Location: a loop
                 elements.append(
                     {
@@ -608,13 +648,13 @@ class _View:
                         "y": f"{(a[1] + b[1]) / 2 - 4:.1f}",
                     }
                 )
-        cx, cy = centre(at)
+        cx, cy = self.centre(at)
         label = _end_label(f)
         elements.append(
             {
                 "kind": "end",
                 "fate": kind,
-                "points": _inset(at, 0.8),
+                "points": self.inset(at, 0.8),
                 "x": f"{cx:.1f}",
                 "y": below(at) if label else "0",
                 "label": label,
@@ -628,13 +668,13 @@ class _View:
         for a in f.get("abandons", ()):
             ah = hex_of(a["at"])
             hexes.add(ah)
-            x, y = centre(ah)
+            x, y = self.centre(ah)
             elements.append(
                 {"kind": "abandons", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}", "label": f"{a['sw'].upper()} left"}
             )
         for other in f.get("llmc", ()):
             if other in self.unit_loc:
-                x, y = centre(hex_of(self.unit_loc[other]))
+                x, y = self.centre(hex_of(self.unit_loc[other]))
                 hexes.add(hex_of(self.unit_loc[other]))
                 elements.append(
                     {"kind": "llmc", "x": f"{x:.1f}", "y": f"{y - SIZE * 0.45:.1f}", "label": f"LLMC {other}"}

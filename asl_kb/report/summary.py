@@ -69,7 +69,7 @@ def _entry_key(entry):
 @functools.lru_cache(maxsize=None)
 def _loc_key(at: str):
     h, _, level = at.partition("@")
-    return (hexgrid.hex_coords(h), int(level or 0), at)
+    return (hexgrid.order_key(h), int(level or 0), at)
 
 
 def nmcs(f: Fate) -> int:

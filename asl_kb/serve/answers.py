@@ -103,8 +103,11 @@ def _page(result, position, page: bool) -> dict:
     out = to_json(result)
     if not page:
         return {"json": out, "result": json.loads(out), "complete": result.complete}
-    a = hexgrid.Area(*position.area)
-    whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
+    if position.real is not None:  # VASL boards
+        whole = len(position.real.layout.hexes()) <= MAX_DRAWN_HEXES
+    else:
+        a = hexgrid.Area(*position.area)
+        whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
     return {
         "json": out,
         "result": json.loads(out),

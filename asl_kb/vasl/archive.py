@@ -72,12 +72,26 @@ def config_file() -> Path:
     return Path(base) / "asl-kb" / "config.toml"
 
 
+#: `--vasl-boards DIR` as the command line gave it (use_folder)
+_OPTION: str | None = None
+
+
+def use_folder(folder: str | os.PathLike | None) -> None:
+    """The command line's `--vasl-boards DIR`: the folder from now on in this
+    process (and its children, through the environment)."""
+    global _OPTION
+    _OPTION = None if folder is None else os.fspath(folder)
+    if _OPTION is not None:
+        os.environ[ENV_BOARDS] = _OPTION
+
+
 def boards_folder(explicit: str | os.PathLike | None = None) -> Path:
     """The VASL boards folder: `--vasl-boards DIR`, else $ASL_KB_VASL_BOARDS,
     else `vasl_boards = "DIR"` in the config file. BoardError when none is
     set or it is not a folder."""
     where = ""
     folder: Path | None = None
+    explicit = explicit or _OPTION
     if explicit:
         folder, where = Path(explicit), "--vasl-boards"
     elif os.environ.get(ENV_BOARDS):

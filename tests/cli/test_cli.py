@@ -10,7 +10,7 @@ import pytest
 from asl_kb import cli
 from conftest import FACTS
 
-COMMANDS = ("outcomes", "diff", "check", "why-not", "search", "report", "serve")
+COMMANDS = ("outcomes", "diff", "check", "why-not", "search", "report", "los", "serve")
 
 
 def _subparsers():
@@ -19,8 +19,9 @@ def _subparsers():
     return sub.choices
 
 
-#: the common options a subcommand has no use for: report writes HTML, serve a web page
-UNUSED = {"report": {"--format"}, "serve": {"--format", "--limit"}}
+#: the common options a subcommand has no use for: report writes HTML, serve a
+#: web page, los lists every pair asked
+UNUSED = {"report": {"--format"}, "serve": {"--format", "--limit"}, "los": {"--limit"}}
 COMMON = {"--rules", "--format", "--limit", "--timeout", "--max-memory", "--debug", "--version", "--help"}
 
 
@@ -44,11 +45,11 @@ def _leaves(subs, prefix=()):
 
 
 def test_every_subcommand_takes_a_rule_set_as_the_readme_says():
-    # (README: --rules everywhere; --switch, all but `search coverage`, which reads clauses)
+    # (README: --rules everywhere; --switch, all but `search coverage`, which reads clauses, and `los`, geometry)
     for words, p in _leaves(_subparsers()):
         opts = {s for a in p._actions for s in a.option_strings}
         assert "--rules" in opts, words
-        assert ("--switch" in opts) == (words != ("search", "coverage")), words
+        assert ("--switch" in opts) == (words not in (("search", "coverage"), ("los",))), words
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,7 @@ def test_folder_from_option_environment_and_config(tmp_path, monkeypatch):
         d.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
+    monkeypatch.setattr(archive, "_OPTION", None)  # (a command line's --vasl-boards in this process)
     with pytest.raises(archive.BoardError) as e:
         archive.boards_folder(None)
     assert "--vasl-boards" in str(e.value) and archive.ENV_BOARDS in str(e.value)
