@@ -108,7 +108,7 @@ HERO = "1-4-9"
 
 _INFANTRY = re.compile(r"(?:str\s+)?(\(?\d{1,2}\)?-\d{1,2}-\d{1,2})\s+(.*?)(sq|hs|cr)")
 _LEADER = re.compile(r"(\d{1,2})([-+])(\d)")
-_IMAGE_INFANTRY = re.compile(r"([a-z]{2})/\1(\d)(\d)(\d)([SHC])(?:[a-z]{0,2})(?:\.(?:gif|png))?")
+_IMAGE_INFANTRY = re.compile(r"([a-z]{2})/\1(\d)(\d)(\d)([SHC])([a-z]{0,2})(?:\.(?:gif|png))?")
 _HERO_IMAGE = re.compile(r"([a-z]{2})/\1Hero(b?)(?:\.(?:gif|png))?")
 _NATION_DIR = re.compile(r"([a-z]{2})/")
 _KINDS = {"sq": "squad", "hs": "half_squad", "cr": "crew", "S": "squad", "H": "half_squad", "C": "crew"}
@@ -224,7 +224,7 @@ def _read_values(name: str) -> tuple[str, str, str | None] | None:
     m = _INFANTRY.fullmatch(name)
     if m:
         cls = m.group(2).strip()
-        return _KINDS[m.group(3)], m.group(1), CLASSES.get(cls.split()[-1] if cls else "")
+        return _KINDS[m.group(3)], m.group(1), cls.split()[-1] if cls else None
     m = _LEADER.fullmatch(name)
     if m:
         return "leader", name, None
@@ -234,7 +234,9 @@ def _read_values(name: str) -> tuple[str, str, str | None] | None:
 def _read_image(image: str) -> tuple[str, str, str | None] | None:
     m = _IMAGE_INFANTRY.fullmatch(image)
     if m:
-        return _KINDS[m.group(5)], f"{m.group(2)}-{m.group(3)}-{m.group(4)}", None
+        # VASL's image suffixes: s an SS counter (ge658Ss), ae Assault Engineers
+        cls = {"s": "SS", "ae": "AE"}.get(m.group(6))
+        return _KINDS[m.group(5)], f"{m.group(2)}-{m.group(3)}-{m.group(4)}", cls
     if _HERO_IMAGE.fullmatch(image):
         return "hero", HERO, None
     return None
@@ -296,11 +298,13 @@ def _unit(piece: Piece, name: str, ls: list[Layer]) -> Counter:
         shown = next((f for f in faces if f), image) or "no image"
         return Counter("unknown", status=tuple(status), why=f"a counter the import cannot read ({shown})", **common)  # type: ignore[arg-type]
     kind, values, cls = found
+    if cls == "SS" and nation == "ge":  # an SS counter among the German ones (A25.11)
+        common["nation"] = "ss"
     if broken:
         status.insert(0, "broken")
         if "concealed" in status:  # a broken unit loses concealment (A12.14): VASL may keep the mask
             status.remove("concealed")
-    return Counter(kind, values=values, unit_class=cls, status=tuple(status), **common)  # type: ignore[arg-type]
+    return Counter(kind, values=values, unit_class=CLASSES.get(cls or ""), status=tuple(status), **common)  # type: ignore[arg-type]
 
 
 def _face(ls: list[Layer]) -> tuple[bool, tuple[str, str, str | None] | None]:

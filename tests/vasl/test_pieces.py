@@ -94,3 +94,12 @@ def test_markers_levels_sw_vehicles_and_the_rest(tmp_path):
     assert track.kind == "phase"
     assert mystery.kind == "unknown" and "ru/ruMystery" in mystery.why
     assert other.kind == "other" and not other.is_unit
+
+
+def test_ss_counters_among_the_german_ones(tmp_path):
+    # an SS squad drawn from its image (VASL's suffix s), an SS half-squad from its level name
+    by_image = P([conceal("ge"), layer(["ge/ge658Ss.gif"], [""], 1)], " ", "6-5-8 SSsq")
+    by_name = P([conceal("ge"), layer(["ge/ge338Hs"], ["3-3-8 SShs"], 1)], " ", "3-3-8 SShs")
+    sq, hs = _identify(tmp_path, by_image, by_name)
+    assert (sq.nation, sq.kind, sq.values, sq.unit_class) == ("ss", "squad", "6-5-8", "elite")
+    assert (hs.nation, hs.kind, hs.values) == ("ss", "half_squad", "3-3-8")
