@@ -225,22 +225,26 @@ class _Parser(argparse.ArgumentParser):
 
 @functools.cache
 def _common(
-    output_format: bool = True, limit: bool = True, timeout: float = DEFAULT_TIMEOUT
+    output_format: bool = True, limit: bool = True, timeout: float = DEFAULT_TIMEOUT, rules: bool = True
 ) -> argparse.ArgumentParser:
     """The common options, as a parent parser of the subcommands that use
     them: a subcommand without an output of its own to shape (`report`
     writes HTML, `serve` a web page) does not take --format or --limit, so
     that argparse refuses them; its args still carry the defaults the
-    shared code reads (text, no limit). `timeout`: --timeout's default
-    (`serve` answers a player who waits: DEFAULT_SERVE_TIMEOUT)."""
+    shared code reads (text, no limit); one that runs no rules (`import`)
+    takes no --rules. `timeout`: --timeout's default (`serve` answers a
+    player who waits: DEFAULT_SERVE_TIMEOUT)."""
     c = _Parser(add_help=False)
     g = c.add_argument_group("common options")
-    g.add_argument(
-        "--rules",
-        metavar="RULES",
-        help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
-        "(docs/committee.md) (default: the position's `rules`, else current)",
-    )
+    if rules:
+        g.add_argument(
+            "--rules",
+            metavar="RULES",
+            help="rule set: a rule version (current, prior) or a rules folder overlaying the shipped rules "
+            "(docs/committee.md) (default: the position's `rules`, else current)",
+        )
+    else:
+        c.set_defaults(rules=None)
     if output_format:
         g.add_argument(
             "--format",
@@ -309,10 +313,96 @@ def _position_arg(p: argparse.ArgumentParser, optional: bool = True) -> None:
             nargs="?",
             default=str(DEFAULT_POSITION),
             metavar="POSITION",
-            help="position YAML file (default: the bundled A10.531 EX, facts/rout/A10.531-EX.yaml)",
+            help="position YAML file, or a VASL saved game (.vsav) (default: the bundled A10.531 EX, "
+            "facts/rout/A10.531-EX.yaml)",
         )
     else:
-        p.add_argument("position", metavar="POSITION", help="position YAML file")
+        p.add_argument("position", metavar="POSITION", help="position YAML file, or a VASL saved game (.vsav)")
+    _attacker_arg(p)
+
+
+def _attacker_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--attacker",
+        metavar="SIDE",
+        help="a VASL saved game's ATTACKER: a side of the game (german) or axis/allied (default: the player "
+        "whose Player Turn the game's Phase Track shows; docs/vasl-games.md)",
+    )
+
+
+def _import_parser(sub, common) -> None:
+    i = sub.add_parser(
+        "import",
+        parents=[common(output_format=False, limit=False, rules=False)],
+        help="read a VASL saved game (.vsav) as a position file: the boards, every unit on them, its status",
+        description="Read a VASL saved game (.vsav) as an ordinary position file (docs/vasl-games.md): its "
+        "boards from the VASL boards folder, every unit on them with its board-prefixed hex, identity and "
+        "status (broken, DM, CX, pinned, concealed, hidden, ...). What it cannot place or identify is "
+        "listed in the file's notes and on standard error.",
+    )
+    i.add_argument("game", metavar="GAME", help="the VASL saved game (.vsav)")
+    i.add_argument(
+        "-o",
+        "--output",
+        dest="position_out",
+        metavar="FILE",
+        help="write the position to FILE (.yaml) (default: standard output)",
+    )
+    _attacker_arg(i)
+
+
+def _import(args) -> int:
+    """`asl-kb import GAME`: the position's YAML to -o FILE or standard
+    output, the warnings to standard error."""
+    from asl_kb.vasl.game import read_game
+
+    imported = read_game(args.game, boards=getattr(args, "vasl_boards", None), attacker=args.attacker)
+    text = imported.text
+    _warn(imported.file, imported.warnings)
+    with budget.ANSWER_LOCK:
+        if args.position_out:
+            try:
+                Path(args.position_out).write_text(text, encoding="utf-8")
+            except OSError as e:
+                print(f"error: --output: {args.position_out}: cannot write: {e.strerror}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+        else:
+            sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _warn(file: str, warnings) -> None:
+    """What a saved game's import did not read, on standard error."""
+    for w in warnings:
+        print(f"warning: {file}: {w}", file=sys.stderr)
+
+
+def is_save(path: str) -> bool:
+    """Whether a position argument names a VASL saved game: a .vsav, or a
+    zip (a YAML file never begins with PK)."""
+    if path.lower().endswith(".vsav"):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
+
+
+def _load(args):
+    """The position the arguments name: a position file, or a VASL saved
+    game imported (asl_kb/vasl/game.py), its warnings on standard error."""
+    from asl_kb.position.loader import load_position
+
+    if args.position != "-" and is_save(args.position):
+        from asl_kb.vasl.game import load_game
+
+        position, imported = load_game(args.position, attacker=args.attacker)
+        _warn(imported.file, imported.warnings)
+        return position
+    if args.attacker is not None:
+        raise AslKbError(f"--attacker: only for a VASL saved game; {args.position} names its attacker")
+    return load_position(args.position)
 
 
 def _outcomes_parser(sub, common) -> None:
@@ -450,6 +540,7 @@ SUBCOMMANDS = {
     "why-not": _why_not_parser,
     "report": _report_parser,
     "los": _los_parser,
+    "import": _import_parser,
     "serve": _serve_parser,
 }
 
@@ -595,6 +686,7 @@ def _cut(args, why: str, cut: dict) -> int:
 #: the suffixes the file may have (None: any), whether it names a folder)
 OUTPUTS = (
     ("--output", "output", (".html", ".htm"), False),
+    ("--output", "position_out", (".yaml", ".yml"), False),
     ("--png", "png", (".png",), False),
     ("--stream", "stream", None, False),
     ("--out", "out", None, True),
@@ -644,9 +736,9 @@ def _run(args, seen: dict) -> int:
         with budget.ANSWER_LOCK:
             _write(out)
         return EXIT_OK
-    from asl_kb.position.loader import load_position
-
-    position = seen["position"] = load_position(args.position)
+    if args.command == "import":
+        return _import(args)
+    position = seen["position"] = _load(args)
     if getattr(args, "to", None):  # report --to: two rule sets, as diff's --from/--to/--switch
         from asl_kb.committee.rulesets import parse_ruleset, discard_materialized
 

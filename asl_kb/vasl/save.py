@@ -20,6 +20,7 @@ Nothing here knows ASL: asl_kb/vasl/pieces.py reads what the traits mean.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
@@ -255,10 +256,17 @@ def deobfuscate(data: bytes, file: str) -> str:
     return text
 
 
-def read_entries(path: str | os.PathLike) -> tuple[str, dict[str, bytes]]:
+def read_entries(source: str | os.PathLike | bytes, name: str | None = None) -> tuple[str, dict[str, bytes]]:
     """(file name, {entry: bytes}) of a save's savedGame and moduledata
-    entries; SaveError for a file that is not such a zip."""
-    file = os.fspath(path)
+    entries; SaveError for a file that is not such a zip. `source`: a path,
+    or the file's bytes (`name` then names it in errors, e.g. an upload's
+    file name)."""
+    if isinstance(source, (bytes, bytearray)):
+        file = name or "saved game"
+        if len(source) > MAX_FILE_BYTES:
+            raise SaveError(file, f"file too large: {len(source)} bytes (a saved game is at most {MAX_FILE_BYTES})")
+        return file, _entries(io.BytesIO(source), file)
+    file = os.fspath(source)
     try:
         st = os.stat(file)
     except OSError as e:
@@ -267,9 +275,13 @@ def read_entries(path: str | os.PathLike) -> tuple[str, dict[str, bytes]]:
         raise SaveError(file, "not a regular file")
     if st.st_size > MAX_FILE_BYTES:
         raise SaveError(file, f"file too large: {st.st_size} bytes (a saved game is at most {MAX_FILE_BYTES})")
+    return file, _entries(file, file)
+
+
+def _entries(zipped: str | io.BytesIO, file: str) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     try:
-        with zipfile.ZipFile(file) as z:
+        with zipfile.ZipFile(zipped) as z:
             names = set(z.namelist())
             if SAVE_ENTRY not in names:
                 raise SaveError(file, "not a VASSAL saved game: the zip has no savedGame entry")
@@ -287,7 +299,7 @@ def read_entries(path: str | os.PathLike) -> tuple[str, dict[str, bytes]]:
         raise SaveError(file, f"a broken zip: {e}") from None
     except OSError as e:
         raise SaveError(file, f"cannot read file: {e.strerror or e}") from None
-    return file, out
+    return out
 
 
 def _moduledata(data: bytes | None) -> tuple[str | None, str | None]:
@@ -298,10 +310,11 @@ def _moduledata(data: bytes | None) -> tuple[str | None, str | None]:
     return tuple(m.group(1).strip() if m else None for m in found)  # type: ignore[return-value]
 
 
-def read_save(path: str | os.PathLike) -> SavedGame:
-    """A .vsav read: its pieces, stacks, boards and versions; SaveError (exit
-    2) for anything that is not a readable VASSAL saved game."""
-    file, entries = read_entries(path)
+def read_save(source: str | os.PathLike | bytes, name: str | None = None) -> SavedGame:
+    """A .vsav read (a path, or its bytes named `name`): its pieces, stacks,
+    boards and versions; SaveError (exit 2) for anything that is not a
+    readable VASSAL saved game."""
+    file, entries = read_entries(source, name)
     text = deobfuscate(entries[SAVE_ENTRY], file)
     if not text.rstrip().endswith("end_save"):
         raise SaveError(file, "its savedGame entry is cut short (no end_save at its end)")

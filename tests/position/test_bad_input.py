@@ -676,3 +676,55 @@ def test_a_fate_without_its_partner_names_the_clause(rules_folders, tmp_path):
     lines = (RULES / "rout/A20_21_surrender.lp").read_text(encoding="utf-8").splitlines()
     line = next(n for n, text in enumerate(lines, 1) if text.startswith("fate(surrenders("))
     assert (e.value.file, e.value.line) == (str(RULES / "rout/A20_21_surrender.lp"), line)
+
+
+# -- VASL saved games (docs/vasl-games.md): a broken save is one clear error,
+# exit 2, for `import` and for a command reading it as its position
+
+
+def _broken_saves(tmp_path):
+    import zipfile
+
+    from vasl_archives import Painter, boards_folder
+    from vasl_saves import Save, obfuscate, squad
+
+    folder = boards_folder(tmp_path / "boards", {"99": Painter()})
+    good = Save(boards="bd\t0\t0\t99\tVER\t1.0\t")
+    good.stack(625, 690, [squad("ru", "4-4-7")])
+    text = good.text()
+
+    def entry(name: str, data: bytes) -> Path:
+        path = tmp_path / f"{name}.vsav"
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("savedGame", data)
+        return path
+
+    whole = good.write(tmp_path / "whole.vsav").read_bytes()
+    truncated_file = tmp_path / "truncated-file.vsav"
+    truncated_file.write_bytes(whole[: len(whole) // 2])
+    not_a_zip = tmp_path / "not-a-zip.vsav"
+    not_a_zip.write_text("name: a position, not a game\n")
+    missing = Save(boards="bd\t0\t0\t42\tVER\t1.0\t").write(tmp_path / "missing-board.vsav")
+    return folder, {
+        "not a zip": (not_a_zip, "not a zip file"),
+        # (the text cut after a whole character: no end_save; cut inside one: half a hex pair)
+        "a truncated entry": (entry("truncated", obfuscate(text, 0x3C)[: 7 + 2 * (len(text) // 2)]), "cut short"),
+        "an entry cut mid-character": (entry("cut-odd", obfuscate(text, 0x3C)[: 8 + 2 * (len(text) // 2)]), "cut"),
+        "a truncated file": (truncated_file, "zip"),
+        "a wrong key": (entry("wrong-key", b"!VCSK" + b"7e" + obfuscate(text, 0x3C)[7:]), "not a VASSAL saved game"),
+        "a board missing from the folder": (missing, "42"),
+    }
+
+
+@needs_cli
+@pytest.mark.parametrize("command", ["import", "outcomes"])
+def test_cli_broken_saves(tmp_path, capsys, command):
+    from asl_kb import cli
+
+    folder, saves = _broken_saves(tmp_path)
+    for what, (path, words) in saves.items():
+        code = cli.main([command, str(path), "--vasl-boards", str(folder)])
+        err = capsys.readouterr().err
+        assert code == 2, (what, err)
+        assert f"error: {path}: " in err, (what, err)
+        assert words in err and "Traceback" not in err, (what, err)
