@@ -214,12 +214,7 @@ def _read_stack(stack: Sequence[Piece], counters: Sequence[Counter], hex_id: str
             group.append(u)
             units.append(u)
         elif c.kind == "level":
-            if c.level is None or c.level < 0:
-                where = "a roof" if c.level is None else "a cellar"
-                warnings.append(f"{describe(piece, hex_id)}: {where} is not a Location the position has")
-                level = -1
-            else:
-                level = c.level
+            level = _level(piece, c, hex_id, warnings)
         elif c.kind in ("marker", "concealment"):
             _mark(piece, c, group, hex_id, warnings)
             closed = True
@@ -240,6 +235,16 @@ def _read_stack(stack: Sequence[Piece], counters: Sequence[Counter], hex_id: str
             continue
         out.append(Placed(u.piece, u.counter, hex_id, u.level, tuple(dict.fromkeys(u.status)), tuple(u.sw)))
     return out, warnings
+
+
+def _level(piece: Piece, c: Counter, hex_id: str, warnings: list[str]) -> int:
+    """The level a Building level marker puts the units above it on (-1: a
+    roof or a cellar, which the position has no Location for)."""
+    if c.level is None or c.level < 0:
+        where = "a roof" if c.level is None else "a cellar"
+        warnings.append(f"{describe(piece, hex_id)}: {where} is not a Location the position has")
+        return -1
+    return c.level
 
 
 def _mark(piece: Piece, c: Counter, group: list[_Unit], hex_id: str, warnings: list[str]) -> None:
