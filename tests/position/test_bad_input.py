@@ -718,8 +718,13 @@ def _broken_saves(tmp_path):
 
 @needs_cli
 @pytest.mark.parametrize("command", ["import", "outcomes"])
-def test_cli_broken_saves(tmp_path, capsys, command):
+def test_cli_broken_saves(tmp_path, capsys, command, monkeypatch):
     from asl_kb import cli
+    from asl_kb.vasl import archive
+
+    # (--vasl-boards is the process's folder from then on: put back after)
+    monkeypatch.setattr(archive, "_OPTION", archive._OPTION)
+    monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
 
     folder, saves = _broken_saves(tmp_path)
     for what, (path, words) in saves.items():

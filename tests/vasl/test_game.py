@@ -198,10 +198,16 @@ def test_overlays_and_terrain_rules_are_reported_not_guessed(folder, tmp_path):
     assert any("NoRoads, LightWoods" in w for w in imported.warnings)
 
 
-def test_the_command_line_reads_a_save(folder, tmp_path, capsys):
+def test_the_command_line_reads_a_save(folder, tmp_path, capsys, monkeypatch):
     """`asl-kb import` writes the position; `outcomes` reads the save as its
     position (the units' ids are the import's)."""
     import json
+
+    from asl_kb.vasl import archive
+
+    # (--vasl-boards is the process's folder from then on: put back after)
+    monkeypatch.setattr(archive, "_OPTION", archive._OPTION)
+    monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
 
     from asl_kb import cli
 
