@@ -42,7 +42,9 @@ def test_every_option_and_its_default_is_documented():
     assert set(documented) == set(shown)
     for option, default in shown.items():
         if default is None:  # --rules: the position's own; --switch: none flipped
-            assert documented[option] == {"--rules": "the position's", "--switch": "none"}[option]
+            assert (
+                documented[option] == {"--rules": "the position's", "--switch": "none", "--vasl-boards": "none"}[option]
+            )
         else:
             assert documented[option] == f"{default:g}" if isinstance(default, float) else str(default), option
     assert shown["--timeout"] == cli.DEFAULT_SERVE_TIMEOUT and shown["--max-memory"] == cli.DEFAULT_MAX_MEMORY
