@@ -131,6 +131,24 @@ def why_not(text: str, filename: str, unit: str, words: list[str], rules=None) -
     return {"why_not": r, "text": to_text(r)}
 
 
+def game(data: bytes, filename: str, attacker: str | None = None) -> dict:
+    """A VASL saved game read as a position (asl_kb/vasl/game.py, as `asl-kb
+    import` reads it): its YAML, its tree and what the import could not
+    read; a game that does not say whose Player Turn it is asks for the
+    ATTACKER (`sides`: the choices)."""
+    from asl_kb.serve import yamltext
+    from asl_kb.vasl.game import AttackerUnknown, read_game
+
+    try:
+        imported = read_game(data, name=filename, attacker=attacker)
+    except AttackerUnknown as e:
+        return {"error": {**error(e), "key": "attacker"}, "sides": list(e.sides)}
+    except AslKbError as e:
+        return {"error": error(e)}
+    text = imported.text
+    return {"text": text, "tree": yamltext.to_tree(text, filename), "warnings": list(imported.warnings)}
+
+
 def run(name: str, kwargs: dict, max_memory: int) -> dict:
     """The child process's body: cap the memory as the CLI does, at
     --max-memory MiB beyond the server's data it was forked with (what an
@@ -141,7 +159,12 @@ def run(name: str, kwargs: dict, max_memory: int) -> dict:
     budget.cap_memory(max_memory, beyond=budget.data_used() or 0)
     try:
         with process.paused():
-            by_name: dict[str, Callable[..., dict]] = {"outcomes": outcomes, "why_not": why_not, "cut": cut}
+            by_name: dict[str, Callable[..., dict]] = {
+                "outcomes": outcomes,
+                "why_not": why_not,
+                "cut": cut,
+                "game": game,
+            }
             out = by_name[name](**kwargs)
     except MemoryError:
         out = {"cut": f"the memory cap (--max-memory {max_memory} MiB) was reached"}

@@ -4,6 +4,8 @@
     GET  /api/meta         the names the page offers: terrain table, features, hexsides, statuses, ...
     GET  /api/start        the position named on the command line (or a new one)
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
+                           {vsav (base64), filename?, attacker?}
+                                                         -> a VASL saved game's tree
     POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
                            -> the YAML, the outcomes JSON and (unless page is false)
                               the report page drawing them
@@ -275,6 +277,8 @@ def create_app(
 
     async def open_(request: Request) -> JSONResponse:
         body = await _json_body(request)
+        if "vsav" in body:
+            return await open_game(request, body)
         text, filename = _string(body, "text"), _filename(body.get("filename"))
         if len(text.encode("utf-8")) > loader.MAX_BYTES:
             raise BadRequest(413, f"{filename}: position too large (the limit is {loader.MAX_BYTES} bytes)")
@@ -283,6 +287,33 @@ def create_app(
         except PositionError as e:
             raise BadRequest(400, str(e), e.key, e.line, e.file) from None
         return JSONResponse({"filename": filename, "text": text, "tree": tree})
+
+    async def open_game(request: Request, body: dict) -> JSONResponse:
+        """A VASL saved game, read in a child as an answer is (its boards'
+        archives are large): the position it is, named NAME.yaml."""
+        import base64
+        import binascii
+
+        filename = _filename(body.get("filename"))
+        attacker = body.get("attacker")
+        if attacker is not None and not isinstance(attacker, str):
+            raise BadRequest(400, "attacker: expected a side's name")
+        try:
+            data = base64.b64decode(_string(body, "vsav"), validate=True)
+        except (binascii.Error, ValueError):
+            raise BadRequest(400, "vsav: expected the saved game's bytes in base64") from None
+        try:
+            out = await runner.run("game", {"data": data, "filename": filename, "attacker": attacker})
+        except Cut as e:
+            raise BadRequest(e.status, e.message) from None
+        if "error" in out:
+            return JSONResponse({"error": out["error"], "sides": out.get("sides")}, status_code=400)
+        if "text" not in out:
+            raise BadRequest(500, out.get("internal") or out.get("cut") or "no answer")
+        stem = filename[:-5] if filename.lower().endswith(".vsav") else filename
+        return JSONResponse(
+            {"filename": f"{stem}.yaml", "text": None, "tree": out["tree"], "warnings": out["warnings"]}
+        )
 
     async def _answer(request: Request, name: str, kwargs: dict, body: dict) -> dict:
         tab = body.get("tab")

@@ -439,3 +439,32 @@ def test_a_players_screen(browser, server):
     n = app.answered(n)
     assert app.frame.locator('g.counter[data-unit="GK4"]').count() == 0
     app.close()
+
+
+def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeypatch):
+    """A .vsav dropped on the page opens as `asl-kb import` reads it: the
+    edits discarded on request, the ATTACKER asked (the save does not say
+    whose Player Turn it is), the units on the map and answered."""
+    import base64
+
+    from test_serve_vsav import save_and_boards
+
+    path, folder = save_and_boards(tmp_path)
+    monkeypatch.setenv("ASL_KB_VASL_BOARDS", str(folder))  # (the answers' children are forked from this process)
+    app = App(browser, server)
+    page = app.page
+    n = app.count()
+    page.on("dialog", lambda d: d.accept("russian") if d.type == "prompt" else d.accept())
+    dropped = page.evaluate_handle(
+        """b64 => { const dt = new DataTransfer();
+                    const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+                    dt.items.add(new File([bytes], "dropped game.vsav")); return dt; }""",
+        base64.b64encode(path.read_bytes()).decode(),
+    )
+    page.dispatch_event("#board-wrap", "drop", {"dataTransfer": dropped})
+    n = app.answered(n)
+    assert app.state() == "answered" and page.inner_text("#filename") == "dropped game.yaml"
+    tree = page.evaluate("window.aslKbServe.tree")
+    assert tree["attacker"] == "russian" and len(tree["units"]) == 2
+    assert app.frame.locator("g.counter").count() == 2
+    app.close(refused=1)  # (the ATTACKER asked)

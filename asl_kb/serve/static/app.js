@@ -243,7 +243,7 @@
   }
   function answered(state, text) {
     progress(false);
-    setState(state, text);
+    setState(state, S.notice ? text + " · " + S.notice : text);
     S.answers++;
     document.body.dataset.answers = S.answers;
   }
@@ -543,6 +543,8 @@
       showMenu(c.getAttribute("data-unit"), r.left + ev.clientX, r.top + ev.clientY);
     });
     doc.addEventListener("keydown", keys);
+    doc.addEventListener("dragover", dragOver);
+    doc.addEventListener("drop", dropped);
     doc.addEventListener("pointermove", function (ev) {
       var hex = ev.target.closest && ev.target.closest("polygon.hex[data-hex]");
       hovered(hex ? hex.getAttribute("data-hex") : null);
@@ -1046,17 +1048,11 @@
     $("#open-file").addEventListener("change", function () {
       var f = this.files[0];
       this.value = "";
-      if (!f) return;
-      if (dirty() && !window.confirm("Discard the edits of " + S.filename + "?")) return;
-      var reader = new FileReader();
-      reader.onload = async function () {
-        var got = await ask("/api/open", {text: reader.result, filename: f.name});
-        if (got.offline) { showError({message: OFFLINE}); setState("error", "not opened: the server does not answer"); return; }
-        if (!got.r.ok) { showError(got.data.error); setState("error", "not opened"); return; }
-        open(got.data);
-      };
-      reader.readAsText(f);
+      if (f) openFile(f);
     });
+    // a file dropped on the page or the map: opened as Open… opens it
+    document.addEventListener("dragover", dragOver);
+    document.addEventListener("drop", dropped);
     $("#save").addEventListener("click", async function () {
       var r;
       try { r = await post("/api/save", body()); }
@@ -1075,6 +1071,43 @@
       a.remove();
     });
   }
+  function dragOver(ev) {
+    if (ev.dataTransfer && Array.prototype.indexOf.call(ev.dataTransfer.types, "Files") >= 0) ev.preventDefault();
+  }
+  function dropped(ev) {
+    var f = ev.dataTransfer && ev.dataTransfer.files && ev.dataTransfer.files[0];
+    if (!f) return;
+    ev.preventDefault();
+    openFile(f);
+  }
+  // a position file (YAML) or a VASL saved game (.vsav, read by the server
+  // as `asl-kb import` reads it; a game that does not say whose Player
+  // Turn it is asks for the ATTACKER)
+  function openFile(f) {
+    if (dirty() && !window.confirm("Discard the edits of " + S.filename + "?")) return;
+    var game = /\.vsav$/i.test(f.name), reader = new FileReader();
+    reader.onload = async function () {
+      var req = {filename: f.name}, got;
+      if (game) {
+        var bytes = new Uint8Array(reader.result), bin = "";
+        for (var i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+        req.vsav = btoa(bin);
+      } else req.text = reader.result;
+      for (;;) {
+        got = await ask("/api/open", req);
+        if (got.offline || got.r.ok || !got.data.sides || req.attacker) break;
+        var side = window.prompt("Whose Player Turn is it? The ATTACKER: " + got.data.sides.join(", "), got.data.sides[0]);
+        if (!side) break;
+        req.attacker = side;
+      }
+      if (got.offline) { showError({message: OFFLINE}); setState("error", "not opened: the server does not answer"); return; }
+      if (!got.r.ok) { showError(got.data.error); setState("error", "not opened"); return; }
+      open(got.data);
+      if (got.data.warnings && got.data.warnings.length)
+        S.notice = f.name + ": not read from the game: " + got.data.warnings.join("; ");
+    };
+    if (game) reader.readAsArrayBuffer(f); else reader.readAsText(f);
+  }
   function open(data) {
     S.tree = data.tree;
     S.original = data.text;
@@ -1086,6 +1119,7 @@
     S.history = [];
     S.future = [];
     S.fitDue = true;
+    S.notice = null;
     hideWhy();
     showError(null);
     render();
