@@ -156,6 +156,8 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
         page.check('#t-status input[value="broken"]')
         page.check('#t-status input[value="dm"]')
         app.hex(h)
+        # (the placement clears the ticks once the map has taken the click)
+        page.wait_for_function("() => !document.querySelector('#t-status input:checked')")
     # a placed counter's statuses are not the next one's
     assert page.locator("#t-status input:checked").count() == 0
     page.check('#t-status input[value="broken"]')
