@@ -100,9 +100,8 @@ BROKEN_SIDE_MORALE: dict[tuple[str, str], int] = {
     ("russian", "2-2-7"): 7,
     ("russian", "2-3-7"): 7,
     ("russian", "2-2-6"): 6,
-    # American MMC: the broken side as VASL's counter art shows it (A25
-    # outside the sources): 8 for the squads of Morale 6 or more, 7 for the
-    # Green 5-3-6 and 5-4-6 and the half-squads of Morale 6 and 7.
+    # American MMC: the broken side as VASL's counter images show it (A25 is
+    # outside the sources), often above the Good Order side's (6-6-6 -> 8).
     ("american", "7-6-8"): 8,
     ("american", "6-6-8"): 8,
     ("american", "5-5-8"): 8,
@@ -124,7 +123,7 @@ BROKEN_SIDE_MORALE: dict[tuple[str, str], int] = {
     ("american", "2-3-6"): 6,
     ("american", "2-2-6"): 6,
     ("american", "1-2-6"): 5,
-    # British MMC: as VASL's counter art shows them.
+    # British MMC: as VASL's counter images show them.
     ("british", "6-4-8"): 8,
     ("british", "4-5-8"): 8,
     ("british", "4-5-7"): 7,

@@ -22,12 +22,14 @@ where it is, never dropped silently.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from asl_kb.errors import SaveError
+from asl_kb.position import schema as position_schema
 from asl_kb.position.loader import STATUSES
 from asl_kb.record import FrozenRecord, record
 from asl_kb.vasl import pieces as vpieces
@@ -69,7 +71,13 @@ INFORMATION = frozenset(
 RECORD_SUFFIXES = ("sniper", "turn track", "perimeter")
 #: the counters of SMOKE (A24; WP is Smoke too, A24.3): `map.smoke`
 SMOKE = ("Smoke", "WP")
-_UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,39}")
+
+
+@functools.cache
+def _unit_id() -> re.Pattern:
+    """What a unit id may be: the position schema's `unit_id` pattern (one
+    definition for the format, the loader and the import)."""
+    return re.compile(position_schema.schema()["definitions"]["unit_id"]["pattern"])
 
 
 @record(frozen=True)
@@ -322,7 +330,7 @@ def unit_ids(units: Sequence[Placed]) -> list[str]:
         want = None
         if u.counter.label:
             want = re.sub(r"[^A-Za-z0-9_.\-]+", "_", u.counter.label.strip()).strip("_.-")[:36] or None
-        if want is None or not _UNIT_ID.fullmatch(want):
+        if want is None or not _unit_id().fullmatch(want):
             code = (u.counter.nation or "xx").upper()
             n = counts.get(code, 0)
             while True:
