@@ -525,12 +525,10 @@ class BoardHexes:
         inherent, _bridges, _depressions = self._luts()
         if inherent is None:
             return
-        x0, y0, x1, y1 = geo.bbox
-        g = self.grid
-        xa, xb = max(x0, 0), min(x1, g.grid_width)
-        ya, yb = max(y0, 0), min(y1, g.grid_height)
-        if xa >= xb or ya >= yb:
+        box = self._on_grid(geo)
+        if box is None:
             return
+        xa, xb, ya, yb = box
         hits = inherent[self.terrain[xa:xb, ya:yb]]
         if not hits.any():
             return
@@ -547,6 +545,15 @@ class BoardHexes:
         if first.size:
             i = int(first[0])
             d.center = self.t(int(xs[i]), int(ys[i]))
+
+    def _on_grid(self, geo: HexGeo) -> tuple[int, int, int, int] | None:
+        """The hex's bounding box clipped to the terrain grid (x from, x to,
+        y from, y to), or None where none of it is on the grid."""
+        x0, y0, x1, y1 = geo.bbox
+        g = self.grid
+        xa, xb = max(x0, 0), min(x1, g.grid_width)
+        ya, yb = max(y0, 0), min(y1, g.grid_height)
+        return None if xa >= xb or ya >= yb else (xa, xb, ya, yb)
 
     _lut_cache: Any = None
 
@@ -578,12 +585,10 @@ class BoardHexes:
         _inherent, bridges, depressions = self._luts()
         if bridges is None:
             return
-        x0, y0, x1, y1 = geo.bbox
-        g = self.grid
-        xa, xb = max(x0, 0), min(x1, g.grid_width)
-        ya, yb = max(y0, 0), min(y1, g.grid_height)
-        if xa >= xb or ya >= yb:
+        box = self._on_grid(geo)
+        if box is None:
             return
+        xa, xb, ya, yb = box
         block = self.terrain[xa:xb, ya:yb]
         if not bridges[block].any():
             return
