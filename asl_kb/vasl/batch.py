@@ -75,7 +75,10 @@ class _ExtMasks:
         self.np = np
         self.a = arrays
         g = arrays.grid
+        # (the classes' masks are taken at columns 8..11, rows 4..5: a grid
+        # too small to hold them inside its edges, a small crop, has none)
         self.regular = (g.hex_width, g.hex_height, g.a1x, g.a1y) == (1800 / 32, 64.5, 0.0, 32.25)
+        self.regular &= g.width >= 14 and g.height >= 7
         self.w = int((arrays.ex.max(1) - arrays.ex.min(1)).max()) + 1
         self.h = int((arrays.ey.max(1) - arrays.ey.min(1)).max()) + 1
         self.masks: list = []
@@ -107,7 +110,7 @@ class _ExtMasks:
         a = self.a
         g = a.grid
         col, row = a.cell(hid)
-        edge = col == 0 or (row == 0 and col % 2) or row >= g.height - 1 + (col % 2)
+        edge = col == 0 or (row == 0 and col % 2) or row >= g.height - 1 + (col % 2) or col >= g.width - 2
         if not self.regular or edge:
             return None
         key = (col % 4, row % 2)
@@ -325,7 +328,7 @@ class _Batch:
 
     def _cube(self, h):
         c, r = self.np.divmod(h, self.a.stride)
-        return c, r - ((c + (c & 1)) >> 1)
+        return c, self.a.grid.cube_z(c, r)
 
     def _status(self, j: int):
         st = self.status[j]
@@ -439,7 +442,7 @@ class _Batch:
         before = local < np.repeat(ends_at, per)
 
         col, row = np.divmod(np.where(hid >= 0, hid, 0), a.stride)
-        z = row - ((col + (col & 1)) >> 1)
+        z = a.grid.cube_z(col, row)
 
         def dist(cz):
             dc = col - cz[0][line]

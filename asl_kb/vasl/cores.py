@@ -122,7 +122,7 @@ def blocked_by_cores(tracer, state: dict, src: int, se: int, tgts, tes, hexes) -
 
     def cube(h):
         c, r = np.divmod(h, a.stride)
-        return c, r - ((c + (c & 1)) >> 1)
+        return c, a.grid.cube_z(c, r)
 
     def dist(c1, z1, c2, z2):
         dc, dz = c1 - c2, z1 - z2

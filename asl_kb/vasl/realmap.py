@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from asl_kb.vasl.archive import BoardError, open_board, shared_metadata
+from asl_kb.vasl.archive import GEO, BoardError, open_board, shared_metadata
 from asl_kb.vasl.layout import BoardSpec, Layout
 
 __all__ = ["RealMap", "rules_terrain", "NotModelled"]
@@ -140,19 +140,43 @@ class RealMap:
         if self._vmap is None:
             from asl_kb.vasl.vmap import VaslMap
 
+            from asl_kb.vasl.insert import Piece
+
             pieces = []
             for b in self.layout.boards:
-                if b.spec.crop is not None:
+                g = b.geometry
+                if (g.columns, g.rows, b.image_size, g.a1, g.alternate) != (33, 10, (1800, 645), GEO.a1, False):
                     raise BoardError(
-                        f"board {b.prefix} is cropped: LOS over a cropped board is not traced "
-                        "(give the whole board, or state the LOS in the position's `los:`)"
+                        f"board {b.prefix} is not a standard geomorphic board ({g.columns} x {g.rows} hexes of "
+                        f"{g.hex_width:g} x {g.hex_height:g} pixels, A1's centre dot at {g.a1[0]:g}, {g.a1[1]:g}; "
+                        "VASL's geomorphic boards: 33 x 10 of 56.25 x 64.5, at 0, 32.25): asl-kb reads neither its "
+                        "terrain nor its LOS"
                     )
-                if b.geometry.columns != 33 or b.geometry.rows != 10 or b.image_size != (1800, 645):
-                    raise BoardError(f"board {b.prefix} is not a standard geomorphic board: its LOS is not traced")
                 x0, y0 = b.origin[0] - self.layout.edge[0], b.origin[1] - self.layout.edge[1]
-                pieces.append((_board_hexes(b.archive, self.meta), x0, y0, b.spec.reversed))
-            self._vmap = VaslMap(pieces, self.layout.size, self.meta)
+                crop = None if b.spec.crop is None else (*b.crop[:2], *b.size)
+                hexes = _board_hexes(b.archive, self.meta)
+                pieces.append(Piece(hexes, b.prefix, (x0, y0), b.spec.reversed, crop))
+            vmap = VaslMap(pieces, self.layout.size, self.meta)
+            self._vmap = vmap
+            self._check_names()
         return self._vmap
+
+    def _check_names(self) -> None:
+        """Each hex the layout names on a board is that hex on VASL's map (a
+        crop VASL puts elsewhere is refused: its LOS would be another hex's)."""
+        vmap = self._vmap
+        for name in self.layout.hexes():
+            b, col, row = self.layout.local_of[name]
+            copies = vmap._sources.get(self.cell(name))
+            if not copies:
+                continue
+            hexes, c, r, _rev = copies[-1]
+            if hexes is _board_hexes(b.archive, self.meta) and (c, r + (1 - c % 2)) != (col, row):
+                self._vmap = None
+                raise BoardError(
+                    f"board {b.prefix}: VASL's map has another hex where the layout has {name}: "
+                    "VASL's LOS is off for this layout"
+                )
 
     @property
     def tracer(self):
@@ -175,7 +199,7 @@ class RealMap:
         y -= self.layout.edge[1]
         hw, hh = self.layout.hex_width, self.layout.hex_height
         col = round(x / hw)
-        return col, round((y - hh / 2 + (hh / 2) * (col % 2)) / hh)
+        return col, round((y - hh / 2 + (hh / 2) * self.vmap.grid.half(col)) / hh)
 
     def hex_data(self, name: str):
         return self.vmap.hex(*self.cell(name))

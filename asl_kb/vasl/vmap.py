@@ -174,6 +174,7 @@ class HexGeo:
             on[4] = on[5] = False
         if col + 1 == grid.width:
             on[1] = on[2] = False
+        # (the odd columns' ends, whatever the grid: VASL's Hex.setHexFlags)
         if col % 2 == 1 and row == 0:
             on[0] = on[1] = on[5] = False
         if col % 2 == 1 and row == grid.height:
@@ -189,29 +190,45 @@ class HexGeo:
 
 class Grid:
     """A hex grid over a pixel grid, as VASL's Map builds it for a standard
-    geomorphic board or a map of them ("Normal": A1's centre dot at
-    (0, 32.25), the odd columns half a hex higher in their hex indices)."""
+    geomorphic board or a map of them: "Normal" (A1's centre dot at
+    (0, 32.25), the odd columns the half-hex ones, a hex longer and half a
+    hex higher in their hex indices), or, `shift` 1, VASL's "HalfHeight"
+    grid of a board cropped from a half-hex column (A1CenterY 0: the even
+    columns the half-hex ones)."""
 
-    def __init__(self, width: int, height: int, grid_width: int, grid_height: int, hex_width: float, hex_height: float):
-        self.width, self.height = width, height  # hexes: columns, hexes of an even column
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        grid_width: int,
+        grid_height: int,
+        hex_width: float,
+        hex_height: float,
+        shift: int = 0,
+    ):
+        self.width, self.height = width, height  # hexes: columns, hexes of a full-hex column
         self.grid_width, self.grid_height = grid_width, grid_height
         self.hex_width, self.hex_height = hex_width, hex_height
-        self.a1x, self.a1y = 0.0, hex_height / 2.0
+        self.shift = shift
+        self.a1x, self.a1y = 0.0, (hex_height / 2.0 if shift == 0 else 0.0)
         self._geo: dict[tuple[int, int], HexGeo] = {}
 
+    def half(self, col: int) -> int:
+        """1 for a half-hex column (a hex longer, half a hex higher), else 0."""
+        return (col + self.shift) % 2
+
     def column_length(self, col: int) -> int:
-        return self.height + (col % 2)
+        return self.height + self.half(col)
 
     def on_grid(self, col: int, row: int) -> bool:
-        return 0 <= col < self.width and 0 <= row < self.height + (col % 2)
+        return 0 <= col < self.width and 0 <= row < self.height + self.half(col)
 
     def center_dot(self, col: int, row: int) -> tuple[float, float]:
-        """Map.getHexCenterPoint."""
+        """Map.getHexCenterPoint (A1CenterY 0: the even columns half a hex
+        higher, from 32.25 as VASL writes it)."""
         return (
             (0.0 if self.a1x < 0 else self.a1x) + self.hex_width * col,
-            (self.hex_height / 2.0 if self.a1y < 0 else self.a1y)
-            + self.hex_height * row
-            - self.hex_height / 2.0 * (col % 2),
+            self.hex_height / 2.0 + self.hex_height * row - self.hex_height / 2.0 * self.half(col),
         )
 
     def fix(self, x: float, y: float) -> tuple[float, float]:
@@ -231,8 +248,9 @@ class Grid:
         return g
 
     def adjacent(self, col: int, row: int, side: int) -> tuple[int, int] | None:
-        """Map.getAdjacentHex (sides 0..5: N, NE, SE, S, SW, NW)."""
-        even = col % 2 == 0
+        """Map.getAdjacentHex (sides 0..5: N, NE, SE, S, SW, NW; its
+        "HalfHeight" case is the same with the columns' parity turned)."""
+        even = self.half(col) == 0
         if side == 0:
             row -= 1
         elif side == 1:
@@ -269,7 +287,7 @@ class Grid:
 
         if (z - 1) % 3 == 0 and z >= 1:
             col = math.ceil((z - 1.0) / 3.0)
-            row = int(y / hh) if col % 2 == 0 else int((y + hh / 2.0) / hh)
+            row = int(y / hh) if self.half(col) == 0 else int((y + hh / 2.0) / hh)
             if not ok(col, row):
                 return None  # an index out of range: VASL's catch returns null
             if self.geo(col, row).contains(x, y):
@@ -283,7 +301,7 @@ class Grid:
                     return c, r
             if col - 1 >= 0 and row + 1 < self.column_length(col - 1):
                 return (col - 1, row + 1) if self.geo(col - 1, row + 1).contains(x, y) else None
-            if col % 2 == 0:
+            if col % 2 == 0 and self.shift == 0:  # VASL's "Normal" grid only
                 if col + 1 < n and row + 1 < self.column_length(col + 1):
                     if has(col + 1, row + 1):
                         return col + 1, row + 1
@@ -298,7 +316,7 @@ class Grid:
                 return None
             return None
         col = math.ceil(z / 3.0)
-        row = int(y / hh) if col % 2 == 0 else int((y + hh / 2.0) / hh)
+        row = int(y / hh) if self.half(col) == 0 else int((y + hh / 2.0) / hh)
         return (col, row) if ok(col, row) else None
 
     def range(self, a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -307,10 +325,14 @@ class Grid:
         than the even ones' of the same index)."""
         ac, ar = a
         bc, br = b
-        az = ar - ((ac + (ac & 1)) >> 1)
-        bz = br - ((bc + (bc & 1)) >> 1)
+        az, bz = self.cube_z(ac, ar), self.cube_z(bc, br)
         dx, dz = ac - bc, az - bz
         return max(abs(dx), abs(dz), abs(dx + dz))
+
+    def cube_z(self, col, row):
+        """The hex's cube z (its column the cube x); ints or numpy arrays."""
+        c = col + self.shift
+        return row - ((c + (c & 1)) >> 1)
 
     def nearest_side(self, hx: tuple[int, int], x: int, y: int) -> int:
         """Hex.getNearestLocation: -1 for the centre, else the hexside (its
@@ -683,44 +705,25 @@ class VaslMap:
     """The boards of a layout as one VASL map: its pixels (each board's
     LOSData, reversed boards turned) and hex grid (Map.insertMap)."""
 
-    def __init__(self, pieces: list[tuple[BoardHexes, int, int, bool]], size: tuple[int, int], meta: SharedMetadata):
-        """`pieces`: each board's hexes, its top left on the map (pixels, no
-        edge buffer) and whether it is reversed; every board a standard
-        geomorphic one; `size` the map's width and height (ASLMap.buildVASLMap)."""
-        import numpy as np
+    def __init__(self, pieces: list, size: tuple[int, int], meta: SharedMetadata):
+        """`pieces`: each board as VASL's map gets it (insert.Piece: its
+        hexes, its top left on the map, reversed, cropped), every board a
+        standard geomorphic one; `size` the map's width and height
+        (ASLMap.buildVASLMap)."""
+        from asl_kb.vasl.insert import assemble
 
-        first = pieces[0][0]
-        bw, bh = first.terrain.shape
+        first = pieces[0].hexes
         hw, hh = first.grid.hex_width, first.grid.hex_height
         map_w, map_h = size
-        self.grid = Grid(jround(map_w / hw) + 1, jround(map_h / hh), map_w, map_h, hw, hh)
+
+        def make_grid(width: int, height: int, shift: int) -> Grid:
+            return Grid(width, height, map_w, map_h, hw, hh, shift)
+
+        self.grid, self.terrain, self.elevation, self._sources = assemble(pieces, size, make_grid)
         self.meta = meta
         self.types = first.types
         self.open = first.open
-        self.terrain = np.zeros((map_w, map_h), dtype=np.uint8)
-        self.elevation = np.zeros((map_w, map_h), dtype=np.int8)
-        self._sources: dict[tuple[int, int], tuple[BoardHexes, int, int, bool]] = {}
         self._data: dict[tuple[int, int], HexData] = {}
-        board_cols = first.grid.width
-        board_rows = first.grid.height
-        for hexes, x0, y0, rev in pieces:
-            t, e = hexes.terrain, hexes.elevation
-            if rev:
-                t, e = t[::-1, ::-1], e[::-1, ::-1]
-            self.terrain[x0 : x0 + bw, y0 : y0 + bh] = t
-            self.elevation[x0 : x0 + bw, y0 : y0 + bh] = e
-            # Map.insertMap at gridToHex(x0, y0 + 1): the board's first hex
-            up = self.grid.grid_to_hex(x0, y0 + 1) if (x0 or y0) else (0, 0)
-            if up is None:
-                raise BoardError("a board does not line up with the map's hex grid")
-            up_col, up_row = up
-            for c in range(board_cols):
-                for r in range(board_rows + c % 2):
-                    if rev:
-                        src = (board_cols - 1 - c, board_rows + (board_cols - 1 - c) % 2 - 1 - r)
-                    else:
-                        src = (c, r)
-                    self._sources[(c + up_col, r + up_row)] = (hexes, src[0], src[1], rev)
 
     def t(self, x: int, y: int) -> TerrainType | None:
         if not self.grid.on_map(x, y):
@@ -728,39 +731,45 @@ class VaslMap:
         return self.types[int(self.terrain[x, y])]
 
     def hex(self, col: int, row: int) -> HexData:
-        """The hex's data as Map.insertMap copied it (Hex.copy)."""
+        """The hex's data as Map.insertMap copied it (Hex.copy), each board's
+        hex copied over it in turn: a seam's half hexes are one hex, its
+        hexsides those of the board that has them on its side."""
         d = self._data.get((col, row))
         if d is not None:
             return d
-        src = self._sources.get((col, row))
-        if src is None:
-            d = HexData(self.open)
+        copies = self._sources.get((col, row), ())
+        if (
+            len(copies) == 1
+            and all(self.grid.geo(col, row).on_map)
+            and all(copies[0][0].grid.geo(*copies[0][1:3]).on_map)
+        ):
+            d = self._copied(*copies[0])  # a hex of one board (most): as that board has it
         else:
-            hexes, c, r, rev = src
-            local = hexes.hex(c, r)
-            d = local.turned() if rev else local
+            d = HexData(self.open)
             geo = self.grid.geo(col, row)
-            lgeo = hexes.grid.geo(c, r)
-            on_local = lgeo.on_map[3:] + lgeo.on_map[:3] if rev else lgeo.on_map
-            if not all(geo.on_map[s] and on_local[s] for s in range(6)):
-                # a hexside only one of the two maps has keeps the map's own
-                c2 = HexData(self.open)
-                c2.base, c2.center, c2.depression, c2.stairway, c2.levels = (
-                    d.base,
-                    d.center,
-                    d.depression,
-                    d.stairway,
-                    d.levels,
-                )
+            for hexes, c, r, rev in copies:
+                src = self._copied(hexes, c, r, rev)
+                lgeo = hexes.grid.geo(c, r)
+                on_local = lgeo.on_map[3:] + lgeo.on_map[:3] if rev else lgeo.on_map
+                d.base, d.center, d.depression, d.stairway = src.base, src.center, src.depression, src.stairway
+                # the Locations above and below the centre: a chain the copy
+                # replaces where it has one
+                ups = [x for x in src.levels if x[0] > 0] or [x for x in d.levels if x[0] > 0]
+                downs = [x for x in src.levels if x[0] < 0] or [x for x in d.levels if x[0] < 0]
+                d.levels = ups + downs
                 for s in range(6):
                     if geo.on_map[s] and on_local[s]:
-                        c2.side_terrain[s] = d.side_terrain[s]
-                        c2.side_depression[s] = d.side_depression[s]
-                        c2.hexside[s] = d.hexside[s]
-                        c2.cliff[s] = d.cliff[s]
-                d = c2
+                        d.side_terrain[s] = src.side_terrain[s]
+                        d.side_depression[s] = src.side_depression[s]
+                        d.hexside[s] = src.hexside[s]
+                        d.cliff[s] = src.cliff[s]
         self._data[(col, row)] = d
         return d
+
+    @staticmethod
+    def _copied(hexes: BoardHexes, c: int, r: int, rev: bool) -> HexData:
+        local = hexes.hex(c, r)
+        return local.turned() if rev else local
 
     def location(self, col: int, row: int, level: int) -> Loc | None:
         """The hex's Location at `level` (0: the centre; 1, 2, ...: the
@@ -794,9 +803,10 @@ class GridArrays:
         self.stride = g.height + 1
         cols = np.repeat(np.arange(g.width), self.stride)
         rows = np.tile(np.arange(self.stride), g.width)
-        self.valid = rows < g.height + (cols % 2)
+        half = (cols + g.shift) % 2
+        self.valid = rows < g.height + half
         x = (0.0 if g.a1x < 0 else g.a1x) + g.hex_width * cols
-        y = (g.hex_height / 2.0 if g.a1y < 0 else g.a1y) + g.hex_height * rows - g.hex_height / 2.0 * (cols % 2)
+        y = g.hex_height / 2.0 + g.hex_height * rows - g.hex_height / 2.0 * half
         side = g.hex_width * 2.0 / 3.0
         vo = g.hex_height / 2.0
 
@@ -825,7 +835,7 @@ class GridArrays:
         off = ((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0))
         self.ex = np.stack([np.trunc(p[0]).astype(np.int64) + o[0] for p, o in zip(v, off)], axis=1)
         self.ey = np.stack([np.trunc(p[1]).astype(np.int64) + o[1] for p, o in zip(v, off)], axis=1)
-        self.col_len = g.height + (np.arange(g.width) % 2)
+        self.col_len = g.height + (np.arange(g.width) + g.shift) % 2
 
     def hid(self, col: int, row: int) -> int:
         return col * self.stride + row
@@ -888,7 +898,7 @@ class GridArrays:
         plain = on & ~grey
 
         def row_of(col, y):
-            return np.where(col % 2 == 0, np.trunc(y / hh), np.trunc((y + hh / 2.0) / hh)).astype(np.int64)
+            return np.where((col + g.shift) % 2 == 0, np.trunc(y / hh), np.trunc((y + hh / 2.0) / hh)).astype(np.int64)
 
         if plain.any():
             x, y = px[plain], py[plain]
@@ -930,13 +940,16 @@ class GridArrays:
             close(last)
             c2 = col + 1
             len2 = np.where(c2 < g.width, self.col_len[np.clip(c2, 0, g.width - 1)], 0)
-            even = (col % 2 == 0) & (c2 < g.width)
+            # VASL's "Normal" grid tries the even columns one way, the odd
+            # ones (and every column of a "HalfHeight" grid) the other
+            normal_even = (col % 2 == 0) & (g.shift == 0)
+            even = normal_even & (c2 < g.width)
             e1 = even & (row + 1 < len2)
             take(c2, row + 1, e1)
             e2 = e1 & (row < len2)
             take(c2, row, e2)
-            close(even | (col % 2 == 0))
-            odd = (col % 2 == 1) & (c2 < g.width) & (row - 1 >= 0) & (row - 1 < len2)
+            close(normal_even)
+            odd = ~normal_even & (c2 < g.width) & (row - 1 >= 0) & (row - 1 < len2)
             edge = odd & (row == g.height) & open_
             res[edge] = c2[edge] * self.stride + row[edge] - 1
             open_ &= ~edge
@@ -987,12 +1000,12 @@ class HexLookup:
         col = tx * self.COLS + self.dcol[ix, iy]
         row = ty * self.ROWS + self.drow[ix, iy]
         ok = (col >= 0) & (col < g.width) & (row >= 0)
-        ok &= row < g.height + (col % 2)
+        ok &= row < g.height + (col + g.shift) % 2
         out = col * a.stride + row
         # where the map's edges change VASL's answer: a hex off the map, the
         # first column's grey strip (no column left of it to try), the
         # bottom rows (no row below), pixels off the map
-        exact = ~ok | (px < 2 * 18.75 + 1) | (py >= g.grid_height - 100)
+        exact = ~ok | (px < 2 * 18.75 + 1) | (py >= g.grid_height - 100) | (px >= g.grid_width - 100)
         exact |= (px < 0) | (px >= g.grid_width) | (py < 0)
         if exact.any():
             out[exact] = a.grid_to_hex(px[exact], py[exact])
