@@ -367,11 +367,12 @@ class FactBuilder:
 def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> dict:
     """{Location: {watcher's (hex, level): (has LOS, hindrance)}} for every
     Location in reach and every watcher's spot holding a unit of another
-    side than one reaching it (absent: no LOS). LOS is symmetric
-    (LosMap.los), so the viewshed scans go out from whichever end has fewer
-    places: from each Location to the watchers, or from each watcher's spot
-    to the Locations (a spread of many units: thousands of Locations, a few
-    hundred spots). `from_watchers` forces one way (tests)."""
+    side than one reaching it (absent: no LOS). The LOS is the watcher's
+    (traced from its spot: VASL's is not always symmetric, asl_kb/vasl/sight.py);
+    the viewshed scans go out from whichever end has fewer places: from
+    each watcher's spot to the Locations (seen_from), or from each Location
+    to the watchers (seeing: a spread of many units, thousands of Locations
+    and a few hundred spots). `from_watchers` forces one way (tests)."""
     spots: dict = {}
     for u in watchers:
         spots.setdefault((u.hex, u.level), set()).add(u.side)
@@ -409,9 +410,9 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
             w = watched[at] = lm.watch(s for s, mine in spots.items() if looks(frozenset(mine), at))
         jobs.append((l, w))
     if ahead is not None:
-        ahead(jobs)
+        ahead(jobs, seeing=True)
     for l, w in jobs:
-        seen[l] = lm.seen_from(l[0], l[1], w)
+        seen[l] = lm.seeing(l[0], l[1], w)
     return seen
 
 

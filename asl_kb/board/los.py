@@ -279,6 +279,11 @@ class LosMap:
         """File (hex, level) targets for :meth:`seen_from`."""
         return Watched(targets, hexgrid.cube)
 
+    def seeing(self, a_hex: str, a_level: int, watched: Watched) -> dict:
+        """The targets of ``watched`` that see the Location: on a painted map
+        LOS is reciprocal (A6.1), so those it sees (:meth:`seen_from`)."""
+        return self.seen_from(a_hex, a_level, watched)
+
     def seen_from(self, a_hex: str, a_level: int, watched: Watched) -> dict:
         """{target: (has LOS, hindrance)} for the targets of ``watched``
         that the Location (a_hex, a_level) may see: those no obstacle near

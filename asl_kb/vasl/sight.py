@@ -9,9 +9,12 @@ with what the position adds on top and the `los:` overrides winning.
   vehicle +1 (D10), as on the painted map; a total of +6 blocks (B.10).
 * A `los:` pair (blocked, clear, hindrance) of the position wins, as on the
   painted map.
-* The rules read LOS as one answer for both directions (asl_kb/board/los.py
-  caches it so); VASL's is not always symmetric: it is traced from the
-  Location first in listing order (board, column, row, level) to the other.
+* VASL's LOS is not always symmetric (an artefact of its pixels: A6.1 has
+  LOS reciprocal). The rules read it from the unit whose LOS matters: every
+  `los(L,E,N)` fact is traced from E's Location (the enemy unit that fires,
+  interdicts, forces a rout or is Known) to L (asl_kb/asp/facts.py asks
+  `seen_from` from a unit's spot, `seeing` from a Location);
+  docs/design.md says why.
 """
 
 from __future__ import annotations
@@ -91,8 +94,9 @@ class RealLos:
         return None
 
     def los(self, a_hex: str, a_level: int, b_hex: str, b_level: int) -> tuple[bool, int]:
-        """(has LOS, total Hindrance DRM) between two Locations."""
-        key = self._key(a_hex, a_level, b_hex, b_level)
+        """(has LOS, total Hindrance DRM) from Location a to Location b (VASL
+        traces it from a)."""
+        key = (a_hex, a_level, b_hex, b_level)
         got = self._cache.get(key)
         if got is None:
             got = self._cache[key] = self._compute(*key)
@@ -145,14 +149,21 @@ class RealLos:
     def watch(self, targets) -> _Watched:
         return _Watched(targets)
 
-    def prefetch_seen(self, jobs) -> None:
-        """Trace together every line seen_from will ask for `jobs`, pairs of
-        a Location (hex, level) and its targets (watch())."""
-        self.prefetch([(a[0], a[1], t[0], t[1]) for a, w in jobs for ts in w.at.values() for t in ts])
+    def prefetch_seen(self, jobs, seeing: bool = False) -> None:
+        """Trace together every line seen_from (seeing: `seeing`) will ask
+        for `jobs`, pairs of a Location (hex, level) and its targets
+        (watch())."""
+        pairs = []
+        for a, w in jobs:
+            for ts in w.at.values():
+                for t in ts:
+                    pairs.append((t[0], t[1], a[0], a[1]) if seeing else (a[0], a[1], t[0], t[1]))
+        self.prefetch(pairs)
 
     def seen_from(self, a_hex: str, a_level: int, watched: _Watched) -> dict:
-        """{target: (True, hindrance)} for the targets the Location sees
-        (the lines not yet traced, traced together: asl_kb/vasl/batch.py)."""
+        """{target: (True, hindrance)} for the targets the Location sees,
+        traced from it (the lines not yet traced, traced together:
+        asl_kb/vasl/batch.py)."""
         targets = [t for ts in watched.at.values() for t in ts]
         self.prefetch([(a_hex, a_level, t[0], t[1]) for t in targets])
         out = {}
@@ -162,11 +173,23 @@ class RealLos:
                 out[t] = r
         return out
 
+    def seeing(self, a_hex: str, a_level: int, watched: _Watched) -> dict:
+        """{target: (True, hindrance)} for the targets that see the
+        Location, each traced from the target."""
+        targets = [t for ts in watched.at.values() for t in ts]
+        self.prefetch([(t[0], t[1], a_hex, a_level) for t in targets])
+        out = {}
+        for t in targets:
+            r = self.los(t[0], t[1], a_hex, a_level)
+            if r[0]:
+                out[t] = r
+        return out
+
     def prefetch(self, pairs) -> None:
         """Trace the pairs of Locations not traced yet, together."""
         todo = {}
         for a, la, b, lb in pairs:
-            key = self._key(a, la, b, lb)
+            key = (a, la, b, lb)
             if key not in self._cache and key not in todo:
                 if self._overrides and self._override(*key) is not None:
                     continue
@@ -232,11 +255,6 @@ class RealLos:
                 else:
                     rest.append(key)
         return rest
-
-    def _key(self, a, la, b, lb):
-        if (self.grid.order(a), la) > (self.grid.order(b), lb):
-            return b, lb, a, la
-        return a, la, b, lb
 
     def _finish(self, a: str, b: str, r: tuple[bool, int]) -> tuple[bool, int]:
         """VASL's answer (blocked, hindrance) and the position's counters

@@ -122,8 +122,28 @@ def test_the_rules_lines_are_the_pixel_by_pixel_trace(real, monkeypatch):
     assert sum(int(hit.sum()) for hit in told) > 0  # some lines told blocked untraced
     tracer = real.tracer
     for a, la, b, lb in pairs:
-        # (one answer a pair, traced from the Location listed first: VASL's
-        # is not always symmetric)
-        s, t = sorted([(a, la), (b, lb)], key=lambda l: (real.layout.order(l[0]), l[1]))
-        r = tracer.los(real.location(*s), real.location(*t))
+        r = tracer.los(real.location(a, la), real.location(b, lb))  # traced from a
         assert sight.los(a, la, b, lb) == ((False, 0) if r.blocked else (True, r.hindrance)), (a, la, b)
+
+
+def test_the_rules_read_los_from_the_unit_whose_los_matters(real):
+    """VASL's LOS from the building's upper level K8@2 to G2 is blocked (by
+    the ridge at H3), from G2 to K8@2 clear: an artefact of its pixels (A6.1
+    has LOS reciprocal). A `los(L,E,N)` fact is the LOS of the enemy unit E
+    (it fires, interdicts, forces the rout, is Known): traced from E's
+    Location to L, both ways the viewshed scans go (from E's spot, or from
+    each Location in reach)."""
+    from collections import namedtuple
+
+    from asl_kb.asp.facts import _seen
+    from asl_kb.vasl.sight import RealLos
+
+    sight = RealLos(_Boards(real))
+    assert sight.los("91K8", 2, "91G2", 0) == (False, 0) and sight.los("91G2", 0, "91K8", 2) == (True, 0)
+    Unit = namedtuple("Unit", "hex level side")
+    watchers = [Unit("91K8", 2, "german")]
+    sides_at = {("91G2", 0): frozenset({"russian"}), ("91G1", 0): frozenset({"russian"})}
+    for from_watchers in (True, False):
+        seen = _seen(RealLos(_Boards(real)), sides_at, watchers, from_watchers)
+        assert seen[("91G1", 0)] == {("91K8", 2): (True, 0)}  # seen
+        assert not seen[("91G2", 0)].get(("91K8", 2), (False, 0))[0], from_watchers  # K8@2 does not see G2
