@@ -94,6 +94,14 @@ class App:
         # force: the click lands where the hex is even under a counter or a label
         self.frame.locator(f'polygon.hex[data-hex="{h}"]').click(force=True)
 
+    def edit(self, h: str) -> int:
+        """Click a hex that changes the position, and wait for its answer: the
+        answer re-lays out the map and the panel, and a click landing while it
+        does may hit a neighbour (the page is stable between answers)."""
+        n = self.count()
+        self.hex(h)
+        return self.answered(n)
+
     def fates(self, unit: str) -> list[str]:
         return self.frame.locator(f'li.fate[data-unit="{unit}"] .what').all_inner_texts()
 
@@ -130,23 +138,21 @@ def _outcomes_json(path: Path) -> str:
 def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     app = App(browser, server)
     page = app.page
-    n = app.count()
     page.fill("#f-name", "A10.531 EX")
     page.press("#f-name", "Enter")
     page.select_option("#f-attacker", "russian")
     # the area: one corner, then the other
     app.tool("area")
     app.hex("D0")
-    app.hex("M7")
-    n = app.answered(n)
+    app.edit("M7")
     assert app.frame.locator("polygon.hex").count() == 75  # D0..M7: 10 columns of 8 rows, 5 without a row 0
     # woods and a building
     app.tool("terrain")
     page.click('#palette-terrain button[data-terrain="woods"]')
     for h in ("F1", "G1", "H2", "J2", "H0", "J0"):
-        app.hex(h)
+        app.edit(h)
     page.click('#palette-terrain button[data-terrain="building"]')
-    app.hex("K2")
+    app.edit("K2")
     # the units: broken Russians under DM, then Germans
     app.tool("unit")
     page.select_option("#t-side", "russian")
@@ -155,33 +161,31 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     for h in ("G2", "J2", "I5"):
         page.check('#t-status input[value="broken"]')
         page.check('#t-status input[value="dm"]')
-        app.hex(h)
-        # (the placement clears the ticks once the map has taken the click)
-        page.wait_for_function("() => !document.querySelector('#t-status input:checked')")
-    # a placed counter's statuses are not the next one's
-    assert page.locator("#t-status input:checked").count() == 0
+        app.edit(h)
+        # a placed counter's statuses are not the next one's
+        assert page.locator("#t-status input:checked").count() == 0
     page.check('#t-status input[value="broken"]')
-    app.hex("I4")  # DM set below, on the counter itself
+    app.edit("I4")  # DM set below, on the counter itself
     page.select_option("#t-side", "german")
     assert page.input_value("#t-counter") == "4-6-7"  # a German squad as printed, not a Russian one
     for h in ("G4", "K4", "H5"):
-        app.hex(h)
+        app.edit(h)
     page.select_option("#t-counter", "4-6-8")
-    app.hex("J4")
-    n = app.answered(n)
+    app.edit("J4")
     # a status set on a counter: select it, tick DM
     app.tool("select")
     app.frame.locator('g.counter[data-unit="RI4"]').click()
+    n = app.count()
     page.check('#unit-editor input[data-status="dm"]')
+    app.answered(n)
     # the LOS the example needs
     app.tool("los")
     for a, b in (("G2", "K4"), ("G2", "H5"), ("G2", "J4")):
         app.hex(a)
-        app.hex(b)
+        app.edit(b)
     page.select_option("#los-kind", "clear")
     app.hex("H5")
-    app.hex("J1")
-    n = app.answered(n)
+    app.edit("J1")
     assert page.evaluate("document.body.dataset.state") == "answered", page.inner_text("#error")
     # saved, the file answers as the bundled one
     with page.expect_download() as download:
@@ -199,6 +203,7 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     app.frame.locator('li.fate[data-unit="RG2"]').nth(1).click()  # G2-F2-F1, Interdicted in F2
     assert app.frame.locator("g.overlay.shown polyline.route").count() == 1
     # a new position is saved under its own name, notes and all
+    n = app.count()
     page.fill("#f-notes", "built by clicks")
     page.press("#f-notes", "Enter")
     app.answered(n)
