@@ -34,8 +34,9 @@ from asl_kb.serve import yamltext  # noqa: E402
 from asl_kb.serve.app import create_app  # noqa: E402
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
-#: ms a step may wait for the page (an answer is a fraction of a second idle)
-WAIT = 30_000
+#: ms a step may wait for the page (an answer is a fraction of a second idle;
+#: a shared machine running the suite on every core is many times slower)
+WAIT = 60_000
 #: the server's --timeout (the page shows it while it waits)
 TIMEOUT = 60
 
@@ -56,7 +57,7 @@ def server():
         time.sleep(0.02)
     yield f"http://127.0.0.1:{port}/"
     srv.should_exit = True
-    thread.join(10)
+    thread.join(30)
     assert not thread.is_alive()
 
 
@@ -461,7 +462,13 @@ def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeyp
     app = App(browser, server)
     page = app.page
     n = app.count()
-    page.on("dialog", lambda d: d.accept("russian") if d.type == "prompt" else d.accept())
+    # the page's questions answered in the page: a native dialog would stop
+    # its script until Playwright's handler ran, and the waits poll that script
+    page.evaluate(
+        """() => { window.asked = [];
+                   window.prompt = m => { window.asked.push(m); return "russian"; };
+                   window.confirm = m => { window.asked.push(m); return true; }; }"""
+    )
     dropped = page.evaluate_handle(
         """b64 => { const dt = new DataTransfer();
                     const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
@@ -474,4 +481,5 @@ def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeyp
     tree = page.evaluate("window.aslKbServe.tree")
     assert tree["attacker"] == "russian" and len(tree["units"]) == 2
     assert app.frame.locator("g.counter").count() == 2
+    assert len(page.evaluate("window.asked")) == 1  # the ATTACKER, once
     app.close(refused=1)  # (the ATTACKER asked)
