@@ -52,7 +52,7 @@ def place_of(position):
     corners (those of each row of corners as a pair without order: the
     board turned over left to right swaps them). Two hexes alike in all of
     these are alike wherever the board is turned (a position symmetric
-    about them)."""
+    about them). Each is a Place, ordered as the tuple of these would be."""
     hexes = [u.hex for u in position.units]
     distance = position.grid.distance
     corners: list = []
@@ -64,17 +64,74 @@ def place_of(position):
         ]
 
     @functools.lru_cache(maxsize=None)
-    def place(h: str) -> tuple:
+    def place(h: str) -> Place:
         t = position.terrain_of(h)
-        return (
-            t.terrain,
-            t.elevation,
-            t.features,
-            tuple(distance(h, x) for x in hexes),
-            tuple(tuple(sorted((distance(h, a), distance(h, b)))) for a, b in corners),
-        )
+        return Place(h, (t.terrain, t.elevation, t.features), hexes, corners, distance)
 
     return place
+
+
+class Place:
+    """A hex as place_of() reads it, ordered as the tuple (terrain,
+    elevation, features, its range to each unit, its ranges to each row of
+    corners) would be, its ranges figured only as far as a comparison reads
+    them: two hexes differ in their first few (a range to each of 1,000
+    units for each hex a rout graph enters cost more than the rout)."""
+
+    __slots__ = ("hex", "head", "_hexes", "_corners", "_distance", "_ranges", "_tail")
+
+    def __init__(self, h: str, head: tuple, hexes: list, corners: list, distance):
+        self.hex, self.head = h, head
+        self._hexes, self._corners, self._distance = hexes, corners, distance
+        self._ranges: list[int] = []
+        self._tail: tuple | None = None
+
+    def _range(self, i: int) -> int:
+        ranges = self._ranges
+        while len(ranges) <= i:
+            ranges.append(self._distance(self.hex, self._hexes[len(ranges)]))
+        return ranges[i]
+
+    def tail(self) -> tuple:
+        """The ranges to each row of corners, each pair without order."""
+        if self._tail is None:
+            d, h = self._distance, self.hex
+            self._tail = tuple(tuple(sorted((d(h, a), d(h, b)))) for a, b in self._corners)
+        return self._tail
+
+    def _cmp(self, other: Place) -> int:
+        if self is other:
+            return 0
+        if self.head != other.head:
+            return -1 if self.head < other.head else 1
+        for i in range(len(self._hexes)):
+            a, b = self._range(i), other._range(i)
+            if a != b:
+                return -1 if a < b else 1
+        a, b = self.tail(), other.tail()
+        return 0 if a == b else -1 if a < b else 1
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Place) and self._cmp(other) == 0
+
+    def __hash__(self) -> int:
+        return hash(self.head)
+
+    def __lt__(self, other: Place) -> bool:
+        return self._cmp(other) < 0
+
+    def __le__(self, other: Place) -> bool:
+        return self._cmp(other) <= 0
+
+    def __gt__(self, other: Place) -> bool:
+        return self._cmp(other) > 0
+
+    def __ge__(self, other: Place) -> bool:
+        return self._cmp(other) >= 0
+
+    def key(self) -> tuple:
+        """The whole tuple (every range figured)."""
+        return (*self.head, tuple(self._range(i) for i in range(len(self._hexes))), self.tail())
 
 
 def routing_order(position, graph) -> list:

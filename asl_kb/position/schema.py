@@ -1,6 +1,14 @@
-"""The position format, written once: docs/position.schema.json, read by
-one validator (jsonschema_rs: JSON Schema draft-07, compiled once per
-process).
+"""The position format, written once: docs/position.schema.json (JSON
+Schema draft-07).
+
+A position is read against it here (`conforms`: the schema's keywords read
+in Python, each node compiled once per process into a function); only a
+position that does not conform asks jsonschema_rs, the validator that
+finds every error and where (`errors`), for its message. Importing
+jsonschema_rs and compiling the schema cost a valid position's run more
+than reading it (tests/position/test_position_schema.py checks that the two
+agree with the reference implementation, jsonschema, on every bundled
+position and every bad input).
 
 The loader (position/loader.py) and the case runner (tools/casebook.py) hand
 the tree the loader parsed (strings, lists and mappings that know their
@@ -63,14 +71,143 @@ def check(tree, file: str) -> None:
     """PositionError at the first place (in file order) where `tree` breaks
     the schema; nothing when it conforms."""
     instance = as_json(tree)
-    if _validator().is_valid(instance):
+    if conforms(instance):
         return
-    raise first_error(tree, instance, file)
+    found = errors(instance)
+    if found:  # (none: jsonschema_rs's reading is the one a file is refused by)
+        raise first_error(tree, found, file)
 
 
 def conforms(instance) -> bool:
     """Whether a JSON instance conforms to the schema."""
-    return _validator().is_valid(instance)
+    return _compiled()(instance)
+
+
+# ------------------------------------------------------ the schema, compiled
+
+#: keywords that say nothing of an instance
+_META = frozenset({"$schema", "$comment", "title", "description", "examples", "default", "definitions"})
+
+
+def _is_integer(x) -> bool:
+    return (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, float) and x.is_integer())
+
+
+_TYPES = {
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "string": lambda x: isinstance(x, str),
+    "integer": _is_integer,
+    "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+    "boolean": lambda x: isinstance(x, bool),
+    "null": lambda x: x is None,
+}
+
+
+def _yes(x) -> bool:
+    return True
+
+
+def _no(x) -> bool:
+    return False
+
+
+@functools.cache
+def _compiled():
+    """The schema as one function: instance -> whether it conforms. A
+    keyword not read here makes its node refuse everything (so that
+    jsonschema_rs decides; the tests find such a keyword)."""
+    compiled: dict[int, Any] = {}
+
+    def compile_node(node):
+        if node is True or node is False:
+            return _yes if node else _no
+        f = compiled.get(id(node))
+        if f is None:
+            cell: list = []
+            compiled[id(node)] = lambda x: cell[0](x)  # (a node reached again inside itself)
+            f = _node(node)
+            cell.append(f)
+            compiled[id(node)] = f
+        return f
+
+    def _node(node):
+        if "$ref" in node:  # (draft-07: a $ref's siblings are not read)
+            return compile_node(_resolve(node))
+        checks = [_keyword(node, k, v) for k, v in node.items() if k not in _META and k != "additionalItems"]
+        if len(checks) == 1:
+            return checks[0]
+        return lambda x: all(c(x) for c in checks)
+
+    def _keyword(node, k, v):
+        if k == "type":
+            tests = [_TYPES[t] for t in ([v] if isinstance(v, str) else v)]
+            return lambda x: any(t(x) for t in tests)
+        if k == "enum":
+            return lambda x: any(isinstance(x, bool) == isinstance(e, bool) and x == e for e in v)
+        if k == "anyOf":
+            branches = [compile_node(b) for b in v]
+            return lambda x: any(b(x) for b in branches)
+        if k in _STRING:
+            return _STRING[k](v)
+        if k in ("minimum", "maximum"):
+            within = (lambda x: x >= v) if k == "minimum" else (lambda x: x <= v)
+            return lambda x: not _TYPES["number"](x) or within(x)
+        if k in ("properties", "additionalProperties", "propertyNames", "required"):
+            return _object(node, k, v)
+        if k in ("items", "minItems", "maxItems", "uniqueItems"):
+            return _array(node, k, v)
+        return _no
+
+    def _object(node, k, v):
+        if k == "required":
+            return lambda x: not isinstance(x, dict) or all(r in x for r in v)
+        if k == "properties":
+            props = {name: compile_node(sub) for name, sub in v.items()}
+            return lambda x: not isinstance(x, dict) or all(f(x[n]) for n, f in props.items() if n in x)
+        if k == "propertyNames":
+            names = compile_node(v)
+            return lambda x: not isinstance(x, dict) or all(names(n) for n in x)
+        known = node.get("properties", {})
+        extra = compile_node(v)
+        return lambda x: not isinstance(x, dict) or all(extra(x[n]) for n in x if n not in known)
+
+    def _array(node, k, v):
+        if k == "minItems":
+            return lambda x: not isinstance(x, list) or len(x) >= v
+        if k == "maxItems":
+            return lambda x: not isinstance(x, list) or len(x) <= v
+        if k == "uniqueItems":
+            return (lambda x: not isinstance(x, list) or _unique(x)) if v else _yes
+        if not isinstance(v, list):
+            each = compile_node(v)
+            return lambda x: not isinstance(x, list) or all(each(i) for i in x)
+        places = [compile_node(sub) for sub in v]
+        rest = compile_node(node.get("additionalItems", True))
+        return lambda x: (
+            not isinstance(x, list) or (all(f(i) for f, i in zip(places, x)) and all(rest(i) for i in x[len(places) :]))
+        )
+
+    return compile_node(schema())
+
+
+def _unique(items: list) -> bool:
+    marks = [json.dumps(i, sort_keys=True) for i in items]
+    return len(set(marks)) == len(marks)
+
+
+def _pattern(v: str):
+    # (ECMA-262's reading: \d and \w ASCII only; $ at the very end, not
+    # before a last line break as Python's)
+    regex = re.compile(v[:-1] + r"\Z" if v.endswith("$") and not v.endswith("\\$") else v, re.ASCII)
+    return lambda x: not isinstance(x, str) or regex.search(x) is not None
+
+
+_STRING = {
+    "pattern": _pattern,
+    "minLength": lambda v: lambda x: not isinstance(x, str) or len(x) >= v,
+    "maxLength": lambda v: lambda x: not isinstance(x, str) or len(x) <= v,
+}
 
 
 # ---------------------------------------------------------------- the error
@@ -121,9 +258,9 @@ def errors(instance) -> list:
     return [_Error(e) for e in _validator().iter_errors(instance)]
 
 
-def first_error(tree, instance, file: str) -> PositionError:
-    """The PositionError of the error first in the file."""
-    found = [_error(e, tree, file) for e in errors(instance)]
+def first_error(tree, found: list, file: str) -> PositionError:
+    """The PositionError of the error (of `found`, errors()) first in the file."""
+    found = [_error(e, tree, file) for e in found]
     # a mapping's unknown key before its missing one, as the loader did
     return min(found, key=lambda p: (p.line or 0, "unknown key" not in p.message, -len(p.key or "")))
 

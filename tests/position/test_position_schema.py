@@ -1,8 +1,10 @@
 """docs/position.schema.json is the position format, written once and read
-by one validator (asl_kb/position/schema.py, jsonschema_rs): it is a
-draft-07 schema, every bundled position conforms to it, and the validator
-agrees with the reference implementation (jsonschema, the tests' own) on
-every bundled position and every bad input."""
+by asl_kb/position/schema.py (its keywords in Python; jsonschema_rs for
+where a file breaks it): it is a draft-07 schema, every bundled position
+conforms to it, and the reading agrees with the reference implementation
+(jsonschema, the tests' own) on every bundled position and every bad input,
+and with jsonschema_rs where Python's regular expressions are not
+ECMA-262's."""
 
 from __future__ import annotations
 
@@ -79,6 +81,20 @@ def test_the_validator_agrees_with_jsonschema():
     assert seen[True] and seen[False]
 
 
+def test_the_reading_agrees_with_jsonschema_rs_on_patterns():
+    """A pattern is read as ECMA-262 reads it (jsonschema_rs): `$` is the
+    end of the string, not before a last line break; \\d is 0-9 only."""
+    import jsonschema_rs
+
+    validator = jsonschema_rs.Draft7Validator(schema.schema())
+    unit = {"id": "R1", "side": "r", "type": "squad", "counter": "4-4-7", "at": "L2"}
+    for key in ("id", "side", "at"):
+        for value in ("L2\n", "r\n", "R1\n", "L\u0662", "r\u2028", "L2 ", ""):
+            changed = {"name": "x", "attacker": "r", "units": [dict(unit, **{key: value})]}
+            assert schema.conforms(changed) == validator.is_valid(changed), (key, value)
+    assert schema.conforms({"name": "x", "attacker": "r", "units": [unit]})
+
+
 HEAD = "name: x\nattacker: r\n"
 UNIT = "units:\n  - {id: R1, side: r, type: squad, counter: 4-4-7, at: L2, "
 
@@ -104,15 +120,19 @@ def test_schema_errors_point_at_the_node(text, line, key, words):
     assert words in info.value.message
 
 
-def test_one_validator_reads_the_schema():
-    """A position is read by jsonschema_rs alone (the reference
+def test_jsonschema_rs_is_asked_only_for_a_file_that_does_not_conform():
+    """A valid position is read by the schema's keywords in Python alone; a
+    bad one asks jsonschema_rs where it breaks the schema (the reference
     implementation, jsonschema, is the tests')."""
     code = (
-        "import sys; from asl_kb.position.loader import load_position; "
-        f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules, 'jsonschema_rs' in sys.modules)"
+        "import sys; from asl_kb.errors import PositionError; "
+        "from asl_kb.position.loader import load_position, load_position_text; "
+        f"load_position({str(BUNDLED[0])!r}); print('jsonschema' in sys.modules, 'jsonschema_rs' in sys.modules)\n"
+        "try: load_position_text('name: x\\nattacker: 7\\n', 'p.yaml')\n"
+        "except PositionError as e: print(e.key, 'jsonschema_rs' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout.split() == ["False", "True"]
+    assert out.stdout.split() == ["False", "False", "attacker", "True"]
 
 
 def test_the_loaders_names_are_the_schemas():
