@@ -46,13 +46,19 @@ def canonical(position):
     return replace(position, units=tuple(sorted(position.units, key=lambda u: unit_key(u.id))))
 
 
+#: the ranges to the first units a hex's place holds as numbers (the rest
+#: figured only as a comparison reads them: Farther)
+NEAR = 8
+
+
 def place_of(position):
     """A hex as the position describes it, not by its name: its terrain,
     its range to each unit (in the file's order) and to the map area's
     corners (those of each row of corners as a pair without order: the
     board turned over left to right swaps them). Two hexes alike in all of
     these are alike wherever the board is turned (a position symmetric
-    about them). Each is a Place, ordered as the tuple of these would be."""
+    about them). Past NEAR units, the ranges to the others and to the
+    corners are a Farther, ordered as their tuple would be."""
     hexes = [u.hex for u in position.units]
     distance = position.grid.distance
     corners: list = []
@@ -64,24 +70,32 @@ def place_of(position):
         ]
 
     @functools.lru_cache(maxsize=None)
-    def place(h: str) -> Place:
+    def place(h: str) -> tuple:
         t = position.terrain_of(h)
-        return Place(h, (t.terrain, t.elevation, t.features), hexes, corners, distance)
+        near = tuple(distance(h, x) for x in hexes[:NEAR])
+        if len(hexes) > NEAR:
+            return (t.terrain, t.elevation, t.features, near, Farther(h, hexes, corners, distance))
+        return (t.terrain, t.elevation, t.features, near, _corner_ranges(h, corners, distance))
 
     return place
 
 
-class Place:
-    """A hex as place_of() reads it, ordered as the tuple (terrain,
-    elevation, features, its range to each unit, its ranges to each row of
-    corners) would be, its ranges figured only as far as a comparison reads
-    them: two hexes differ in their first few (a range to each of 1,000
-    units for each hex a rout graph enters cost more than the rout)."""
+def _corner_ranges(h: str, corners: list, distance) -> tuple:
+    """A hex's ranges to each row of corners, each pair without order."""
+    return tuple(tuple(sorted((distance(h, a), distance(h, b)))) for a, b in corners)
 
-    __slots__ = ("hex", "head", "_hexes", "_corners", "_distance", "_ranges", "_tail")
 
-    def __init__(self, h: str, head: tuple, hexes: list, corners: list, distance):
-        self.hex, self.head = h, head
+class Farther:
+    """A hex's ranges to the units past the first NEAR, then to the corners
+    (place_of), ordered as the tuple of these would be, each range figured
+    only as far as a comparison reads it: two hexes differ in their first
+    few (every range to 1,000 units for each hex a rout graph enters cost
+    more than the rout)."""
+
+    __slots__ = ("hex", "_hexes", "_corners", "_distance", "_ranges", "_tail")
+
+    def __init__(self, h: str, hexes: list, corners: list, distance):
+        self.hex = h
         self._hexes, self._corners, self._distance = hexes, corners, distance
         self._ranges: list[int] = []
         self._tail: tuple | None = None
@@ -89,49 +103,44 @@ class Place:
     def _range(self, i: int) -> int:
         ranges = self._ranges
         while len(ranges) <= i:
-            ranges.append(self._distance(self.hex, self._hexes[len(ranges)]))
+            ranges.append(self._distance(self.hex, self._hexes[NEAR + len(ranges)]))
         return ranges[i]
 
-    def tail(self) -> tuple:
-        """The ranges to each row of corners, each pair without order."""
+    def _corner_ranges(self) -> tuple:
         if self._tail is None:
-            d, h = self._distance, self.hex
-            self._tail = tuple(tuple(sorted((d(h, a), d(h, b)))) for a, b in self._corners)
+            self._tail = _corner_ranges(self.hex, self._corners, self._distance)
         return self._tail
 
-    def _cmp(self, other: Place) -> int:
+    def _cmp(self, other: Farther) -> int:
         if self is other:
             return 0
-        if self.head != other.head:
-            return -1 if self.head < other.head else 1
-        for i in range(len(self._hexes)):
+        for i in range(len(self._hexes) - NEAR):
             a, b = self._range(i), other._range(i)
             if a != b:
                 return -1 if a < b else 1
-        a, b = self.tail(), other.tail()
+        a, b = self._corner_ranges(), other._corner_ranges()
         return 0 if a == b else -1 if a < b else 1
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Place) and self._cmp(other) == 0
+        return isinstance(other, Farther) and self._cmp(other) == 0
 
-    def __hash__(self) -> int:
-        return hash(self.head)
+    __hash__ = None  # type: ignore[assignment]  # (equal, never hashed)
 
-    def __lt__(self, other: Place) -> bool:
+    def __lt__(self, other: Farther) -> bool:
         return self._cmp(other) < 0
 
-    def __le__(self, other: Place) -> bool:
+    def __le__(self, other: Farther) -> bool:
         return self._cmp(other) <= 0
 
-    def __gt__(self, other: Place) -> bool:
+    def __gt__(self, other: Farther) -> bool:
         return self._cmp(other) > 0
 
-    def __ge__(self, other: Place) -> bool:
+    def __ge__(self, other: Farther) -> bool:
         return self._cmp(other) >= 0
 
-    def key(self) -> tuple:
-        """The whole tuple (every range figured)."""
-        return (*self.head, tuple(self._range(i) for i in range(len(self._hexes))), self.tail())
+    def whole(self) -> tuple:
+        """(the ranges past the first NEAR units, the corners' ranges), every one figured"""
+        return (tuple(self._range(i) for i in range(len(self._hexes) - NEAR)), self._corner_ranges())
 
 
 def routing_order(position, graph) -> list:

@@ -70,6 +70,8 @@ class NmcTable:
             self.next[(text(u), str(c), e.name)] = (n.name, arg.name if n.name == "stop" else str(arg))
         #: (unit, state) -> its MF in half MF (a state with fewer than the rout began with)
         self.mf = {(text(s.arguments[0]), str(s.arguments[1])): s.arguments[2].number for s in at.get("state_mf", ())}
+        #: the units with such a state
+        self._mf_of = {u for u, _ in self.mf}
         #: (unit, state) -> what it is when entered past its MF (pinned)
         self.over = {(text(s.arguments[0]), str(s.arguments[1])): s.arguments[2].name for s in at.get("over_mf", ())}
         self.pin_eliminates: dict = defaultdict(set)
@@ -87,6 +89,8 @@ class NmcTable:
         self._memo: dict = {}
         #: (Location, ways) -> PinnedAt, made once
         self._made: dict = {}
+        #: id of a chain _after kept (in _memo) -> its odds' numbers (_weigh)
+        self._odds: dict = {}
 
     def leaders(self, unit: str) -> list[str]:
         """The leaders who may rout with `unit` (A10.711)."""
@@ -99,7 +103,34 @@ class NmcTable:
         start = self.starts.get((unit, with_leader))
         if start is None:
             return None
-        live, pinned, stopped, eliminated = self._after(unit, with_leader, steps)
+        if unit not in self._mf_of:
+            # (no state of the unit routs with fewer MF: only the NMCs tell
+            # one path's chain from another's)
+            steps = tuple((h, 0, n) for h, _, n in steps if n)
+        after = self._after(unit, with_leader, steps)
+        # (the chain after an open board's paths is one of a few: _after
+        # keeps it through Locations entered without an NMC)
+        made = self._odds.get(id(after))
+        if made is None:
+            made = self._odds[id(after)] = self._weigh(start, after)
+        intact, reduced, pinned, eliminated, top, stopped = made
+        return Odds(
+            nmcs=sum(n for _, _, n in steps),
+            intact=intact,
+            reduced=reduced,
+            pinned=list(pinned),
+            eliminated=eliminated,
+            with_leader=None if with_leader == "none" else with_leader,
+            of=6**top,
+            stopped=list(stopped),
+            morale=self.morale.get(unit),
+            morale_from=self.morale_from.get(unit),
+        )
+
+    def _weigh(self, start: str, after: tuple) -> tuple:
+        """(intact, reduced, pinned, eliminated, dice, stopped): the chain
+        `after` (_after) in ways of 6^dice."""
+        live, pinned, stopped, eliminated = after
         top = max(
             [e for (_, e) in live] + [e for d in (pinned, stopped) for (_, e) in d] + [e for e in eliminated],
             default=0,
@@ -113,17 +144,13 @@ class NmcTable:
         # any other state the chain leaves it in
         intact = ways((e, w) for (s, e), w in live.items() if s == start)
         reduced = ways((e, w) for (s, e), w in live.items() if s != start)
-        return Odds(
-            nmcs=sum(n for _, _, n in steps),
-            intact=intact,
-            reduced=reduced,
-            pinned=self._where(pinned, ways),
-            eliminated=ways(eliminated.items()),
-            with_leader=None if with_leader == "none" else with_leader,
-            of=6**top,
-            stopped=self._where(stopped, ways),
-            morale=self.morale.get(unit),
-            morale_from=self.morale_from.get(unit),
+        return (
+            intact,
+            reduced,
+            tuple(self._where(pinned, ways)),
+            ways(eliminated.items()),
+            top,
+            tuple(self._where(stopped, ways)),
         )
 
     def _where(self, masses: dict, ways) -> list[PinnedAt]:
@@ -156,11 +183,16 @@ class NmcTable:
             return out
         before = self._after(unit, with_leader, steps[:-1])
         live0, pinned0, stopped0, elim0 = before
-        live: dict = {}
-        pinned, stopped, eliminated = dict(pinned0), dict(stopped0), dict(elim0)
         h, spent, n = steps[-1]
         last = steps[-2][0] if len(steps) > 1 else None
         mf = self.mf
+        if not n and (last is None or all(mf.get((unit, s), spent) >= spent for s, _ in live0)):
+            # a Location entered without an NMC, within every state's MF:
+            # the chain as it was (most of an open board's steps)
+            self._memo[key] = before
+            return before
+        live: dict = {}
+        pinned, stopped, eliminated = dict(pinned0), dict(stopped0), dict(elim0)
         for (s, e), w in live0.items():
             limit = mf.get((unit, s))
             if limit is not None and spent > limit and last is not None:
