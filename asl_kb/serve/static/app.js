@@ -778,6 +778,7 @@
     options($("#f-rules"), S.meta.versions, t.rules, "(current)");
     options($("#f-default"), S.meta.terrains, m.default_terrain, "(open)");
     $("#f-board").value = m.board || "";
+    renderBoards(m);
     $("#f-area").textContent = Array.isArray(m.area) ? m.area.join("–") : "whole board";
     var nq = $("#f-no-quarter");
     nq.textContent = "";
@@ -796,6 +797,22 @@
     renderLos();
     renderHexsides();
     if (S.error) showError(S.error); else markMap();
+  }
+  // map.boards: a row of VASL boards by name is edited here; a layout of
+  // rows, reversed or cropped boards is the file's (shown, not edited). On
+  // boards the painted map's fields are hidden (the loader refuses them
+  // there), unless one is set: its error is shown on it
+  function renderBoards(m) {
+    var bs = Array.isArray(m.boards) ? m.boards : [], input = $("#f-boards");
+    var plain = bs.every(function (b) { return typeof b === "string"; });
+    input.value = bs.map(function (b) { return typeof b === "string" ? b : String((b && b.board) || "?"); }).join(" ");
+    input.disabled = !plain;
+    input.title = plain ? "" : "a layout of rows, reversed or cropped boards: edit it in the file";
+    var painted = {board: m.board, default_terrain: m.default_terrain, area: m.area};
+    document.querySelectorAll("#header-fields .painted").forEach(function (x) {
+      var key = (x.dataset.key || x.querySelector("[data-key]").dataset.key).replace("map.", "");
+      x.hidden = bs.length > 0 && painted[key] === undefined;
+    });
   }
   function sidesKnown() {
     var out = S.meta.sides.slice();
@@ -980,6 +997,10 @@
     $("#f-phase").addEventListener("change", function () { setField(S.tree, "phase", this.value); changed(); });
     $("#f-rules").addEventListener("change", function () { setField(S.tree, "rules", this.value); changed(); });
     $("#f-board").addEventListener("change", function () { setField(mapSec(), "board", this.value.trim()); changed(); });
+    $("#f-boards").addEventListener("change", function () {
+      setField(mapSec(), "boards", this.value.split(/[\s,]+/).filter(Boolean));
+      changed();
+    });
     $("#f-default").addEventListener("change", function () { setField(mapSec(), "default_terrain", this.value); changed(); });
     $("#whole-board").addEventListener("click", function () { if (S.tree.map) delete S.tree.map.area; changed(); });
     $("#f-no-quarter").addEventListener("change", function () {
