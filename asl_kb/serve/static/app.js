@@ -29,7 +29,7 @@
     finnish: {squad: ["6-4-8", "5-4-8"], half_squad: ["3-3-8", "2-4-8"], crew: ["2-2-8"]}
   };
   // the right-click menu of a counter: [act, label, status toggled]
-  var MENU = [["broken", "Break", "broken"], ["dm", "DM", "dm"], ["cx", "CX", "cx"], ["pinned", "Pin", "pinned"],
+  var MENU = [["flip", "Flip", null], ["broken", "Break", "broken"], ["dm", "DM", "dm"], ["cx", "CX", "cx"], ["pinned", "Pin", "pinned"],
               ["concealed", "Conceal", "concealed"], ["delete", "Delete", null]];
   var TOOLS = [["select", "Select / move"], ["unit", "Unit"], ["terrain", "Terrain"], ["feature", "Feature"],
                ["smoke", "SMOKE"], ["elevation", "Hill level"], ["levels", "Building levels"],
@@ -355,7 +355,8 @@
     "g#dest polygon { pointer-events: none; stroke-width: 3; fill-opacity: .35; }" +
     "g#dest .d-rout { fill: #27ae60; stroke: #1e8449; } g#dest .d-stay { fill: #2e86c1; stroke: #1b4f72; }" +
     "g#dest .d-surrender { fill: #1f4e9a; stroke: #1f4e9a; } g#dest .d-eliminated { fill: #000; stroke: #000; }" +
-    "g#dest text { font-size: 10px; font-weight: bold; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; fill: #0b3d1e; pointer-events: none; }";
+    "g#dest text { font-size: 10px; font-weight: bold; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; fill: #0b3d1e; pointer-events: none; }" +
+    "g#dest text.odds { fill: #7b2d00; }";
   function showReport(html) {
     var f = $("#report"), doc = frameDoc();
     if (!doc || !doc.getElementById("board")) {
@@ -451,12 +452,27 @@
   }
 
   // ---- the selected unit's destinations on the map: every Location its
-  // fates end in (as `outcomes` lists them), coloured by the fate, with the
-  // fewest NMC of the rout there
+  // fates end in (as `outcomes` lists them), coloured by the fate; a rout
+  // there with the fewest NMC of its routes there and, where dice decide,
+  // the chance it arrives intact (the fate's own odds, as its list says them)
   function fatesOf(id) {
     var us = (S.result && S.result.units) || [];
     for (var i = 0; i < us.length; i++) if (us[i].id === id) return us[i].fates || [];
     return [];
+  }
+  // a chance's ways of `of` ("26/36") in whole percent, rounded as the
+  // fates' list rounds it (Python's round: a half to even)
+  function percent(chance) {
+    var kn = String(chance).split("/"), x = 100 * Number(kn[0]) / Number(kn[1]), r = Math.round(x);
+    if (r - x === 0.5 && r % 2) r -= 1;
+    return r;
+  }
+  // the rout to show in a hex: the fewest NMC, then the likeliest intact
+  function better(f, g) {
+    var a = f.odds ? f.odds.nmcs : 0, b = g.odds ? g.odds.nmcs : 0;
+    if (a !== b || !a) return a < b;
+    var p = f.odds.intact.chance.split("/").map(Number), q = g.odds.intact.chance.split("/").map(Number);
+    return p[0] * q[1] > q[0] * p[1];
   }
   function drawDestinations(doc) {
     var old = doc.getElementById("dest");
@@ -467,30 +483,42 @@
     fatesOf(sel.id).forEach(function (f) {
       var h = hexOf(f.at);
       if (!h) return;
-      var d = by[h] || (by[h] = {kinds: [], nmcs: null});
+      var d = by[h] || (by[h] = {kinds: [], rout: null});
       if (d.kinds.indexOf(f.fate) < 0) d.kinds.push(f.fate);
-      var n = f.odds && typeof f.odds.nmcs === "number" ? f.odds.nmcs : null;
-      if (n !== null && (d.nmcs === null || n < d.nmcs)) d.nmcs = n;
+      if (f.fate === "rout" && (!d.rout || better(f, d.rout))) d.rout = f;
     });
-    var NS = svg.namespaceURI, g = doc.createElementNS(NS, "g");
+    var NS = svg.namespaceURI, g = doc.createElementNS(NS, "g"), labels = [];
     g.id = "dest";
+    // (the words over every hex's colour: drawn after the last hex)
+    function text(x, y, cls, words, h) {
+      var t = doc.createElementNS(NS, "text");
+      t.setAttribute("x", String(x));
+      t.setAttribute("y", String(y));
+      t.setAttribute("data-hex", h);
+      if (cls) t.setAttribute("class", cls);
+      t.textContent = words;
+      labels.push(t);
+    }
     Object.keys(by).forEach(function (h) {
       var hex = svg.querySelector('polygon.hex[data-hex="' + CSS.escape(h) + '"]');
       if (!hex) return;
-      var d = by[h], kind = d.kinds.indexOf("rout") >= 0 ? "rout" : d.kinds[0];
+      var d = by[h], kind = d.rout ? "rout" : d.kinds[0], odds = d.rout && d.rout.odds;
+      var nmcs = d.rout ? (odds ? odds.nmcs : 0) : null;
       var p = doc.createElementNS(NS, "polygon");
       p.setAttribute("points", hex.getAttribute("points"));
       p.setAttribute("class", "dest d-" + kind);
       p.setAttribute("data-hex", h);
       p.setAttribute("data-kinds", d.kinds.join(" "));
-      if (d.nmcs !== null) p.setAttribute("data-nmcs", String(d.nmcs));
+      if (nmcs !== null) p.setAttribute("data-nmcs", String(nmcs));
+      if (odds && odds.nmcs) p.setAttribute("data-intact", odds.intact.chance);
       g.appendChild(p);
-      var bb = hex.getBBox(), t = doc.createElementNS(NS, "text");
-      t.setAttribute("x", String(bb.x + bb.width / 2));
-      t.setAttribute("y", String(bb.y + bb.height - 6));
-      t.textContent = kind === "rout" ? (d.nmcs === null ? "rout" : d.nmcs + " NMC") : kind;
-      g.appendChild(t);
+      var bb = hex.getBBox(), x = bb.x + bb.width / 2, y = bb.y + bb.height - 6;
+      if (odds && odds.nmcs) {
+        text(x, y - 11, null, nmcs + " NMC", h);
+        text(x, y, "odds", percent(odds.intact.chance) + "% intact", h);
+      } else text(x, y, null, kind === "rout" ? nmcs + " NMC" : kind, h);
     });
+    labels.forEach(function (t) { g.appendChild(t); });
     svg.insertBefore(g, doc.getElementById("units"));
   }
   function wireLosToggle(doc) {
@@ -569,14 +597,8 @@
         selectUnit(null);
         return;
       case "unit":
-        var side = $("#t-side").value || "german", type = $("#t-type").value || "squad";
-        var u = {id: newId(side, h), side: side, type: type};
-        if ($("#t-counter").value) u.counter = $("#t-counter").value;
-        u.at = h;
-        var st = Array.prototype.map.call(document.querySelectorAll("#t-status input:checked"), function (x) { return x.value; });
-        if (st.length) u.status = st;
-        units().push(u);
-        S.selected = units().length - 1;
+        placeUnit(h, {side: $("#t-side").value || "german", type: $("#t-type").value || "squad", counter: $("#t-counter").value,
+                      status: Array.prototype.map.call(document.querySelectorAll("#t-status input:checked"), function (x) { return x.value; })});
         // the next counter starts as printed: its statuses ticked again if wanted
         document.querySelectorAll("#t-status input:checked").forEach(function (x) { x.checked = false; });
         break;
@@ -642,6 +664,82 @@
     }
     changed();
   }
+  // a new unit of the template `t` (side, type, counter, statuses) in hex h:
+  // its id the side's initial and the hex (RG2), numbered when taken
+  function placeUnit(h, t) {
+    var u = {id: newId(t.side, h), side: t.side, type: t.type};
+    if (t.counter) u.counter = t.counter;
+    u.at = h;
+    if (t.status && t.status.length) u.status = t.status.slice();
+    units().push(u);
+    S.selected = units().length - 1;
+  }
+  // ---- the counter tray: the side's counters, dragged onto a hex (as
+  // from VASL's counter palette) or clicked to pick one for the Unit tool
+  function renderTray() {
+    var side = $("#tray-side").value || "german", box = $("#tray-counters"), own = SIDE_COUNTERS[side] || {};
+    var colour = (S.meta.colours || {})[side] || "#ddd";
+    box.textContent = "";
+    [["squad", "squad"], ["half_squad", "HS"], ["crew", "crew"], ["leader", "leader"]].forEach(function (tk) {
+      var list = (own[tk[0]] || []).concat(tk[0] === "leader" ? COUNTERS.leader.slice(0, 4) : (own[tk[0]] ? [] : (COUNTERS[tk[0]] || []).slice(0, 1)));
+      list.forEach(function (c) {
+        var chip = el("div", {className: "chip", title: side + " " + tk[0].replace("_", "-") + " " + c,
+                              dataset: {side: side, type: tk[0], counter: c}});
+        chip.style.background = colour;
+        chip.appendChild(el("small", {}, tk[1]));
+        chip.appendChild(document.createTextNode(c));
+        box.appendChild(chip);
+      });
+    });
+  }
+  // where a point of the page falls on the map: the hex drawn there, or null
+  function hexAtPage(x, y) {
+    var f = $("#report"), r = f.getBoundingClientRect(), doc = frameDoc();
+    if (!doc || x < r.left || y < r.top || x > r.right || y > r.bottom) return null;
+    return hexAt(doc, x - r.left - f.clientLeft, y - r.top - f.clientTop);
+  }
+  function wireTray() {
+    var box = $("#tray-counters"), ghost = $("#tray-ghost"), drag = null;
+    box.addEventListener("pointerdown", function (ev) {
+      var chip = ev.target.closest(".chip");
+      if (!chip || ev.button !== 0) return;
+      ev.preventDefault();
+      chip.setPointerCapture(ev.pointerId);  // (the events stay the tray's over the map's frame)
+      drag = {chip: chip, x: ev.clientX, y: ev.clientY, moved: false};
+    });
+    box.addEventListener("pointermove", function (ev) {
+      if (!drag) return;
+      if (!drag.moved && Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 6) {
+        drag.moved = true;
+        ghost.textContent = "";
+        ghost.appendChild(drag.chip.cloneNode(true));
+        ghost.hidden = false;
+      }
+      if (drag.moved) { ghost.style.left = ev.clientX + "px"; ghost.style.top = ev.clientY + "px"; }
+    });
+    function end(ev, dropped) {
+      if (!drag) return;
+      var d = drag, t = d.chip.dataset;
+      drag = null;
+      ghost.hidden = true;
+      if (!dropped) return;
+      if (!d.moved) {  // a click: the Unit tool, with this counter
+        $("#t-side").value = t.side;
+        $("#t-type").value = t.type;
+        templateCounters();
+        $("#t-counter").value = t.counter;
+        setTool("unit");
+        return;
+      }
+      var h = hexAtPage(ev.clientX, ev.clientY);
+      if (!h) return;
+      placeUnit(h, {side: t.side, type: t.type, counter: t.counter});
+      changed();
+    }
+    box.addEventListener("pointerup", function (ev) { end(ev, true); });
+    box.addEventListener("pointercancel", function (ev) { end(ev, false); });
+    $("#tray-side").addEventListener("change", renderTray);
+  }
   // ---- the counter's menu (right-click) and the keys
   function showMenu(id, x, y) {
     var i = unitIndex(id), u = units()[i], menu = $("#menu");
@@ -652,7 +750,8 @@
     var have = Array.isArray(u.status) ? u.status : [];
     MENU.forEach(function (m) {
       var on = m[2] && have.indexOf(m[2]) >= 0;
-      var label = m[0] === "broken" && on ? "Rally (not broken)" : (on ? "✓ " : "") + m[1];
+      var label = m[0] === "broken" && on ? "Rally (not broken)" :
+        m[0] === "flip" ? "Flip (" + (have.indexOf("broken") >= 0 ? "unbroken" : "broken") + " side up)" : (on ? "✓ " : "") + m[1];
       menu.appendChild(el("button", {type: "button", dataset: {act: m[0]}}, label));
     });
     menu.dataset.unit = id;
@@ -667,7 +766,12 @@
     if (!u) return;
     if (act === "delete") { deleteUnit(i); return; }
     var st = Array.isArray(u.status) ? u.status.slice() : [], j = st.indexOf(act);
-    if (j >= 0) st.splice(j, 1); else st.push(act);
+    if (act === "flip") {
+      // VASL's flip: the counter turned over, its broken side up or down
+      // (the unbroken side is under no DM: A10.62)
+      if (st.indexOf("broken") >= 0) st = st.filter(function (s) { return s !== "broken" && s !== "dm"; });
+      else st.push("broken");
+    } else if (j >= 0) st.splice(j, 1); else st.push(act);
     setField(u, "status", st);
     changed();
   }
@@ -937,6 +1041,8 @@
       $("#palette-hexside").appendChild(b);
     });
     options($("#t-side"), S.meta.sides, "german");
+    options($("#tray-side"), S.meta.sides, "german");
+    renderTray();
     options($("#t-type"), S.meta.types, "squad");
     templateCounters();
     S.meta.statuses.forEach(function (s) {
@@ -966,6 +1072,7 @@
 
   // ---- wiring the page
   function wire() {
+    wireTray();
     $("#tool-list").addEventListener("click", function (ev) {
       var b = ev.target.closest("button[data-tool]");
       if (b) setTool(b.dataset.tool);

@@ -1,0 +1,105 @@
+"""`asl-kb serve`'s map in Chromium (as tests/serve/test_serve_browser.py
+drives it): a selected unit's destinations carry the odds of the rout
+there, as its fates give them; a counter dragged from the tray onto a hex
+is a unit there; the counter menu's Flip turns it over, broken side up or
+down."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from serve_helpers import drag  # noqa: E402
+from test_serve_browser import A10_531, App, _outcomes_json, server  # noqa: E402, F401 (the fixture)
+
+
+def _whole_percent(chance: str) -> int:
+    k, n = (int(x) for x in chance.split("/"))
+    return round(100 * k / n)
+
+
+def test_the_destinations_carry_the_odds_of_their_rout(browser, server):  # noqa: F811
+    app = App(browser, server)
+    seen_odds = 0
+    for path in (A10_531, A10_531.with_name("A10.53-odds.yaml")):
+        app.open(path)
+        fates = {u["id"]: u["fates"] for u in json.loads(_outcomes_json(path))["units"]}
+        seen_odds += _check_destinations(app, fates)
+    assert seen_odds >= 4  # RJ2's J0 in the A10.531 EX, R1's A8 and others are reached through Interdiction alone
+    app.close()
+
+
+def _check_destinations(app, fates: dict) -> int:
+    """Each broken unit selected: its destinations drawn with the fewest NMC
+    of a rout there and, where dice decide, its chance intact; how many
+    destinations showed odds."""
+    seen_odds = 0
+    for unit in fates:
+        app.frame.locator(f'g.counter[data-unit="{unit}"]').click()
+        # each destination: its hex, NMC, chance intact and the words drawn in it
+        drawn = app.frame.locator("g#dest polygon.dest").evaluate_all(
+            """ps => ps.map(p => {
+                 const words = Array.from(p.parentNode.querySelectorAll(`text[data-hex="${p.dataset.hex}"]`));
+                 return [p.dataset.hex, p.dataset.nmcs || null, p.dataset.intact || null,
+                         words.map(t => t.textContent).join(" ")];
+               })"""
+        )
+        for h, nmcs, intact, words in drawn:
+            routs = [f for f in fates[unit] if f["fate"] == "rout" and f["at"].split("@")[0] == h]
+            if not routs:
+                assert nmcs is None and intact is None, h
+                continue
+            fewest = min((f.get("odds") or {}).get("nmcs", 0) for f in routs)
+            assert int(nmcs) == fewest, (unit, h)
+            if not fewest:
+                assert intact is None
+                continue
+            # the likeliest intact of the routes with the fewest NMC: a chance the fates list
+            chances = [f["odds"]["intact"]["chance"] for f in routs if f["odds"]["nmcs"] == fewest]
+            assert intact == max(chances, key=lambda c: int(c.split("/")[0]) / int(c.split("/")[1])), (unit, h)
+            assert f"{_whole_percent(intact)}%" in words.split()
+            seen_odds += 1
+    return seen_odds
+
+
+def test_a_counter_from_the_tray_and_flipped(browser, server):  # noqa: F811
+    app = App(browser, server)
+    page = app.page
+    n = app.count()
+    page.select_option("#tray-side", "russian")
+    chip = page.locator('#tray-counters .chip[data-type="squad"][data-counter="4-4-7"]')
+    # dragged onto E5 where the map draws it
+    drag(page, chip.bounding_box(), app.frame.locator('polygon.hex[data-hex="E5"]').bounding_box())
+    n = app.answered(n)
+    [u] = page.evaluate("window.aslKbServe.tree")["units"]
+    assert (u["side"], u["type"], u["counter"], u["at"], u.get("status")) == ("russian", "squad", "4-4-7", "E5", None)
+    assert app.frame.locator(f'g.counter[data-unit="{u["id"]}"][data-hex="E5"]').count() == 1
+
+    # Flip: broken side up; DM on it; Flip: unbroken side up, under no DM (A10.62)
+    app.frame.locator(f'g.counter[data-unit="{u["id"]}"]').click(button="right")
+    page.click('#menu button[data-act="flip"]')
+    n = app.answered(n)
+    assert page.evaluate("window.aslKbServe.tree")["units"][0]["status"] == ["broken"]
+    app.frame.locator(f'g.counter[data-unit="{u["id"]}"]').click(button="right")
+    page.click('#menu button[data-act="dm"]')
+    n = app.answered(n)
+    assert page.evaluate("window.aslKbServe.tree")["units"][0]["status"] == ["broken", "dm"]
+    app.frame.locator(f'g.counter[data-unit="{u["id"]}"]').click(button="right")
+    page.click('#menu button[data-act="flip"]')
+    n = app.answered(n)
+    assert "status" not in page.evaluate("window.aslKbServe.tree")["units"][0]
+    assert app.state() == "answered"
+    # a click on a counter of the tray picks it for the Unit tool
+    page.select_option("#tray-side", "german")
+    page.click('#tray-counters .chip[data-type="leader"][data-counter="9-1"]')
+    assert page.get_attribute("#tool-unit", "class") == "on"
+    assert (page.input_value("#t-side"), page.input_value("#t-type"), page.input_value("#t-counter")) == (
+        "german",
+        "leader",
+        "9-1",
+    )
+    app.close()
