@@ -11,6 +11,7 @@ import contextlib
 import functools
 import gc
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from asl_kb import budget, process
@@ -168,6 +169,9 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     read: dict[str, UnitFates] = {}
     if listed:
         PROGRESS.update(read=read, graph=g)
+    broken = sum(1 for u in position.units if "broken" in u.status)
+    if listed and ON_PROGRESS is not None:
+        ON_PROGRESS(0, broken)
     # (closed however the loop ends: a cut ends the workers still solving)
     with contextlib.closing(workers.solve_groups([t for t, _ in parts], concealed, deadline, n)) as answers:
         for _, figured in parts:
@@ -187,6 +191,8 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
             mine = set(figured)
             roots = {unit_of(r): r for r in g.roots}
             _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
+            if listed and ON_PROGRESS is not None:
+                ON_PROGRESS(len(read), broken)
     roots = {unit_of(r): r for r in g.roots}
     return g, roots, [read[u.id] for u in routing_order(position, g)], stats
 
@@ -194,6 +200,9 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
 #: the units the run in progress has read so far, and its graph: what the
 #: watchdog's answer lists when a ground call overruns the deadline (cli.py)
 PROGRESS: dict = {}
+#: told (units read, broken units) as each group's units are read: what
+#: asl-kb serve's page shows while it waits (asl_kb/serve/progress.py)
+ON_PROGRESS: Callable[[int, int], None] | None = None
 
 
 def progress() -> tuple[list[UnitFates], NmcTable | None]:

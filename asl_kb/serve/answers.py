@@ -13,9 +13,13 @@ from collections.abc import Callable
 from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
 from asl_kb.errors import AslKbError, PositionError
 from asl_kb.position.loader import load_position_text
+from asl_kb.serve.progress import Progress
 
 #: whole-phase outcomes listed: the engine's own default, as the CLI's
 PHASE_LIMIT = DEFAULT_PHASE_LISTING
+#: how far the child's answer has gone, told to the server (run() sets it:
+#: one answer a child)
+PROGRESS: Progress | None = None
 #: the most hexes the editor draws (every hex of the area, to paint on);
 #: past it the map is drawn as the report draws it, around what is named
 MAX_DRAWN_HEXES = 4000
@@ -58,15 +62,23 @@ def outcomes(
 ) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
-    draws them."""
-    from asl_kb.engines.outcomes import outcomes as answer
+    draws them; how far it has gone told to PROGRESS, where run() set one."""
+    from asl_kb.engines import outcomes as engine
 
     try:
         with _under(rules) as put:
             position = _load(text, filename, put)
-            result = answer(position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory)
+            engine.ON_PROGRESS = PROGRESS.units if PROGRESS is not None else None
+            try:
+                result = engine.outcomes(
+                    position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory
+                )
+            finally:
+                engine.ON_PROGRESS = None
     except AslKbError as e:
         return {"error": error(e)}
+    if PROGRESS is not None and page:
+        PROGRESS.drawing()
     return _page(result, position, page)
 
 
@@ -149,13 +161,16 @@ def game(data: bytes, filename: str, attacker: str | None = None) -> dict:
     return {"text": text, "tree": yamltext.to_tree(text, filename), "warnings": list(imported.warnings)}
 
 
-def run(name: str, kwargs: dict, max_memory: int) -> dict:
+def run(name: str, kwargs: dict, max_memory: int, progress: Progress | None = None) -> dict:
     """The child process's body: cap the memory as the CLI does, at
     --max-memory MiB beyond the server's data it was forked with (what an
-    answer takes of its own), answer; the answer (a plain dict) goes back to
-    the server (asl_kb/children.py)."""
+    answer takes of its own), answer (outcomes telling `progress` how far
+    it has gone); the answer (a plain dict) goes back to the server
+    (asl_kb/children.py)."""
+    global PROGRESS
     from asl_kb import budget, process
 
+    PROGRESS = progress
     budget.cap_memory(max_memory, beyond=budget.data_used() or 0)
     try:
         with process.paused():

@@ -3,6 +3,9 @@
     GET  /                 the page (static/index.html; its script and style beside it)
     GET  /api/meta         the names the page offers: terrain table, features, hexsides, statuses, ...
     GET  /api/start        the position named on the command line (or a new one)
+    GET  /api/progress?tab=TAB
+                           how far the answer the tab waits for has gone: its seq,
+                           the broken units read (done of of), drawing its page
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
                            {vsav (base64), filename?, attacker?}
                                                          -> a VASL saved game's tree
@@ -334,6 +337,10 @@ def create_app(
             raise BadRequest(503, out["cut"])
         return out
 
+    async def progress(request: Request) -> JSONResponse:
+        tab = request.query_params.get("tab", "")
+        return JSONResponse(runner.progress(tab))
+
     async def answer(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
@@ -398,6 +405,7 @@ def create_app(
     routes = [Route(path, page, methods=["GET"]) for path in _STATIC] + [
         Route("/api/meta", meta, methods=["GET"]),
         Route("/api/start", start_, methods=["GET"]),
+        Route("/api/progress", progress, methods=["GET"]),
         Route("/api/open", open_, methods=["POST"]),
         Route("/api/answer", answer, methods=["POST"]),
         Route("/api/why-not", why_not, methods=["POST"]),

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 
 from asl_kb import budget, children
 from asl_kb.serve import answers
+from asl_kb.serve.progress import Progress
 
 #: how often a waiting answer asks whether its client is still there (s)
 POLL = 0.25
@@ -47,6 +48,8 @@ class Runner:
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
         self._latest: dict[str, tuple[int, asyncio.Future]] = {}
+        #: each tab's answer being figured: its seq and how far it has gone
+        self._progress: dict[str, tuple[int, Progress]] = {}
 
     def warm(self, ruleset=None) -> None:
         """Answer a small position in the server before the first answer
@@ -90,17 +93,30 @@ class Runner:
         try:
             if superseded.done():
                 raise Cut(409, "superseded: a newer edit of this page is being answered")
-            return await self._child(name, kwargs, superseded, gone)
+            progress = Progress()
+            if tab is not None:
+                self._progress[tab] = (seq, progress)
+            return await self._child(name, kwargs, superseded, gone, progress)
         finally:
             self._slots.release()
             if tab is not None and self._latest.get(tab, (None, None))[1] is superseded:
                 del self._latest[tab]
+                mine = self._progress.pop(tab, None)
+                if mine is not None:
+                    mine[1].close()
 
-    async def _child(self, name, kwargs, superseded, gone) -> dict:
+    def progress(self, tab: str) -> dict:
+        """How far the answer the tab waits for has gone (its `seq`, the
+        broken units read `done` of `of`, `drawing` its page); {} if none is
+        being figured."""
+        got = self._progress.get(tab)
+        return {"seq": got[0], **got[1].read()} if got is not None else {}
+
+    async def _child(self, name, kwargs, superseded, gone, progress: Progress | None = None) -> dict:
         """The answer of a child; past the timeout and half its slack, the
         answer cut (answers.cut) for `outcomes`, a 504 for the others."""
         over = self.timeout + budget.slack(self.timeout) / 2
-        with children.start(answers.run, name, kwargs, self.max_memory) as child:
+        with children.start(answers.run, name, kwargs, self.max_memory, progress) as child:
             if await self._wait(child, over, superseded, gone):
                 return self._result(child)
         if name != "outcomes":

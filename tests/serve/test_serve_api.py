@@ -32,6 +32,7 @@ from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
 from asl_kb.serve import answers, app as serve_app, yamltext  # noqa: E402
 from asl_kb import children  # noqa: E402
+from asl_kb.serve.progress import Progress  # noqa: E402
 from asl_kb.serve.work import Cut, Runner  # noqa: E402
 
 LOCAL = "http://127.0.0.1"
@@ -663,3 +664,53 @@ def test_cli_serve_refuses_before_it_starts(tmp_path, capsys):
             assert cli.main(["serve", "--port", port, *argv] if "--port" not in argv else ["serve", *argv]) == 2
             err_ = capsys.readouterr().err
             assert says in err_ and "http://" not in err_, err_
+
+
+def test_an_answer_says_how_far_it_has_gone():
+    """GET /api/progress (Runner.progress): while a tab's answer is figured,
+    the broken units whose fates are read, of all of them, never going back;
+    nothing once it is answered."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from generate import generate_area_spread
+
+    text = generate_area_spread(6, 20)
+    broken = sum(1 for u in load_position_text(text, "spread.yaml").units if "broken" in u.status)
+    kwargs = {"text": text, "filename": "spread.yaml", "phase": False, "timeout": 60.0, "max_memory": 1024}
+    runner = Runner(60.0, 1024)
+
+    async def watched():
+        task = asyncio.ensure_future(runner.run("outcomes", {**kwargs, "page": False}, tab="t", seq=1))
+        seen = []
+        while not task.done():
+            p = runner.progress("t")
+            if p.get("of"):
+                seen.append(p)
+            await asyncio.sleep(0.005)
+        return await task, seen
+
+    out, seen = asyncio.run(watched())
+    assert out["complete"] and len(out["result"]["units"]) == broken
+    assert seen and {(p["seq"], p["of"], p["drawing"]) for p in seen} == {(1, broken, False)}
+    done = [p["done"] for p in seen]
+    assert done == sorted(done) and done[-1] <= broken
+    assert runner.progress("t") == {} and runner.progress("another tab") == {}
+
+
+def _tell(progress: Progress) -> int:
+    progress.units(120, 1000)
+    progress.drawing()
+    return 0
+
+
+def test_progress_is_shared_with_the_answers_child():
+    """What the child says of its progress, the server reads (a mapping a
+    forked child shares); GET /api/progress of a tab with no answer: {}."""
+    progress = Progress()
+    assert progress.read() == {"done": 0, "of": 0, "drawing": False}
+    with children.start(_tell, progress) as child:
+        assert child.result() == 0
+    assert progress.read() == {"done": 120, "of": 1000, "drawing": True}
+    progress.close()
+    c = TestClient(base_url=LOCAL, app=serve_app.create_app(None))  # (no `with`: not warmed, nothing answered)
+    r = c.get("/api/progress", params={"tab": "t"})
+    assert r.status_code == 200 and r.json() == {}

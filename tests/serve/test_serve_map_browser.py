@@ -2,11 +2,13 @@
 drives it): a selected unit's destinations carry the odds of the rout
 there, as its fates give them; a counter dragged from the tray onto a hex
 is a unit there; the counter menu's Flip turns it over, broken side up or
-down."""
+down; a long answer says how many units it has done, and Cancel ends it."""
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +16,10 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from serve_helpers import drag  # noqa: E402
-from test_serve_browser import A10_531, App, _outcomes_json, server  # noqa: E402, F401 (the fixture)
+from test_serve_browser import A10_531, WAIT, App, _outcomes_json, server  # noqa: E402, F401 (the fixture)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from generate import generate_area_spread  # noqa: E402
 
 
 def _whole_percent(chance: str) -> int:
@@ -102,4 +107,20 @@ def test_a_counter_from_the_tray_and_flipped(browser, server):  # noqa: F811
         "leader",
         "9-1",
     )
+    app.close()
+
+
+def test_a_long_answer_says_how_many_units_it_has_done(browser, server, tmp_path):  # noqa: F811
+    path = tmp_path / "spread.yaml"
+    path.write_text(generate_area_spread(60, 20), encoding="utf-8")
+    app = App(browser, server)
+    page = app.page
+    page.set_input_files("#open-file", str(path))
+    # (asked each second: the broken units whose fates are read, of the 60)
+    page.wait_for_function("document.body.dataset.of === '60'", timeout=WAIT)
+    done = int(page.evaluate("document.body.dataset.done"))
+    assert 0 <= done <= 60 and "of 60 units" in page.inner_text("#status")
+    page.click("#cancel")
+    page.wait_for_function("document.body.dataset.state === 'cancelled'", timeout=WAIT)
+    assert page.evaluate("document.body.dataset.of") is None and page.is_hidden("#cancel")
     app.close()

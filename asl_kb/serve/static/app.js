@@ -226,20 +226,33 @@
   function body(extra) {
     return Object.assign({tree: S.tree, original: S.original, filename: S.filename}, extra || {});
   }
-  function progress(on) {
+  // the answer on its way: its time, the cap and how far it has gone (the
+  // broken units whose fates are read, asked of the server each second)
+  function progress(on, seq) {
     clearInterval(S.tick);
     $("#cancel").hidden = !on;
     document.body.dataset.elapsed = "0";
+    delete document.body.dataset.done;
+    delete document.body.dataset.of;
     if (!on) return;
     S.started = Date.now();
-    var cap = S.meta.limits.timeout;
+    var cap = S.meta.limits.timeout, gone = "";
     function show() {
       var s = Math.floor((Date.now() - S.started) / 1000);
-      $("#status").textContent = "answering… " + s + " s (an answer stops at " + cap + " s: Cancel ends it sooner)";
+      $("#status").textContent = "answering… " + gone + s + " s (an answer stops at " + cap + " s: Cancel ends it sooner)";
       document.body.dataset.elapsed = String(s);
     }
+    async function ask_() {
+      var p;
+      try { p = await (await fetch("/api/progress?tab=" + encodeURIComponent(S.tab))).json(); } catch (e) { return; }
+      if (S.inflight === null || seq !== S.seq || p.seq !== seq || !p.of) return;
+      gone = p.done.toLocaleString("en") + " of " + p.of.toLocaleString("en") + " units" + (p.drawing ? ", drawing the map" : "") + " · ";
+      document.body.dataset.done = String(p.done);
+      document.body.dataset.of = String(p.of);
+      show();
+    }
     show();
-    S.tick = setInterval(show, 1000);
+    S.tick = setInterval(function () { show(); ask_(); }, 1000);
   }
   function answered(state, text) {
     progress(false);
@@ -260,7 +273,7 @@
     var ctl = new AbortController();
     S.inflight = ctl;
     setState("answering", "answering…");
-    progress(true);
+    progress(true, seq);
     var got;
     try {
       got = await ask("/api/answer", body({phase: $("#phase-toggle").checked, tab: S.tab, seq: seq}), ctl.signal);
