@@ -414,7 +414,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        runner.warm(rules)
+        runner.preload(rules)
         try:
             yield
         finally:

@@ -14,9 +14,9 @@ No child outlives the server: a request cancelled as the server stops kills
 its child, and every child dies with the server (PR_SET_PDEATHSIG).
 
 Children are forked from the server, which has answered a small position
-itself before the first request (warm(): the rules parsed, the report's
+itself before the first request (preload(): the rules parsed, the report's
 template compiled), from the event loop's thread -- the server runs no
-other: a child starts in milliseconds, warm.
+other: a child starts in milliseconds, with all that loaded.
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ class Runner:
         #: each tab's answer being figured: its seq and how far it has gone
         self._progress: dict[str, tuple[int, Progress]] = {}
 
-    def warm(self, ruleset=None) -> None:
+    def preload(self, ruleset=None) -> None:
         """Answer a small position in the server before the first answer
-        (asl_kb/serve/warm.py): every child is forked warm."""
-        from asl_kb.serve import warm
+        (asl_kb/serve/preload.py): every child is forked with the rules and
+        the report's template loaded."""
+        from asl_kb.serve import preload
 
-        warm.up(ruleset)
+        preload.rules_and_page(ruleset)
 
     def close(self) -> None:
         """End every answer still running (the server stops)."""
