@@ -14,9 +14,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from test_serve_browser import App, server  # noqa: E402, F401 (the fixture)
-from test_serve_vsav import BD, E5  # noqa: E402
+from test_serve_vsav import save_and_boards  # noqa: E402
 from vasl_archives import TERRAIN_TYPES, Painter, boards_folder  # noqa: E402
-from vasl_saves import Save, squad  # noqa: E402
 
 COLOUR = {name: list(rgb) for name, *_rest, rgb in TERRAIN_TYPES}
 
@@ -102,12 +101,7 @@ def test_the_map_on_vasl_boards_draws_their_art_under_the_grid(browser, server, 
 
 
 def test_a_saved_game_opened_shows_its_boards(browser, server, tmp_path, monkeypatch):  # noqa: F811
-    # (a broken squad out of the enemy's normal range: it stays, a cheap answer)
-    folder = boards_folder(tmp_path / "boards", {"99": Painter()})
-    s = Save(boards=BD)
-    s.stack(round(E5[0]), round(E5[1]), [squad("ru", "4-4-7", broken=True)])
-    s.stack(round(E5[0] + 10 * 56.25), round(E5[1]), [squad("ge", "4-6-7")])  # O5
-    path = s.write(tmp_path / "game.vsav")
+    path, folder = save_and_boards(tmp_path)
     monkeypatch.setenv("ASL_KB_VASL_BOARDS", str(folder))
     app = App(browser, server)
     page = app.page

@@ -16,20 +16,22 @@ from starlette.testclient import TestClient  # noqa: E402
 from asl_kb.serve import app as serve_app  # noqa: E402
 from asl_kb.vasl.game import read_game  # noqa: E402
 from vasl_archives import Painter, boards_folder  # noqa: E402
-from vasl_saves import Save, marker, squad  # noqa: E402
+from vasl_saves import Save, squad  # noqa: E402
 
 BD = "bd\t0\t0\t99\tVER\t1.0\t"
 #: board 99's hex centres on the map of a save of VASL 6.2 or later (400 px of edge)
-E5, E7 = (400 + 4 * 56.25, 400 + 32 + 64.5 * 4), (400 + 4 * 56.25, 400 + 32 + 64.5 * 6)
+E5, O5 = (400 + 4 * 56.25, 400 + 32 + 64.5 * 4), (400 + 14 * 56.25, 400 + 32 + 64.5 * 4)
 
 
 def save_and_boards(tmp_path):
-    """A saved game (a broken Russian squad under DM in E5, a German squad
-    in E7, no Phase Track) and the boards folder it is on."""
+    """A saved game (a broken Russian squad in E5, a German squad in O5, no
+    Phase Track) and the boards folder it is on. (Beyond the German's
+    Normal Range and not under DM: a squad that must rout on an open board
+    has thousands of fates, seconds to answer and draw.)"""
     folder = boards_folder(tmp_path / "boards", {"99": Painter()})
     s = Save(boards=BD)
-    s.stack(round(E5[0]), round(E5[1]), [squad("ru", "4-4-7", broken=True), marker("DM")])
-    s.stack(round(E7[0]), round(E7[1]), [squad("ge", "4-6-7")])
+    s.stack(round(E5[0]), round(E5[1]), [squad("ru", "4-4-7", broken=True)])
+    s.stack(round(O5[0]), round(O5[1]), [squad("ge", "4-6-7")])
     return s.write(tmp_path / "game.vsav"), folder
 
 
