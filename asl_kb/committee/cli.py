@@ -115,7 +115,7 @@ def add_parsers(sub, common) -> None:
 def _search_args(p, grow: bool = False) -> None:
     p.add_argument(
         "--scope",
-        default=None if grow else "tiny",
+        default=None,
         metavar="NAME|FILE",
         help="shipped scope (tiny, small, medium, disrupted, guards, prisoners, concealed, escape, "
         "combat, features) or a scope YAML "
@@ -124,14 +124,15 @@ def _search_args(p, grow: bool = False) -> None:
             "that never produce what the changed clauses read, until a witness; at most 20000 "
             "positions in all unless --max-positions)"
             if grow
-            else "(default: tiny)"
+            else "(default: tiny; with --generate, the bounds read off the rules, smallest first)"
         ),
     )
     p.add_argument(
         "--generate",
         action="store_true",
-        help="let the solver choose the positions within the scope's bounds (committee/generate.py); "
-        "'for every position within bounds' only after an exhaustive run (default: off; search find: always)",
+        help="let the solver choose the positions within the scope's bounds (committee/generate.py), or "
+        "without --scope within bounds read off the rules (committee/bounds.py); 'for every position "
+        "within bounds' only after an exhaustive run (default: off; search find: always)",
     )
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
@@ -253,38 +254,80 @@ def _stale(report: dict, a, b) -> None:
 
 
 def _grown(args, since: float) -> int:
-    """search diff without --scope: the shipped scopes, smallest first
+    """search diff without --scope: the shipped scopes, smallest first, or
+    with --generate the bounds read off the rules (committee/grow.py)
     (--timeout counted from `since`, a time.monotonic())."""
-    from asl_kb.committee import search
+    from asl_kb.committee import grow, search
     from asl_kb.committee.progress import Bar
 
     a, b = _rule_sets(args)
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
-        report = search.grow_diff(
-            a,
-            b,
-            phase=args.phase,
-            witnesses=args.witnesses,
-            max_positions=args.max_positions,
-            timeout=args.timeout,
-            since=since,
-            out=args.out,
-            progress=bar,
-            generate=args.generate,
+        report = (grow.diff if args.generate else search.grow_diff)(
+            a, b, phase=args.phase, **_walk_options(args, since), progress=bar
         )
         _stale(report, a, b)
     finally:
         if bar is not None:
             bar.close()
+    if not args.generate:
+        return _said(args, report, search.grown_text)
+    return _said(args, report, _grown_text(f"search diff {a.label} -> {b.label}", search.to_text))
+
+
+def _walk_options(args, since: float) -> dict:
+    """What a search without a scope is told of its walk."""
+    return dict(
+        witnesses=args.witnesses, max_positions=args.max_positions, timeout=args.timeout, since=since, out=args.out
+    )
+
+
+def _grown_text(what: str, render):
+    """A report grown over the bounds read off the rules, in text: each
+    bound walked, then the witnesses as `render` says them."""
+    from asl_kb.committee import grow
+
+    return lambda report: grow.text(report, what) + (render(report) if report["witnesses"] else "")
+
+
+def _said(args, report: dict, render) -> int:
+    """A search's report on stdout (JSON, or `render`'s text); its exit code."""
     if args.format == "json":
         shown = {k: v for k, v in report.items() if not k.startswith("_")}
         sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(search.grown_text(report))
+        sys.stdout.write(render(report))
     if report["witnesses"]:
         return 1
     return 0 if report["complete"] else 3
+
+
+def _grown_gaps(args, since: float) -> int:
+    """search gaps --generate without --scope (committee/grow.py)."""
+    from asl_kb.committee import gaps, grow
+    from asl_kb.committee.progress import Bar
+
+    rs = _parsed(
+        args.rule_set or args.rules or "current", switch=args.switch, key="--rule-set" if args.rule_set else "--rules"
+    )
+    bar = Bar(None, "finding") if args.progress or sys.stderr.isatty() else None
+    try:
+        report = grow.gaps(rs, **_walk_options(args, since), progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return _said(args, report, _grown_text(f"search gaps under {rs.label}", gaps.to_text))
+
+
+def _without_scope(args, since: float) -> int:
+    """search diff/gaps without --scope: grown (search gaps without
+    --generate: the shipped scope tiny)."""
+    if args.search == "diff":
+        return _grown(args, since)
+    if args.generate:
+        return _grown_gaps(args, since)
+    args.scope = "tiny"
+    return _search(args)
 
 
 def _find(args, since: float) -> int:
@@ -297,6 +340,19 @@ def _find(args, since: float) -> int:
 
     rs = _parsed(args.rules or "current", switch=args.switch, key="--rules")
     find.read_where(args.where)  # (checked before any position is judged)
+    if not args.scope:
+        from asl_kb.committee import grow
+
+        report = grow.find(
+            rs,
+            args.where,
+            args.witnesses,
+            args.out,
+            max_positions=args.max_positions,
+            timeout=args.timeout,
+            since=since,
+        )
+        return _said(args, report, _grown_text(f"search find {args.where} under {rs.label}", find.to_text))
     scopes = [load_scope(args.scope)] if args.scope else shipped_scopes_by_size()
     reports = []
     # (without --scope, at most as many positions in all as a grown search diff)
@@ -362,7 +418,7 @@ def _search(args) -> int:
     if args.search == "find":
         return _find(args, since)
     if args.scope is None:
-        return _grown(args, since)
+        return _without_scope(args, since)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
     options = dict(

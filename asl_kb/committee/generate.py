@@ -230,17 +230,76 @@ def require_for(scope: Scope, needs: dict[str, list]) -> str | None:
     )
 
 
-def walk(scope: Scope, require: str | None = "") -> tuple[Run, Callable]:
+#: a header input of rules/core/defined.lp -> what a position's header
+#: must hold for a clause reading it to act (a candidate's phase, No Quarter, or the key of its options)
+HEADER_INPUTS = {
+    "no_quarter": "no_quarter",
+    "mopping_up": "mopping_up",
+    "massacred": "massacred",
+    "elr": "elr",
+    "cc": "close_combat",
+    "cc_attacker": "close_combat",
+    "cc_defender": "close_combat",
+    "cc_capture": "close_combat",
+    "cc_hth": "close_combat",
+    "cc_ambush": "close_combat",
+    "fx_by": "fire_effects",
+    "fx_eliminated": "fire_effects",
+    "fx_failed_mc": "fire_effects",
+    "fx_random": "fire_effects",
+}
+
+
+def header_filter(needs: dict | None) -> Callable[[Candidate], bool] | None:
+    """The positions whose header holds what some changed clause reads of
+    it (`needs`: clause -> reach.Need list): a clause reading
+    `phase(close_combat)` acts only in the CCPh, one reading `no_quarter/1`
+    only where No Quarter is declared, one reading `mopping_up/1` only
+    where a building is Mopped Up. None when every clause reads nothing of
+    the header (every position passes)."""
+    if not needs:
+        return None
+    wants = []
+    for clause_needs in needs.values():
+        want: list = []
+        for name, arity, consts in clause_needs:
+            if (name, arity) == ("phase", 1) and consts[0] is not None:
+                want.append(("phase", consts[0]))
+            elif name in HEADER_INPUTS:
+                want.append(("key", HEADER_INPUTS[name]))
+        wants.append(want)
+    if any(not w for w in wants):
+        return None
+
+    def holds(c: Candidate, want) -> bool:
+        keys = {k for k, _ in c.options} | ({"no_quarter"} if c.no_quarter else set())
+        return all(c.phase == v if kind == "phase" else v in keys for kind, v in want)
+
+    return lambda c: any(holds(c, w) for w in wants)
+
+
+def _sensible(c: Candidate) -> bool:
+    """Close Combat is declared in the CCPh (A11.1): a header choice of it
+    in another phase is no position of the game."""
+    return c.phase == "close_combat" or all(k != "close_combat" for k, _ in c.options)
+
+
+def walk(
+    scope: Scope, require: str | None = "", keep: Callable[[Candidate], bool] | None = None
+) -> tuple[Run, Callable]:
     """A Run and the `positions(deadline)` a scan walks: the solver's
     positions of the bounds (none when `require` is None: no position can
-    hold what is required)."""
+    hold what is required), those `keep` keeps (header_filter: a position
+    whose header no changed clause can act under is left out, as one
+    without the units it reads is)."""
     run = Run()
 
     def positions(deadline):
         if require is None:
             run.exhausted = True
             return iter(())
-        return generated(scope, require=require, run=run, deadline=deadline)
+        got = (c for c in generated(scope, require=require, run=run, deadline=deadline) if _sensible(c))
+        return got if keep is None else (c for c in got if keep(c))
 
     return run, positions
 

@@ -265,18 +265,18 @@ class _Shape:
     heads: tuple  # (name, arity, args)
 
 
-def _lits(term, top) -> tuple:
+def literals_of(term, top) -> tuple:
     return tuple((f.name, len(f.arguments), tuple(_arg(a, top) for a in f.arguments)) for f in functions(term))
 
 
-def _shape(rule, top: frozenset) -> _Shape:
+def shape_of(rule, top: frozenset) -> _Shape:
     body, equal = [], []
     for lit in rule.body:
         if lit.ast_type != A.ASTType.Literal or lit.sign != A.Sign.NoSign:
             continue
         atom = lit.atom
         if atom.ast_type == A.ASTType.SymbolicAtom:
-            alts = _lits(atom.symbol, top)
+            alts = literals_of(atom.symbol, top)
             if alts:
                 body.append(alts)
         elif atom.ast_type == A.ASTType.Comparison and len(atom.guards) == 1:
@@ -291,7 +291,7 @@ def _shape(rule, top: frozenset) -> _Shape:
 
     class V(A.Transformer):
         def visit_SymbolicAtom(self, node):
-            heads.extend(_lits(node.symbol, top))
+            heads.extend(literals_of(node.symbol, top))
             return node
 
     V()(rule.head)
@@ -307,8 +307,8 @@ def _abstract(folder: str) -> tuple[_Shape, ...]:
     """Per clause of clauses(folder), its _Shape; a `#const` name or a
     `#program` part's parameter (`t`, `p`: a number when grounded) is any
     value, not the constant it reads as."""
-    top = _abstract_top(folder)
-    return tuple(_shape(c.rule, top) for c in clauses(folder))
+    top = abstract_top(folder)
+    return tuple(shape_of(c.rule, top) for c in clauses(folder))
 
 
 def _meet(a, b):
@@ -323,7 +323,7 @@ def _join(a, b):
     return None if a is None or b is None else a | b
 
 
-def _bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) -> dict | None:
+def bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) -> dict | None:
     """The values each variable may take where every literal of `body` may
     hold (None: it cannot)."""
     env = dict(env or {})
@@ -370,25 +370,28 @@ def _value(a: Arg, env: dict):
 Facts = dict  # (name, arity) -> tuple per argument of frozenset | None
 
 
-def may_hold(folder: str, given: Facts) -> Facts:
+def may_hold(folder: str, given: Facts, handed_by_clauses: bool = False) -> Facts:
     """What may hold where the inputs `given` may (their values per
     argument): the abstract grounding's fixpoint (module section above).
     What a program hands another and every name asl_kb/asp/facts.py writes
-    (handed) may hold with any values."""
+    (handed) may hold with any values -- with `handed_by_clauses`, what a
+    program hands another that some clause derives holds only where that
+    clause may fire (the clauses of every program are read together)."""
     handed = handed_over(folder)
     anyname = frozenset(n for n, a in handed if a == -1)
     facts: dict = dict(given)
-    for n, a in handed:
-        if a >= 0:
-            facts[(n, a)] = (None,) * a
     shapes = _abstract(folder)
+    derived = {(n, a) for sh in shapes for n, a, _ in sh.heads} if handed_by_clauses else set()
+    for n, a in handed:
+        if a >= 0 and (n, a) not in derived:
+            facts[(n, a)] = (None,) * a
     changed = True
     while changed:
         changed = False
         for sh in shapes:
             if not sh.heads:
                 continue
-            env = _bind(sh.body, sh.equal, facts, anyname)
+            env = bind(sh.body, sh.equal, facts, anyname)
             if env is None:
                 continue
             for name, arity, args in sh.heads:
@@ -413,7 +416,7 @@ def _given(made: "Produced", folder: str) -> Facts:
     return out
 
 
-def _lit_shown(name: str, args: tuple) -> str:
+def lit_shown(name: str, args: tuple) -> str:
     return f"{name}({','.join(a[1] if a[0] == 'c' else '_' for a in args)})" if args else name
 
 
@@ -513,17 +516,17 @@ def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> d
     handed = handed_over(folder)
     anyname = frozenset(n for n, a in handed if a == -1)
     want = needs(folder, changed, ins)
-    top = _abstract_top(folder)
+    top = abstract_top(folder)
     out: dict[str, list[str]] = {}
     for c in changed:
         lack = [_shown(n) for n in want[c.where] if not made.gives(n) and not _can(n, facts)]
-        sh = _shape(c.rule, top)
+        sh = shape_of(c.rule, top)
         for alts in sh.body:
             if alts[0][0] == "in_force":
                 continue
-            if _bind((alts,), (), facts, anyname) is None:
-                lack += [_lit_shown(n, a) for n, _, a in alts[:1]]
-        if not lack and _bind(sh.body, sh.equal, facts, anyname) is None:
+            if bind((alts,), (), facts, anyname) is None:
+                lack += [lit_shown(n, a) for n, _, a in alts[:1]]
+        if not lack and bind(sh.body, sh.equal, facts, anyname) is None:
             lack.append("its body's literals together")
         for x in lack:
             if x not in out.setdefault(c.where, []):
@@ -537,15 +540,15 @@ def read_constants(folder: str) -> dict[tuple[str, int], dict[str, list[str]]]:
     aggregate or condition too, or through `X = (a;b)`) -> the clauses
     (file:line) that read it."""
     ins = by_scope(Path(folder))
-    top = _abstract_top(folder)
+    top = abstract_top(folder)
     out: dict = {}
     for c in clauses(folder):
-        equal = dict(_shape(c.rule, top).equal)
+        equal = dict(shape_of(c.rule, top).equal)
         found: list = []
 
         class V(A.Transformer):
             def visit_SymbolicAtom(self, node):
-                found.extend(_lits(node.symbol, top))
+                found.extend(literals_of(node.symbol, top))
                 return node
 
         for lit in c.rule.body:
@@ -573,7 +576,7 @@ def _can(need: Need, facts: Facts) -> bool:
 
 
 @functools.lru_cache(maxsize=8)
-def _abstract_top(folder: str) -> frozenset:
+def abstract_top(folder: str) -> frozenset:
     top: set = set()
     for p in Path(folder).rglob("*.lp"):
         text = p.read_text(encoding="utf-8")

@@ -130,17 +130,20 @@ def search_diff(
     evaluator=None,
     say_unseen: bool = True,
     generate: bool = False,
+    say_idle: bool = True,
     **scan_options,
 ) -> dict:
     """(`say_unseen`: a report that found nothing is incomplete when a changed
     clause is in a program the search does not compare -- False where the
-    caller says it, grow_diff)"""
+    caller says it, grow_diff; `say_idle`: a generated search in which the
+    changed clauses acted nowhere is incomplete -- False where the caller
+    grows the bounds and says it, grow.py)"""
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
     run = None
     if generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
         from asl_kb.committee import generate as gen
 
-        run, scan_options["positions"] = gen.walk(scope, _required(scope, a, b))
+        run, scan_options["positions"] = gen.walk(scope, *_required(scope, a, b))
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
@@ -181,31 +184,36 @@ def search_diff(
     }
     from asl_kb.committee.reach import idle
 
-    report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle(scope, a, b) or {}).items()]
+    # (read off a spread of the scope's enumerated positions: not for a
+    # bound grown without a scope, which says what the clauses need itself)
+    idle_ = idle(scope, a, b) if say_idle else None
+    report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle_ or {}).items()]
     report = finish_report(report, s)
     if run is not None:
         from asl_kb.committee import generate as gen
 
         acted = report["tried"] - report["untouched"] - report["dead_ends_only"] > 0
-        report = gen.within(report, run, scope, acted)
-    return _unseen(report, a, b, phase) if say_unseen else report
+        report = gen.within(report, run, scope, acted or not say_idle)
+    return said_unseen(report, a, b, phase) if say_unseen else report
 
 
-def _required(scope: Scope, a: RuleSet, b: RuleSet) -> str | None:
+def _required(scope: Scope, a: RuleSet, b: RuleSet) -> tuple:
     """The generator's constraints for a diff: a position where some changed
-    clause may act, as its unit inputs say (generate.require_for); "" (no
-    constraint) when the changed clauses are not known."""
+    clause may act, as its unit inputs say (generate.require_for), and the
+    filter of what its header inputs say (generate.header_filter); "" and
+    None (no constraint) when the changed clauses are not known."""
     from pathlib import Path
 
     from asl_kb.committee import generate as gen, reach
 
     got = reach.changed(a, b)
     if got is None or not got[1]:
-        return ""
-    return gen.require_for(scope, reach.needs(got[0], got[1], reach.by_scope(Path(got[0]))))
+        return "", None
+    needs = reach.needs(got[0], got[1], reach.by_scope(Path(got[0])))
+    return gen.require_for(scope, needs), gen.header_filter(needs)
 
 
-def _unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:
+def said_unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:
     """A search that found nothing, while some changed clause is in a program
     it does not compare (the whole-phase program without --phase, check.lp),
     is incomplete: it never looked (JSON `not_compared`)."""
@@ -481,7 +489,7 @@ def grow_diff(
             if budget <= 0
             else report.get("incomplete_because") or ["stopped: --timeout reached"]
         )
-    report = _unseen(report, a, b, phase)
+    report = said_unseen(report, a, b, phase)
     acted = sum(g["tried"] - g["untouched"] for g in searched)
     if not report["witnesses"] and report["complete"] and searched and not acted:
         # never "equivalent" where nothing could differ

@@ -1,0 +1,502 @@
+"""Bounds read off the rules: what a search without `--scope` walks.
+
+No hand-written scope. The bounds of a search are a board patch (a hex, or
+a hex and its six neighbours), up to K units, and a *vocabulary*: the unit
+statuses, types, nationalities and classes, the terrain, the phases and
+the header inputs (No Quarter declared, Mopping Up, Close Combat, fire
+effects, a Massacre made, ELR) that the rules read near the clauses in
+question -- the changed clauses of a diff, a rule set's edited or switched
+clauses for gaps, an assertion's clauses for find:
+
+* depth 0: what those clauses read themselves (a switch clause
+  `H :- B, not in_force(X)` beside `H :- B, not E` reads E too: reach.py);
+* depth 1: and what the clauses reading their heads, or deriving what
+  they read, read;
+* depth 2: one step further.
+
+A constant is read through a variable too: `nationality(P,N),
+axis_minor(N)` reads every nationality `axis_minor/1` may hold
+(reach.may_hold, the abstract grounding).
+
+From the vocabulary the unit kinds are made: a broken Russian squad (the
+unit that routs) and a Good Order German squad (its enemy), each as it is
+and with one word of the vocabulary (`broken disrupted`, `leader`,
+`nationality ss`), or two when one of them is read by the clauses
+themselves (depth 0); a Guard of either side holding a prisoner of the
+other (A20.5) when the rules read `guard_of/2` there, the prisoner with up
+to two such words. The header's choices are "not given" and the one the
+vocabulary names. Each bound is written as a scope (scope.py reads it, so
+a bound is a scope YAML a member can keep: `--out` writes it) and its
+positions are chosen by the solver (generate.py), smallest first.
+
+The bounds grow smallest first: units (1, 2, 3), then the vocabulary's
+depth (0, 1, 2), then the patch (a hex, then seven); a bound equal to one
+already walked is not walked again. So a witness is the smallest position
+of the smallest bound holding one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import re
+from pathlib import Path
+
+import clingo.ast as A
+import yaml
+
+from asl_kb.committee import reach
+from asl_kb.committee.generate import HEADER_INPUTS
+from asl_kb.errors import PositionError
+
+#: the two units every bound holds (each as it is, or with one word more)
+ROLES = {
+    "defender": {"type": "squad", "counter": "4-4-7", "side": "russian", "status": ["broken"]},
+    "attacker": {"type": "squad", "counter": "4-6-7", "side": "german", "status": []},
+}
+#: a counter for each unit type a kind may be made (a type the position
+#: format needs more for -- a vehicle, a Gun -- is not made)
+COUNTERS = {
+    "squad": None,
+    "half_squad": "2-4-7",
+    "leader": "8-0",
+    "crew": "2-2-8",
+    "hero": "1-4-9",
+    "unarmed": "(1)-0-6",
+}
+#: the phase a bound adds where the rules read whether it is the Rout Phase
+_OTHER_PHASE = "rally"
+#: the deepest vocabulary, the most units and the widest patch a search grows to
+DEPTHS = (0, 1, 2)
+UNITS = (1, 2, 3)
+RADII = (0, 1)
+#: the header inputs a vocabulary may name (defined.lp) -> the header key
+HEADER = HEADER_INPUTS
+#: what the terrain inputs read ask of the palette
+_TERRAIN_INPUTS = {
+    "building": "building",
+    "cover_terrain": "woods",
+    "tem": "woods",
+    "og_terrain": "woods",
+    "in_hex_hindrance": "grain",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """What a bound's positions may hold beyond its two base units (module
+    doc). `own`: the words the clauses themselves read (a kind may carry
+    two words when one of them is own)."""
+
+    words: tuple[tuple[str, str], ...] = ()  # (status|type|nationality|class, value), in order read
+    own: tuple[tuple[str, str], ...] = ()
+    phases: tuple[str, ...] = ("rout",)
+    header: tuple[str, ...] = ()  # header keys (HEADER's values)
+    guard: bool = False
+    palette: tuple[str, ...] = ()  # terrain names, or "open+FEATURE"
+
+    def said(self) -> str:
+        parts = [f"{k} {v}" for k, v in self.words]
+        parts += [f"phase {p}" for p in self.phases if p != "rout"]
+        parts += [h.replace("_", " ") for h in self.header]
+        parts += ["Guards with prisoners"] if self.guard else []
+        parts += [p.replace("open+", "") for p in self.palette]
+        return ", ".join(parts) or "nothing beyond a broken squad and its enemy"
+
+
+def _reads(rule, top) -> list:
+    """(name, arity, args) of every atom the body reads, of any sign, in
+    aggregates and conditions too."""
+    found: list = []
+
+    class V(A.Transformer):
+        def visit_SymbolicAtom(self, node):
+            found.extend(reach.literals_of(node.symbol, top))
+            return node
+
+    for lit in rule.body:
+        V()(lit)
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _static(folder: str) -> dict:
+    """What may hold with every input any value: the values of the tables
+    the rules write themselves (axis_minor/1's nationalities)."""
+    given = {(n, a): (None,) * a for n, a, _ in reach.inputs(Path(folder))}
+    return reach.may_hold(folder, given)
+
+
+_NAME = re.compile(r"(?<![\w\"])([a-z_]\w*)\s*\(")
+
+
+def _shape_names(c) -> tuple[frozenset, frozenset]:
+    """_every's pair for a clause of no rules file (an assertion's, an edit's)."""
+    return (
+        frozenset(n for n, _ in reach.heads_of(c.rule)),
+        frozenset(_NAME.findall(" ".join(str(lit) for lit in c.rule.body))),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _every(folder: str) -> tuple:
+    """Per clause of reach.clauses(folder): the names its head may derive
+    and the names its body reads (any sign; a function term's name too --
+    more, never less, than it reads)."""
+    return tuple(
+        (
+            frozenset(n for n, _ in reach.heads_of(c.rule)),
+            frozenset(_NAME.findall(" ".join(str(lit) for lit in c.rule.body))),
+        )
+        for c in reach.clauses(folder)
+    )
+
+
+def cone(folder: str, start: list, depth: int) -> list[list]:
+    """The clauses near `start`, by depth: 0 the clauses themselves, then
+    each step the clauses reading what the last derived or deriving what
+    they read."""
+    every = reach.clauses(folder)
+    ins = {n for n, _ in reach.by_scope(Path(folder))}
+    heads = [h for h, _ in _every(folder)]
+    read = [r for _, r in _every(folder)]
+    where = {c.where: i for i, c in enumerate(every)}
+    seen = {c.where for c in start}
+    layers = [list(start)]
+    for _ in range(depth):
+        last = layers[-1]
+        derived: set = set()
+        wants: set = set()
+        for c in last:
+            i = where.get(c.where)
+            h, r = _every(folder)[i] if i is not None else _shape_names(c)
+            derived |= h
+            wants |= r - ins
+        nxt = [c for i, c in enumerate(every) if c.where not in seen and (read[i] & derived or heads[i] & wants)]
+        seen |= {c.where for c in nxt}
+        layers.append(nxt)
+    return layers
+
+
+_UNIT_WORDS = {"status": "status", "unit_type": "type", "nationality": "nationality", "uclass": "class"}
+
+
+def _constants_read(folder: str, clauses: list) -> list[tuple[str, int, int | None, str | None]]:
+    """(input name, arity, argument, constant) each clause reads, in order;
+    argument None for an input read with no constant."""
+    top = reach.abstract_top(folder)
+    ins = reach.by_scope(Path(folder))
+    static = _static(folder)
+    anyname = frozenset(n for n, a in reach.handed_over(folder) if a == -1)
+    out: list = []
+    for c in clauses:
+        shape = reach.shape_of(c.rule, top)
+        env = reach.bind(shape.body, shape.equal, static, anyname) or {}
+        equal = dict(shape.equal)
+        for name, arity, args in _reads(c.rule, top):
+            if (name, arity) not in ins:
+                continue
+            got = False
+            for i, a in enumerate(args):
+                values = (
+                    {a[1]}
+                    if a[0] == "c"
+                    else a[1]
+                    if a[0] == "pool"
+                    else (equal.get(a[1]) or env.get(a[1]) or ())
+                    if a[0] == "v"
+                    else ()
+                )
+                for v in sorted(values):
+                    out.append((name, arity, i, v))
+                    got = True
+            if not got:
+                out.append((name, arity, None, None))
+    return out
+
+
+def vocabularies(folder: str, start: list, needs: list | None = None) -> dict[int, Vocabulary]:
+    """The vocabulary of the clauses `start` at each of DEPTHS (module
+    doc); `needs`: reach.needs' inputs of the start clauses (a switch's
+    sibling clause's)."""
+    layers = cone(folder, start, max(DEPTHS))
+    own_reads = _constants_read(folder, layers[0]) + [
+        (n, a, i, c) for n, a, consts in (needs or []) for i, c in enumerate(consts) if c is not None
+    ]
+    reads = [own_reads] + [_constants_read(folder, layer) for layer in layers[1:]]
+    return {d: _vocabulary(reads[: d + 1]) for d in DEPTHS}
+
+
+def _vocabulary(by_depth: list[list]) -> Vocabulary:
+    reads = [r for layer in by_depth for r in layer]
+    # (the header's choices multiply every placement: those read two steps
+    # away are left out)
+    near = sum(len(layer) for layer in by_depth[:2])
+    got: dict = {"words": [], "own": [], "phases": ["rout"], "header": [], "palette": [], "guard": []}
+    for k, read in enumerate(reads):
+        _take(read, got, own=k < len(by_depth[0]), near=k < near)
+    phases, header, palette = got["phases"], got["header"], got["palette"]
+    if "close_combat" in header and "close_combat" not in phases:
+        phases.append("close_combat")
+    if "mopping_up" in header and "building" not in palette:
+        palette.append("building")
+    return Vocabulary(
+        tuple(got["words"]), tuple(got["own"]), tuple(phases), tuple(header), bool(got["guard"]), tuple(palette)
+    )
+
+
+def _add(items: list, x) -> None:
+    if x not in items:
+        items.append(x)
+
+
+def _take(read: tuple, got: dict, own: bool, near: bool) -> None:
+    """One input constant read, into the vocabulary's lists."""
+    name, _arity, i, value = read
+    if name in _UNIT_WORDS and i == 1 and value is not None:
+        w = (_UNIT_WORDS[name], value)
+        if w[0] != "type" or w[1] in COUNTERS:
+            _add(got["words"], w)
+            if own:
+                _add(got["own"], w)
+    elif name == "phase" and value is not None:
+        # (the Rout Phase read: what holds in another phase matters too --
+        # the first of the position format's phases stands for them)
+        _add(got["phases"], value if value != "rout" else _OTHER_PHASE)
+    elif name in HEADER:
+        if near:
+            _add(got["header"], HEADER[name])
+    elif name == "guard_of":
+        got["guard"] = [True]
+    elif name in _TERRAIN_INPUTS:
+        _add(got["palette"], _TERRAIN_INPUTS[name])
+    elif name in ("terrain", "feature") and value is not None and i == 1:
+        _add(got["palette"], value if name == "terrain" else f"open+{value}")
+    elif name in ("entrenchment", "entrenched"):
+        _add(got["palette"], "open+foxhole")
+
+
+# -- a bound as a scope -------------------------------------------------------
+
+
+def _with(base: dict, words) -> dict | None:
+    """A unit kind: `base` with the words; None when they contradict."""
+    k = json.loads(json.dumps(base))
+    for key, value in words:
+        if key == "status":
+            if value in k["status"]:
+                return None
+            k["status"] = k["status"] + [value]
+        elif key == "type":
+            if value == k["type"]:
+                return None
+            k["type"] = value
+            counter = COUNTERS[value]
+            if counter is None:
+                return None
+            k["counter"] = counter
+        elif key == "nationality":
+            if "nationality" in k or value == k["side"]:
+                return None
+            k["nationality"] = value
+        elif key == "class":
+            if "class" in k:
+                return None
+            k["class"] = value
+    if k["type"] == "unarmed":
+        k["size"] = "half_squad"
+    return k
+
+
+def _word_sets(v: Vocabulary, most: int = 2) -> list[tuple]:
+    """The words one unit may carry: none, one, or two with an own one."""
+    out: list[tuple] = [()]
+    out += [(w,) for w in v.words]
+    if most > 1:
+        out += [
+            (a, b) for a in v.own for b in v.words if a != b and (b not in v.own or v.own.index(b) > v.own.index(a))
+        ]
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _legal(kind_json: str) -> bool:
+    """Whether the position loader (and the rules' checks of a unit as
+    declared) take a kind: scope.py's own check, on a scope of that kind."""
+    from asl_kb.committee.scope import scope_from_text
+
+    kind = json.loads(kind_json)
+    text = yaml.safe_dump(
+        {
+            "name": "check",
+            "map": {"centre": "P15", "radius": 0, "margin": 1},
+            **(
+                {"terrain": {"palette": [{"terrain": "open", "features": ["foxhole"]}]}}
+                if kind.get("entrenched")
+                else {}
+            ),
+            "units": {"count": 1, "require_broken": False, "kinds": [kind]},
+            "attacker": "german",
+        },
+        sort_keys=False,
+    )
+    try:
+        scope_from_text(text, "check")
+    except PositionError:
+        return False
+    return True
+
+
+def kinds(v: Vocabulary, most: int | None = None) -> list[dict]:
+    """The unit kinds of a vocabulary (module doc), fewest words first (the
+    clauses' own words before the others), each one the position loader
+    takes; at most `most` of them."""
+    made: list[tuple[int, int, dict]] = []
+    for words in _word_sets(v):
+        for role, base in ROLES.items():
+            k = _with(base, words)
+            if k is not None:
+                made.append((len(words), len(made), {"name": "", "role": role, **k}))
+    if v.guard:
+        made += _guards(v, len(made))
+    made.sort(key=lambda x: x[:2])
+    out: list[dict] = []
+    for _, _, k in made:
+        if most is not None and len(out) >= most:
+            break
+        role = k.pop("role")
+        check = {x: y for x, y in k.items() if x != "name"}
+        if not _legal(json.dumps(check, sort_keys=True)):
+            continue
+        k["name"] = f"{role}{len(out) + 1}"
+        out.append(k)
+    return out
+
+
+def _guards(v: Vocabulary, first: int) -> list[tuple[int, int, dict]]:
+    """A Guard of either side with a half-squad prisoner of the other
+    (A20.5), the Guard with up to one word, the prisoner up to two."""
+    made: list[tuple[int, int, dict]] = []
+    for role, base in ROLES.items():
+        other = ROLES["attacker" if role == "defender" else "defender"]
+        prisoner0 = {"type": "half_squad", "counter": "2-4-7", "side": other["side"], "status": []}
+        for gw in _word_sets(v, 1):
+            g = _with({**base, "status": []}, gw)
+            if g is None:
+                continue
+            for pw in _word_sets(v):
+                p = _with(prisoner0, pw)
+                if p is not None:
+                    k = {"name": "", "role": f"guard_{role}", **g, "prisoners": [p]}
+                    made.append((1 + len(gw) + len(pw), first + len(made), k))
+    return made
+
+
+#: the kinds a bound holds at most, by its units (the solver walks every
+#: placement of a size before the smallest is known: kept tractable)
+MOST_KINDS = {1: 64, 2: 24, 3: 10}
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    """One bound of a search without a scope: its words and its scope."""
+
+    units: int
+    depth: int
+    radius: int
+    vocabulary: Vocabulary
+
+    @property
+    def text(self) -> str:
+        """The bound as a scope YAML."""
+        return bound_text(self.vocabulary, self.units, self.radius, self.name)
+
+    @property
+    def name(self) -> str:
+        return f"rules-{self.units}u-d{self.depth}-r{self.radius}"
+
+    def scope(self):
+        return _scope_of(self.text, self.name)
+
+    def said(self) -> str:
+        hexes = "1 hex" if self.radius == 0 else "7 hexes"
+        return f"{hexes}, {self.units} unit(s); {self.vocabulary.said()}"
+
+
+@functools.lru_cache(maxsize=64)
+def _scope_of(text: str, name: str):
+    from asl_kb.committee.scope import scope_from_text
+
+    return scope_from_text(text, f"{name}.yaml", check_kinds=False)
+
+
+def bound_text(v: Vocabulary, units: int, radius: int, name: str) -> str:
+    """The bound as a scope YAML (scope.py's format)."""
+    ks = kinds(v, MOST_KINDS.get(units, 8))
+    attackers = [
+        k["name"]
+        for k in ks
+        if k["side"] == "german" and "prisoners" not in k or k["name"].startswith("guard_attacker")
+    ]
+    defenders = [k["name"] for k in ks if k["name"].startswith(("defender", "guard_defender"))]
+    doc: dict = {
+        "name": name,
+        "notes": f"read off the rules: {v.said()}",
+        "map": {"centre": "P15", "radius": radius, "margin": 7, "default_terrain": "open"},
+    }
+    if v.palette:
+        doc["terrain"] = {
+            "palette": [
+                {"terrain": "open", "features": [p.split("+", 1)[1]]}
+                if p.startswith("open+")
+                else ({"terrain": p, "levels": 1} if p == "building" else p)
+                for p in v.palette
+            ],
+            "non_open": 1,
+        }
+    doc["units"] = {"count": [units, units], "require_broken": False, "kinds": ks}
+    doc["attacker"] = ["german"]
+    doc["phase"] = list(v.phases)
+    if "no_quarter" in v.header:
+        doc["no_quarter"] = [[], ["german"]]
+    if "mopping_up" in v.header:
+        doc["mopping_up"] = ["none", "yes"]
+    if "massacred" in v.header:
+        doc["massacred"] = ["none", ["german"]]
+    if "elr" in v.header:
+        doc["elr"] = ["none", {"russian": 3}]
+    if "close_combat" in v.header:
+        doc["close_combat"] = ["none", {"attackers": attackers, "capture": "yes"}, {"attackers": attackers}]
+    if "fire_effects" in v.header:
+        doc["fire_effects"] = ["none", {"eliminated": defenders}, {"failed_mc": defenders}]
+    return yaml.dump(doc, Dumper=_Plain, sort_keys=False, default_flow_style=None, width=200)
+
+
+class _Plain(yaml.SafeDumper):
+    """No anchors: a kind's lists written out each time (a scope refuses aliases)."""
+
+    def ignore_aliases(self, data):
+        return True
+
+
+def ladder(folder: str, start: list, needs: list | None = None) -> list[Bound]:
+    """The bounds a search without a scope walks, smallest first (module
+    doc), none twice."""
+    out: list[Bound] = []
+    seen: set = set()
+    vocab = vocabularies(folder, start, needs)
+    for n in UNITS:
+        for d in DEPTHS:
+            for r in RADII:
+                v = vocab[d]
+                if r and n == 1 or d == max(DEPTHS) and (n > 2 or r and n > 1):
+                    # a lone unit is one position wherever it stands; the
+                    # widest vocabulary is read on one hex, of two units
+                    continue
+                key = (n, r, v)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(Bound(n, d, r, v))
+    return out

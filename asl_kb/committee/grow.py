@@ -1,0 +1,283 @@
+"""A search without `--scope`, its positions chosen by the solver: the
+bounds read off the rules (bounds.py), smallest first, until one holds a
+witness.
+
+`search diff --generate`, `search gaps --generate` and `search find` walk
+the ladder of bounds.ladder: each bound's positions are chosen by the
+solver (generate.py), only those holding what the clauses in question read
+of the units and of the header; a bound ends exhausted (every position the
+solver could choose judged), or cut (--timeout, --max-positions: at most
+GROWN_AT_MOST positions in all by default). The answer names the bounds:
+a witness of the smallest bound holding one; "none within every bound up
+to B" only when every bound walked was exhausted -- and, for a diff, when
+the changed clauses acted somewhere (else the report says what they need
+that no bound gives, and is incomplete).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from asl_kb.committee import bounds as B, reach
+
+#: positions a grown search tries in all when --max-positions is not given
+GROWN_AT_MOST = 20000
+#: inputs no position a search proposes gives, and why
+NEVER_GIVEN = {("vb_scope", 1): "a search never asks Voluntary Break (outcomes --voluntary-break does)"}
+
+
+def never_acts(folder: str, clauses: list) -> str | None:
+    """Why the clauses can act in no position any search proposes, or None:
+    each needs an atom that holds only where an input of NEVER_GIVEN does
+    (reach.may_hold with every other input any value)."""
+    if not clauses:
+        return None
+    given = {(n, a): (None,) * a for n, a, _ in reach.inputs(Path(folder)) if (n, a) not in NEVER_GIVEN}
+    facts = reach.may_hold(folder, given, handed_by_clauses=True)
+    anyname = frozenset(n for n, a in reach.handed_over(folder) if a == -1)
+    top = reach.abstract_top(folder)
+    lacks: list[str] = []
+    for c in clauses:
+        sh = reach.shape_of(c.rule, top)
+        if reach.bind(sh.body, sh.equal, facts, anyname) is not None:
+            return None
+        for alts in sh.body:
+            if reach.bind((alts,), (), facts, anyname) is None:
+                lacks += [x for x in (reach.lit_shown(n, a) for n, _, a in alts[:1]) if x not in lacks]
+    names = ", ".join(f"{n}/{a}" for n, a in NEVER_GIVEN)
+    return (
+        f"the changed clauses can act in no position a search proposes: they need {', '.join(lacks)}, "
+        f"which holds only where a position gives {names}, and {'; '.join(NEVER_GIVEN.values())}"
+    )
+
+
+def start_of(a, b) -> tuple[str, list, list] | None:
+    """The clauses two rule sets differ by (reach.changed), the complete
+    folder they are read in and the inputs they need; None when unknown."""
+    got = reach.changed(a, b)
+    if got is None or not got[1]:
+        return None
+    needs = reach.needs(got[0], got[1], reach.by_scope(Path(got[0])))
+    return got[0], got[1], [n for v in needs.values() for n in v]
+
+
+def start_of_rules(rs) -> tuple[str, list, list]:
+    """For gaps and find: the rule set's clauses that differ from the
+    shipped ones (a switch's, a folder's edits), else none (the ladder's
+    vocabulary is then the clauses the caller adds: an assertion's)."""
+    from asl_kb.committee.rulesets import parse_ruleset
+
+    if rs.folder is not None or rs.flip:
+        shipped = parse_ruleset(rs.version)
+        got = start_of(shipped, rs)
+        if got is not None:
+            return got
+    from asl_kb.resources import rules_dir
+
+    return str(rs.complete or rules_dir()), [], []
+
+
+def walk(
+    ladder: list[B.Bound],
+    run_one: Callable[..., dict],
+    max_positions: int | None,
+    clock: tuple[float | None, float],
+    progress=None,
+) -> tuple[dict | None, list[dict]]:
+    """Run `run_one(scope, max_positions=, timeout=, since=, progress=)` on
+    each bound in turn until one holds a witness or is cut (`clock`: the
+    timeout and the time.monotonic() it counts from); (the last report,
+    what each bound gave)."""
+    timeout, since = clock
+    budget = GROWN_AT_MOST if max_positions is None else max_positions
+    started = time.perf_counter()
+    grown: list[dict] = []
+    report = None
+    for bound in ladder:
+        if report is not None and (budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout)):
+            grown.append({"scope": bound.name, "bound": bound.said(), "tried": 0, "complete": False, "untouched": 0})
+            break
+        step: Callable | None = None
+        if progress is not None:
+            before = sum(g["tried"] for g in grown)
+
+            def step(tried, found, _s, last=False, before=before):
+                progress(before + tried, found, time.perf_counter() - started)
+
+        report = run_one(bound.scope(), max_positions=budget, timeout=timeout, since=since, progress=step)
+        budget -= report["tried"]
+        grown.append(
+            {
+                "scope": bound.name,
+                "bound": bound.said(),
+                "tried": report["tried"],
+                "complete": report["complete"],
+                "untouched": report.get("untouched", 0),
+                "dead_ends_only": report.get("dead_ends_only", 0),
+                "units": bound.units,
+                "exhausted": bool(report.get("generated", {}).get("exhausted")),
+            }
+        )
+        if report["witnesses"] or not report["complete"]:
+            break
+    return report, grown
+
+
+def finish(report: dict | None, grown: list[dict], ladder: list[B.Bound], max_positions: int | None) -> dict:
+    """The grown report: `grown` (each bound: positions tried, complete,
+    exhausted), `complete`, and `within_rules_bounds` (the largest bound
+    walked) when every bound was walked to exhaustion and nothing found."""
+    report = dict(report or {"tried": 0, "witnesses": [], "complete": False})
+    report.pop("within_bounds", None)  # (the last bound's: the answer is every bound's)
+    report["grown"] = grown
+    report["tried"] = sum(g["tried"] for g in grown)
+    report["untouched"] = sum(g["untouched"] for g in grown)
+    whole = len(grown) == len(ladder) and all(g["complete"] and g.get("exhausted") for g in grown)
+    if report["witnesses"]:
+        return report
+    report["complete"] = whole
+    if not whole:
+        budget = GROWN_AT_MOST if max_positions is None else max_positions
+        said = report.get("incomplete_because") or []
+        if report["tried"] >= budget:
+            said = [
+                f"stopped: {budget} positions tried in all"
+                + (" (--max-positions)" if max_positions else " (the default without --scope)")
+            ]
+        report["incomplete_because"] = said or ["stopped: --timeout reached"]
+    else:
+        report.pop("incomplete_because", None)
+        report["within_rules_bounds"] = {"bound": grown[-1]["bound"], "positions": report["tried"]}
+    return report
+
+
+def diff(a, b, phase: bool = False, **options) -> dict:
+    """`search diff --generate` without a scope."""
+    from asl_kb.committee import search
+
+    since = options.pop("since", None) or time.monotonic()
+    max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
+    progress = options.pop("progress", None)
+    start = start_of(a, b)
+    if start is None:  # two versions: every switch they set apart, no clause to read
+        from asl_kb.resources import rules_dir
+
+        start = (str(rules_dir()), [], [])
+    idle = never_acts(start[0], start[1])
+    if idle is not None:
+        report: dict = {"tried": 0, "untouched": 0, "witnesses": [], "complete": False, "incomplete_because": [idle]}
+        report.update(grown=[], from_label=a.label, to_label=b.label, bounds_read_off_the_rules=True)
+        return {**report, "from": a.as_json(), "to": b.as_json()}
+    ladder = B.ladder(*start)
+
+    def run_one(scope, **o):
+        return search.search_diff(
+            scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, **options, **o
+        )
+
+    last, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    report = finish(last, grown, ladder, max_positions)
+    report.setdefault("from_label", a.label)
+    report.setdefault("to_label", b.label)
+    report.setdefault("from", a.as_json())
+    report.setdefault("to", b.as_json())
+    report["bounds_read_off_the_rules"] = True
+    report = search.said_unseen(report, a, b, phase)
+    acted = sum(g["tried"] - g["untouched"] - g.get("dead_ends_only", 0) for g in grown)
+    if not report["witnesses"] and report["complete"] and acted <= 0:
+        report["complete"] = False
+        report.pop("within_rules_bounds", None)
+        report["incomplete_because"] = [_why_idle(start, ladder)]
+    elif not report["witnesses"] and acted <= 0 and report["tried"]:
+        said: list = report.get("incomplete_because") or []
+        report["incomplete_because"] = [
+            *said,
+            f"the changed clauses acted in none of the {report['tried']:,} positions tried (each shown untouched)",
+        ]
+    return report
+
+
+def _why_idle(start, ladder: list[B.Bound]) -> str:
+    """What the changed clauses need that no bound gives (reach.missing on
+    the largest bound), in words."""
+    folder, clauses, _ = start
+    lack: list[str] = []
+    # (read on the one-unit bound of the widest vocabulary: what a bound
+    # produces is read off its enumerated positions)
+    widest = max((b for b in ladder if b.units == 1), key=lambda b: b.depth, default=ladder[-1])
+    if clauses:
+        for needs in reach.missing(widest.scope(), folder, clauses, per_scope=8).values():
+            lack += [n for n in needs if n not in lack]
+    what = f": they need {', '.join(lack)}" if lack else ""
+    return (
+        f"the changed clauses could act in no position of the bounds read off the rules "
+        f"(up to {ladder[-1].said()}){what}"
+    )
+
+
+def gaps(rs, **options) -> dict:
+    """`search gaps --generate` without a scope."""
+    from asl_kb.committee import gaps as G
+
+    since = options.pop("since", None) or time.monotonic()
+    max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
+    progress = options.pop("progress", None)
+    ladder = B.ladder(*start_of_rules(rs))
+
+    def run_one(scope, **o):
+        return G.search_gaps(scope, rs, generate=True, **options, **o)
+
+    report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    report = finish(report, grown, ladder, max_positions)
+    report.setdefault("rules_label", rs.label)
+    report.setdefault("rules", rs.as_json())
+    report["bounds_read_off_the_rules"] = True
+    return report
+
+
+def text(report: dict, what: str) -> str:
+    """The grown part of a report: each bound walked, and the answer when
+    nothing was found."""
+    lines = [f"{what}, no --scope: bounds read off the rules, smallest first"]
+    for g in report["grown"]:
+        state = "" if g["complete"] else " (cut)"
+        lines.append(
+            f"  {g['scope']} ({g['bound']}): {g['tried']} positions{state}"
+            + (f", {g['untouched']} untouched" if g["untouched"] else "")
+        )
+    if report["witnesses"]:
+        return "\n".join(lines) + "\n"
+    if report.get("within_rules_bounds"):
+        e = report["within_rules_bounds"]
+        lines.append(
+            f"none for every position within the bounds read off the rules, up to {e['bound']} "
+            f"({e['positions']} positions, each bound's search exhausted)"
+        )
+    else:
+        lines.append("none found — INCOMPLETE: " + "; ".join(report["incomplete_because"]))
+    return "\n".join(lines) + "\n"
+
+
+def find(rs, where_file: str, witnesses: int = 1, out: str | None = None, **options) -> dict:
+    """`search find --where ASSERTION` without a scope: the bounds read off
+    the assertion's clauses (and the rule set's own changed ones)."""
+    from asl_kb.committee import find as F
+
+    since = options.pop("since", None) or time.monotonic()
+    max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
+    progress = options.pop("progress", None)
+    folder, clauses, needs = start_of_rules(rs)
+    own = reach.rules_of(F.read_where(where_file), where_file)
+    ladder = B.ladder(folder, own + clauses, needs)
+
+    def run_one(scope, **o):
+        return F.search_find(scope, rs, where_file, witnesses, out, **o)
+
+    report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    report = finish(report, grown, ladder, max_positions)
+    report.setdefault("rules_label", rs.label)
+    report.setdefault("where", where_file)
+    report["bounds_read_off_the_rules"] = True
+    return report
