@@ -74,6 +74,16 @@ class Sub:
             self.width = _jround(w / g.hex_width) + 1
             self.height = _jround(h / g.hex_height)
             self.shift = ul[0] % 2
+            # VASL's grid of the crop has its first hex's centre dot at x 0
+            # and y half a hex down (a half-hex column first: 0): a crop cut
+            # elsewhere puts VASL's hexes off the board's art
+            cx, cy = g.center_dot(*ul)
+            if abs(cx - x) > 1 or abs(cy - y - (g.hex_height / 2 if self.shift == 0 else 0)) > 1:
+                raise BoardError(
+                    f"board {piece.name}: the crop {piece.crop} does not start at a hex column's centre dot and "
+                    "half a hex above a hex's (as VASL's crop dialog cuts: docs/real-boards.md): VASL's hexes "
+                    "would not lie on the board's art, and its LOS is off"
+                )
             self.terrain, self.elevation = t[x : x + w, y : y + h], e[x : x + w, y : y + h]
             for c in range(self.width):
                 for r in range(self.height + (c + self.shift) % 2):

@@ -174,7 +174,7 @@ class RealMap:
             if hexes is _board_hexes(b.archive, self.meta) and (c, r + (1 - c % 2)) != (col, row):
                 self._vmap = None
                 raise BoardError(
-                    f"board {b.prefix}: VASL's map has another hex where the layout has {name}: "
+                    f"board {b.prefix}: VASL's map of the boards has another hex where the board has {name}: "
                     "VASL's LOS is off for this layout"
                 )
 

@@ -113,3 +113,14 @@ def test_a_board_that_is_not_a_standard_geomorphic_one_is_refused_naming_it(tmp_
     assert real.layout.parse("C3") == "95C3"  # its hexes are named
     with pytest.raises(BoardError, match=r"board 95 is not a standard geomorphic board \(15 x 5 hexes"):
         real.hex_data("95C3")
+
+
+@pytest.mark.parametrize("crop", [(253, 0, 675, -1), (0, 100, -1, 400)], ids=["half a column off", "a row off"])
+def test_a_crop_not_cut_where_vasl_cuts_is_refused(folder, crop):
+    """A crop from a hexside (VASL's "nearest full hex row", whose saved
+    rectangle VASL reads back as cut at the middle of a hex row) or from
+    mid-hex: VASL's grid of it would not lie on the art. Refused, naming the
+    board and the crop."""
+    real = RealMap((BoardSpec("91", crop=crop),), folder)
+    with pytest.raises(BoardError, match=r"board 91: the crop \(.*\) does not start at a hex column's centre dot"):
+        real.hex_data(real.layout.hexes()[0])
