@@ -32,6 +32,7 @@ from asl_kb.report.render import to_json  # noqa: E402
 from asl_kb.resources import cases_dir  # noqa: E402
 from asl_kb.serve import yamltext  # noqa: E402
 from asl_kb.serve.app import create_app  # noqa: E402
+from serve_helpers import drag  # noqa: E402
 
 A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
 #: ms a step may wait for the page (an answer is a fraction of a second idle;
@@ -228,12 +229,12 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_p
     page.click("#zoom-out")
     page.click("#zoom-out")
     app.frame.locator('polygon.hex[data-hex="J8"]').scroll_into_view_if_needed()
-    src = app.frame.locator('g.counter[data-unit="GJ4"]').bounding_box()
-    dst = app.frame.locator('polygon.hex[data-hex="J8"]').bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=6)
-    page.mouse.up()
+    drag(
+        page,
+        app.frame.locator('g.counter[data-unit="GJ4"]').bounding_box(),
+        app.frame.locator('polygon.hex[data-hex="J8"]').bounding_box(),
+        steps=6,
+    )
     n = app.answered(n)
     assert app.frame.locator('g.counter[data-unit="GJ4"]').get_attribute("data-hex") == "J8"
     after = app.fates("RI5")
@@ -452,7 +453,8 @@ def test_a_players_screen(browser, server):
 def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeypatch):
     """A .vsav dropped on the page opens as `asl-kb import` reads it: the
     edits discarded on request, the ATTACKER asked (the save does not say
-    whose Player Turn it is), the units on the map and answered."""
+    whose Player Turn it is), the units on the map, on its board's art, and
+    answered."""
     import base64
 
     from test_serve_vsav import save_and_boards
@@ -481,5 +483,6 @@ def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeyp
     tree = page.evaluate("window.aslKbServe.tree")
     assert tree["attacker"] == "russian" and len(tree["units"]) == 2
     assert app.frame.locator("g.counter").count() == 2
+    assert app.frame.locator('#art image[data-board="99"]').count() == 1  # the game's board, its art under the grid
     assert len(page.evaluate("window.asked")) == 1  # the ATTACKER, once
     app.close(refused=1)  # (the ATTACKER asked)
