@@ -121,8 +121,9 @@ def _search_args(p, grow: bool = False) -> None:
         "combat, features) or a scope YAML "
         + (
             "(default: the shipped scopes one after another, smallest first, passing over those "
-            "that never produce what the changed clauses read, until a witness; at most 20000 "
-            "positions in all unless --max-positions)"
+            "that never produce what the changed clauses read, until a witness -- with --generate, and "
+            "for search find, bounds read off the rules; at most 20000 positions in all unless "
+            "--max-positions)"
             if grow
             else "(default: tiny; with --generate, the bounds read off the rules, smallest first)"
         ),
@@ -331,52 +332,20 @@ def _without_scope(args, since: float) -> int:
 
 
 def _find(args, since: float) -> int:
-    """search find --where ASSERTION: within --scope's bounds, else the shipped
-    scopes' one after another, smallest first, until one holds it."""
-    from asl_kb.committee import find
+    """search find --where ASSERTION: within --scope's bounds, else within
+    the bounds read off the assertion's clauses, smallest first, until one
+    holds it (committee/grow.py)."""
+    from asl_kb.committee import find, grow
     from asl_kb.committee.scope import load_scope
-    from asl_kb.committee import search
-    from asl_kb.committee.search import shipped_scopes_by_size
 
     rs = _parsed(args.rules or "current", switch=args.switch, key="--rules")
     find.read_where(args.where)  # (checked before any position is judged)
+    walk = dict(max_positions=args.max_positions, timeout=args.timeout, since=since)
     if not args.scope:
-        from asl_kb.committee import grow
-
-        report = grow.find(
-            rs,
-            args.where,
-            args.witnesses,
-            args.out,
-            max_positions=args.max_positions,
-            timeout=args.timeout,
-            since=since,
-        )
+        report = grow.find(rs, args.where, args.witnesses, args.out, **walk)
         return _said(args, report, _grown_text(f"search find {args.where} under {rs.label}", find.to_text))
-    scopes = [load_scope(args.scope)] if args.scope else shipped_scopes_by_size()
-    reports = []
-    # (without --scope, at most as many positions in all as a grown search diff)
-    budget = args.max_positions or (None if args.scope else search.GROWN_AT_MOST)
-    for scope in scopes:
-        r = find.search_find(
-            scope, rs, args.where, args.witnesses, args.out, max_positions=budget, timeout=args.timeout, since=since
-        )
-        reports.append(r)
-        if budget is not None:
-            budget -= r["tried"]
-        if r["witnesses"] or not r["complete"] or (budget is not None and budget <= 0):
-            break
-    report = reports[-1] if len(reports) == 1 else {**reports[-1], "bounds_searched": [r["bounds"] for r in reports]}
-    if len(reports) > 1:
-        report["complete"] = all(r["complete"] for r in reports) and len(reports) == len(scopes)
-        report["within_bounds"] = report["complete"] and not report["witnesses"]
-    if args.format == "json":
-        sys.stdout.write(json.dumps({k: v for k, v in report.items() if not k.startswith("_")}, indent=2) + "\n")
-    else:
-        sys.stdout.write("".join(find.to_text(r) for r in reports))
-    if report["witnesses"]:
-        return 1
-    return 0 if report["complete"] else 3
+    report = find.search_find(load_scope(args.scope), rs, args.where, args.witnesses, args.out, **walk)
+    return _said(args, report, find.to_text)
 
 
 def _coverage(args) -> int:

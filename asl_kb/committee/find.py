@@ -18,7 +18,8 @@ assertion's condition holds: a counterexample to "no unit ever ..."), or,
 when every position within the bounds was looked at -- the solver's search
 space exhausted and each position judged -- that none exists there: "none
 within bounds B" is a proof for those bounds, and only then is it said.
-Without `--scope`, the shipped scopes are the bounds, smallest first.
+Without `--scope`, the bounds are read off the assertion's clauses
+(bounds.py, grow.py), smallest first.
 """
 
 from __future__ import annotations
