@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from asl_kb.errors import PositionError
 from asl_kb.resources import docs_dir
@@ -93,12 +93,16 @@ def _is_integer(x) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, float) and x.is_integer())
 
 
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 _TYPES = {
     "object": lambda x: isinstance(x, dict),
     "array": lambda x: isinstance(x, list),
     "string": lambda x: isinstance(x, str),
     "integer": _is_integer,
-    "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+    "number": _number,
     "boolean": lambda x: isinstance(x, bool),
     "null": lambda x: x is None,
 }
@@ -114,100 +118,133 @@ def _no(x) -> bool:
 
 @functools.cache
 def _compiled():
-    """The schema as one function: instance -> whether it conforms. A
-    keyword not read here makes its node refuse everything (so that
-    jsonschema_rs decides; the tests find such a keyword)."""
-    compiled: dict[int, Any] = {}
+    """The schema as one function: instance -> whether it conforms."""
+    return _Compiler().node(schema())
 
-    def compile_node(node):
+
+class _Compiler:
+    """Each node of the schema compiled once into a function (instance ->
+    whether it conforms). A keyword not read here makes its node refuse
+    everything (so that jsonschema_rs decides; the tests find such a
+    keyword)."""
+
+    #: keyword -> the method that compiles it, given its node and value
+    KEYWORDS = {
+        "type": "_type",
+        "enum": "_enum",
+        "anyOf": "_any_of",
+        "pattern": "_pattern",
+        "minLength": "_min_length",
+        "maxLength": "_max_length",
+        "minimum": "_minimum",
+        "maximum": "_maximum",
+        "required": "_required",
+        "properties": "_properties",
+        "propertyNames": "_property_names",
+        "additionalProperties": "_additional_properties",
+        "items": "_items",
+        "minItems": "_min_items",
+        "maxItems": "_max_items",
+        "uniqueItems": "_unique_items",
+    }
+
+    def __init__(self):
+        self._done: dict[int, Any] = {}
+
+    def node(self, node):
         if node is True or node is False:
             return _yes if node else _no
-        f = compiled.get(id(node))
+        f = self._done.get(id(node))
         if f is None:
             cell: list = []
-            compiled[id(node)] = lambda x: cell[0](x)  # (a node reached again inside itself)
-            f = _node(node)
+            self._done[id(node)] = lambda x: cell[0](x)  # (a node reached again inside itself)
+            f = self._build(node)
             cell.append(f)
-            compiled[id(node)] = f
+            self._done[id(node)] = f
         return f
 
-    def _node(node):
+    def _build(self, node):
         if "$ref" in node:  # (draft-07: a $ref's siblings are not read)
-            return compile_node(_resolve(node))
-        checks = [_keyword(node, k, v) for k, v in node.items() if k not in _META and k != "additionalItems"]
+            return self.node(_resolve(node))
+        checks = [self._keyword(node, k, v) for k, v in node.items() if k not in _META and k != "additionalItems"]
         if len(checks) == 1:
             return checks[0]
         return lambda x: all(c(x) for c in checks)
 
-    def _keyword(node, k, v):
-        if k == "type":
-            tests = [_TYPES[t] for t in ([v] if isinstance(v, str) else v)]
-            return lambda x: any(t(x) for t in tests)
-        if k == "enum":
-            return lambda x: any(isinstance(x, bool) == isinstance(e, bool) and x == e for e in v)
-        if k == "anyOf":
-            branches = [compile_node(b) for b in v]
-            return lambda x: any(b(x) for b in branches)
-        if k in _STRING:
-            return _STRING[k](v)
-        if k in ("minimum", "maximum"):
-            within = (lambda x: x >= v) if k == "minimum" else (lambda x: x <= v)
-            return lambda x: not _TYPES["number"](x) or within(x)
-        if k in ("properties", "additionalProperties", "propertyNames", "required"):
-            return _object(node, k, v)
-        if k in ("items", "minItems", "maxItems", "uniqueItems"):
-            return _array(node, k, v)
-        return _no
+    def _keyword(self, node, k, v):
+        name = self.KEYWORDS.get(k)
+        return getattr(self, name)(node, v) if name else _no
 
-    def _object(node, k, v):
-        if k == "required":
-            return lambda x: not isinstance(x, dict) or all(r in x for r in v)
-        if k == "properties":
-            props = {name: compile_node(sub) for name, sub in v.items()}
-            return lambda x: not isinstance(x, dict) or all(f(x[n]) for n, f in props.items() if n in x)
-        if k == "propertyNames":
-            names = compile_node(v)
-            return lambda x: not isinstance(x, dict) or all(names(n) for n in x)
+    # (each keyword says nothing of an instance of another type)
+
+    def _type(self, node, v):
+        tests = [_TYPES[t] for t in ([v] if isinstance(v, str) else v)]
+        return lambda x: any(t(x) for t in tests)
+
+    def _enum(self, node, v):
+        return lambda x: any(isinstance(x, bool) == isinstance(e, bool) and x == e for e in v)
+
+    def _any_of(self, node, v):
+        branches = [self.node(b) for b in v]
+        return lambda x: any(b(x) for b in branches)
+
+    def _pattern(self, node, v):
+        # (ECMA-262's reading: \d and \w ASCII only; $ at the very end, not
+        # before a last line break as Python's)
+        regex = re.compile(v[:-1] + r"\Z" if v.endswith("$") and not v.endswith("\\$") else v, re.ASCII)
+        return lambda x: not isinstance(x, str) or regex.search(x) is not None
+
+    def _min_length(self, node, v):
+        return lambda x: not isinstance(x, str) or len(x) >= v
+
+    def _max_length(self, node, v):
+        return lambda x: not isinstance(x, str) or len(x) <= v
+
+    def _minimum(self, node, v):
+        return lambda x: not _number(x) or x >= v
+
+    def _maximum(self, node, v):
+        return lambda x: not _number(x) or x <= v
+
+    def _required(self, node, v):
+        return lambda x: not isinstance(x, dict) or all(r in x for r in v)
+
+    def _properties(self, node, v):
+        props = {name: self.node(sub) for name, sub in v.items()}
+        return lambda x: not isinstance(x, dict) or all(f(x[n]) for n, f in props.items() if n in x)
+
+    def _property_names(self, node, v):
+        names = self.node(v)
+        return lambda x: not isinstance(x, dict) or all(names(n) for n in x)
+
+    def _additional_properties(self, node, v):
         known = node.get("properties", {})
-        extra = compile_node(v)
+        extra = self.node(v)
         return lambda x: not isinstance(x, dict) or all(extra(x[n]) for n in x if n not in known)
 
-    def _array(node, k, v):
-        if k == "minItems":
-            return lambda x: not isinstance(x, list) or len(x) >= v
-        if k == "maxItems":
-            return lambda x: not isinstance(x, list) or len(x) <= v
-        if k == "uniqueItems":
-            return (lambda x: not isinstance(x, list) or _unique(x)) if v else _yes
+    def _items(self, node, v):
         if not isinstance(v, list):
-            each = compile_node(v)
+            each = self.node(v)
             return lambda x: not isinstance(x, list) or all(each(i) for i in x)
-        places = [compile_node(sub) for sub in v]
-        rest = compile_node(node.get("additionalItems", True))
+        places = [self.node(sub) for sub in v]
+        rest = self.node(node.get("additionalItems", True))
         return lambda x: (
             not isinstance(x, list) or (all(f(i) for f, i in zip(places, x)) and all(rest(i) for i in x[len(places) :]))
         )
 
-    return compile_node(schema())
+    def _min_items(self, node, v):
+        return lambda x: not isinstance(x, list) or len(x) >= v
+
+    def _max_items(self, node, v):
+        return lambda x: not isinstance(x, list) or len(x) <= v
+
+    def _unique_items(self, node, v):
+        return (lambda x: not isinstance(x, list) or _unique(x)) if v else _yes
 
 
 def _unique(items: list) -> bool:
     marks = [json.dumps(i, sort_keys=True) for i in items]
     return len(set(marks)) == len(marks)
-
-
-def _pattern(v: str):
-    # (ECMA-262's reading: \d and \w ASCII only; $ at the very end, not
-    # before a last line break as Python's)
-    regex = re.compile(v[:-1] + r"\Z" if v.endswith("$") and not v.endswith("\\$") else v, re.ASCII)
-    return lambda x: not isinstance(x, str) or regex.search(x) is not None
-
-
-_STRING = {
-    "pattern": _pattern,
-    "minLength": lambda v: lambda x: not isinstance(x, str) or len(x) >= v,
-    "maxLength": lambda v: lambda x: not isinstance(x, str) or len(x) <= v,
-}
 
 
 # ---------------------------------------------------------------- the error
@@ -322,6 +359,25 @@ def _branch(error):
     return error
 
 
+class _Said(NamedTuple):
+    """Where an error is and what the schema says there: the file, the
+    line, the dotted key, the tree's node and the schema's, its title, the
+    node as an error quotes it, and the value the validator read."""
+
+    file: str
+    line: int | None
+    key: str
+    node: Any
+    sch: dict
+    title: str
+    text: str
+    instance: Any
+
+    def error(self, message: str) -> PositionError:
+        """The error at the node."""
+        return PositionError(self.file, self.line, self.key or None, message)
+
+
 def _error(error, tree, file: str) -> PositionError:
     error = _branch(error)
     node, key = _node_at(tree, error.absolute_path)
@@ -329,76 +385,114 @@ def _error(error, tree, file: str) -> PositionError:
     if error.absolute_path:
         parent, _ = _node_at(tree, list(error.absolute_path)[:-1])
         name = error.absolute_path[-1]
-    line = _line(node, parent, name)
     sch = _resolve(error.schema)
-    kind, want = error.validator, error.validator_value
     title = sch.get("title") or "what the schema allows"
-    text = _describe(node)
+    at = _Said(file, _line(node, parent, name), key, node, sch, title, _describe(node), error.instance)
+    kind, want = error.validator, error.validator_value
     if "propertyNames" in error.schema_path:
         # the error is a key's, not the mapping's
         k = error.instance
-        return PositionError(file, node.key_lines.get(k, line), _join(key, k), f"{_quoted(str(k))} is not {title}")
-    if kind == "additionalProperties":
-        extra = sorted((k for k in node if k not in sch.get("properties", {})), key=lambda k: node.key_lines[k])
-        if want is False:
-            return PositionError(
-                file,
-                node.key_lines[extra[0]],
-                _join(key, extra[0]),
-                f"unknown key {extra[0]!r}; allowed keys: {', '.join(sch['properties'])}",
-            )
-    if kind == "required":
-        missing = next(k for k in want if k not in error.instance)
-        return PositionError(
-            file,
-            node.key_lines.get(missing, node.line),
-            _join(key, missing),
-            f"required key {missing!r} is missing or empty",
-        )
+        return PositionError(file, node.key_lines.get(k, at.line), _join(key, k), f"{_quoted(str(k))} is not {title}")
+    if kind in ("additionalProperties", "required"):
+        said = _key_error(at, kind, want)
+        if said is not None:
+            return said
     if kind == "type" and isinstance(error.instance, int) and "string" in want:
         # a whole number where a name is expected: say what the name must be
         kind = "enum" if "enum" in sch else "pattern" if "pattern" in sch else kind
         want = sch.get(kind, want)
     if error.instance == "" and kind in ("enum", "pattern", "minLength"):
-        return PositionError(file, line, key or None, "must not be empty")
-    if kind == "type":
-        example = sch.get("examples", [None])[0]
-        eg = f", e.g. {example}" if example else ""
-        if want == "object":
-            # a mapping's description says what it maps when it is a phrase
-            # such as "keyed by hex" or "of side -> ELR"
-            about = sch.get("description", "")
-            about = about if about.startswith(("keyed ", "of ")) else ""
-            return PositionError(
-                file, line, key or None, f"expected a mapping{' ' + about if about else ''}{eg}, got {text}"
-            )
-        if want == "array":
-            if isinstance(sch.get("items"), list):  # a tuple: its example says it
-                return PositionError(file, line, key or None, f"expected {example}, got {text}")
-            return PositionError(file, line, key or None, f"expected a list{eg}, got {text}")
-        what = "a string" if "string" in want else title
-        return PositionError(file, line, key or None, f"expected {what}, got {text}")
-    if kind == "enum":
-        return PositionError(file, line, key or None, f"{text} is not one of: {', '.join(want)}")
-    if kind == "pattern":
-        said = f"{text} is not {title}" if title.startswith("a ") else f"expected {title}, got {text}"
-        return PositionError(file, line, key or None, said)
-    if kind in ("minimum", "maximum"):
-        if "maximum" not in sch:
-            return PositionError(file, line, key or None, f"expected a whole number >= {want}, got {error.instance}")
-        shown = str(error.instance)
-        shown = shown if len(shown) <= 20 else shown[:20] + "..."
-        return PositionError(file, line, key or None, f"{shown} is out of range {sch['minimum']}..{sch['maximum']}")
-    if kind == "uniqueItems":
-        seen: set = set()
-        for i, item in enumerate(error.instance):
-            mark = json.dumps(item, sort_keys=True)
-            if mark in seen:
-                return PositionError(file, _line(node[i]), f"{key}[{i}]", f"{str(node[i])!r} is listed twice")
-            seen.add(mark)
-    if kind in ("minItems", "maxItems"):
-        example, about, n = sch.get("examples", [None])[0], sch.get("description"), len(error.instance)
-        if about:
-            return PositionError(file, line, key or None, f"expected {about}, e.g. {example}, got {n} items")
-        return PositionError(file, line, key or None, f"expected {example}, got a list of {n}")
-    return PositionError(file, line, key or None, f"expected {sch.get('description') or title}, got {text}")
+        return at.error("must not be empty")
+    says = _SAYS.get(kind)
+    said = says(at, want) if says is not None else None
+    return said or at.error(f"expected {sch.get('description') or title}, got {at.text}")
+
+
+def _key_error(at: _Said, kind: str, want) -> PositionError | None:
+    """A mapping's unknown key, or its missing one."""
+    node, key = at.node, at.key
+    if kind == "additionalProperties":
+        extra = sorted((k for k in node if k not in at.sch.get("properties", {})), key=lambda k: node.key_lines[k])
+        if want is not False:
+            return None
+        return PositionError(
+            at.file,
+            node.key_lines[extra[0]],
+            _join(key, extra[0]),
+            f"unknown key {extra[0]!r}; allowed keys: {', '.join(at.sch['properties'])}",
+        )
+    missing = next(k for k in want if k not in at.instance)
+    return PositionError(
+        at.file,
+        node.key_lines.get(missing, node.line),
+        _join(key, missing),
+        f"required key {missing!r} is missing or empty",
+    )
+
+
+def _type_error(at: _Said, want) -> PositionError:
+    sch, text = at.sch, at.text
+    example = sch.get("examples", [None])[0]
+    eg = f", e.g. {example}" if example else ""
+    if want == "object":
+        # a mapping's description says what it maps when it is a phrase
+        # such as "keyed by hex" or "of side -> ELR"
+        about = sch.get("description", "")
+        about = about if about.startswith(("keyed ", "of ")) else ""
+        return at.error(f"expected a mapping{' ' + about if about else ''}{eg}, got {text}")
+    if want == "array":
+        if isinstance(sch.get("items"), list):  # a tuple: its example says it
+            return at.error(f"expected {example}, got {text}")
+        return at.error(f"expected a list{eg}, got {text}")
+    what = "a string" if "string" in want else at.title
+    return at.error(f"expected {what}, got {text}")
+
+
+def _enum_error(at: _Said, want) -> PositionError:
+    return at.error(f"{at.text} is not one of: {', '.join(want)}")
+
+
+def _pattern_error(at: _Said, want) -> PositionError:
+    title = at.title
+    return at.error(f"{at.text} is not {title}" if title.startswith("a ") else f"expected {title}, got {at.text}")
+
+
+def _range_error(at: _Said, want) -> PositionError:
+    sch = at.sch
+    if "maximum" not in sch:
+        return at.error(f"expected a whole number >= {want}, got {at.instance}")
+    shown = str(at.instance)
+    shown = shown if len(shown) <= 20 else shown[:20] + "..."
+    return at.error(f"{shown} is out of range {sch['minimum']}..{sch['maximum']}")
+
+
+def _unique_error(at: _Said, want) -> PositionError | None:
+    seen: set = set()
+    node = at.node
+    for i, item in enumerate(at.instance):
+        mark = json.dumps(item, sort_keys=True)
+        if mark in seen:
+            return PositionError(at.file, _line(node[i]), f"{at.key}[{i}]", f"{str(node[i])!r} is listed twice")
+        seen.add(mark)
+    return None
+
+
+def _size_error(at: _Said, want) -> PositionError:
+    sch = at.sch
+    example, about, n = sch.get("examples", [None])[0], sch.get("description"), len(at.instance)
+    if about:
+        return at.error(f"expected {about}, e.g. {example}, got {n} items")
+    return at.error(f"expected {example}, got a list of {n}")
+
+
+#: keyword -> the message of its error (None: the schema's description)
+_SAYS = {
+    "type": _type_error,
+    "enum": _enum_error,
+    "pattern": _pattern_error,
+    "minimum": _range_error,
+    "maximum": _range_error,
+    "uniqueItems": _unique_error,
+    "minItems": _size_error,
+    "maxItems": _size_error,
+}
