@@ -326,24 +326,9 @@ def _heads(path: Path, name: str, arity: int):
         return []
     out: list = []
 
-    def atoms(node):
-        t = node.ast_type
-        if t == A.ASTType.Literal:
-            yield from atoms(node.atom)
-        elif t == A.ASTType.SymbolicAtom:
-            yield node.symbol
-        elif t == A.ASTType.ConditionalLiteral:
-            yield from atoms(node.literal)
-        elif t in (A.ASTType.Disjunction, A.ASTType.Aggregate):
-            for e in node.elements:
-                yield from atoms(e)
-        elif t == A.ASTType.HeadAggregate:
-            for e in node.elements:
-                yield from atoms(e.condition)
-
     def take(st) -> None:
         if st.ast_type == A.ASTType.Rule:
-            heads = atoms(st.head)
+            heads = _atoms(st.head)
         elif st.ast_type == A.ASTType.ShowTerm:
             heads = iter([st.term])
         else:
@@ -357,6 +342,26 @@ def _heads(path: Path, name: str, arity: int):
     except RuntimeError:
         return []
     return out
+
+
+def _atoms(node):
+    """The atoms of a clause's head (a literal, a disjunction, an aggregate's
+    elements, a conditional literal's)."""
+    import clingo.ast as A
+
+    t = node.ast_type
+    if t == A.ASTType.Literal:
+        yield from _atoms(node.atom)
+    elif t == A.ASTType.SymbolicAtom:
+        yield node.symbol
+    elif t == A.ASTType.ConditionalLiteral:
+        yield from _atoms(node.literal)
+    elif t in (A.ASTType.Disjunction, A.ASTType.Aggregate):
+        for e in node.elements:
+            yield from _atoms(e)
+    elif t == A.ASTType.HeadAggregate:
+        for e in node.elements:
+            yield from _atoms(e.condition)
 
 
 def _may_give(term, x) -> bool:

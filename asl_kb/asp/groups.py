@@ -150,18 +150,8 @@ class _Index:
             b = fb.blds.get(u.hex)
             if b is not None:
                 self.in_building.setdefault(b, []).append(u.id)
-        # the units the position ties together: a Guard and its prisoners,
-        # a vehicle and those aboard, the units of one Close Combat
         self.tied: dict[str, set[str]] = {}
-        for u in p.units:
-            for other in (u.guard, u.passenger_of, u.rider_of):
-                if other is not None:
-                    self._tie(u.id, other)
-        for cc in p.close_combat:
-            ids = list(cc.attackers) + list(cc.defenders)
-            for a in ids:
-                for b in ids:
-                    self._tie(a, b)
+        self._tie_position(p)
         # each line's number, by what it is about (a group's lines are
         # gathered from these and put back in the whole text's order)
         self.common: list[int] = []
@@ -174,6 +164,19 @@ class _Index:
             else:
                 self.by[tag[0]].setdefault(tag[1], []).append((i, tag[2]))
         self.watchers = {l: {uid for _, uid in pairs} for l, pairs in self.by["lu"].items()}
+
+    def _tie_position(self, p) -> None:
+        """The units the position ties together: a Guard and its prisoners,
+        a vehicle and those aboard, the units of one Close Combat."""
+        for u in p.units:
+            for other in (u.guard, u.passenger_of, u.rider_of):
+                if other is not None:
+                    self._tie(u.id, other)
+        for cc in p.close_combat:
+            ids = list(cc.attackers) + list(cc.defenders)
+            for a in ids:
+                for b in ids:
+                    self._tie(a, b)
 
     def _tie(self, a: str, b: str) -> None:
         self.tied.setdefault(a, set()).add(b)

@@ -59,7 +59,6 @@ def solve_groups(
         return
     deadline = _until(deadline)
     cap = _share(n)
-    alarm = None
     # a child started now -> its group; a new one starts as soon as any ends
     # (groups ground in times no count of Locations foretells), the answers
     # are yielded in group order
@@ -70,14 +69,7 @@ def solve_groups(
         for i in range(len(texts)):
             while True:
                 # (a free core takes the next group before this one is read)
-                while len(running) < n:
-                    nxt = next(todo, None)
-                    if nxt is None:
-                        break
-                    if deadline is not None:
-                        left = deadline - time.monotonic()
-                        alarm = left + budget.slack(max(left, 0.0))
-                    running[children.start(_solved, nxt[1], concealed, deadline, memory=cap, alarm=alarm)] = nxt[0]
+                _start(running, todo, n, (concealed, deadline, cap))
                 if i in ended:
                     break
                 ready = children.ready(running, _left(deadline))
@@ -94,6 +86,25 @@ def solve_groups(
     finally:
         for child in running:
             child.kill()
+
+
+def _start(running: dict, todo, n: int, how: tuple) -> None:
+    """Children for the next groups of `todo` while fewer than `n` run
+    (`how`: _launch's concealed, deadline and cap)."""
+    while len(running) < n:
+        nxt = next(todo, None)
+        if nxt is None:
+            break
+        running[_launch(nxt[1], *how)] = nxt[0]
+
+
+def _launch(text, concealed: int, deadline: float | None, cap: int | None) -> children.Child:
+    """A child solving one group, its alarm set past the deadline."""
+    alarm = None
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        alarm = left + budget.slack(max(left, 0.0))
+    return children.start(_solved, text, concealed, deadline, memory=cap, alarm=alarm)
 
 
 def _left(deadline: float | None) -> float | None:
