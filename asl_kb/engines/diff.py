@@ -58,7 +58,15 @@ def outcome_items(result: Outcomes) -> set[tuple]:
         for u in section or ():
             for f in u.fates:
                 items.add((key, u.id, f.kind, f.captor or ""))
-    # --voluntary-break (A10.41): who may break, what would follow, and why none may
+    items |= _voluntary_break_items(result)
+    if result.prisoners is not None:
+        items |= _prisoners_items(result.prisoners)
+    return items
+
+
+def _voluntary_break_items(result: Outcomes) -> set[tuple]:
+    """--voluntary-break (A10.41): who may break, what would follow, and why none may."""
+    items: set[tuple] = set()
     for u in result.voluntary_break or ():
         if u.may_break:
             items.add(("voluntary_break", u.id, "may break", None, None, None, None, None, None, ()))
@@ -66,17 +74,19 @@ def outcome_items(result: Outcomes) -> set[tuple]:
             items.add(("voluntary_break", u.id) + f.key + (tuple(f.llmc or ()),))
     for b in result.voluntary_break_refused or ():
         items.add(("voluntary_break_refused", b.rule, b.reason or b.says))
-    pris = result.prisoners
-    if pris is not None:
-        # in the words of the text listing: sentences, not terms
-        for o in pris.required + pris.options:
-            bands = tuple(
-                (b.roll, b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls
-            )
-            items.add(("prisoners", "must" if o.required else "may", o.says, bands, tuple(e.says for e in o.effects)))
-        for u, facts in pris.states.items():
-            for f in facts:
-                items.add(("prisoners", "state", u, f.says))
+    return items
+
+
+def _prisoners_items(pris) -> set[tuple]:
+    """The prisoners program's outcomes, in the words of the text listing:
+    sentences, not terms."""
+    items: set[tuple] = set()
+    for o in pris.required + pris.options:
+        bands = tuple((b.roll, b.start if b.selected is None else b.selected, b.end, tuple(b.says)) for b in o.rolls)
+        items.add(("prisoners", "must" if o.required else "may", o.says, bands, tuple(e.says for e in o.effects)))
+    for u, facts in pris.states.items():
+        for f in facts:
+            items.add(("prisoners", "state", u, f.says))
     return items
 
 

@@ -43,33 +43,55 @@ class PositionRuleError(PositionError):
 
 def _where(position, fact) -> tuple[int | None, str | None]:
     """The line and key of the input an offending fact came from."""
-    if fact.name == "guard_of":
-        pid, gid = fact.arguments[0].string, fact.arguments[1].string
-        for i, u in enumerate(position.units):
-            if u.id == gid and pid in u.guarding:  # written on the Guard
-                return u.line, f"units[{i}].guarding[{u.guarding.index(pid)}]"
-        for i, u in enumerate(position.units):
-            if u.id == pid:
-                return u.line, f"units[{i}].guard"
-    if fact.name == "status":
-        uid, status = fact.arguments[0].string, fact.arguments[1].name
-        for i, u in enumerate(position.units):
-            if u.id == uid and status in u.status:
-                return u.line, f"units[{i}].status[{u.status.index(status)}]"
-    if fact.name == "rides":  # rides(U,V): U is passenger_of or rider_of V
-        uid = fact.arguments[0].string
-        for i, u in enumerate(position.units):
-            if u.id == uid:
-                return u.line, f"units[{i}].{'passenger_of' if u.passenger_of is not None else 'rider_of'}"
-    if fact.name == "entrenched":
-        uid = fact.arguments[0].string
-        for i, u in enumerate(position.units):
-            if u.id == uid:
-                return u.line, f"units[{i}].entrenched"
-    if fact.name == "cc":
-        i = fact.arguments[0].number
-        return position.close_combat[i].line, f"close_combat[{i}]"
+    where = _WHERE.get(fact.name)
+    return where(position, fact) if where is not None else (None, None)
+
+
+def _guard_of(position, fact) -> tuple[int | None, str | None]:
+    pid, gid = fact.arguments[0].string, fact.arguments[1].string
+    for i, u in enumerate(position.units):
+        if u.id == gid and pid in u.guarding:  # written on the Guard
+            return u.line, f"units[{i}].guarding[{u.guarding.index(pid)}]"
+    for i, u in enumerate(position.units):
+        if u.id == pid:
+            return u.line, f"units[{i}].guard"
     return None, None
+
+
+def _status(position, fact) -> tuple[int | None, str | None]:
+    uid, status = fact.arguments[0].string, fact.arguments[1].name
+    for i, u in enumerate(position.units):
+        if u.id == uid and status in u.status:
+            return u.line, f"units[{i}].status[{u.status.index(status)}]"
+    return None, None
+
+
+def _rides(position, fact) -> tuple[int | None, str | None]:
+    """rides(U,V): U is passenger_of or rider_of V."""
+    u = next((u for u in position.units if u.id == fact.arguments[0].string), None)
+    return _unit_key(position, fact, "passenger_of" if u is not None and u.passenger_of is not None else "rider_of")
+
+
+def _entrenched(position, fact) -> tuple[int | None, str | None]:
+    return _unit_key(position, fact, "entrenched")
+
+
+def _unit_key(position, fact, key: str) -> tuple[int | None, str | None]:
+    """The line and `key` of the unit the fact's first argument names."""
+    uid = fact.arguments[0].string
+    for i, u in enumerate(position.units):
+        if u.id == uid:
+            return u.line, f"units[{i}].{key}"
+    return None, None
+
+
+def _cc(position, fact) -> tuple[int | None, str | None]:
+    i = fact.arguments[0].number
+    return position.close_combat[i].line, f"close_combat[{i}]"
+
+
+#: an offending fact's name -> where in the input it came from
+_WHERE = {"guard_of": _guard_of, "status": _status, "rides": _rides, "entrenched": _entrenched, "cc": _cc}
 
 
 def violations(position) -> list[Violation]:

@@ -927,8 +927,24 @@ class _Schema:
     def cross_check(self, pos: "Position") -> "Position":
         """References between units: a prisoner's Guard, CC participants, must
         exist. (Whether they are legal is a rules question: position_checks.lp.)"""
+        pos = self.guarded(pos)
         by_id = {u.id: u for u in pos.units}
-        # `guarding: [P]` on a Guard is `guard: G` on each prisoner
+        for i, u in enumerate(pos.units):
+            if u.guard is None:
+                continue
+            path = f"units[{i}].guard"
+            g = by_id.get(u.guard)
+            if g is None:
+                raise PositionError(self.file, u.line, path, f"no unit {u.guard!r} to guard {u.id}")
+            # a Guard on the prisoner's own side, elsewhere, or itself a prisoner
+            # breaks A20.5: rules/core/position_checks.lp (asl_kb/engines/legality.py)
+        for i, u in enumerate(pos.units):
+            self.aboard(u, i, by_id)
+        self.named(pos, by_id)
+        return pos
+
+    def guarded(self, pos: "Position") -> "Position":
+        """`guarding: [P]` on a Guard is `guard: G` on each prisoner."""
         units = list(pos.units)
         for i, g in enumerate(pos.units):
             for j, pid in enumerate(g.guarding):
@@ -943,19 +959,10 @@ class _Schema:
                         f"{pid} already names {units[k].guard} as its Guard",
                     )
                 units[k] = replace(units[k], guard=g.id)
-        pos = replace(pos, units=tuple(units))
-        by_id = {u.id: u for u in pos.units}
-        for i, u in enumerate(pos.units):
-            if u.guard is None:
-                continue
-            path = f"units[{i}].guard"
-            g = by_id.get(u.guard)
-            if g is None:
-                raise PositionError(self.file, u.line, path, f"no unit {u.guard!r} to guard {u.id}")
-            # a Guard on the prisoner's own side, elsewhere, or itself a prisoner
-            # breaks A20.5: rules/core/position_checks.lp (asl_kb/engines/legality.py)
-        for i, u in enumerate(pos.units):
-            self.aboard(u, i, by_id)
+        return replace(pos, units=tuple(units))
+
+    def named(self, pos: "Position", by_id: dict) -> None:
+        """The units a Close Combat and the fire effects name exist."""
         for i, cc in enumerate(pos.close_combat):
             for key in ("attackers", "defenders"):
                 for j, uid in enumerate(getattr(cc, key)):
@@ -969,7 +976,6 @@ class _Schema:
                         raise PositionError(
                             self.file, pos.fire_effects.line, f"fire_effects.{key}[{j}]", f"no unit {uid!r}"
                         )
-        return pos
 
     def elr(self, node) -> tuple[tuple[str, int], ...]:
         return tuple((str(k), int(v)) for k, v in node.items()) if _given(node) else ()

@@ -161,20 +161,7 @@ def _prisoners(out: list[str], p, limit: int | None) -> None:
         out.append(f"  POSITION BREAKS A RULE: [{v.rule}] {v.clause.says}")
     for verb, noun, items in (("must", "requirements", p.required), ("may", "options", p.options)):
         for o in items if limit is None else items[:limit]:
-            line = f"  {verb}: {o.says}"
-            if o.roll_for is not None:
-                line += f" (roll: {o.roll_for.says})"
-            out.append(line)
-            for b in o.rolls:
-                if b.roll == "random_selection":
-                    roll = f"{b.selected} selected"
-                else:
-                    roll = ("DR " if b.roll == "dr2" else "dr ") + str(b.start)
-                    if b.end != b.start:
-                        roll += f"-{b.end}"
-                out.append(f"       {roll} ({b.chance}, {b.percent}%): " + ", ".join(b.says))
-            out.extend(f"       effect: {e.says}" for e in o.effects)
-            _because(out, o.because)
+            _prisoner_option(out, verb, o)
         if limit is not None and len(items) > limit:
             out.append(f"  ({limit} of {len(items)} {noun} listed: --limit)")
     for e in p.events:
@@ -186,6 +173,25 @@ def _prisoners(out: list[str], p, limit: int | None) -> None:
         )
     for u, bs in p.notes.items():
         out.extend(f"  {u}: [{b.rule}] {b.says}" for b in bs)
+
+
+def _prisoner_option(out: list[str], verb: str, o) -> None:
+    """A requirement or option of the prisoners program, its rolls' bands
+    and effects."""
+    line = f"  {verb}: {o.says}"
+    if o.roll_for is not None:
+        line += f" (roll: {o.roll_for.says})"
+    out.append(line)
+    for b in o.rolls:
+        if b.roll == "random_selection":
+            roll = f"{b.selected} selected"
+        else:
+            roll = ("DR " if b.roll == "dr2" else "dr ") + str(b.start)
+            if b.end != b.start:
+                roll += f"-{b.end}"
+        out.append(f"       {roll} ({b.chance}, {b.percent}%): " + ", ".join(b.says))
+    out.extend(f"       effect: {e.says}" for e in o.effects)
+    _because(out, o.because)
 
 
 def _voluntary_break(out: list[str], r: Outcomes, all_paths: bool, all: bool, limit: int | None) -> None:
@@ -224,6 +230,21 @@ def _turn_line(t) -> str:
     return f"{t.unit}: {line}"
 
 
+def _told_apart(ph) -> dict[tuple, list[int]]:
+    """The whole-phase outcomes a player tells apart: the same units ending
+    the same way (kind, Location, captor, cause, who goes with whom) are one
+    group (their numbers), whatever the Interdiction on the way or Low
+    Crawl; the JSON lists each outcome."""
+    groups: dict[tuple, list[int]] = {}
+    for n, o in enumerate(ph.outcomes, 1):
+        key = (
+            tuple(o.no_quarter_invoked or ()),
+            tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns),
+        )
+        groups.setdefault(key, []).append(n)
+    return groups
+
+
 def _phase(out: list[str], ph) -> None:
     line = "Whole Rout Phase (A10.5: ATTACKER first, one unit at a time): "
     if ph.count is None:
@@ -245,16 +266,7 @@ def _phase(out: list[str], ph) -> None:
         )
     for v in ph.voluntary_rout:
         out.append(f"  leader {v.leader} stays or routs with one of {', '.join(v.with_one_of)} (A10.711)")
-    # outcomes a player tells apart: the same units ending the same way (kind,
-    # Location, captor, cause, who goes with whom) are one group, whatever
-    # the Interdiction on the way or Low Crawl; the JSON lists each outcome
-    groups: dict[tuple, list[int]] = {}
-    for n, o in enumerate(ph.outcomes, 1):
-        key = (
-            tuple(o.no_quarter_invoked or ()),
-            tuple((t.unit, t.fate, t.at, t.captor, t.cause, t.accompanied_by) for t in o.turns),
-        )
-        groups.setdefault(key, []).append(n)
+    groups = _told_apart(ph)
     if len(groups) < len(ph.outcomes):
         out.append(
             f"  {_plural(len(ph.outcomes), 'outcome')} listed, {len(groups)} that a player tells apart "
