@@ -531,13 +531,7 @@ def _exact_line(tx: int, ty: int, tz: int, upto: int | None = None) -> tuple[tup
     if n <= 1:
         return ()
     slopes = (tx - ty, ty - tz, tz - tx)
-    big_l = 1
-    for d in slopes:
-        if d:
-            a, b = big_l, abs(d)
-            while b:
-                a, b = b, a % b
-            big_l = big_l * abs(d) // a
+    big_l = math.lcm(*(abs(d) for d in slopes if d))
     scale = tuple((big_l // d) if d else 0 for d in slopes)
 
     cands: set[tuple[int, int, int]] = set()
@@ -550,25 +544,7 @@ def _exact_line(tx: int, ty: int, tz: int, upto: int | None = None) -> tuple[tup
 
     groups: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
     for c in cands:
-        lo, hi = 0, big_l
-        cu = (c[0] - c[1], c[1] - c[2], c[2] - c[0])
-        for k in range(3):
-            d = slopes[k]
-            if d == 0:
-                if abs(cu[k]) > 1:
-                    lo, hi = 1, 0
-                    break
-                continue
-            e1 = (cu[k] - 1) * scale[k]
-            e2 = (cu[k] + 1) * scale[k]
-            if e1 > e2:
-                e1, e2 = e2, e1
-            if e1 > lo:
-                lo = e1
-            if e2 < hi:
-                hi = e2
-            if hi <= lo:
-                break
+        lo, hi = _crossing(c, slopes, scale, big_l)
         if hi > lo and (upto is None or lo * n < upto * big_l):
             groups.setdefault((lo, hi), []).append(c)
 
@@ -580,6 +556,30 @@ def _exact_line(tx: int, ty: int, tz: int, upto: int | None = None) -> tuple[tup
             continue
         out.append(tuple(members))
     return tuple(out)
+
+
+def _crossing(c: tuple[int, int, int], slopes: tuple, scale: tuple, big_l: int) -> tuple[int, int]:
+    """The interval (lo, hi) of the scaled ``s`` along which the segment is
+    inside hex ``c``: its three slabs clipped (hi <= lo: it is not)."""
+    lo, hi = 0, big_l
+    cu = (c[0] - c[1], c[1] - c[2], c[2] - c[0])
+    for k in range(3):
+        d = slopes[k]
+        if d == 0:
+            if abs(cu[k]) > 1:
+                return 1, 0
+            continue
+        e1 = (cu[k] - 1) * scale[k]
+        e2 = (cu[k] + 1) * scale[k]
+        if e1 > e2:
+            e1, e2 = e2, e1
+        if e1 > lo:
+            lo = e1
+        if e2 < hi:
+            hi = e2
+        if hi <= lo:
+            break
+    return lo, hi
 
 
 _ID_BY_CUBE: dict[tuple[int, int], str | None] = {}

@@ -404,7 +404,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
     if rejectable and phase:
         from asl_kb.engines.phase import Phase
 
-        rejectable = Phase(position, units, None, g.accompany, g.rank, info).may_follow_rejection()
+        rejectable = Phase(position, units, None, g, info).may_follow_rejection()
     if rejectable and phase:
         nq_all = tuple(sorted({u.side for u in position.units}))
         g1, _, world1, stats1 = _solve_units(
@@ -418,7 +418,7 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
         from asl_kb.model.phase import IndependentUnit, VoluntaryRout, WholePhase
 
-        ph = Phase(position, units, world1, g.accompany, g.rank, info)
+        ph = Phase(position, units, world1, g, info)
         _annotate_surrenders(units, g, ph, ph.brave())
         if phase:
             shown = DEFAULT_PHASE_LISTING if limit is None else limit

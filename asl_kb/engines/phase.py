@@ -44,18 +44,19 @@ class Phase:
         position,
         world0: list[UnitFates],
         world1: list[UnitFates] | None,
-        accompany=None,
-        rank=None,
+        graph=None,
         info: dict | None = None,
     ):
+        """`graph`: the rout graphs' (engines/graph.py), whose rout_rank/2
+        and may_accompany/2 the phase reads (None: none)."""
         self.position = position
         # what the rules say the phase program reads of each fate (FateInfo)
         self.info = info or {}
         # A10.5 "ATTACKER first": rout_rank/2 of the rules
-        self.rank = dict(rank or {})
+        self.rank = dict(graph.rank if graph is not None else {})
         # A10.711: leader -> the broken units it may rout with (one of them)
         self.leaders: dict[str, set] = {}
-        for unit, ls in (accompany or {}).items():
+        for unit, ls in (graph.accompany if graph is not None else {}).items():
             for leader in ls:
                 self.leaders.setdefault(leader, set()).add(unit)
         self.world1 = world1 is not None
@@ -131,20 +132,7 @@ class Phase:
                 if s != u.side:
                     out.append(f"enemy_side({U},{s}).")
             for c, members in enumerate(self.classes[uid]):
-                f, ws = self.fates[uid][members[0]], self.worlds[uid][members[0]]
-                for w in sorted(ws):
-                    out.append(f"fate_option({U},{c},{w}).")
-                mode = self._mode(uid, f)
-                if f.kind == "surrender":
-                    assert f.captor is not None  # a surrender names its captor
-                    out.append(f"surrender_option({U},{c},{q(f.captor)},{mode}).")
-                    captors.add(f.captor)
-                elif f.invokes_no_quarter is not None:
-                    assert f.captor is not None  # so does a rejected one
-                    out.append(f"rejection_option({U},{c},{q(f.captor)},{mode}).")
-                    captors.add(f.captor)
-                elif f.kind == "rout":
-                    out.append(f"rout_option({U},{c}).")
+                self._option_facts(out, uid, c, members[0], captors)
         for leader, units in sorted(self.leaders.items()):
             for u in sorted(units):
                 if u in self.classes:
@@ -153,6 +141,25 @@ class Phase:
             out.append(f"side({q(x)},{self.units[x].side}).")
             out.append(f"unit_type({q(x)},{self.units[x].type}).")
         return "\n".join(out) + "\n"
+
+    def _option_facts(self, out: list[str], uid: str, c: int, first: int, captors: set[str]) -> None:
+        """The facts of a unit's class `c` of fates (its first, `first`): the
+        worlds it is in, and what it is (a surrender, a rejection, a rout)."""
+        U = q(uid)
+        f, ws = self.fates[uid][first], self.worlds[uid][first]
+        for w in sorted(ws):
+            out.append(f"fate_option({U},{c},{w}).")
+        mode = self._mode(uid, f)
+        if f.kind == "surrender":
+            assert f.captor is not None  # a surrender names its captor
+            out.append(f"surrender_option({U},{c},{q(f.captor)},{mode}).")
+            captors.add(f.captor)
+        elif f.invokes_no_quarter is not None:
+            assert f.captor is not None  # so does a rejected one
+            out.append(f"rejection_option({U},{c},{q(f.captor)},{mode}).")
+            captors.add(f.captor)
+        elif f.kind == "rout":
+            out.append(f"rout_option({U},{c}).")
 
     def _control(self, args) -> clingo.Control:
         ctl = new_control("phase.lp", self.facts(), tuple(args))

@@ -593,61 +593,9 @@ class _View:
             )
             hexes |= {hex_of(h) for h in path}
         elements.append({"kind": "start", "points": self.inset(start, 0.92)})
-        for key, optional in (("interdiction", False), ("optional_interdiction", True)):
-            for i in f.get(key, ()):
-                ih = hex_of(i["at"])
-                hexes.add(ih)
-                cx, cy = self.centre(ih)
-                elements.append(
-                    {
-                        "kind": "interdiction",
-                        "optional": optional,
-                        "hex": i["at"],
-                        "points": self.inset(ih, 0.86),
-                        "x": f"{cx:.1f}",
-                        "y": below(ih),
-                        "by": i["by"],
-                    }
-                )
-                for by in i["by"]:
-                    if by in self.unit_loc:
-                        bh = hex_of(self.unit_loc[by])
-                        hexes.add(bh)
-                        elements.append(
-                            {
-                                "kind": "interdictor",
-                                "optional": optional,
-                                "by": by,
-                                "points": _points((self.centre(bh), (cx, cy))),
-                            }
-                        )
+        elements += self._interdictions(f, hexes, below)
         kind = f["fate"]
-        captor = f.get("captor")
-        if captor in self.unit_loc:
-            ch = hex_of(self.unit_loc[captor])
-            hexes.add(ch)
-            a, b = self.centre(at), self.centre(ch)
-            if a == b:  # the captor is in the same Location: a loop
-                elements.append(
-                    {
-                        "kind": "captor_here",
-                        "x": f"{a[0]:.1f}",
-                        "y": f"{a[1] + SIZE * 0.55:.1f}",
-                        "captor": captor,
-                        "fate": kind,
-                    }
-                )
-            else:
-                elements.append(
-                    {
-                        "kind": "surrender" if kind != "eliminated" else "rejected",
-                        "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
-                        "captor": captor,
-                        "guard": f.get("guard"),
-                        "x": f"{(a[0] + b[0]) / 2:.1f}",
-                        "y": f"{(a[1] + b[1]) / 2 - 4:.1f}",
-                    }
-                )
+        elements += self._captor(f, at, hexes)
         cx, cy = self.centre(at)
         label = _end_label(f)
         elements.append(
@@ -682,6 +630,73 @@ class _View:
         ov = {"id": oid, "unit": u["id"], "elements": elements, "hexes": hexes}
         self.overlays.append(ov)
         return ov
+
+    def _interdictions(self, f: dict, hexes: set, below) -> list[dict]:
+        """A fate's Interdiction Locations (both kinds), each labelled below
+        its hex's counters (`below`), and the lines from their Interdictors."""
+        elements: list[dict] = []
+        for key, optional in (("interdiction", False), ("optional_interdiction", True)):
+            for i in f.get(key, ()):
+                ih = hex_of(i["at"])
+                hexes.add(ih)
+                cx, cy = self.centre(ih)
+                elements.append(
+                    {
+                        "kind": "interdiction",
+                        "optional": optional,
+                        "hex": i["at"],
+                        "points": self.inset(ih, 0.86),
+                        "x": f"{cx:.1f}",
+                        "y": below(ih),
+                        "by": i["by"],
+                    }
+                )
+                for by in i["by"]:
+                    if by in self.unit_loc:
+                        bh = hex_of(self.unit_loc[by])
+                        hexes.add(bh)
+                        elements.append(
+                            {
+                                "kind": "interdictor",
+                                "optional": optional,
+                                "by": by,
+                                "points": _points((self.centre(bh), (cx, cy))),
+                            }
+                        )
+        return elements
+
+    def _captor(self, f: dict, at: str, hexes: set) -> list[dict]:
+        """The captor a surrender (or a rejected one) in `at` goes to: a
+        loop in the same Location, else an arrow."""
+        elements: list[dict] = []
+        kind = f["fate"]
+        captor = f.get("captor")
+        if captor in self.unit_loc:
+            ch = hex_of(self.unit_loc[captor])
+            hexes.add(ch)
+            a, b = self.centre(at), self.centre(ch)
+            if a == b:  # the captor is in the same Location: a loop
+                elements.append(
+                    {
+                        "kind": "captor_here",
+                        "x": f"{a[0]:.1f}",
+                        "y": f"{a[1] + SIZE * 0.55:.1f}",
+                        "captor": captor,
+                        "fate": kind,
+                    }
+                )
+            else:
+                elements.append(
+                    {
+                        "kind": "surrender" if kind != "eliminated" else "rejected",
+                        "points": _points((_towards(b, a, SIZE * 0.3), _towards(a, b, SIZE * 0.5))),
+                        "captor": captor,
+                        "guard": f.get("guard"),
+                        "x": f"{(a[0] + b[0]) / 2:.1f}",
+                        "y": f"{(a[1] + b[1]) / 2 - 4:.1f}",
+                    }
+                )
+        return elements
 
     # ---- whole phase
     def _phase(self, ph):
