@@ -300,6 +300,46 @@ def _groups(u: UnitFates, stack: Sequence[UnitFates] = ()) -> list[list[str]]:
     return out
 
 
+def _nmcs_head(u: UnitFates, k: int, ds: list) -> str:
+    """The head of a group of destinations `ds` reached through `k` NMCs:
+    whose."""
+    if k == 0:
+        return "no NMC:"
+    by = sorted({x for d in ds for i in u.fates[d.first - 1].interdiction for x in i.by})
+    may = sorted({x for d in ds for i in u.fates[d.first - 1].optional_interdiction for x in i.by})
+    who = (
+        (f"by {_or(by)}" if by else "")
+        + ("; " if by and may else "")
+        + (f"concealed {_or(may)} may drop concealment to Interdict" if may else "")
+    )
+    return f"{k} NMC{'s' if k != 1 else ''} ({who}):"
+
+
+def _group_odds(stack: list[UnitFates], d) -> list[str]:
+    """The odds of each unit of the stack (and with each leader) along the
+    best route to the group's first destination `d`."""
+    odds = []
+    for x in stack:
+        o = x.fates[d.first - 1].odds
+        if o is not None:
+            odds.append(f"      {x.id + ': ' if len(stack) > 1 else ''}{odds_text(o, False)}")
+        for w in x.fates[d.first - 1].odds_with_leader or ():
+            odds.append(f"      {x.id} with {w.with_leader}: {odds_text(w, False)}")
+    return odds
+
+
+def _destination(u: UnitFates, d, k: int) -> str:
+    """A destination as a group lists it: its best route's Interdiction
+    Locations, its fate's number and how many more reach it."""
+    f = u.fates[d.first - 1]
+    via = path_order(f)
+    item = d.at + (" by Low Crawl" if f.low_crawl else "") + (f" via {'+'.join(via)}" if via else "")
+    if not f.low_crawl and k == 0 and d.low_crawl:
+        item += " (or by Low Crawl)"
+    more = d.fates - 1
+    return f"{item} [{d.first}]" + (f" (+{more})" if more else "")
+
+
 def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
     """The rout destinations grouped by the odds of their best route, fewest
     NMCs first, within `budget` lines."""
@@ -321,34 +361,9 @@ def _routs(stack: list[UnitFates], budget: int, limit: int | None) -> list[str]:
     left = len(shown_dests)
     used = 1
     for (k, _), ds in groups.items():
-        if k == 0:
-            head = "no NMC:"
-        else:
-            by = sorted({x for d in ds for i in u.fates[d.first - 1].interdiction for x in i.by})
-            may = sorted({x for d in ds for i in u.fates[d.first - 1].optional_interdiction for x in i.by})
-            who = (
-                (f"by {_or(by)}" if by else "")
-                + ("; " if by and may else "")
-                + (f"concealed {_or(may)} may drop concealment to Interdict" if may else "")
-            )
-            head = f"{k} NMC{'s' if k != 1 else ''} ({who}):"
-        odds = []
-        if k:
-            for x in stack:
-                o = x.fates[ds[0].first - 1].odds
-                if o is not None:
-                    odds.append(f"      {x.id + ': ' if len(stack) > 1 else ''}{odds_text(o, False)}")
-                for w in x.fates[ds[0].first - 1].odds_with_leader or ():
-                    odds.append(f"      {x.id} with {w.with_leader}: {odds_text(w, False)}")
-        items = []
-        for d in ds:
-            f = u.fates[d.first - 1]
-            via = path_order(f)
-            item = d.at + (" by Low Crawl" if f.low_crawl else "") + (f" via {'+'.join(via)}" if via else "")
-            if not f.low_crawl and k == 0 and d.low_crawl:
-                item += " (or by Low Crawl)"
-            more = d.fates - 1
-            items.append(f"{item} [{d.first}]" + (f" (+{more})" if more else ""))
+        head = _nmcs_head(u, k, ds)
+        odds = _group_odds(stack, ds[0]) if k else []
+        items = [_destination(u, d, k) for d in ds]
         lines = _flow(head, items, "    ") + odds
         if used + len(lines) > budget - 1:
             # the room left: as many of this group's destinations as fit
