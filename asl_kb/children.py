@@ -228,7 +228,7 @@ class Child:
 
 def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = None, talk: bool = False) -> Child:
     """fn(*args) (fn(channel, *args) with `talk`) in a new child process."""
-    import signal
+    import signal  # noqa: F401  (imported before the fork: the child finds it imported)
     from multiprocessing.connection import Pipe
 
     _prctl()
@@ -252,39 +252,8 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
     if pid == 0:
         code = 0
         try:
-            os.setpgid(0, 0)
-            _die_with_parent(parent)
-            mine.close()
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            if said is not None:
-                os.dup2(said.fileno(), 2)
-            if memory is not None:
-                import resource
-
-                resource.setrlimit(resource.RLIMIT_DATA, (memory, resource.getrlimit(resource.RLIMIT_DATA)[1]))
-            if alarm is not None:
-                import math
-
-                signal.signal(signal.SIGALRM, signal.SIG_DFL)
-                signal.alarm(max(1, math.ceil(alarm)))
-            try:
-                value = fn(theirs, *args) if talk else fn(*args)
-                answer = _Answer(("ok", value))
-            except BaseException as e:  # handed to the parent, which raises it again
-                if memory is not None and isinstance(e, SystemError):
-                    # (a C extension's allocation failed under the cap:
-                    # "error return without exception set")
-                    e = MemoryError()
-                answer = _Answer(("raised", e))
-            try:
-                if answer[0] == "raised":  # (one the parent cannot make again is said in words)
-                    import pickle
-
-                    pickle.loads(pickle.dumps(answer[1]))
-                theirs.send(answer)
-            except Exception as e:  # an answer that does not pickle
-                said = answer[1] if answer[0] == "raised" else e
-                theirs.send(_Answer(("raised", ChildFailed(f"{type(said).__name__}: {said}"))))
+            _set_up_child(parent, mine, said, memory, alarm)
+            _answer(theirs, fn, args, talk, memory is not None)
         except BaseException:
             code = 1
         finally:
@@ -295,6 +264,50 @@ def start(fn: Callable, *args, memory: int | None = None, alarm: float | None = 
     except OSError:
         pass
     return Child(pid, mine, talk, memory is not None, said)
+
+
+def _set_up_child(parent: int, mine, said, memory: int | None, alarm: float | None) -> None:
+    """The child in its own process group, ending with its parent, its
+    stderr in `said`, capped at `memory` bytes of data, its alarm set."""
+    import signal
+
+    os.setpgid(0, 0)
+    _die_with_parent(parent)
+    mine.close()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if said is not None:
+        os.dup2(said.fileno(), 2)
+    if memory is not None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_DATA, (memory, resource.getrlimit(resource.RLIMIT_DATA)[1]))
+    if alarm is not None:
+        import math
+
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(max(1, math.ceil(alarm)))
+
+
+def _answer(theirs, fn: Callable, args: tuple, talk: bool, capped: bool) -> None:
+    """fn's value, or what it raised, sent to the parent."""
+    try:
+        value = fn(theirs, *args) if talk else fn(*args)
+        answer = _Answer(("ok", value))
+    except BaseException as e:  # handed to the parent, which raises it again
+        if capped and isinstance(e, SystemError):
+            # (a C extension's allocation failed under the cap:
+            # "error return without exception set")
+            e = MemoryError()
+        answer = _Answer(("raised", e))
+    try:
+        if answer[0] == "raised":  # (one the parent cannot make again is said in words)
+            import pickle
+
+            pickle.loads(pickle.dumps(answer[1]))
+        theirs.send(answer)
+    except Exception as e:  # an answer that does not pickle
+        said = answer[1] if answer[0] == "raised" else e
+        theirs.send(_Answer(("raised", ChildFailed(f"{type(said).__name__}: {said}"))))
 
 
 def ready(children: Iterable[Child], timeout: float | None = None) -> list[Child]:

@@ -611,6 +611,11 @@ def _main(args, watchdog: bool) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    return _answer(args, watchdog)
+
+
+def _answer(args, watchdog: bool) -> int:
+    """_main's command run, bounded, each way it may end said."""
     timer = None
     #: what the run has read so far: the watchdog's answer names its position
     seen: dict = {}
@@ -648,20 +653,22 @@ def _main(args, watchdog: bool) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as e:  # a bug: one line, or the traceback with --debug
-        first = (str(e).strip().splitlines() or [""])[0]
-        if args.debug:
-            import traceback
-
-            traceback.print_exc()
-            print(f"internal error: {type(e).__name__}: {first}", file=sys.stderr)
-        else:
-            print(
-                f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)", file=sys.stderr
-            )
-        return EXIT_INTERNAL
+        return _internal_error(args, e)
     finally:
         if timer is not None:
             timer.cancel()
+
+
+def _internal_error(args, e: Exception) -> int:
+    first = (str(e).strip().splitlines() or [""])[0]
+    if args.debug:
+        import traceback
+
+        traceback.print_exc()
+        print(f"internal error: {type(e).__name__}: {first}", file=sys.stderr)
+    else:
+        print(f"internal error: {type(e).__name__}: {first} (rerun with --debug for the traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def _cut(args, why: str, cut: dict) -> int:
@@ -921,29 +928,37 @@ def _check(position, args, rs=None) -> int:
         ]
         findings, more = _listed(r["findings"], args.limit, "findings")
         for f in findings:
-            if f["kind"] == "no_legal_outcome":
-                out.append(f"  {f['unit']}: no legal outcome")
-                out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
-            else:
-                out.append(f"  {f['kind'].replace('_', ' ')}:")
-                for c in f["clauses"]:
-                    if "says" in c:  # the rule's words, where in the file
-                        out.append(f"      {c['at']}: [{c['rule']}] {c['says']}")
-                        continue
-                    out.append(f"      [{c['rule']}] {c['violated']}")
-                    if "at" in c:
-                        out.append(f"          {c['at']}")
-                for fix in f.get("corrections", ()):
-                    out.append("      fewest broken: " + ", ".join(f"[{c['rule']}] {c['violated']}" for c in fix))
-            for e in f.get("edits", ()):
-                out.append(
-                    f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: "
-                    f"{e.get('clause') or e.get('was')}"
-                )
-            if f.get("also_in_shipped_rules"):
-                out.append("      (the shipped rules give it too)")
+            out += _finding_lines(f)
         sys.stdout.write("\n".join(out + more) + "\n")
     return EXIT_OK if r["consistent"] else EXIT_DIFFERS
+
+
+def _finding_lines(f: dict) -> list[str]:
+    """A finding of `check` as text: a unit with no legal outcome and why,
+    or the clauses that contradict (and the fewest to break), with the
+    edits of a rules folder that gave it."""
+    out = []
+    if f["kind"] == "no_legal_outcome":
+        out.append(f"  {f['unit']}: no legal outcome")
+        out += [f"      [{b['rule']}] {b['says']}" for b in f["because"]]
+    else:
+        out.append(f"  {f['kind'].replace('_', ' ')}:")
+        for c in f["clauses"]:
+            if "says" in c:  # the rule's words, where in the file
+                out.append(f"      {c['at']}: [{c['rule']}] {c['says']}")
+                continue
+            out.append(f"      [{c['rule']}] {c['violated']}")
+            if "at" in c:
+                out.append(f"          {c['at']}")
+        for fix in f.get("corrections", ()):
+            out.append("      fewest broken: " + ", ".join(f"[{c['rule']}] {c['violated']}" for c in fix))
+    for e in f.get("edits", ()):
+        out.append(
+            f"      edited: {e['file']}:{e['line']} [{e['rule']}] {e['edit']}: {e.get('clause') or e.get('was')}"
+        )
+    if f.get("also_in_shipped_rules"):
+        out.append("      (the shipped rules give it too)")
+    return out
 
 
 if __name__ == "__main__":
