@@ -101,6 +101,26 @@ def rank_of(rank: dict, uid: str) -> int:
     return rank.get(uid, UNRANKED)
 
 
+def _remember(info: dict, fk: tuple, began: bool, readers, needs: bool) -> None:
+    """What the whole-phase rules read of fate `fk` (Graph.info), joined with
+    what another path to it said."""
+    old = info.get(fk)
+    if (
+        old is None
+        or began
+        and not old.began_there
+        or readers
+        and not old.read_by >= readers
+        or needs
+        and not old.needs_quarter
+    ):
+        info[fk] = FateInfo(
+            began or (old is not None and old.began_there),
+            frozenset(readers or ()) | (old.read_by if old else frozenset()),
+            needs or (old is not None and old.needs_quarter),
+        )
+
+
 class Graph:
     """The rout graphs of one answer set."""
 
@@ -197,6 +217,25 @@ class Graph:
             self.fate[s.arguments[0]] = s.arguments[1]
         self.invokes.update((s.arguments[0], text(s.arguments[1])) for s in at["invokes_no_quarter"])
         self.guard_after.update((s.arguments[0], text(s.arguments[1])) for s in at["guard_after"])
+        self._read_whys(at)
+        self._read_units(at)
+        new_roots = {
+            n
+            for group in (parents, leaves, heads)
+            for n in group
+            if n.name == "rout_state" and n.arguments[-1].name == "start"
+        }
+        self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
+        for parent in parents:
+            kids = children[parent]
+            if len(kids) > 1:
+                kids.sort(key=self._sibling_key if self._place is not None else None)
+        if self._syms is not None:
+            self._extend(parents, parents.union(heads, leaves))
+
+    def _read_whys(self, at: dict) -> None:
+        """The because/3 of the answer's states and units, and each
+        Location's Interdictions (both kinds)."""
         for s in at["because"]:
             subject, rule, reason = s.arguments
             if subject.type == clingo.SymbolType.String:  # a note on a unit's state
@@ -215,6 +254,11 @@ class Graph:
         for s in at["optional_interdiction"]:
             a = s.arguments
             self.opts[tuple(a[0].arguments)].append((text(a[1]), text(a[2])))
+
+    def _read_units(self, at: dict) -> None:
+        """What the rules say of each unit: must or may rout, with whom, its
+        rank, Voluntary Break, LLMC, abandoned SW, and what the whole-phase
+        program reads of its fates."""
         self.must.update(text(s.arguments[0]) for s in at["must_rout"])
         self.may.update(text(s.arguments[0]) for s in at["may_rout"])
         for s in at["may_accompany"]:
@@ -235,19 +279,6 @@ class Graph:
         for s in at["immediate"]:
             event, unit, f = s.arguments
             self.events[event.name][text(unit)].add(f)
-        new_roots = {
-            n
-            for group in (parents, leaves, heads)
-            for n in group
-            if n.name == "rout_state" and n.arguments[-1].name == "start"
-        }
-        self.roots = sorted(set(self.roots).union(new_roots)) if self.roots else sorted(new_roots)
-        for parent in parents:
-            kids = children[parent]
-            if len(kids) > 1:
-                kids.sort(key=self._sibling_key if self._place is not None else None)
-        if self._syms is not None:
-            self._extend(parents, parents.union(heads, leaves))
 
     def _sibling_key(self, sym):
         """A state's place among its siblings: its term with each Location
@@ -342,7 +373,7 @@ class Graph:
         self._compile()
         kids, exp, is_leaf, syms = self._kids, self._exp, self._leaf, self._syms
         assert syms is not None  # (_compile numbers first)
-        pairs, step, both = self._pairs, self._steps, self._both
+        step, both = self._steps, self._both
         size = len(syms)
         # breadth-first (the list grows as it is walked): the first path found
         # to a (state, exposure) is a shortest one; each kept as the (state,
@@ -367,6 +398,15 @@ class Graph:
                 if nk not in came:
                     came[nk] = key
                     queue.append(nk)
+        return self._found(root, all_paths, came, found, first)
+
+    def _found(self, root, all_paths: bool, came: dict, found: list, first) -> dict:
+        """(key, Fate) of each distinct outcome of the walk from `root`:
+        `found` its keys at a leaf, in the order met, `came` the key each
+        came from."""
+        syms, pairs = self._syms, self._pairs
+        assert syms is not None  # (_compile numbers first)
+        size = len(syms)
         sets = self._exposures
         paths_of, cut = self._all_paths(root) if all_paths else ({}, False)
         self.paths_cut = self.paths_cut or cut
@@ -390,23 +430,7 @@ class Graph:
             if not began and not readers:
                 unread.append((unit, head + (ikey, okey)))
             else:
-                fk = (unit, head + (ikey, okey))
-                old = info.get(fk)
-                needs = leaf in quarter
-                if (
-                    old is None
-                    or began
-                    and not old.began_there
-                    or readers
-                    and not old.read_by >= readers
-                    or needs
-                    and not old.needs_quarter
-                ):
-                    info[fk] = FateInfo(
-                        began or (old is not None and old.began_there),
-                        frozenset(readers or ()) | (old.read_by if old else frozenset()),
-                        needs or (old is not None and old.needs_quarter),
-                    )
+                _remember(info, (unit, head + (ikey, okey)), began, readers, leaf in quarter)
             gk = group + (ikey, okey)
             if gk not in out:
                 path = []
