@@ -153,10 +153,10 @@ def _every(folder: str) -> tuple:
     )
 
 
-def cone(folder: str, start: list, depth: int) -> list[list]:
+def cone(folder: str, start: list, depth: int, forward: bool = True) -> list[list]:
     """The clauses near `start`, by depth: 0 the clauses themselves, then
-    each step the clauses reading what the last derived or deriving what
-    they read."""
+    each step the clauses reading what the last derived (not when
+    `forward` is off) or deriving what they read."""
     every = reach.clauses(folder)
     ins = {n for n, _ in reach.by_scope(Path(folder))}
     heads = [h for h, _ in _every(folder)]
@@ -173,7 +173,11 @@ def cone(folder: str, start: list, depth: int) -> list[list]:
             h, r = _every(folder)[i] if i is not None else _shape_names(c)
             derived |= h
             wants |= r - ins
-        nxt = [c for i, c in enumerate(every) if c.where not in seen and (read[i] & derived or heads[i] & wants)]
+        nxt = [
+            c
+            for i, c in enumerate(every)
+            if c.where not in seen and (forward and read[i] & derived or heads[i] & wants)
+        ]
         seen |= {c.where for c in nxt}
         layers.append(nxt)
     return layers
@@ -225,17 +229,22 @@ def vocabularies(folder: str, start: list, needs: list | None = None) -> dict[in
         (n, a, i, c) for n, a, consts in (needs or []) for i, c in enumerate(consts) if c is not None
     ]
     reads = [own_reads] + [_constants_read(folder, layer) for layer in layers[1:]]
-    return {d: _vocabulary(reads[: d + 1]) for d in DEPTHS}
+    # (the header inputs two steps away are read only where a clause the
+    # start clauses need reads them: what derives what they read)
+    enabling = [r for r in _constants_read(folder, cone(folder, start, max(DEPTHS), False)[-1]) if r[0] in HEADER]
+    return {d: _vocabulary(reads[: d + 1], enabling if d > 1 else []) for d in DEPTHS}
 
 
-def _vocabulary(by_depth: list[list]) -> Vocabulary:
+def _vocabulary(by_depth: list[list], needed: list) -> Vocabulary:
     reads = [r for layer in by_depth for r in layer]
     # (the header's choices multiply every placement: those read two steps
-    # away are left out)
+    # away are left out, but for those `needed`)
     near = sum(len(layer) for layer in by_depth[:2])
     got: dict = {"words": [], "own": [], "phases": ["rout"], "header": [], "palette": [], "guard": []}
     for k, read in enumerate(reads):
         _take(read, got, own=k < len(by_depth[0]), near=k < near)
+    for read in needed:
+        _take(read, got, own=False, near=True)
     phases, header, palette = got["phases"], got["header"], got["palette"]
     if "close_combat" in header and "close_combat" not in phases:
         phases.append("close_combat")

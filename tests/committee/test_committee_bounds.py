@@ -141,6 +141,7 @@ FOUND = (
     "escaped_smc_armed",
     "guard_outnumbered",
     "massacre_in_location",
+    "mop_up_any_unit",
 )
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 
@@ -158,6 +159,7 @@ def _causes(w: dict) -> set:
     return {c.get("switch") or c.get("rule_folder") for e in w["appeared"] + w["vanished"] for c in e["caused_by"]}
 
 
+@pytest.mark.timeout(900)  # (two searches of up to 300 s and 120 s, and their set-up)
 @pytest.mark.parametrize("name", _cases())
 def test_every_switch_and_erratum_without_a_scope(capsys, name):
     """make test-slow: every switch of rules/core/versions.lp and every
