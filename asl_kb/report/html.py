@@ -142,6 +142,7 @@ def to_html(
     select_first: bool = False,
     whole_area: bool = False,
     marks: dict | None = None,
+    art_href=None,
 ) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
@@ -152,9 +153,11 @@ def to_html(
     `whole_area` draws every hex of the position's area (`asl-kb serve`
     paints on them), not only those around what the position names;
     `marks` = {"units": [...], "hexes": [...]} outlines those counters and
-    hexes as changed (the two boards of asl_kb/report/pair.py)."""
+    hexes as changed (the two boards of asl_kb/report/pair.py); `art_href`
+    (a board archive -> an address) links the VASL boards' art where the
+    page would inline it (`asl-kb serve` serves it once, cached)."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
-    view = _View(r, position, all_paths, whole_area)
+    view = _View(r, position, all_paths, whole_area, art_href)
     selected = None
     if fate is not None:
         selected = view.overlay_of(*fate)
@@ -221,7 +224,7 @@ def environment() -> jinja2.Environment:
 class _View:
     """What the template draws: map hexes, counters, fate overlays, lists."""
 
-    def __init__(self, r: dict, position, all_paths: bool, whole_area: bool = False):
+    def __init__(self, r: dict, position, all_paths: bool, whole_area: bool = False, art_href=None):
         self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
         #: on VASL boards, their picture (asl_kb/vasl/picture.py): the boards'
         #: art under the hex grid, drawn in the boards' own pixels
@@ -248,7 +251,7 @@ class _View:
         self.hexes = self._map_hexes()
         self.viewbox, self.width, self.height = self._viewbox()
         self.cells = [self._cell(h) for h in self.hexes]
-        self.art = self.picture.images(self.box) if self.picture is not None else []
+        self.art = self.picture.images(self.box, art_href) if self.picture is not None else []
         self.buildings = self._building_outlines() if self.picture is None else []
         self.hexsides = self._hexside_lines()
         self.counters = self._counters()

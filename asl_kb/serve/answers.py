@@ -23,6 +23,19 @@ PROGRESS: Progress | None = None
 #: the most hexes the editor draws (every hex of the area, to paint on);
 #: past it the map is drawn as the report draws it, around what is named
 MAX_DRAWN_HEXES = 4000
+#: where the server serves a VASL board's art (app.py's route): an answer
+#: links it, the browser fetches it once and keeps it (not inlined again in
+#: every answer, as the self-contained `report` page has it)
+ART_ROUTE = "/board-art/"
+
+
+def art_href(archive) -> str:
+    """The address of a board archive's art: its name, and its file's size
+    and time (a board replaced in the folder is a new address)."""
+    from urllib.parse import quote
+
+    size, mtime = archive.stamp
+    return f"{ART_ROUTE}{quote(archive.name, safe='')}?v={size}-{mtime}"
 
 
 def error(e: AslKbError) -> dict:
@@ -124,7 +137,7 @@ def _page(result, position, page: bool) -> dict:
         "json": out,
         "result": json.loads(out),
         "complete": result.complete,
-        "html": to_html(result, position, whole_area=whole),
+        "html": to_html(result, position, whole_area=whole, art_href=art_href),
     }
 
 

@@ -16,6 +16,9 @@
                            -> why-not's answer (fate: rout to `at`, the default;
                               stay; surrender to `captor`; eliminated)
     POST /api/save         {tree, original?, filename?}  -> the YAML file
+    GET  /board-art/NAME   a VASL board's art (the image in its archive in the
+                           boards folder), which answers link, not inline
+                           (ETag, Cache-Control: the browser fetches it once)
 
 A request names no path of the machine: the position travels in the body,
 `filename` is only the name errors and the download carry. Bodies are
@@ -50,6 +53,7 @@ from starlette.routing import Route
 from asl_kb.errors import PositionError
 from asl_kb.position import loader
 from asl_kb.serve import yamltext
+from asl_kb.serve.answers import ART_ROUTE
 from asl_kb.serve.hosts import LOCAL_NAMES
 from asl_kb.serve.work import Cut, Runner
 
@@ -68,6 +72,9 @@ LOCAL_HOSTS = LOCAL_NAMES
 #: headers of every response: no page of another site may frame this one
 #: (a click on a framed, hidden app would edit or save for that site)
 FRAME_HEADERS = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
+#: a board's art is kept by the browser (an answer names it with its
+#: archive's size and time: a board replaced is another address)
+ART_CACHE = "private, max-age=86400"
 _FILENAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
@@ -385,6 +392,24 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
 
+    async def board_art(request: Request) -> Response:
+        """A board's art, from the boards folder the answers read (the
+        archive named as the board is: archive.archive_path checks the name)."""
+        import hashlib
+
+        from asl_kb.errors import AslKbError
+        from asl_kb.vasl.archive import boards_folder, open_board
+        from asl_kb.vasl.picture import mime
+
+        try:
+            data = open_board(boards_folder(), request.path_params["board"]).image()
+        except AslKbError as e:
+            raise BadRequest(404, str(e)) from None
+        headers = {"ETag": '"' + hashlib.sha256(data).hexdigest()[:32] + '"', "Cache-Control": ART_CACHE}
+        if headers["ETag"] in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+            return Response(status_code=304, headers=headers)
+        return Response(data, media_type=mime(data), headers=headers)
+
     async def bad_request(request: Request, e: BadRequest) -> JSONResponse:
         return JSONResponse({"error": e.body}, status_code=e.status)
 
@@ -410,6 +435,7 @@ def create_app(
         Route("/api/answer", answer, methods=["POST"]),
         Route("/api/why-not", why_not, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
+        Route(ART_ROUTE + "{board}", board_art, methods=["GET"]),
     ]
 
     @contextlib.asynccontextmanager

@@ -8,8 +8,9 @@ may too): `BoardPicture(layout, size)` gives
 * `shape(name)`: a hex's centre and six corners (as
   `asl_kb.board.hexgrid.hex_shape`: E, SE, SW, W, NW, NE), in the map's
   pixels scaled so a hexside is `size` long;
-* `images(box)`: the boards under a box of those coordinates, each with its
-  image as a data URI, the SVG transform that places it and the rectangle
+* `images(box, href)`: the boards under a box of those coordinates, each with its
+  image as a data URI (or the address `href(archive)` gives it: `asl-kb serve`
+  serves the art once, cached, at an address), the SVG transform that places it and the rectangle
   that clips it (a cropped board shows only its crop);
 * `hexes_around(names, cols, rows)`: the map's hexes in the box around some
   hexes, margins included (what a page draws: its size follows the units,
@@ -22,7 +23,7 @@ nothing of it is part of asl-kb.
 from __future__ import annotations
 
 import base64
-from typing import Iterable
+from typing import Callable, Iterable
 
 from asl_kb.board.hexgrid import HexShape
 from asl_kb.vasl.layout import Layout
@@ -31,7 +32,8 @@ from asl_kb.vasl.layout import Layout
 _SIDE_PX = 37.5
 
 
-def _mime(data: bytes) -> str:
+def mime(data: bytes) -> str:
+    """The media type of a board image's bytes."""
     if data[:4] == b"\x89PNG":
         return "image/png"
     if data[:3] == b"GIF":
@@ -41,7 +43,7 @@ def _mime(data: bytes) -> str:
 
 def _data_uri(archive) -> str:
     data = archive.image()
-    return f"data:{_mime(data)};base64," + base64.b64encode(data).decode("ascii")
+    return f"data:{mime(data)};base64," + base64.b64encode(data).decode("ascii")
 
 
 class BoardPicture:
@@ -102,9 +104,10 @@ class BoardPicture:
                     out.append(n)
         return sorted(out, key=lay.order)
 
-    def images(self, box: tuple[float, float, float, float]) -> list[dict]:
+    def images(self, box: tuple[float, float, float, float], href: Callable | None = None) -> list[dict]:
         """The boards under `box` (x0, y0, x1, y1 in the picture's
-        coordinates): their image (`href`, a data URI), its size in its own
+        coordinates): their image (`href`, a data URI, or `href(archive)`
+        where given), its size in its own
         pixels (`width`, `height`), the `transform` placing it and the `clip`
         rectangle (x, y, width, height): the board's part of the box."""
         k = self.k
@@ -125,7 +128,7 @@ class BoardPicture:
             out.append(
                 {
                     "board": b.prefix,
-                    "href": _data_uri(b.archive),
+                    "href": href(b.archive) if href is not None else _data_uri(b.archive),
                     "width": b.image_size[0],
                     "height": b.image_size[1],
                     "transform": t,
