@@ -79,31 +79,44 @@ def _operators(p, items: list, fail: Fail, where: str, unit) -> None:
                 check(want, x, _at(fail, p, k), f"{where}[*]", _unit_of(x, unit))
         elif k == "contains":
             for w in want:
-                if not any(matches(w, x) for x in items):
-                    same = [x for x in items if _named(w) is not None and _unit_of(x, None) == _named(w)]
-                    if len(same) == 1:  # the element it is about: the key that differs
-                        check(w, same[0], fail, f"{where}[{_named(w)}]", _named(w))
-                    else:
-                        fail(
-                            getattr(w, "line", at(k)),
-                            _named(w) or unit,
-                            f"{where} to contain {show(w)}",
-                            f"0 matching among {_brief_all(items)}",
-                        )
+                _contains(w, items, fail, where, (at(k), unit))
         elif k == "none_of":
             for w in want:
-                hits = [x for x in items if matches(w, x)]
-                if hits:
-                    who = {_unit_of(x, unit) for x in hits}
-                    fail(
-                        getattr(w, "line", at(k)),
-                        who.pop() if len(who) == 1 else unit,
-                        f"{where} to have none {show(w)}",
-                        _brief_all(hits),
-                    )
+                _none_of(w, items, fail, where, (at(k), unit))
         elif k == "exactly":
             if not _pairs(want, items):
                 fail(at(k), unit, f"{where}: exactly {show(want)}", _brief_all(items))
+
+
+def _contains(w, items: list, fail: Fail, where: str, said: tuple) -> None:
+    """`contains:` pattern `w` among `items`; `said`: the key's line and the
+    unit it is about."""
+    if any(matches(w, x) for x in items):
+        return
+    same = [x for x in items if _named(w) is not None and _unit_of(x, None) == _named(w)]
+    if len(same) == 1:  # the element it is about: the key that differs
+        check(w, same[0], fail, f"{where}[{_named(w)}]", _named(w))
+    else:
+        fail(
+            getattr(w, "line", said[0]),
+            _named(w) or said[1],
+            f"{where} to contain {show(w)}",
+            f"0 matching among {_brief_all(items)}",
+        )
+
+
+def _none_of(w, items: list, fail: Fail, where: str, said: tuple) -> None:
+    """`none_of:` pattern `w` among `items` (`said` as _contains)."""
+    hits = [x for x in items if matches(w, x)]
+    if hits:
+        unit = said[1]
+        who = {_unit_of(x, unit) for x in hits}
+        fail(
+            getattr(w, "line", said[0]),
+            who.pop() if len(who) == 1 else unit,
+            f"{where} to have none {show(w)}",
+            _brief_all(hits),
+        )
 
 
 def _pairs(patterns: list, items: list) -> bool:

@@ -205,36 +205,50 @@ class NmcTable:
             else:
                 live[(s, e)] = live.get((s, e), 0) + w
         for _ in range(n):
-            entering, live = live, {}
+            entering = live
+            roll = _Roll(self, unit, steps[-1], pinned, eliminated)
             for (s, e), w in entering.items():
-                self._check(unit, s, self.checks[(unit, s)], h, spent, e, w, live, pinned, eliminated)
+                roll.check(s, self.checks[(unit, s)], e, w)
+            live = roll.live
         out = self._memo[key] = (live, pinned, stopped, eliminated)
         return out
 
-    def _check(self, unit, state, check, h, spent, e, w, live, pinned, eliminated) -> None:
-        """Roll `check` of `unit` (in `state`) in Location `h`, `w` ways of
-        6^e so far; each effect followed as check_next says."""
-        dice, effects = self.rolls[(unit, check)]
+
+class _Roll:
+    """An NMC of one unit's chain in the Location of `step` (Location,
+    half-MF spent so far, NMCs): the states it routs on in (`live`), and its
+    pins and eliminations added to the chain's."""
+
+    def __init__(self, table: NmcTable, unit: str, step: tuple, pinned: dict, eliminated: dict):
+        self.table, self.unit, self.h, self.spent = table, unit, step[0], step[1]
+        self.live: dict = {}
+        self.pinned, self.eliminated = pinned, eliminated
+
+    def check(self, state: str, check: str, e: int, w: int) -> None:
+        """Roll `check` (the unit in `state`), `w` ways of 6^e so far; each
+        effect followed as check_next says."""
+        t, unit = self.table, self.unit
+        dice, effects = t.rolls[(unit, check)]
         e2 = e + SIXES[dice]
         for effect, ways in effects.items():
-            kind, arg = self.next[(unit, check, effect)]
+            kind, arg = t.next[(unit, check, effect)]
             m = w * ways
             if kind == "rout_on":
-                limit = self.mf.get((unit, arg))
-                if arg != state and limit is not None and spent > limit and self.over.get((unit, arg)) == "pinned":
-                    self._stop(unit, "pinned", h, e2, m, pinned, eliminated)
+                limit = t.mf.get((unit, arg))
+                if arg != state and limit is not None and self.spent > limit and t.over.get((unit, arg)) == "pinned":
+                    self.stop("pinned", e2, m)
                 else:
-                    live[(arg, e2)] = live.get((arg, e2), 0) + m
+                    self.live[(arg, e2)] = self.live.get((arg, e2), 0) + m
             elif kind == "check":
-                self._check(unit, state, arg, h, spent, e2, m, live, pinned, eliminated)
+                self.check(state, arg, e2, m)
             else:
-                self._stop(unit, arg, h, e2, m, pinned, eliminated)
+                self.stop(arg, e2, m)
 
-    def _stop(self, unit, how, h, e, m, pinned, eliminated) -> None:
-        if how == "pinned" and h not in self.pin_eliminates.get(unit, ()):
-            _add(pinned, (h, e), m)
+    def stop(self, how: str, e: int, m: int) -> None:
+        if how == "pinned" and self.h not in self.table.pin_eliminates.get(self.unit, ()):
+            _add(self.pinned, (self.h, e), m)
         else:
-            _add(eliminated, e, m)
+            _add(self.eliminated, e, m)
 
 
 def _add(d: dict, k, w: int) -> None:

@@ -164,17 +164,9 @@ class Pool:
         more = True
         busy = 0
         while more or busy:
-            for w in self._workers:
-                if w["task"] is None and more:
-                    t = next(tasks, None)
-                    if t is None:
-                        more = False
-                        break
-                    w["task"] = t
-                    w["deadline"] = time.monotonic() + self._allowed(t, 0)  # type: ignore[operator]  # case 0: seconds
-                    w["started"], w["at"] = time.monotonic(), 0
-                    w["conn"].send((*t[:4], t[5] if len(t) > 5 else None))
-                    busy += 1
+            if more:
+                more, given = self._hand_out(tasks)
+                busy += given
             if not busy:
                 continue
             conns = [w["conn"] for w in self._workers if w["task"] is not None]
@@ -202,25 +194,48 @@ class Pool:
                     busy -= 1
                     yield k, res, crash
                 elif time.monotonic() >= w["deadline"]:
-                    limit = w["task"][4]  # one figure for the task, or one per case
-                    allowed = float(limit) if isinstance(limit, (int, float)) else self._allowed(w["task"], w["at"])
-                    spent = time.monotonic() - w["started"]
-                    cases = w["task"][3]
-                    case = str(cases[w["at"]]) if w["at"] < len(cases) else ""
-                    self._stop(w)
-                    self._workers[i] = self._start()
+                    ended = self._timed_out(i, w)
                     busy -= 1
-                    yield (
-                        key,
-                        [
-                            {
-                                "case": case,
-                                "status": "timeout",
-                                "detail": f"no answer within {allowed:.0f} s",
-                                "seconds": spent,
-                                "cpu": spent,
-                                "entries": [],
-                            }
-                        ],
-                        None,
-                    )
+                    yield ended
+
+    def _hand_out(self, tasks) -> tuple[bool, int]:
+        """The next tasks to the free workers: (whether tasks remain, how
+        many were handed out)."""
+        given = 0
+        for w in self._workers:
+            if w["task"] is None:
+                t = next(tasks, None)
+                if t is None:
+                    return False, given
+                w["task"] = t
+                w["deadline"] = time.monotonic() + self._allowed(t, 0)  # type: ignore[operator]  # case 0: seconds
+                w["started"], w["at"] = time.monotonic(), 0
+                w["conn"].send((*t[:4], t[5] if len(t) > 5 else None))
+                given += 1
+        return True, given
+
+    def _timed_out(self, i: int, w: dict) -> tuple:
+        """Worker `i` (`w`) past its deadline, ended and replaced: its task's
+        answer, the case it was on timed out."""
+        key = w["task"][0]
+        limit = w["task"][4]  # one figure for the task, or one per case
+        allowed = float(limit) if isinstance(limit, (int, float)) else self._allowed(w["task"], w["at"])
+        spent = time.monotonic() - w["started"]
+        cases = w["task"][3]
+        case = str(cases[w["at"]]) if w["at"] < len(cases) else ""
+        self._stop(w)
+        self._workers[i] = self._start()
+        return (
+            key,
+            [
+                {
+                    "case": case,
+                    "status": "timeout",
+                    "detail": f"no answer within {allowed:.0f} s",
+                    "seconds": spent,
+                    "cpu": spent,
+                    "entries": [],
+                }
+            ],
+            None,
+        )
