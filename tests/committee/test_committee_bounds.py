@@ -142,6 +142,7 @@ FOUND = (
     "guard_outnumbered",
     "massacre_in_location",
     "mop_up_any_unit",
+    "no-rejection-no-capture",
 )
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 
