@@ -88,6 +88,11 @@ def _report_parser(sub, common) -> None:
         "--all-paths", action="store_true", help="draw every path of each rout fate (default: the example path)"
     )
     r.add_argument(
+        "--all",
+        action="store_true",
+        help="draw every route to a destination (default: its best, as `outcomes` lists it)",
+    )
+    r.add_argument(
         "--fate",
         metavar="UNIT:N",
         help="open with UNIT's N-th fate drawn (numbered as in `outcomes`; default: none drawn)",
@@ -113,7 +118,7 @@ def _report(position, args) -> int:
     result = outcomes(position, all_paths=args.all_paths, phase=args.phase, limit=args.limit)
     _refuse_broken(position, result)
     try:
-        page = to_html(result, position, all_paths=args.all_paths, fate=fate)
+        page = to_html(result, position, all_paths=args.all_paths, fate=fate, every_route=args.all)
     except ValueError as e:
         print(f"error: --fate: {e}", file=sys.stderr)
         return 2
@@ -122,7 +127,8 @@ def _report(position, args) -> int:
 
         try:
             png.screenshot_map(
-                to_html(result, position, all_paths=args.all_paths, fate=fate, select_first=True), args.png
+                to_html(result, position, all_paths=args.all_paths, fate=fate, select_first=True, every_route=args.all),
+                args.png,
             )
         except png.BrowserMissing as e:
             print(f"error: --png: {e}", file=sys.stderr)

@@ -143,6 +143,7 @@ def to_html(
     whole_area: bool = False,
     marks: dict | None = None,
     art_href=None,
+    every_route: bool = False,
 ) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
@@ -155,9 +156,12 @@ def to_html(
     `marks` = {"units": [...], "hexes": [...]} outlines those counters and
     hexes as changed (the two boards of asl_kb/report/pair.py); `art_href`
     (a board archive -> an address) links the VASL boards' art where the
-    page would inline it (`asl-kb serve` serves it once, cached)."""
+    page would inline it (`asl-kb serve` serves it once, cached);
+    `every_route` draws every route to a destination, not only its best
+    (the first `outcomes` lists: a board of thousands of routes is read at
+    a glance, the others counted)."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
-    view = _View(r, position, all_paths, whole_area, art_href)
+    view = _View(r, position, all_paths, whole_area, art_href, every_route, fate)
     selected = None
     if fate is not None:
         selected = view.overlay_of(*fate)
@@ -224,8 +228,20 @@ def environment() -> jinja2.Environment:
 class _View:
     """What the template draws: map hexes, counters, fate overlays, lists."""
 
-    def __init__(self, r: dict, position, all_paths: bool, whole_area: bool = False, art_href=None):
+    def __init__(
+        self,
+        r: dict,
+        position,
+        all_paths: bool,
+        whole_area: bool = False,
+        art_href=None,
+        every_route: bool = False,
+        fate: tuple[str, int] | None = None,
+    ):
         self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
+        #: every route to a destination drawn, or only its best (the first
+        #: listed, as `outcomes` lists them) and the fate asked for
+        self.every_route, self.fate = every_route, fate
         #: on VASL boards, their picture (asl_kb/vasl/picture.py): the boards'
         #: art under the hex grid, drawn in the boards' own pixels
         self.picture = None
@@ -546,23 +562,42 @@ class _View:
 
     # ---- fates
     def _unit_entry(self, u: dict, section: str, index: int) -> dict:
-        fates = []
-        for j, f in enumerate(u["fates"]):
-            ov = self._overlay(u, f, f"ov-{section}-{index}-{j}")
-            fates.append({"f": f, "overlay": ov["id"], "summary": _summary(f, u), "index": j})
+        # a destination's routes: its best (listed first) drawn, the others
+        # counted (all drawn with every_route; the fate asked for drawn too)
+        # (a stay, surrender or elimination is never hidden: only routes)
         groups: dict[str, list] = {}
-        for x in fates:
-            groups.setdefault(x["f"].get("at", u["at"]), []).append(x)
-        group_list = [
-            {"at": at, "fates": fs, "kinds": sorted({x["f"]["fate"] for x in fs})} for at, fs in groups.items()
+        counts: dict[str, int] = {}
+        kinds: dict[str, set] = {}
+        routed: set[str] = set()
+        for j, f in enumerate(u["fates"]):
+            at = f.get("at", u["at"])
+            counts[at] = counts.get(at, 0) + 1
+            kinds.setdefault(at, set()).add(f["fate"])
+            hidden = f["fate"] == "rout" and at in routed
+            if f["fate"] == "rout":
+                routed.add(at)
+            if hidden and not self.every_route and self.fate != (u["id"], j + 1):
+                groups.setdefault(at, [])
+                continue
+            ov = self._overlay(u, f, f"ov-{section}-{index}-{j}")
+            groups.setdefault(at, []).append({"f": f, "overlay": ov["id"], "summary": _summary(f, u), "index": j})
+        group_list: list[dict] = [
+            {
+                "at": at,
+                "fates": fs,
+                "count": counts[at],
+                "more": counts[at] - len(fs),
+                "kinds": sorted(kinds[at]),
+            }
+            for at, fs in groups.items()
         ]
         # (a surrender or an elimination is where the unit is: no destination)
         routs = sum(1 for g in group_list if "rout" in g["kinds"])
         return {
             "u": u,
             "groups": group_list,
-            "open": len(fates) <= OPEN_UP_TO,
-            "n": len(fates),
+            "open": len(u["fates"]) <= OPEN_UP_TO,
+            "n": len(u["fates"]),
             "routs": routs,
             "section": section,
         }

@@ -71,11 +71,18 @@ def _load(text: str, filename: str, put):
 
 
 def outcomes(
-    text: str, filename: str, phase: bool, timeout: float, max_memory: int, rules=None, page: bool = True
+    text: str,
+    filename: str,
+    phase: bool,
+    timeout: float,
+    max_memory: int,
+    rules=None,
+    page: bool = True,
+    every_route: bool = False,
 ) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
-    draws them; how far it has gone told to PROGRESS, where run() set one."""
+    draws them (a destination's best route, every route with `every_route`); how far it has gone told to PROGRESS, where run() set one."""
     from asl_kb.engines import outcomes as engine
 
     try:
@@ -92,7 +99,7 @@ def outcomes(
         return {"error": error(e)}
     if PROGRESS is not None and page:
         PROGRESS.drawing()
-    return _page(result, position, page)
+    return _page(result, position, page, every_route)
 
 
 def cut(
@@ -118,7 +125,7 @@ def cut(
     return _page(cut_by_timeout(position, timeout, where), position, page)
 
 
-def _page(result, position, page: bool) -> dict:
+def _page(result, position, page: bool, every_route: bool = False) -> dict:
     """The answer as the page reads it: the JSON, its result and, with
     `page`, the report page that draws it."""
     from asl_kb.board import hexgrid
@@ -137,7 +144,7 @@ def _page(result, position, page: bool) -> dict:
         "json": out,
         "result": json.loads(out),
         "complete": result.complete,
-        "html": to_html(result, position, whole_area=whole, art_href=art_href),
+        "html": to_html(result, position, whole_area=whole, art_href=art_href, every_route=every_route),
     }
 
 

@@ -9,9 +9,10 @@
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
                            {vsav (base64), filename?, attacker?}
                                                          -> a VASL saved game's tree
-    POST /api/answer       {tree, original?, filename?, phase?, page?, tab?, seq?}
+    POST /api/answer       {tree, original?, filename?, phase?, page?, all?, tab?, seq?}
                            -> the YAML, the outcomes JSON and (unless page is false)
-                              the report page drawing them
+                              the report page drawing them (each destination's
+                              best route; every route with all)
     POST /api/why-not      {tree, original?, filename?, unit, fate?, at?, captor?}
                            -> why-not's answer (fate: rout to `at`, the default;
                               stay; surrender to `captor`; eliminated)
@@ -351,9 +352,9 @@ def create_app(
     async def answer(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
-        phase, page_ = body.get("phase", False), body.get("page", True)
-        if not isinstance(phase, bool) or not isinstance(page_, bool):
-            raise BadRequest(400, "phase, page: expected true or false")
+        phase, page_, every = body.get("phase", False), body.get("page", True), body.get("all", False)
+        if not isinstance(phase, bool) or not isinstance(page_, bool) or not isinstance(every, bool):
+            raise BadRequest(400, "phase, page, all: expected true or false")
         out = await _answer(
             request,
             "outcomes",
@@ -365,6 +366,7 @@ def create_app(
                 "max_memory": max_memory,
                 "rules": rules,
                 "page": page_,
+                "every_route": every,
             },
             body,
         )

@@ -36,10 +36,11 @@ RENDER_SECONDS: dict[tuple, float] = {}
 
 @cache
 def page(path: Path, phase: bool = False, all_paths: bool = False):
+    """The page with every route drawn (`report --all`): each fate its element."""
     position = load_position(path)
     result = _runs.outcomes(position, phase=phase, all_paths=all_paths)
     t0 = time.perf_counter()
-    text = report.to_html(result, position, all_paths=all_paths)
+    text = report.to_html(result, position, all_paths=all_paths, every_route=True)
     RENDER_SECONDS[path, phase, all_paths] = time.perf_counter() - t0
     return position, json.loads(to_json(result)), text
 
@@ -286,6 +287,31 @@ def test_many_fates_collapse_by_destination():
         assert len(details) == len({f["at"] for f in u["fates"]})
         assert all(d == (" open" if len(u["fates"]) <= report.OPEN_UP_TO else "") for d in details)
     assert len(tags.with_class("li", "fate")) == sum(len(u["fates"]) for u in r["units"])
+
+
+def test_by_default_a_destination_draws_its_best_route_the_others_counted():
+    """`report` without --all: each destination's first fate (its best, as
+    `outcomes` lists it) listed and drawn, the others counted; --fate's
+    fate drawn too; the same page for the same input."""
+    position, r, _ = case_page(cases_dir() / "rout" / "A10.531-EX.yaml")
+    text = report.to_html(r, position)
+    assert text == report.to_html(r, position)
+    tags = Elements(text)
+    first: dict[tuple, int] = {}
+    for u in r["units"]:
+        for j, f in enumerate(u["fates"]):
+            if f["fate"] == "rout":
+                first.setdefault((u["id"], f["at"]), j)
+    others = {(u["id"], j) for u in r["units"] for j, f in enumerate(u["fates"]) if f["fate"] != "rout"}
+    shown = {(a["data-unit"], int(a["data-index"])) for a in tags.with_class("li", "fate")}
+    assert shown == {(unit, j) for (unit, _), j in first.items()} | others
+    assert len(shown) < sum(len(u["fates"]) for u in r["units"])  # (the case has several routes to a destination)
+    more = [int(m) for m in re.findall(r'<li class="more">and (\d+) other', text)]
+    assert sum(more) + len(shown) == sum(len(u["fates"]) for u in r["units"])
+    # a fate asked for (--fate) that is not a best route is drawn as well
+    unit, j = next((u["id"], j) for u in r["units"] for j in range(len(u["fates"])) if (u["id"], j) not in shown)
+    asked = Elements(report.to_html(r, position, fate=(unit, j + 1)))
+    assert (unit, str(j)) in {(a["data-unit"], a["data-index"]) for a in asked.with_class("li", "fate")}
 
 
 def test_terrain_levels_smoke_and_features_are_drawn(tmp_path):
