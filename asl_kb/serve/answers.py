@@ -111,6 +111,7 @@ def cut(
     rules=None,
     page: bool = True,
     where: str = "figuring the outcomes",
+    every_route: bool = False,
 ) -> dict:
     """The answer of a run stopped past --timeout (asl_kb/serve/work.py), as
     `outcomes --timeout` prints it then: complete: false, what was cut, every
@@ -122,7 +123,7 @@ def cut(
             position = _load(text, filename, put)
     except AslKbError as e:
         return {"error": error(e)}
-    return _page(cut_by_timeout(position, timeout, where), position, page)
+    return _page(cut_by_timeout(position, timeout, where), position, page, every_route)
 
 
 def _page(result, position, page: bool, every_route: bool = False) -> dict:

@@ -21,14 +21,14 @@ ODDS = cases_dir() / "rout" / "A10.53-odds.yaml"
 CONCEALED = cases_dir() / "rout" / "A10.533-EX1.yaml"
 
 
-def _page(path, fate=None):
+def _page(path, fate=None, every_route=False):
     position = load_position(path)
     r = _runs.outcomes(position)
-    return position, r, report.to_html(r, position, fate=fate)
+    return position, r, report.to_html(r, position, fate=fate, every_route=every_route)
 
 
 def test_caption_names_position_unit_fate_and_odds():
-    position, r, text = _page(ODDS, fate=("R1", 1))
+    position, r, text = _page(ODDS, fate=("R1", 1), every_route=True)  # (every route captioned)
     u = r.units[0]
     n = next(k for k, f in enumerate(u.fates, 1) if f.kind == "rout" and f.odds and f.odds.nmcs)
     f = u.fates[n - 1]

@@ -401,7 +401,7 @@ def test_a_thousand_fates_stay_one_line_per_destination(capsys):
     n = sum(len(u["fates"]) for u in big["units"])
     assert n >= 1000
     t0 = time.perf_counter()
-    text = report.to_html(big, position, all_paths=True)
+    text = report.to_html(big, position, all_paths=True, every_route=True)
     took = time.perf_counter() - t0
     tags = Elements(text)
     assert len(tags.with_class("li", "fate")) == n
