@@ -7,6 +7,7 @@ Nothing here decides a rules question: it calls what the CLI calls."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 from collections.abc import Callable
 
@@ -102,28 +103,27 @@ def outcomes(
     return _page(result, position, page, every_route)
 
 
-def cut(
-    text: str,
-    filename: str,
-    phase: bool,
-    timeout: float,
-    max_memory: int,
-    rules=None,
-    page: bool = True,
-    where: str = "figuring the outcomes",
-    every_route: bool = False,
-) -> dict:
+#: the request outcomes() takes, as cut() reads it
+_ASK = inspect.signature(outcomes)
+
+
+def cut(where: str = "figuring the outcomes", **ask) -> dict:
     """The answer of a run stopped past --timeout (asl_kb/serve/work.py), as
     `outcomes --timeout` prints it then: complete: false, what was cut, every
-    broken unit without fates."""
+    broken unit without fates. `ask`: the request outcomes() was given, read
+    by outcomes()'s own signature (one list of its arguments, not a copy that
+    an argument added there would miss)."""
     from asl_kb.engines.outcomes import cut_by_timeout
 
+    bound = _ASK.bind(**ask)
+    bound.apply_defaults()
+    a = bound.arguments
     try:
-        with _under(rules) as put:
-            position = _load(text, filename, put)
+        with _under(a["rules"]) as put:
+            position = _load(a["text"], a["filename"], put)
     except AslKbError as e:
         return {"error": error(e)}
-    return _page(cut_by_timeout(position, timeout, where), position, page, every_route)
+    return _page(cut_by_timeout(position, a["timeout"], where), position, a["page"], a["every_route"])
 
 
 def _page(result, position, page: bool, every_route: bool = False) -> dict:

@@ -714,3 +714,16 @@ def test_progress_is_shared_with_the_answers_child():
     c = TestClient(base_url=LOCAL, app=serve_app.create_app(None))  # (no `with`: not warmed, nothing answered)
     r = c.get("/api/progress", params={"tab": "t"})
     assert r.status_code == 200 and r.json() == {}
+
+
+def test_the_cut_answer_takes_every_argument_of_the_answer():
+    """work.py answers a request past --timeout with answers.cut given the
+    outcomes() request as it is: any argument outcomes() takes (a page of
+    every route, here) is taken by the cut answer too (a 500 otherwise)."""
+    text = A10_531.read_text(encoding="utf-8")
+    ask = {"text": text, "filename": A10_531.name, "phase": False, "timeout": 1.0, "max_memory": 0, "page": True}
+    out = answers.cut(**ask, every_route=True)
+    assert out["complete"] is False and out["result"]["cut"]["units"] and "html" in out
+    assert {u["id"] for u in out["result"]["units"]} == set()  # every broken unit cut, none with fates
+    with pytest.raises(TypeError):
+        answers.cut(**ask, nonsuch=True)  # (an argument outcomes() does not take)
