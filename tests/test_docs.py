@@ -339,6 +339,12 @@ def test_readme_is_a_front_door():
     assert [line.split()[:2] for line in block.splitlines()] == [["make", "run"], ["make", "test"]]
 
 
+def test_design_is_reference_not_a_diary():
+    """docs/design.md: at most 300 lines of decisions and rejected
+    alternatives; a part's own design stands in its page (real boards)."""
+    assert len((ROOT / "docs" / "design.md").read_text().splitlines()) <= 300
+
+
 def test_rulings_page_is_current():
     """docs/rulings.md is what `python -m tools.rulings` writes from the
     comments of rules/core/versions.lp, the cases and the witnesses (each
