@@ -241,10 +241,6 @@ def _tracked(committed_only: bool = False) -> list[str]:
 def _named_texts():
     """(file, line number, text) of every doc line and every comment of the
     rules and of the Python of the package and the tooling."""
-    import ast
-    import io
-    import tokenize
-
     for doc in (*BLOCK_DOCS, ROOT / "CHANGES.md"):
         if doc.exists():
             for n, line in enumerate(doc.read_text().splitlines(), 1):
@@ -253,20 +249,30 @@ def _named_texts():
         for n, line in enumerate(lp.read_text().splitlines(), 1):
             yield lp, n, line  # comments and #include names alike
     for py in sorted([*(ROOT / "asl_kb").rglob("*.py"), *(ROOT / "tools").rglob("*.py")]):
-        text = py.read_text()
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                yield py, tok.start[0], tok.string
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-                first = node.body[0]
-                if (
-                    isinstance(first, ast.Expr)
-                    and isinstance(first.value, ast.Constant)
-                    and isinstance(first.value.value, str)
-                ):
-                    for i, line in enumerate(first.value.value.splitlines()):
-                        yield py, first.lineno + i, line
+        yield from _python_texts(py)
+
+
+def _python_texts(py: Path):
+    """(file, line number, text) of each comment and docstring line of a
+    Python file."""
+    import ast
+    import io
+    import tokenize
+
+    text = py.read_text()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.COMMENT:
+            yield py, tok.start[0], tok.string
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                for i, line in enumerate(first.value.value.splitlines()):
+                    yield py, first.lineno + i, line
 
 
 def _exists(name: str, where: Path, tracked: set[str], basenames: set[str]) -> bool:
