@@ -108,11 +108,12 @@ def _heavy(case) -> bool:
 
 
 @pytest.mark.parametrize(
-    "doc,line,case",
-    [pytest.param(*c, marks=pytest.mark.slow) if _heavy(c[2]) else c for c in CASES],
+    "block",
+    [pytest.param(c, marks=pytest.mark.slow) if _heavy(c[2]) else c for c in CASES],
     ids=[f"{d.name}:{l}" for d, l, _ in CASES],
 )
-def test_doc_block(doc, line, case, capsys, monkeypatch, tmp_path):
+def test_doc_block(block, capsys, monkeypatch, tmp_path):
+    doc, line, case = block
     kind = case[0]
     assert kind != "unchecked", f"{doc.name}:{line}: a block no test checks: mark it (see this test's docstring)"
     if kind == "position":

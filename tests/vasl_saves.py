@@ -5,7 +5,7 @@ chains of traits) with pieces built as VASL's module builds its counters
 a Labeler) -- made here, never copied from a real save or module.
 
     save = Save(boards="bd\\t0\\t0\\t02\\tVER\\t6.4\\t")
-    s = save.stack(500, 600, [squad("ru", "4-4-7", broken=True), marker("DM")])
+    s = save.stack(500, 600, [squad("ru", "4-4-7", Shown(broken=True)), marker("DM")])
     save.write(tmp_path / "game.vsav")
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from asl_kb.vasl.save import ESC, HEADER, join
@@ -73,23 +74,26 @@ def _nest(chain: list[str]) -> str:
     return out
 
 
-def squad(
-    nation: str,
-    values: str,
-    cls: str = "1",
-    broken: bool = False,
-    concealed: bool = False,
-    hidden: bool = False,
-    label_text: str | None = None,
-    half: bool = False,
-) -> P:
+@dataclass(frozen=True)
+class Shown:
+    """How a counter shows on the map: broken side up, under its `?`
+    (concealed), hidden (HIP), and its label."""
+
+    broken: bool = False
+    concealed: bool = False
+    hidden: bool = False
+    label_text: str | None = None
+
+
+def squad(nation: str, values: str, shown: Shown = Shown(), cls: str = "1", half: bool = False) -> P:
     """An MMC as VASL's module makes it: the squad face layer under its
     broken side (BRK), the HS face layer and its broken side over them."""
     fp, rng, ml = values.split("-")
     kind = "hs" if half else "sq"
     face = layer([f"{nation}/{nation}{fp}{rng}{ml}{kind[0].upper()}"], [f"{values} {cls}{kind}"], 1)
-    brk = layer([f"{nation}/{nation}{kind[0]}{int(ml) + 1}b"], ["broken +"], 1 if broken else -1, "BRK")
-    return P([conceal(nation, concealed), hide(hidden), label(label_text), brk, face], " ", f"{values} {cls}{kind}")
+    brk = layer([f"{nation}/{nation}{kind[0]}{int(ml) + 1}b"], ["broken +"], 1 if shown.broken else -1, "BRK")
+    traits = [conceal(nation, shown.concealed), hide(shown.hidden), label(shown.label_text), brk, face]
+    return P(traits, " ", f"{values} {cls}{kind}")
 
 
 def leader(nation: str, values: str, broken: bool = False, label_text: str | None = None) -> P:

@@ -448,7 +448,10 @@ def _argv(words, base, folder):
     return [subst.get(w, w) for w in words]
 
 
-def _assert_named(err: str, folder: Path, rel, line, key, words) -> None:
+def _assert_named(err: str, folder: Path) -> None:
+    """`err` names what is wrong with the broken folder (FOLDERS[its name]):
+    its file, line and key, and the words saying why."""
+    _, rel, line, key, words, _ = FOLDERS[folder.name]
     assert "Traceback" not in err and "internal error" not in err, err
     if rel is None and key is None:  # (no answer set: the folder named)
         assert f"{folder}: {words}" in err, err
@@ -496,12 +499,11 @@ def test_the_contract_names_the_clause(rules_folders, name):
     from asl_kb.committee.rulesets import parse_ruleset
     from asl_kb.errors import RulesError
 
-    files, rel, line, key, words, code = FOLDERS[name]
     folder = rules_folders / name
     atom = clingo.parse_term(BREACHES[name])
     with parse_ruleset(str(folder)).active(), pytest.raises(RulesError) as e:
         Answer([atom])
-    _assert_named(f"error: {e.value}", folder, rel, line, key, words)
+    _assert_named(f"error: {e.value}", folder)
     assert BREACHES[name] in str(e.value)
 
 
@@ -523,7 +525,7 @@ def _pairs() -> list:
 
 @pytest.mark.parametrize("name,command", _pairs())
 def test_a_broken_rules_folder(rules_folders, name, command, capsys):
-    files, rel, line, key, words, code = FOLDERS[name]
+    code = FOLDERS[name][-1]
     folder = rules_folders / name
     from asl_kb import cli
 
@@ -532,17 +534,17 @@ def test_a_broken_rules_folder(rules_folders, name, command, capsys):
     assert "Traceback" not in err and "internal error" not in err, err
     if name in CHECKED_FIRST:
         assert got == 2, err  # every subcommand checks the folder first
-        _assert_named(err, folder, rel, line, key, words)
+        _assert_named(err, folder)
     elif command.startswith("search"):
         # (a search runs only the positions the folder's edits may touch; its
         # one position may be none of them: no error to name then)
         assert got in (0, 1, 2, 3), err
         if got == 2 or (got == 1 and code == 1):
-            _assert_named(err, folder, rel, line, key, words)
+            _assert_named(err, folder)
     else:
         assert got == code, err
         if code:
-            _assert_named(err, folder, rel, line, key, words)
+            _assert_named(err, folder)
 
 
 @pytest.mark.parametrize("name", sorted(RUN))
@@ -554,19 +556,19 @@ def test_a_broken_rules_folder_in_serve(rules_folders, name, capsys):
     from asl_kb.errors import RulesError
     from asl_kb.serve import answers, server
 
-    files, rel, line, key, words, code = FOLDERS[name]
+    code = FOLDERS[name][-1]
     folder = rules_folders / name
     if name in CHECKED_FIRST:
         with pytest.raises(RulesError) as e:
             server._rule_set(argparse.Namespace(rules=str(folder), switch=None))
-        _assert_named(f"error: {e.value}", folder, rel, line, key, words)
+        _assert_named(f"error: {e.value}", folder)
         return
     rs = server._rule_set(argparse.Namespace(rules=str(folder), switch=None))
     out = answers.outcomes(SMALL, "small.yaml", False, 60.0, 4096, rules=rs, page=False)
     if code == 0:
         assert "error" not in out and out["complete"]
     else:
-        _assert_named(f"error: {out['error']['message']}", folder, rel, line, key, words)
+        _assert_named(f"error: {out['error']['message']}", folder)
 
 
 def test_serve_refuses_a_broken_folder_before_it_starts(rules_folders, capsys):
@@ -574,8 +576,7 @@ def test_serve_refuses_a_broken_folder_before_it_starts(rules_folders, capsys):
 
     folder = rules_folders / "unsafe_variable"
     assert cli.main(["serve", "--rules", str(folder), "--port", "65000"]) == 2
-    _, rel, line, key, words, _ = FOLDERS["unsafe_variable"]
-    _assert_named(capsys.readouterr().err, folder, rel, line, key, words)
+    _assert_named(capsys.readouterr().err, folder)
 
 
 # ------------------------------------------- scope files, schedulers, outputs

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from asl_kb.serve import app as serve_app  # noqa: E402
 from asl_kb.vasl.game import read_game  # noqa: E402
 from vasl_archives import Painter, boards_folder  # noqa: E402
-from vasl_saves import Save, squad  # noqa: E402
+from vasl_saves import Save, Shown, squad  # noqa: E402
 
 BD = "bd\t0\t0\t99\tVER\t1.0\t"
 #: board 99's hex centres on the map of a save of VASL 6.2 or later (400 px of edge)
@@ -30,7 +30,7 @@ def save_and_boards(tmp_path):
     has thousands of fates, seconds to answer and draw.)"""
     folder = boards_folder(tmp_path / "boards", {"99": Painter()})
     s = Save(boards=BD)
-    s.stack(round(E5[0]), round(E5[1]), [squad("ru", "4-4-7", broken=True)])
+    s.stack(round(E5[0]), round(E5[1]), [squad("ru", "4-4-7", Shown(broken=True))])
     s.stack(round(O5[0]), round(O5[1]), [squad("ge", "4-6-7")])
     return s.write(tmp_path / "game.vsav"), folder
 

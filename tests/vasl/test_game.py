@@ -12,6 +12,7 @@ from asl_kb.vasl.game import AttackerUnknown, read_game, position_text
 from vasl_archives import Painter, boards_folder
 from vasl_saves import (
     Save,
+    Shown,
     building_level,
     concealment,
     leader,
@@ -58,15 +59,15 @@ def folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def game(folder, tmp_path_factory):
     s = Save(boards=BD)
-    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", broken=True), marker("DM")])
+    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", Shown(broken=True)), marker("DM")])
     s.stack(
         *on_map(0, "H", 4),
         [building_level(1), squad("ge", "4-6-7"), support_weapon("ge", "LMG"), marker("Pin"), leader("ge", "9-1")],
     )
     s.stack(*on_map(0, "K", 2), [leader("ge", "8-1", label_text="Major Max"), marker("CX")])
     # board 07 reversed: its C3 lies near the map's bottom right
-    s.stack(*on_map(1, "C", 3, True), [squad("ru", "5-2-7", hidden=True)])
-    s.stack(*on_map(1, "F", 6, True), [squad("ru", "4-4-7", concealed=True), concealment("ru")])
+    s.stack(*on_map(1, "C", 3, True), [squad("ru", "5-2-7", Shown(hidden=True))])
+    s.stack(*on_map(1, "F", 6, True), [squad("ru", "4-4-7", Shown(concealed=True)), concealment("ru")])
     s.stack(*on_map(1, "J", 2, True), [vehicle("ge", "PzKw IVH", "pzivh")])
     s.stack(*on_map(1, "M", 8, True), [unknown("ge")])
     s.stack(120, 200, [squad("ge", "8-3-8", cls="E"), squad("ge", "8-3-8", cls="E")])  # in the map's margin
@@ -133,7 +134,7 @@ def test_the_file_is_an_ordinary_position(game, folder, monkeypatch):
 
 def test_the_attacker_when_the_save_does_not_say(folder, tmp_path):
     s = Save(boards=BD)
-    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", broken=True)])
+    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", Shown(broken=True))])
     s.stack(*on_map(0, "E", 7), [squad("ge", "4-6-7")])
     path = s.write(tmp_path / "g.vsav")
     with pytest.raises(AttackerUnknown, match="--attacker") as e:
@@ -149,7 +150,7 @@ def test_a_save_read_from_its_bytes(game, folder, tmp_path):
     """`serve` reads an upload: the bytes of the file, named by its name."""
     path = tmp_path / "again.vsav"
     s = Save(boards=BD)
-    s.stack(*on_map(1, "C", 3, True), [squad("ru", "5-2-7", broken=True), marker("DM")])
+    s.stack(*on_map(1, "C", 3, True), [squad("ru", "5-2-7", Shown(broken=True)), marker("DM")])
     s.write(path)
     from_path = read_game(path, boards=folder, attacker="allied")
     from_bytes = read_game(path.read_bytes(), name="upload.vsav", boards=folder, attacker="allied")
@@ -212,7 +213,7 @@ def test_the_command_line_reads_a_save(folder, tmp_path, capsys, monkeypatch):
     from asl_kb import cli
 
     s = Save(boards=BD)
-    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", broken=True)])
+    s.stack(*on_map(0, "E", 5), [squad("ru", "4-4-7", Shown(broken=True))])
     s.stack(*on_map(0, "E", 8), [squad("ge", "4-6-7")])
     s.stack(60, 60, [phase_track("Axis", "RtPh")])
     path = s.write(tmp_path / "cli.vsav")

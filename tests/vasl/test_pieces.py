@@ -6,6 +6,7 @@ from asl_kb.vasl import pieces
 from asl_kb.vasl.save import read_save
 from vasl_saves import (
     Save,
+    Shown,
     building_level,
     concealment,
     layer,
@@ -34,7 +35,7 @@ def test_squads_half_squads_and_leaders(tmp_path):
         tmp_path,
         squad("ru", "4-4-7"),
         squad("ge", "2-4-7", half=True, cls="E"),
-        squad("ru", "5-2-7", broken=True),
+        squad("ru", "5-2-7", Shown(broken=True)),
         leader("ge", "9-1"),
         leader("ru", "6+1", broken=True),
     )
@@ -64,9 +65,9 @@ def test_a_counter_read_from_its_image_and_its_broken_side(tmp_path):
 def test_concealed_hidden_and_labelled(tmp_path):
     con, hid, lab = _identify(
         tmp_path,
-        squad("ge", "4-6-7", concealed=True),
-        squad("ru", "4-4-7", hidden=True),
-        squad("am", "6-6-6", label_text="Able 1"),
+        squad("ge", "4-6-7", Shown(concealed=True)),
+        squad("ru", "4-4-7", Shown(hidden=True)),
+        squad("am", "6-6-6", Shown(label_text="Able 1")),
     )
     assert con.status == ("concealed",) and hid.status == ("hidden",)
     assert lab.label == "Able 1" and con.label is None

@@ -7,7 +7,7 @@ import pytest
 
 from asl_kb.errors import SaveError
 from asl_kb.vasl import save
-from vasl_saves import Save, leader, marker, obfuscate, squad
+from vasl_saves import Save, Shown, leader, marker, obfuscate, squad
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_nested_commands_flatten_in_order():
 
 def test_a_piece_its_traits_and_its_place(tmp_path):
     s = Save(boards="bd\t0\t0\t02\tVER\t6.4\t")
-    sq, dm = s.stack(700, 800, [squad("ru", "4-4-7", broken=True, label_text="A;b/c"), marker("DM")])
+    sq, dm = s.stack(700, 800, [squad("ru", "4-4-7", Shown(broken=True, label_text="A;b/c")), marker("DM")])
     game = save.read_save(s.write(tmp_path / "g.vsav"))
     assert game.boards == "bd\t0\t0\t02\tVER\t6.4\t"
     assert game.vasl_version == "6.6.2"

@@ -15,20 +15,21 @@ import shutil
 import tempfile
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 from asl_kb import children
 
 
-def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, prefer=None) -> list[dict]:
-    """Run `cases` in order (until one fails, with `stop_first`). With `probes`
-    (the rules in force carry the probes of tools.mutate.reach) each result
-    also says which probe parts the case's programs grounded."""
+def _run_cases(suite, cases, probes: bool = False, prefer=None) -> Iterator[dict]:
+    """Run `cases` in order, yielding each one's result as it ends (the
+    caller stops at the first that fails, for a mutant). With `probes` (the
+    rules in force carry the probes of tools.mutate.reach) each result also
+    says which probe parts the case's programs grounded."""
     import contextlib
     from asl_kb.asp import control
     from tools.mutate.reach import grounded
 
-    out = []
     for case in cases:
         before = len(control.WARNINGS)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -51,24 +52,30 @@ def _run_cases(suite, cases, stop_first: bool, probes: bool = False, done=None, 
         elif status == "pass" and failures:
             status, detail = "fail", str(failures[0])
         run = getattr(failures[0], "run", None) if status == "fail" and failures else None
-        out.append(
-            {
-                "case": str(case),
-                "status": status,
-                "detail": detail,
-                "run": run,
-                "seconds": time.perf_counter() - t0,
-                "cpu": time.process_time() - c0,
-                "entries": sorted(entries),
-            }
-        )
+        result = {
+            "case": str(case),
+            "status": status,
+            "detail": detail,
+            "run": run,
+            "seconds": time.perf_counter() - t0,
+            "cpu": time.process_time() - c0,
+            "entries": sorted(entries),
+        }
         if probes:
-            out[-1]["grounded"] = sorted(grounded(controls))
+            result["grounded"] = sorted(grounded(controls))
             del controls[:]
-        if stop_first and status != "pass":
+        yield result
+
+
+def _until_one_fails(results: Iterator[dict], done) -> list[dict]:
+    """The results up to the first that does not pass; `done(n)` after each
+    of the n before it."""
+    out = []
+    for result in results:
+        out.append(result)
+        if result["status"] != "pass":
             break
-        if done is not None:
-            done(len(out))
+        done(len(out))
     return out
 
 
@@ -91,20 +98,16 @@ def _worker(conn, suite_name: str, rules: str):
             try:
                 if rel is None and text:  # the baseline, on the rules with probes
                     with using_rules(text):
-                        res = _run_cases(suite, cases, stop_first=False, probes=True)
+                        res = list(_run_cases(suite, cases, probes=True))
                 elif rel is None:  # the baseline: shipped rules, every case
-                    res = _run_cases(suite, cases, stop_first=False)
+                    res = list(_run_cases(suite, cases))
                 else:
                     original = (overlay / rel).read_bytes()
                     (overlay / rel).write_bytes(text)
                     try:
                         with using_rules(overlay):
-                            res = _run_cases(
-                                suite,
-                                cases,
-                                stop_first=True,
-                                prefer=prefer,
-                                done=lambda n: conn.send(("progress", key, n)),
+                            res = _until_one_fails(
+                                _run_cases(suite, cases, prefer=prefer), lambda n: conn.send(("progress", key, n))
                             )
                     finally:
                         (overlay / rel).write_bytes(original)
