@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Collection
 from functools import cache
 from pathlib import Path
 
@@ -143,7 +144,7 @@ def to_html(
     whole_area: bool = False,
     marks: dict | None = None,
     art_href=None,
-    every_route: bool = False,
+    every_route: bool | Collection[tuple[str, str]] = False,
 ) -> str:
     """The report page of `result` (from engines.outcomes, or its JSON form)
     for `position`.
@@ -159,7 +160,8 @@ def to_html(
     page would inline it (`asl-kb serve` serves it once, cached);
     `every_route` draws every route to a destination, not only its best
     (the first `outcomes` lists: a board of thousands of routes is read at
-    a glance, the others counted)."""
+    a glance, the others counted); a collection of (unit id, destination)
+    pairs draws every route to those (`asl-kb serve` expands one)."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
     view = _View(r, position, all_paths, whole_area, art_href, every_route, fate)
     selected = None
@@ -235,7 +237,7 @@ class _View:
         all_paths: bool,
         whole_area: bool = False,
         art_href=None,
-        every_route: bool = False,
+        every_route: bool | Collection[tuple[str, str]] = False,
         fate: tuple[str, int] | None = None,
     ):
         self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
@@ -576,7 +578,7 @@ class _View:
             hidden = f["fate"] == "rout" and at in routed
             if f["fate"] == "rout":
                 routed.add(at)
-            if hidden and not self.every_route and self.fate != (u["id"], j + 1):
+            if hidden and not self._every_route(u["id"], at) and self.fate != (u["id"], j + 1):
                 groups.setdefault(at, [])
                 continue
             ov = self._overlay(u, f, f"ov-{section}-{index}-{j}")
@@ -601,6 +603,11 @@ class _View:
             "routs": routs,
             "section": section,
         }
+
+    def _every_route(self, unit: str, at: str) -> bool:
+        """Every route of the unit to `at` drawn (every_route)."""
+        e = self.every_route
+        return e if isinstance(e, bool) else (unit, at) in e
 
     def _overlay(self, u: dict, f: dict, oid: str) -> dict:
         start = hex_of(u["at"])

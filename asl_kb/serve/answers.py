@@ -7,9 +7,10 @@ Nothing here decides a rules question: it calls what the CLI calls."""
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from asl_kb.engines.outcomes import DEFAULT_PHASE_LISTING
 from asl_kb.errors import AslKbError, PositionError
@@ -71,82 +72,112 @@ def _load(text: str, filename: str, put):
     return put(load_position_text(text, filename))
 
 
-def outcomes(
-    text: str,
-    filename: str,
-    phase: bool,
-    timeout: float,
-    max_memory: int,
-    rules=None,
-    page: bool = True,
-    every_route: bool = False,
-) -> dict:
+@dataclass(frozen=True)
+class Ask:
+    """What an answer of the outcomes is asked (a request of /api/answer):
+    the position's text and display name; `phase` lists the whole-phase
+    outcomes too (`outcomes --phase`); `timeout` and `max_memory` are the
+    CLI's caps; `rules` the rule set in force (_under); `page` draws the
+    report page; `every_route` draws every route to a destination (True),
+    or those of the destinations named, as (unit id, Location) pairs, not
+    only each destination's best; `with_json` adds the CLI's JSON text."""
+
+    text: str
+    filename: str
+    phase: bool
+    timeout: float
+    max_memory: int
+    rules: Any = None
+    page: bool = True
+    every_route: bool | frozenset[tuple[str, str]] = False
+    with_json: bool = False
+
+
+def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int, **more) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
-    draws them (a destination's best route, every route with `every_route`); how far it has gone told to PROGRESS, where run() set one."""
+    draws them; how far it has gone told to PROGRESS, where run() set one.
+    The arguments are Ask's fields (`more`: the others)."""
     from asl_kb.engines import outcomes as engine
 
+    a = Ask(text, filename, phase, timeout, max_memory, **more)
     try:
-        with _under(rules) as put:
-            position = _load(text, filename, put)
+        with _under(a.rules) as put:
+            position = _load(a.text, a.filename, put)
             engine.ON_PROGRESS = PROGRESS.units if PROGRESS is not None else None
             try:
                 result = engine.outcomes(
-                    position, phase=phase, limit=PHASE_LIMIT, timeout=timeout, max_memory=max_memory
+                    position, phase=a.phase, limit=PHASE_LIMIT, timeout=a.timeout, max_memory=a.max_memory
                 )
             finally:
                 engine.ON_PROGRESS = None
     except AslKbError as e:
         return {"error": error(e)}
-    if PROGRESS is not None and page:
+    if PROGRESS is not None and a.page:
         PROGRESS.drawing()
-    return _page(result, position, page, every_route)
-
-
-#: the request outcomes() takes, as cut() reads it
-_ASK = inspect.signature(outcomes)
+    return _page(result, position, a)
 
 
 def cut(where: str = "figuring the outcomes", **ask) -> dict:
     """The answer of a run stopped past --timeout (asl_kb/serve/work.py), as
     `outcomes --timeout` prints it then: complete: false, what was cut, every
-    broken unit without fates. `ask`: the request outcomes() was given, read
-    by outcomes()'s own signature (one list of its arguments, not a copy that
-    an argument added there would miss)."""
+    broken unit without fates. `ask`: the request outcomes() was given (the
+    fields of Ask, one list for both: an argument added there cannot be
+    missed here)."""
     from asl_kb.engines.outcomes import cut_by_timeout
 
-    bound = _ASK.bind(**ask)
-    bound.apply_defaults()
-    a = bound.arguments
+    a = Ask(**ask)
     try:
-        with _under(a["rules"]) as put:
-            position = _load(a["text"], a["filename"], put)
+        with _under(a.rules) as put:
+            position = _load(a.text, a.filename, put)
     except AslKbError as e:
         return {"error": error(e)}
-    return _page(cut_by_timeout(position, a["timeout"], where), position, a["page"], a["every_route"])
+    return _page(cut_by_timeout(position, a.timeout, where), position, a)
 
 
-def _page(result, position, page: bool, every_route: bool = False) -> dict:
-    """The answer as the page reads it: the JSON, its result and, with
-    `page`, the report page that draws it."""
+def _page(result, position, a: Ask) -> dict:
+    """The answer as the page reads it: the result (the CLI's JSON, read
+    back: one reader, one result model), the CLI's JSON text when asked,
+    what the map's board is (board_label) and, with `page`, the report page
+    that draws it."""
     from asl_kb.board import hexgrid
     from asl_kb.report.html import to_html
     from asl_kb.report.render import to_json
 
-    out = to_json(result)
-    if not page:
-        return {"json": out, "result": json.loads(out), "complete": result.complete}
+    text = to_json(result)
+    out: dict[str, Any] = {"result": json.loads(text), "complete": result.complete}
+    if a.with_json:
+        out["json"] = text
+    label = board_label(position)
+    if label is not None:
+        out["board_label"] = label
+    if not a.page:
+        return out
     if position.real is not None:  # VASL boards
         whole = len(position.real.layout.hexes()) <= MAX_DRAWN_HEXES
     else:
-        a = hexgrid.Area(*position.area)
-        whole = (a.hi_col - a.lo_col + 1) * (a.hi_row - a.lo_row + 1) <= MAX_DRAWN_HEXES
-    return {
-        "json": out,
-        "result": json.loads(out),
-        "complete": result.complete,
-        "html": to_html(result, position, whole_area=whole, art_href=art_href, every_route=every_route),
-    }
+        area = hexgrid.Area(*position.area)
+        whole = (area.hi_col - area.lo_col + 1) * (area.hi_row - area.lo_row + 1) <= MAX_DRAWN_HEXES
+    out["html"] = to_html(result, position, whole_area=whole, art_href=art_href, every_route=a.every_route)
+    return out
+
+
+def board_label(position) -> dict | None:
+    """On a painted map, `map.board` only names the hexes' prefix (`5M2`,
+    docs/position-format.md): the terrain is the map's own, whatever board
+    it names. What the page tells the player: the board named and whether
+    the VASL boards folder holds it (the page then offers to put the map on
+    it, `map.boards`). None where the position names no such board."""
+    if position.real is not None or not position.board:
+        return None
+    from asl_kb.errors import AslKbError
+    from asl_kb.vasl.archive import archive_path, boards_folder
+
+    try:
+        archive_path(boards_folder(), position.board)
+    except AslKbError:  # no folder set, or no such board in it
+        return {"board": position.board, "vasl_board": False}
+    return {"board": position.board, "vasl_board": True}
 
 
 def why_not(text: str, filename: str, unit: str, words: list[str], rules=None) -> dict:

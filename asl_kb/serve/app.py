@@ -9,10 +9,12 @@
     POST /api/open         {text, filename?}             -> its tree (an uploaded file)
                            {vsav (base64), filename?, attacker?}
                                                          -> a VASL saved game's tree
-    POST /api/answer       {tree, original?, filename?, phase?, page?, all?, tab?, seq?}
-                           -> the YAML, the outcomes JSON and (unless page is false)
+    POST /api/answer       {tree, original?, filename?, phase?, page?, all?, json?, tab?, seq?}
+                           -> the YAML, the outcomes result and (unless page is false)
                               the report page drawing them (each destination's
-                              best route; every route with all)
+                              best route; every route with all: true, or those
+                              of the destinations all lists); the CLI's JSON
+                              text only with json: true
     POST /api/why-not      {tree, original?, filename?, unit, fate?, at?, captor?}
                            -> why-not's answer (fate: rout to `at`, the default;
                               stay; surrender to `captor`; eliminated)
@@ -178,6 +180,28 @@ def _position_text(body: dict) -> tuple[str, str]:
     if len(text.encode("utf-8")) > loader.MAX_BYTES:
         raise BadRequest(413, f"{filename}: position too large (the limit is {loader.MAX_BYTES} bytes)")
     return text, filename
+
+
+#: the most destinations `all` may name
+MAX_EXPANDED = 1000
+
+
+def _every_route(value) -> bool | frozenset[tuple[str, str]]:
+    """The request's `all`: true (every route of every destination drawn),
+    false (each destination's best), or the destinations whose every route
+    is drawn, `[{"unit": ID, "at": LOCATION}, ...]` (the page's "show its
+    other routes")."""
+    if isinstance(value, bool):
+        return value
+    bad = BadRequest(400, 'all: expected true, false or a list of {"unit": ID, "at": LOCATION}', key="all")
+    if not isinstance(value, list) or len(value) > MAX_EXPANDED:
+        raise bad
+    pairs = set()
+    for d in value:
+        if not isinstance(d, dict) or set(d) != {"unit", "at"} or not all(isinstance(v, str) for v in d.values()):
+            raise bad
+        pairs.add((d["unit"], d["at"]))
+    return frozenset(pairs)
 
 
 class FrameHeaders:
@@ -352,9 +376,9 @@ def create_app(
     async def answer(request: Request) -> JSONResponse:
         body = await _json_body(request)
         text, filename = _position_text(body)
-        phase, page_, every = body.get("phase", False), body.get("page", True), body.get("all", False)
-        if not isinstance(phase, bool) or not isinstance(page_, bool) or not isinstance(every, bool):
-            raise BadRequest(400, "phase, page, all: expected true or false")
+        phase, page_, with_json = body.get("phase", False), body.get("page", True), body.get("json", False)
+        if not isinstance(phase, bool) or not isinstance(page_, bool) or not isinstance(with_json, bool):
+            raise BadRequest(400, "phase, page, json: expected true or false")
         out = await _answer(
             request,
             "outcomes",
@@ -366,7 +390,8 @@ def create_app(
                 "max_memory": max_memory,
                 "rules": rules,
                 "page": page_,
-                "every_route": every,
+                "every_route": _every_route(body.get("all", False)),
+                "with_json": with_json,
             },
             body,
         )

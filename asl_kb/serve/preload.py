@@ -21,7 +21,7 @@ def rules_and_page(rules=None) -> None:
     """Answer the small position and a Why not? of it under the rule set
     --rules names (a failure leaves the children to load them, not wrong)."""
     try:
-        answers.outcomes(_TEXT, "preload.yaml", False, 30.0, 1024, rules)
+        answers.outcomes(text=_TEXT, filename="preload.yaml", phase=False, timeout=30.0, max_memory=1024, rules=rules)
         answers.why_not(_TEXT, "preload.yaml", "R1", ["rout", "C3"], rules)
     except Exception:
         pass

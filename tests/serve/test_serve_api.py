@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -176,10 +178,63 @@ def test_answer_unchanged_keeps_the_text_and_answers_as_the_cli(client):
     out = r.json()
     assert out["text"] == TEXT and out["changed"] is False
     expected = to_json(_runs.outcomes(load_position(A10_531), limit=answers.PHASE_LIMIT))
-    assert out["json"] == expected
     assert out["result"] == json.loads(expected) and out["complete"] is True
+    # the fates are sent once (the result); the CLI's JSON text only when
+    # asked (json: true, test_a_rules_folder_overlay_answers_as_the_shipped_rules)
+    assert "json" not in out
     # the page is the report's, drawing every hex of the area
     assert 'id="board"' in out["html"] and out["html"].count('class="hex ') == len(hexgrid.Area.whole_board().hexes())
+    # each unit's count of destinations is of its routs' (a surrender or an
+    # elimination is where the unit is: RI4 and RI5 have none)
+    counted = dict(
+        re.findall(
+            r'<section class="unit[^"]*" data-unit="([^"]+)".*?<p class="count" data-routs="(\d+)"', out["html"], re.S
+        )
+    )
+    routs = {u["id"]: len({f["at"] for f in u["fates"] if f["fate"] == "rout"}) for u in out["result"]["units"]}
+    assert {u: int(n) for u, n in counted.items()} == routs and routs["RI4"] == routs["RI5"] == 0 < routs["RJ2"]
+
+
+def _drawn(html: str, unit: str) -> dict[str, int]:
+    """The routes the page draws of a unit, by destination."""
+    section = html.split(f'data-unit="{unit}" id="fates-rout-', 1)[1].split("</section>", 1)[0]
+    drawn: dict[str, int] = {}
+    for at, body in re.findall(
+        r'<details class="dest"[^>]*>\s*<summary data-at="([^"]+)".*?</summary>(.*?)</details>', section, re.S
+    ):
+        if '<li class="fate fate-rout"' in body:
+            drawn[at] = body.count('<li class="fate fate-rout"')
+    return drawn
+
+
+def test_answer_draws_every_route_of_the_destinations_asked(client):
+    """`all` lists the destinations whose every route is drawn: theirs all
+    drawn, every other destination its best route (the others counted)."""
+    out = client.post("/api/answer", json={"tree": TREE, "all": [{"unit": "RJ2", "at": "J0"}]}).json()
+    routes = {u["id"]: Counter(f["at"] for f in u["fates"] if f["fate"] == "rout") for u in out["result"]["units"]}
+    assert routes["RJ2"]["J0"] > 1 and max(routes["RG2"].values()) > 1
+    assert _drawn(out["html"], "RJ2") == {**{at: 1 for at in routes["RJ2"]}, "J0": routes["RJ2"]["J0"]}
+    assert _drawn(out["html"], "RG2") == {at: 1 for at in routes["RG2"]}
+    for bad in ("yes", [{"unit": "RJ2"}], [{"unit": "RJ2", "at": 5}], [["RJ2", "J0"]]):
+        assert err(client.post("/api/answer", json={"tree": TREE, "all": bad}), 400)["key"] == "all"
+
+
+def test_a_painted_maps_board_is_said_to_be_a_label(client, tmp_path, monkeypatch):
+    """On a painted map `map.board` only names the hexes' prefix: the answer
+    says so (board_label), and whether the VASL boards folder holds that
+    board (the page then offers it); nothing is said without map.board (on
+    VASL boards the loader refuses it)."""
+    from vasl_archives import Painter, boards_folder
+
+    painted = {**calm("B2", "painted"), "map": {"area": ["A1", "F10"], "board": "99"}}
+    monkeypatch.delenv("ASL_KB_VASL_BOARDS", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    label = lambda tree: client.post("/api/answer", json={"tree": tree, "page": False}).json().get("board_label")
+    assert label(painted) == {"board": "99", "vasl_board": False}  # no folder set
+    assert label(calm("B2", "no board")) is None
+    monkeypatch.setenv("ASL_KB_VASL_BOARDS", str(boards_folder(tmp_path / "boards", {"99": Painter()})))
+    assert label(painted) == {"board": "99", "vasl_board": True}
+    assert label({**painted, "map": {**painted["map"], "board": "98"}}) == {"board": "98", "vasl_board": False}
 
 
 def test_answer_changed_is_canonical_yaml_the_loader_reads(client):
@@ -634,7 +689,7 @@ def test_a_rules_folder_overlay_answers_as_the_shipped_rules(tmp_path):
     shutil.copyfile(rules_dir() / "rout" / "A10_52_low_crawl.lp", tmp_path / "rout" / "A10_52_low_crawl.lp")
     rs = parse_ruleset(str(tmp_path))
     with TestClient(base_url=LOCAL, app=serve_app.create_app(None, rules=rs)) as c:
-        r = c.post("/api/answer", json={"tree": TREE, "page": False})
+        r = c.post("/api/answer", json={"tree": TREE, "page": False, "json": True})
         assert r.status_code == 200, r.text
         assert r.json()["json"] == to_json(_runs.outcomes(load_position(A10_531), limit=answers.PHASE_LIMIT))
         w = c.post("/api/why-not", json={"tree": TREE, "unit": "RI5", "at": "H4"})

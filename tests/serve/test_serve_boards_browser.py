@@ -47,6 +47,32 @@ def _click_centre(app, h: str):
     app.page.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
 
 
+def _a_painted_maps_board(app, n: int) -> int:
+    """A painted map's board is a label (its hexes' prefix): said so; a
+    board the folder holds (99) is offered, and the map put on it; undone,
+    the position is new again. The answers' count."""
+    page = app.page
+    note = page.locator("#board-note")
+    page.fill("#f-board", "98")
+    page.press("#f-board", "Enter")
+    n = app.answered(n)
+    assert note.is_visible() and (note.get_attribute("data-board"), note.get_attribute("data-vasl")) == ("98", "false")
+    assert page.locator("#use-vasl-board").count() == 0
+    page.fill("#f-board", "99")
+    page.press("#f-board", "Enter")
+    n = app.answered(n)
+    assert (note.get_attribute("data-board"), note.get_attribute("data-vasl")) == ("99", "true")
+    page.click("#use-vasl-board")
+    n = app.answered(n)
+    assert page.evaluate("window.aslKbServe.tree")["map"] == {"boards": ["99"]} and note.is_hidden()
+    assert app.frame.locator('#art image[data-board="99"]').count() == 1
+    for _ in range(3):
+        page.click("#undo")
+        n = app.answered(n)
+    assert "map" not in page.evaluate("window.aslKbServe.tree") and note.is_hidden()
+    return n
+
+
 def test_the_map_on_vasl_boards_draws_their_art_under_the_grid(browser, server, tmp_path, monkeypatch):  # noqa: F811
     painter = Painter()
     painter.hex("E5", "Woods")
@@ -56,6 +82,7 @@ def test_the_map_on_vasl_boards_draws_their_art_under_the_grid(browser, server, 
     app = App(browser, server)
     page = app.page
     n = app.count()
+    n = _a_painted_maps_board(app, n)
     # a board the folder lacks: the loader's error (the board and the folder named), on the field
     page.fill("#f-boards", "98")
     page.press("#f-boards", "Enter")

@@ -422,6 +422,21 @@ def test_a_players_screen(browser, server):
         drawn = app.frame.locator("g#dest polygon.dest").evaluate_all("ps => ps.map(p => p.dataset.hex)")
         listed = {f["at"].split("@")[0] for u in fates["units"] if u["id"] == unit for f in u["fates"]}
         assert sorted(drawn) == sorted(listed), unit
+    # RJ2's routes to J0: the best one drawn, the others one click away (and back)
+    to_j0 = sum(
+        1 for u in fates["units"] if u["id"] == "RJ2" for f in u["fates"] if f["fate"] == "rout" and f["at"] == "J0"
+    )
+    dest = app.frame.locator('section.unit[data-unit="RJ2"] details.dest:has(> summary[data-at="J0"])')
+    dest.evaluate("d => { d.open = true; }")
+    assert dest.locator("li.fate").count() == 1 < to_j0
+    dest.locator('button.routes[data-expand="true"]').click()
+    n = app.answered(n)
+    assert dest.locator("li.fate").count() == to_j0 and dest.evaluate("d => d.open")
+    assert app.frame.locator('section.unit[data-unit="RG2"] li.more').count() > 0  # (another's still counted)
+    dest.locator('button.routes[data-expand="false"]').click()
+    n = app.answered(n)
+    assert dest.locator("li.fate").count() == 1
+    assert page.text_content("#yaml") == text and page.evaluate("document.querySelector('#undo').disabled")
     # a hex RI5's fates do not reach, hovered: why it may not rout there
     app.frame.locator('polygon.hex[data-hex="H4"]').hover(force=True)
     page.wait_for_selector('#why[data-at="H4"]', timeout=WAIT)

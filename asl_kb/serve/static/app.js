@@ -51,7 +51,10 @@
     // the answer in progress: when it began, its ticking status
     started: 0, tick: null,
     // the map's zoom (null: the report's own width) and a fit to the units due at the next answer
-    zoom: null, fitDue: false
+    zoom: null, fitDue: false,
+    // the destinations whose every route is drawn ("show its N other
+    // routes"): "UNIT\tLOCATION" -> true; the answer's map.board notice
+    expanded: {}, boardLabel: null
   };
   var OFFLINE = "the server does not answer (stopped?): start asl-kb serve again; nothing here is lost";
 
@@ -276,7 +279,7 @@
     progress(true, seq);
     var got;
     try {
-      got = await ask("/api/answer", body({phase: $("#phase-toggle").checked, tab: S.tab, seq: seq}), ctl.signal);
+      got = await ask("/api/answer", body({phase: $("#phase-toggle").checked, all: expandedList(), tab: S.tab, seq: seq}), ctl.signal);
     } catch (e) {
       return;  // aborted: a newer edit, or Cancel
     }
@@ -302,10 +305,75 @@
     $("#yaml").textContent = data.text;
     S.shownName = S.tree.name || S.filename;
     showReport(data.html);
+    showBoardLabel(data.board_label || null);
     markStale(false);
     var r0 = data.result;
     answered("answered", r0.complete ? "every legal outcome listed" :
              "INCOMPLETE: " + (r0.incomplete_because || []).join("; "));
+  }
+
+  // ---- a destination's other routes: the answer draws each destination's
+  // best route and counts the others (as `report` does); "show its N other
+  // routes" asks for every route of that destination (the request's `all`)
+  function expandedList() {
+    return Object.keys(S.expanded).map(function (k) { var p = k.split("\t"); return {unit: p[0], at: p[1]}; });
+  }
+  // a destination's list in the report's page: "UNIT\tLOCATION"
+  function destKey(d) {
+    var s = d.querySelector("summary");
+    return d.closest("section.unit").dataset.unit + "\t" + ((s && s.dataset.at) || "");
+  }
+  function expandRoutes(unit, at, on) {
+    var k = unit + "\t" + at;
+    if (on) S.expanded[k] = true; else delete S.expanded[k];
+    schedule();  // (the position is as it was: no edit to undo)
+  }
+  // each destination with routes not drawn gets its control; one expanded,
+  // the control that folds it back
+  function routeControls(doc) {
+    doc.querySelectorAll("section.unit[data-unit] details.dest").forEach(function (d) {
+      var k = destKey(d), unit = k.split("\t")[0], at = k.split("\t")[1], ol = d.querySelector("ol.fates");
+      var more = d.querySelector("li.more");
+      if (more) {
+        var n = parseInt(more.textContent.replace(/^\D*/, ""), 10) || 0;  // ("and N other routes")
+        more.textContent = "";
+        more.appendChild(el("button", {type: "button", className: "routes", dataset: {expand: "true", unit: unit, at: at}},
+                            "show its " + n + " other route" + (n === 1 ? "" : "s")));
+      } else if (S.expanded[k] && ol) {
+        var li = doc.createElement("li");
+        li.className = "more";
+        li.appendChild(el("button", {type: "button", className: "routes", dataset: {expand: "false", unit: unit, at: at}},
+                          "show only its best route"));
+        ol.appendChild(li);
+      }
+    });
+  }
+  // ---- map.board on a painted map is the hexes' prefix only (5M2): the
+  // terrain is the map's own. Said beside the field; where the VASL boards
+  // folder holds that board, a button puts the map on it (map.boards)
+  function showBoardLabel(label) {
+    S.boardLabel = label;
+    var box = $("#board-note");
+    box.textContent = "";
+    box.hidden = !label;
+    if (!label) { delete box.dataset.board; delete box.dataset.vasl; return; }
+    box.dataset.board = label.board;
+    box.dataset.vasl = String(label.vasl_board);
+    box.appendChild(document.createTextNode("board " + label.board + " is a label only (its hexes may be written " +
+      label.board + "M2): the terrain is this painted map's" +
+      (label.vasl_board ? "; VASL board " + label.board + " is in your boards folder: " :
+       ", not a VASL board's (no board " + label.board + " in your VASL boards folder)")));
+    if (label.vasl_board)
+      box.appendChild(el("button", {type: "button", id: "use-vasl-board"}, "use VASL board " + label.board));
+  }
+  // the map put on the VASL board map.board named: its terrain, levels and
+  // hexsides are the board's (the painted ones dropped; Undo gives them back)
+  function useVaslBoard() {
+    var m = mapSec(), b = S.boardLabel && S.boardLabel.board;
+    if (!b) return;
+    ["board", "area", "default_terrain", "levels", "terrain", "hexsides"].forEach(function (k) { delete m[k]; });
+    m.boards = [b];
+    changed();
   }
 
   // ---- errors: the loader's message, on the element its key names
@@ -369,7 +437,8 @@
     "g#dest .d-rout { fill: #27ae60; stroke: #1e8449; } g#dest .d-stay { fill: #2e86c1; stroke: #1b4f72; }" +
     "g#dest .d-surrender { fill: #1f4e9a; stroke: #1f4e9a; } g#dest .d-eliminated { fill: #000; stroke: #000; }" +
     "g#dest text { font-size: 10px; font-weight: bold; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; fill: #0b3d1e; pointer-events: none; }" +
-    "g#dest text.odds { fill: #7b2d00; }";
+    "g#dest text.odds { fill: #7b2d00; }" +
+    "li.more button.routes { font: inherit; font-size: 12px; padding: 1px 6px; border: 1px solid #999; border-radius: 3px; background: #f3f1ea; cursor: pointer; }";
   function showReport(html) {
     var f = $("#report"), doc = frameDoc();
     if (!doc || !doc.getElementById("board")) {
@@ -382,10 +451,16 @@
       return x ? [x.scrollLeft, x.scrollTop] : [0, 0];
     });
     var top = doc.scrollingElement ? doc.scrollingElement.scrollTop : 0;
+    var folded = {};  // each destination's list as the player left it, open or folded
+    doc.querySelectorAll("section.unit[data-unit] details.dest").forEach(function (d) { folded[destKey(d)] = d.open; });
     var fresh = new DOMParser().parseFromString(html, "text/html");
     fresh.querySelectorAll("script").forEach(function (s) { s.remove(); });
     doc.body.replaceWith(doc.importNode(fresh.body, true));
     doc.title = fresh.title;
+    doc.querySelectorAll("section.unit[data-unit] details.dest").forEach(function (d) {
+      var k = destKey(d);
+      if (k in folded) d.open = folded[k];
+    });
     var fitted = arrange(doc);
     ["map", "panel"].forEach(function (id, i) {
       var x = doc.getElementById(id);
@@ -399,6 +474,7 @@
   // the map go to the end of the fates' panel; the zoom kept, or the map
   // fitted to the units when a position was opened
   function arrange(doc) {
+    routeControls(doc);
     var panel = doc.getElementById("panel");
     if (panel) ["phase", "prisoners", "rules"].forEach(function (id) {
       var x = doc.getElementById(id);
@@ -582,6 +658,10 @@
       S.drag = null;
       var r = $("#report").getBoundingClientRect();
       showMenu(c.getAttribute("data-unit"), r.left + ev.clientX, r.top + ev.clientY);
+    });
+    doc.addEventListener("click", function (ev) {
+      var b = ev.target.closest && ev.target.closest("button.routes[data-expand]");
+      if (b) expandRoutes(b.dataset.unit, b.dataset.at, b.dataset.expand === "true");
     });
     doc.addEventListener("keydown", keys);
     doc.addEventListener("dragover", dragOver);
@@ -1122,6 +1202,7 @@
       changed();
     });
     $("#f-default").addEventListener("change", function () { setField(mapSec(), "default_terrain", this.value); changed(); });
+    $("#board-note").addEventListener("click", function (ev) { if (ev.target.id === "use-vasl-board") useVaslBoard(); });
     $("#whole-board").addEventListener("click", function () { if (S.tree.map) delete S.tree.map.area; changed(); });
     $("#f-no-quarter").addEventListener("change", function () {
       var on = Array.prototype.map.call(document.querySelectorAll("#f-no-quarter input:checked"), function (x) { return x.value; });
@@ -1261,6 +1342,7 @@
     S.future = [];
     S.fitDue = true;
     S.notice = null;
+    S.expanded = {};
     hideWhy();
     showError(null);
     render();
