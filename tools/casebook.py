@@ -17,6 +17,7 @@ import collections
 
 import os
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
 from asl_kb.committee import cases
@@ -414,8 +415,6 @@ def run_case(path, first_failure: bool = False, prefer=()) -> list[Failure]:
 
 
 def _run(case, r) -> list[Failure]:
-    from asl_kb.engines.outcomes import outcomes
-
     position = run_position(case, r)
     out = []
 
@@ -423,40 +422,7 @@ def _run(case, r) -> list[Failure]:
         out.append(Failure(case.path, line, r.label, unit, expected, found))
 
     if asks_outcomes(r):
-        # expectations name the keys of the JSON output (docs/cases.md): compared with it
-        result = outcomes(
-            position,
-            all_paths=r.options["all_paths"],
-            voluntary_break=r.options["voluntary_break"],
-            phase=r.options["phase"],
-            limit=r.options["limit"],
-        ).to_json()
-        _compare_units(r.expect.get("units"), result.get("units", []), fail)
-        if "voluntary_break" in r.expect:
-            _compare_units(r.expect["voluntary_break"], result.get("voluntary_break", []), fail)
-        for sec in ("heat_of_battle", "disrupted"):
-            if sec in r.expect:
-                _compare_units(r.expect[sec], result.get(sec, []), fail)
-        if "phase" in r.expect:
-            _compare_phase(r.expect["phase"], result.get("phase"), fail)
-        if "prisoners" in r.expect:
-            _compare_prisoners(r.expect["prisoners"], result.get("prisoners"), fail)
-        if "voluntary_break_refused" in r.expect:
-            want = set(r.expect["voluntary_break_refused"]["value"])
-            got = _rules(result.get("voluntary_break_refused"))
-            # the rule ids exactly; a RULE:REASON named must be among the reasons
-            ids = lambda xs: {x for x in xs if ":" not in x}
-            if ids(want) != ids(got) or not (want - ids(want)) <= got:
-                fail(
-                    r.expect["voluntary_break_refused"].line,
-                    None,
-                    f"voluntary_break_refused {sorted(want)}",
-                    f"voluntary_break_refused {sorted(got)}",
-                )
-        if "match" in r.expect:
-            match(r.expect["match"], result, fail)
-        if "complete" in r.expect:
-            match(r.expect["complete"], result, fail)
+        _compare_outcomes(r, position, fail)
     if "check" in r.expect:
         from asl_kb.engines.check import check
 
@@ -469,6 +435,43 @@ def _run(case, r) -> list[Failure]:
         for w, answer in zip(asked, why_not_each(position, [w["proposal"] for w in asked])):
             _compare_why_not(w, answer, fail)
     return out
+
+
+def _compare_outcomes(r, position, fail):
+    """The run's outcomes against its expectations, which name the keys of
+    the JSON output (docs/cases.md): compared with it."""
+    from asl_kb.engines.outcomes import outcomes
+
+    result = outcomes(
+        position,
+        all_paths=r.options["all_paths"],
+        voluntary_break=r.options["voluntary_break"],
+        phase=r.options["phase"],
+        limit=r.options["limit"],
+    ).to_json()
+    _compare_units(r.expect.get("units"), result.get("units", []), fail)
+    for sec in ("voluntary_break", "heat_of_battle", "disrupted"):
+        if sec in r.expect:
+            _compare_units(r.expect[sec], result.get(sec, []), fail)
+    if "phase" in r.expect:
+        _compare_phase(r.expect["phase"], result.get("phase"), fail)
+    if "prisoners" in r.expect:
+        _compare_prisoners(r.expect["prisoners"], result.get("prisoners"), fail)
+    if "voluntary_break_refused" in r.expect:
+        _compare_refused(r.expect["voluntary_break_refused"], result.get("voluntary_break_refused"), fail)
+    for key in ("match", "complete"):
+        if key in r.expect:
+            match(r.expect[key], result, fail)
+
+
+def _compare_refused(ex, refused, fail):
+    """A refused Voluntary Break: the rule ids exactly; a RULE:REASON named
+    must be among the reasons."""
+    want = set(ex["value"])
+    got = _rules(refused)
+    ids = lambda xs: {x for x in xs if ":" not in x}
+    if ids(want) != ids(got) or not (want - ids(want)) <= got:
+        fail(ex.line, None, f"voluntary_break_refused {sorted(want)}", f"voluntary_break_refused {sorted(got)}")
 
 
 def _compare_why_not(ex, answer, fail):
@@ -530,13 +533,24 @@ def _compare_units(expected, found_list, fail):
                 f"fate kinds {sorted(set(ex['kinds']))}",
                 f"fate kinds {sorted({f['fate'] for f in fates})}",
             )
-        _compare_items(ex, fates, _fate_matches, _brief_fate, lambda line, e, f: fail(line, uid, e, f), "fate")
+        _compare_items(ex, fates, _Items("fate", _fate_matches, _brief_fate), lambda line, e, f: fail(line, uid, e, f))
 
 
-def _compare_items(ex, items, matches, brief, fail, what):
+@dataclass(frozen=True)
+class _Items:
+    """What a list of items is, to compare it with patterns: its name (in
+    a failure), whether an item matches a pattern, an item in brief."""
+
+    what: str
+    matches: Callable[[dict, dict], bool]
+    brief: Callable[[dict], str]
+
+
+def _compare_items(ex, items, kind: _Items, fail):
     """fates/outcomes (each matches some item, or exactly `times`), only
     (every item matches some pattern), absent (no item matches), every
     (every item matching `where` matches the rest)."""
+    what, matches, brief = kind.what, kind.matches, kind.brief
     pats = ex.get("fates", ex.get("outcomes", []))
     for p in pats:
         n = sum(1 for x in items if matches(p, x))
@@ -694,31 +708,36 @@ def _brief_all(fates):
 
 
 def _outcome_matches(p, o) -> bool:
+    """Whether the whole-phase outcome o is the one the case's pattern p
+    describes: every key of p (_OUTCOME_KEYS) holds of it."""
+    return all(_OUTCOME_KEYS[k](want, o) for k, want in p.items() if k in _OUTCOME_KEYS)
+
+
+def _turns_have(want, o) -> bool:
+    """Each pattern matches some turn of the outcome (exactly `times` turns
+    if it says)."""
     turns = o.get("turns", [])
-    for k, want in p.items():
-        if k in ("times", "where"):
-            continue
-        if k == "not":
-            if _outcome_matches(want, o):
-                return False
-        elif k == "turns":
-            if len(turns) != len(want) or not all(_fate_matches(w, t) for w, t in zip(want, turns)):
-                return False
-        elif k == "has":
-            for w in want:
-                n = sum(1 for t in turns if _fate_matches(w, t))
-                if (n == 0) if w.get("times") is None else (n != w["times"]):
-                    return False
-        elif k == "lacks":
-            if any(_fate_matches(w, t) for w in want for t in turns):
-                return False
-        elif k == "all":
-            if not all(_fate_matches(want, t) for t in turns):
-                return False
-        elif k == "no_quarter_invoked":
-            if set(o.get("no_quarter_invoked") or ()) != set(want):
-                return False
+    for w in want:
+        n = sum(1 for t in turns if _fate_matches(w, t))
+        if (n == 0) if w.get("times") is None else (n != w["times"]):
+            return False
     return True
+
+
+def _turns_are(want, o) -> bool:
+    turns = o.get("turns", [])
+    return len(turns) == len(want) and all(_fate_matches(w, t) for w, t in zip(want, turns))
+
+
+#: an outcome pattern's keys: key -> (wanted, outcome) -> holds
+_OUTCOME_KEYS = {
+    "not": lambda want, o: not _outcome_matches(want, o),
+    "turns": _turns_are,
+    "has": _turns_have,
+    "lacks": lambda want, o: not any(_fate_matches(w, t) for w in want for t in o.get("turns", [])),
+    "all": lambda want, o: all(_fate_matches(want, t) for t in o.get("turns", [])),
+    "no_quarter_invoked": lambda want, o: set(o.get("no_quarter_invoked") or ()) == set(want),
+}
 
 
 def _brief_outcome(o) -> str:
@@ -731,9 +750,8 @@ def _compare_phase(ex, ph, fail):
         fail(ex.line, None, "a whole-phase result", "none")
         return
     match(ex["pattern"], ph, lambda line, _, e, f: fail(line, None, e, f), "phase")
-    _compare_items(
-        ex, ph["outcomes"], _outcome_matches, _brief_outcome, lambda line, e, f: fail(line, None, e, f), "outcome"
-    )
+    outcomes = _Items("outcome", _outcome_matches, _brief_outcome)
+    _compare_items(ex, ph["outcomes"], outcomes, lambda line, e, f: fail(line, None, e, f))
 
 
 def _compare_check(ex, r, fail):
@@ -777,10 +795,8 @@ def _compare_prisoners(ex, pr, fail):
             {"fates": ex.get("options", []), "absent": ex.get("absent", []), "only": ex.get("only", False)},
         ),
         options,
-        _item_matches,
-        _brief_item,
+        _Items("option", _item_matches, _brief_item),
         f,
-        "option",
     )
     if "count_options" in ex and len(options) != ex["count_options"]:
         fail(ex.at("count_options"), None, f"{ex['count_options']} options and requirements", f"{len(options)}")
@@ -789,10 +805,8 @@ def _compare_prisoners(ex, pr, fail):
         _compare_items(
             _Checked(ex.at(sec), {"fates": ex.get(sec, []), "absent": ex.get("absent_" + sec, [])}),
             items,
-            _item_matches,
-            _brief_item,
+            _Items(sec.rstrip("s"), _item_matches, _brief_item),
             f,
-            sec.rstrip("s"),
         )
     states = pr.get("states", {})
     for key in ("states", "absent_states"):
@@ -802,10 +816,8 @@ def _compare_prisoners(ex, pr, fail):
             _compare_items(
                 _Checked(ex.at(key), sub),
                 items,
-                _item_matches,
-                _brief_item,
+                _Items("state", _item_matches, _brief_item),
                 lambda line, e, found, u=unit: fail(line, u, e, found),
-                "state",
             )
     for unit, pat in ex.get("notes", {}).items():
 
@@ -857,40 +869,39 @@ def _roll_matches(p, band) -> bool:
 
 
 def _item_matches(p, x) -> bool:
-    for k, want in p.items():
-        if k in ("times", "where"):
-            continue
-        if k == "not":
-            if _item_matches(want, x):
-                return False
-        elif k == "kind":
-            if x.get("kind") != want:
-                return False
-        elif k in ("because", "not_because"):
-            rules = _rules(x.get("because"))
-            if (k == "because" and not set(want) <= rules) or (k == "not_because" and set(want) & rules):
-                return False
-        elif k == "required":
-            if bool(x.get("required")) != want:
-                return False
-        elif k in ("effects", "has_effects", "lacks_effects"):
-            if not _effect_checks({k: want}, x):
-                return False
-        elif k == "rolls":
-            bands = x.get("rolls", ())
-            if not all(any(_roll_matches(w, b) for b in bands) for w in want):
-                return False
-        elif k == "chances":
-            bands = x.get("rolls", ())
-            for w in want:
-                if (
-                    sum(b.get("ways", 0) for b in bands if _effects_exactly(w["effects"], b.get("effects", ())))
-                    != w["ways"]
-                ):
-                    return False
-        elif not _value_matches(want, x.get(k)):
-            return False
-    return True
+    """Whether the prisoners' item x (an option, event, state) is the one
+    the pattern p describes: every key of p holds of it (_ITEM_KEYS; any
+    other key compares the item's value, _value_matches)."""
+    return all(_ITEM_KEYS.get(k, _item_value)(k, want, x) for k, want in p.items() if k not in ("times", "where"))
+
+
+def _item_value(k, want, x) -> bool:
+    return _value_matches(want, x.get(k))
+
+
+def _chances(k, want, x) -> bool:
+    """Each pattern's effects come out of exactly its `ways` of the rolls."""
+    bands = x.get("rolls", ())
+    return all(
+        sum(b.get("ways", 0) for b in bands if _effects_exactly(w["effects"], b.get("effects", ()))) == w["ways"]
+        for w in want
+    )
+
+
+#: a prisoners' item pattern's keys that are not a compare of the item's
+#: value: key -> (key, wanted, item) -> holds
+_ITEM_KEYS = {
+    "not": lambda k, want, x: not _item_matches(want, x),
+    "kind": lambda k, want, x: x.get("kind") == want,
+    "because": _because,
+    "not_because": _because,
+    "required": lambda k, want, x: bool(x.get("required")) == want,
+    "effects": lambda k, want, x: _effect_checks({k: want}, x),
+    "has_effects": lambda k, want, x: _effect_checks({k: want}, x),
+    "lacks_effects": lambda k, want, x: _effect_checks({k: want}, x),
+    "rolls": lambda k, want, x: all(any(_roll_matches(w, b) for b in x.get("rolls", ())) for w in want),
+    "chances": _chances,
+}
 
 
 def _brief_item(x) -> str:
