@@ -129,45 +129,58 @@ class FactBuilder:
         for u in self.p.units:
             U = q(u.id)
             tag = ("u", u.id)
-            self.add(f"unit({U})", tag)
-            self.add(f"side({U},{u.side})", tag)
-            self.add(f"nationality({U},{u.nationality})", tag)
-            self.add(f"unit_type({U},{u.type})", tag)
-            self.add(f"unit_at({U},{loc(u.hex, u.level)})", tag)
-            for st in u.status:
-                self.add(f"status({U},{st})", tag)
-            if u.unarmed:
-                self.add(f"status({U},unarmed)", tag)
-            if u.guard is not None:
-                self.add(f"guard_of({U},{q(u.guard)})", tag)
-            if u.passenger_of is not None:
-                self.add(f"passenger_of({U},{q(u.passenger_of)})", tag)
-            if u.rider_of is not None:
-                self.add(f"rider_of({U},{q(u.rider_of)})", tag)
-            if u.size is not None:
-                self.add(f"stated_size({U},{u.size})", tag)
-            if u.entrenched:
-                self.add(f"entrenched({U})", tag)
-            if u.fp is not None and u.normal_range is not None:
-                self.add(f"counter_fire({U},{u.fp},{u.normal_range})", tag)
-            for w in u.sw:
-                self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})", tag)
-            for w in u.armament:
-                self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})", tag)
-            if u.unit_class is not None:
-                self.add(f"uclass({U},{u.unit_class})", tag)
-            if u.heat_of_battle is not None:
-                # only where the unit is figured (groups.py): no other unit reads it
-                self.add(f"hob_dr({U},{u.heat_of_battle})", ("home", u.id))
-            if u.morale is not None:
-                # the counter's printed Morale Level, or the one `morale:` gives
-                # (the unit's as it stands): which a rule uses is rules/core/A10_4_morale.lp
-                self.add(f"{'given_morale' if u.morale_given else 'counter_morale'}({U},{u.morale})", tag)
-            broken = counters.broken_side_morale(u.nationality, u.type, u.counter)
-            if broken is not None:
-                self.add(f"broken_side_morale({U},{broken})", tag)
-            if u.leadership is not None:
-                self.add(f"leadership({U},{u.leadership})", tag)
+            self._unit_where(u, U, tag)
+            self._unit_fire(u, U, tag)
+            self._unit_morale(u, U, tag)
+
+    def _unit_where(self, u, U: str, tag: tuple):
+        """The unit, its side, type, Location, status and the units it is
+        with (guarding, a passenger, a rider)."""
+        self.add(f"unit({U})", tag)
+        self.add(f"side({U},{u.side})", tag)
+        self.add(f"nationality({U},{u.nationality})", tag)
+        self.add(f"unit_type({U},{u.type})", tag)
+        self.add(f"unit_at({U},{loc(u.hex, u.level)})", tag)
+        for st in u.status:
+            self.add(f"status({U},{st})", tag)
+        if u.unarmed:
+            self.add(f"status({U},unarmed)", tag)
+        if u.guard is not None:
+            self.add(f"guard_of({U},{q(u.guard)})", tag)
+        if u.passenger_of is not None:
+            self.add(f"passenger_of({U},{q(u.passenger_of)})", tag)
+        if u.rider_of is not None:
+            self.add(f"rider_of({U},{q(u.rider_of)})", tag)
+        if u.size is not None:
+            self.add(f"stated_size({U},{u.size})", tag)
+        if u.entrenched:
+            self.add(f"entrenched({U})", tag)
+
+    def _unit_fire(self, u, U: str, tag: tuple):
+        """Its firepower: the counter's, its SW and its armament."""
+        if u.fp is not None and u.normal_range is not None:
+            self.add(f"counter_fire({U},{u.fp},{u.normal_range})", tag)
+        for w in u.sw:
+            self.add(f"weapon({U},sw({w.kind}),{w.fp},{w.normal_range})", tag)
+        for w in u.armament:
+            self.add(f"weapon({U},arm({w.kind}),{w.fp},{w.normal_range})", tag)
+
+    def _unit_morale(self, u, U: str, tag: tuple):
+        """Its class, Heat of Battle DR, Morale and leadership."""
+        if u.unit_class is not None:
+            self.add(f"uclass({U},{u.unit_class})", tag)
+        if u.heat_of_battle is not None:
+            # only where the unit is figured (groups.py): no other unit reads it
+            self.add(f"hob_dr({U},{u.heat_of_battle})", ("home", u.id))
+        if u.morale is not None:
+            # the counter's printed Morale Level, or the one `morale:` gives
+            # (the unit's as it stands): which a rule uses is rules/core/A10_4_morale.lp
+            self.add(f"{'given_morale' if u.morale_given else 'counter_morale'}({U},{u.morale})", tag)
+        broken = counters.broken_side_morale(u.nationality, u.type, u.counter)
+        if broken is not None:
+            self.add(f"broken_side_morale({U},{broken})", tag)
+        if u.leadership is not None:
+            self.add(f"leadership({U},{u.leadership})", tag)
 
     def occupied(self):
         """The terrain and features of the hexes units occupy (what the
@@ -213,7 +226,7 @@ class FactBuilder:
     def board(self):
         p = self.p
         reach = self.figure_reach()
-        home, scope = self.home, self.scope
+        scope = self.scope
         locs = sorted(
             {l for ls in reach.values() for l in ls} if scope is None else scope,
             key=lambda l: (self.grid.order(l[0]), l[1]),
@@ -228,7 +241,16 @@ class FactBuilder:
             # (scoped: the hexes a group's facts may keep, groups.py _Index)
             near = {h for h, _ in scope} | unit_hexes | set(p.mopping_up)
             hexes = [h for h in hexes if h in near]
+        self._areas(reach, term)
+        self._moves(locs, term)
+        self._hexes(hexes, unit_hexes, every_hex)
+        self.arcs(hexes)
+        self.sight(reach)
 
+    def _areas(self, reach: dict, term: dict):
+        """Each figured unit's Locations in reach, and the units asked about
+        A10.41."""
+        home = self.home
         for uid in reach:
             if home is not None and uid not in home:
                 continue
@@ -238,7 +260,10 @@ class FactBuilder:
         for u in self.asked:
             self.add(f"vb_scope({q(u.id)})", ("home", u.id))
 
-        moves = geometry.Moves(p, self.area)
+    def _moves(self, locs: list, term: dict):
+        """Between each two ADJACENT Locations in reach: the cost of the
+        move, or that they are ADJACENT (no move)."""
+        moves = geometry.Moves(self.p, self.area)
         for i, l in enumerate(locs):
             if not i % 512:
                 budget.check("figuring the facts (moves)")
@@ -254,6 +279,9 @@ class FactBuilder:
                 else:
                     self.add(f"adjacent({L},{O})", ("ll", l, other))
 
+    def _hexes(self, hexes: list, unit_hexes: set, every_hex: set):
+        """The hexes' places (cube coordinates), buildings and terrain."""
+        p = self.p
         for h in sorted(set(hexes) | unit_hexes, key=self.grid.order):
             x, y, z = geometry.cube(h, None if p.real is None else self.grid)
             self.add(f"cube({q(h)},{x},{y},{z})", ("h", h))
@@ -264,32 +292,33 @@ class FactBuilder:
             if h in blds:
                 self.add(f"building({q(h)},{q(blds[h])})", ("h", h))
         for h in hexes:
-            t = p.terrain_of(h)
-            tt = terrain.terrain_type(t.terrain)
-            H = q(h)
-            tag = ("h", h)
-            self.add(f"terrain({H},{tt.name})", tag)
-            cover = tt.rout_cover
-            if cover:
-                self.add(f"cover_terrain({H},{cover})", tag)
-            if h in blds:
-                self.add(f"building({H},{q(blds[h])})", tag)
-            if tt.tem:
-                self.add(f"tem({H},{tt.tem})", tag)
-            if tt.og_possible:
-                self.add(f"og_terrain({H})", tag)
-            hind = sum(terrain.feature_type(f).hindrance for f in t.features)
-            if hind:
-                self.add(f"in_hex_hindrance({H},{hind})", tag)
-            for f in t.features:
-                ft = terrain.feature_type(f)
-                self.add(f"feature({H},{f})", tag)
-                if ft.fortification:
-                    self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})", tag)
-                if ft.entrenchment:
-                    self.add(f"entrenchment({H},{f})", tag)
-        self.arcs(hexes)
-        self.sight(reach)
+            self._hex_terrain(h, blds)
+
+    def _hex_terrain(self, h: str, blds: dict):
+        t = self.p.terrain_of(h)
+        tt = terrain.terrain_type(t.terrain)
+        H = q(h)
+        tag = ("h", h)
+        self.add(f"terrain({H},{tt.name})", tag)
+        cover = tt.rout_cover
+        if cover:
+            self.add(f"cover_terrain({H},{cover})", tag)
+        if h in blds:
+            self.add(f"building({H},{q(blds[h])})", tag)
+        if tt.tem:
+            self.add(f"tem({H},{tt.tem})", tag)
+        if tt.og_possible:
+            self.add(f"og_terrain({H})", tag)
+        hind = sum(terrain.feature_type(f).hindrance for f in t.features)
+        if hind:
+            self.add(f"in_hex_hindrance({H},{hind})", tag)
+        for f in t.features:
+            ft = terrain.feature_type(f)
+            self.add(f"feature({H},{f})", tag)
+            if ft.fortification:
+                self.add(f"fortification({H},{f},{geometry.half_mf(ft.extra_mf)})", tag)
+            if ft.entrenchment:
+                self.add(f"entrenchment({H},{f})", tag)
 
     def sight(self, reach):
         """LOS from every Location in reach of a unit to every unit of
@@ -373,47 +402,48 @@ def _seen(lm, sides_at: dict, watchers, from_watchers: bool | None = None) -> di
     each watcher's spot to the Locations (seen_from), or from each Location
     to the watchers (seeing: a spread of many units, thousands of Locations
     and a few hundred spots). `from_watchers` forces one way (tests)."""
-    spots: dict = {}
+    sides: dict = {}
     for u in watchers:
-        spots.setdefault((u.hex, u.level), set()).add(u.side)
+        sides.setdefault((u.hex, u.level), set()).add(u.side)
+    spots = {spot: frozenset(mine) for spot, mine in sides.items()}
     seen: dict = {l: {} for l in sides_at}
-
-    def looks(mine: frozenset, theirs: frozenset) -> bool:
-        """A unit of one side and one of another, one at each end."""
-        return any(a != b for a in mine for b in theirs)
-
     # (a map that traces many lines best together -- VASL boards,
     # asl_kb/vasl/sight.py -- is told them all first: prefetch_seen)
     ahead = getattr(lm, "prefetch_seen", None)
     if from_watchers if from_watchers is not None else len(spots) < len(sides_at):
-        watched: dict = {}
-        jobs = []
-        for spot, mine in spots.items():
-            budget.check("figuring the facts (line of sight)")
-            mine = frozenset(mine)
-            w = watched.get(mine)
-            if w is None:
-                w = watched[mine] = lm.watch(l for l, at in sides_at.items() if looks(mine, at))
-            jobs.append((spot, w))
+        jobs = _watching(lm, spots, sides_at)
         if ahead is not None:
             ahead(jobs)
         for spot, w in jobs:
             for l, r in lm.seen_from(spot[0], spot[1], w).items():
                 seen[l][spot] = r
         return seen
-    watched = {}
-    jobs = []
-    for l, at in sides_at.items():
-        budget.check("figuring the facts (line of sight)")
-        w = watched.get(at)
-        if w is None:
-            w = watched[at] = lm.watch(s for s, mine in spots.items() if looks(frozenset(mine), at))
-        jobs.append((l, w))
+    jobs = _watching(lm, sides_at, spots)
     if ahead is not None:
         ahead(jobs, seeing=True)
     for l, w in jobs:
         seen[l] = lm.seeing(l[0], l[1], w)
     return seen
+
+
+def _watching(lm, ends: dict, others: dict) -> list:
+    """(end, the places of `others` it looks at, filed by lm.watch) for each
+    of `ends` ({place: the sides there}): those with a unit of another
+    side than one at the end (one watch for each set of sides)."""
+    watched: dict = {}
+    jobs = []
+    for end, mine in ends.items():
+        budget.check("figuring the facts (line of sight)")
+        w = watched.get(mine)
+        if w is None:
+            w = watched[mine] = lm.watch(o for o, theirs in others.items() if _looks(mine, theirs))
+        jobs.append((end, w))
+    return jobs
+
+
+def _looks(mine: frozenset, theirs: frozenset) -> bool:
+    """A unit of one side and one of another, one at each end."""
+    return any(a != b for a in mine for b in theirs)
 
 
 def prisoner_facts(position) -> str:

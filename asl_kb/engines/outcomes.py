@@ -30,7 +30,7 @@ from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.model.common import unit_key
 from asl_kb.report.odds import NmcTable
 from asl_kb.report.summary import add_summaries
-from asl_kb.record import replace
+from asl_kb.record import FrozenRecord, record, replace
 
 if TYPE_CHECKING:  # (imported where a run needs them: outcomes() below)
     from asl_kb.model.immediate import ImmediateSurrender
@@ -189,12 +189,10 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
             stats.atoms += st.atoms
             stats.stages = max(stats.stages, st.stages)
             mine = set(figured)
-            roots = {unit_of(r): r for r in g.roots}
-            _units(g, roots, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
+            _units(g, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
             if listed and ON_PROGRESS is not None:
                 ON_PROGRESS(len(read), broken)
-    roots = {unit_of(r): r for r in g.roots}
-    return g, roots, [read[u.id] for u in routing_order(position, g)], stats
+    return g, [read[u.id] for u in routing_order(position, g)], stats
 
 
 #: the units the run in progress has read so far, and its graph: what the
@@ -289,7 +287,7 @@ def reads_phase(answer: tuple) -> bool:
     return any_named(answer[1], "phase_reads")
 
 
-def outcomes(
+def outcomes(  # noqa: PLR0913 (the listing's options and the run's bounds: the CLI's flags, by keyword)
     position,
     all_paths: bool = False,
     voluntary_break: bool = False,
@@ -306,7 +304,8 @@ def outcomes(
     out_of_memory = False
     try:
         with budget.deadline_in(timeout), process.paused():
-            result = _outcomes(position, all_paths, voluntary_break, phase, limit, budget.deadline())
+            run = _Run(all_paths, voluntary_break, phase, limit, budget.deadline())
+            result = _outcomes(position, run)
     except MemoryError:
         # (answered below, once the exception and the frames it holds -- the
         # graph, the walk -- are let go: there is room for the answer then)
@@ -382,75 +381,35 @@ def _cut_short(position, why: str, cut: Cut, done: list | None = None, table=Non
     return result
 
 
-def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> Outcomes:
+@record(frozen=True)
+class _Run(FrozenRecord):
+    """What outcomes() was asked to list (outcomes()'s arguments), and by
+    when (budget.deadline())."""
+
+    all_paths: bool
+    voluntary_break: bool
+    phase: bool
+    limit: int | None
+    deadline: float | None
+
+
+def _outcomes(position, run: _Run) -> Outcomes:
     require_legal(position)
     position = canonical(position)
-    g, roots, units, stats = _solve_units(position, voluntary_break, all_paths, deadline, listed=True)
+    g, units, stats = _solve_units(position, run.voluntary_break, run.all_paths, run.deadline, listed=True)
     result = Outcomes(position.name, position.rules, complete=not g.paths_cut, units=units)
     incomplete = []
     if g.paths_cut:
         incomplete.append(f"--all-paths: more than {MAX_PATHS} paths for a unit; the path lists are cut")
-    # A rejected surrender invokes No Quarter for the later units (A20.3): for
-    # the whole-phase listing their fates are asked again with No Quarter in
-    # force -- where the phase program says some unit's turn may follow a
-    # rejection (Phase.may_follow_rejection). (Which surrenders a Guard's
-    # capacity may free needs no second solve: a rejection only lowers the
-    # loads, so every unit freed in some outcome is freed in one without
-    # rejections.)
-    rejectable = any(f.invokes_no_quarter is not None for u in units for f in u.fates)
-    surrenders = any(f.kind == "surrender" for u in units for f in u.fates)
-    world1 = None
-    info = g.info
-    if rejectable and phase:
-        from asl_kb.engines.phase import Phase
-
-        rejectable = Phase(position, units, None, g, info).may_follow_rejection()
-    if rejectable and phase:
-        nq_all = tuple(sorted({u.side for u in position.units}))
-        g1, _, world1, stats1 = _solve_units(
-            replace(position, no_quarter=nq_all), all_paths=all_paths, deadline=deadline
-        )
-        info = merged_info(g1, g)
-        stats.ground_seconds += stats1.ground_seconds
-        stats.solve_seconds += stats1.solve_seconds
-    if surrenders or phase:
+    world1, info = _no_quarter_world(position, units, g, stats, run)
+    if run.phase or any(f.kind == "surrender" for u in units for f in u.fates):
         # (imported here: a position without surrenders needs neither)
-        from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS, Phase
-        from asl_kb.model.phase import IndependentUnit, VoluntaryRout, WholePhase
+        from asl_kb.engines.phase import Phase
 
         ph = Phase(position, units, world1, g, info)
         _annotate_surrenders(units, g, ph, ph.brave())
-        if phase:
-            shown = DEFAULT_PHASE_LISTING if limit is None else limit
-            count, listed, done = ph.enumerate(shown, deadline)
-            free = 1
-            for uid in ph.independent:
-                free *= len(ph.fates[uid])
-            result.phase = WholePhase(
-                count=count * free if done else None,
-                independent=[IndependentUnit(uid, len(ph.fates[uid])) for uid in ph.independent],
-                voluntary_rout=[
-                    VoluntaryRout(l, sorted(us, key=unit_key))
-                    for l, us in sorted(ph.leaders.items(), key=lambda x: unit_key(x[0]))
-                ],
-                outcomes=listed,
-                assumes=[
-                    "each unit's fates are figured against the position at the start of the RtPh: "
-                    "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
-                    "where earlier units ended up and a new Guard's A20.52 restriction are not"
-                ],
-                # what `outcomes` lists: the combinations of the coupled units'
-                # fates (count = combinations x the independent units' fates)
-                combinations=(count if ph.coupled else 0) if done else None,
-            )
-            if not done:
-                incomplete.append(
-                    f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
-                    f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut"
-                )
-                if deadline is not None and time.monotonic() > deadline:
-                    incomplete.append("--timeout: passed while enumerating the whole-phase outcomes")
-                    result.cut = Cut(None, "enumerating the whole-phase outcomes", [])
+        if run.phase:
+            incomplete += _list_phase(ph, run, result)
     if g.events.get("heat_of_battle"):
         result.heat_of_battle = _immediate(position, g, "heat_of_battle")
     if g.events.get("disrupted"):
@@ -459,9 +418,9 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
         from asl_kb.engines import prisoners
 
         result.prisoners = prisoners.solve_prisoners(position)
-    if voluntary_break:
+    if run.voluntary_break:
         asked = [u for u in position.units if u.id in g.vb]
-        result.voluntary_break = _units(g, roots, asked, all_paths)
+        result.voluntary_break = _units(g, asked, run.all_paths)
         for entry in result.voluntary_break:
             entry.may_break = entry.id in g.may_break
         if g.vb_refused:
@@ -473,6 +432,73 @@ def _outcomes(position, all_paths, voluntary_break, phase, limit, deadline) -> O
     result.stats = stats
     result.fate_info = info
     return result
+
+
+def _no_quarter_world(position, units, g, stats, run: _Run) -> tuple:
+    """The units' fates with No Quarter in force, and the fates' information
+    of both worlds (None and the graph's own, when the listing needs no
+    such world).
+
+    A rejected surrender invokes No Quarter for the later units (A20.3): for
+    the whole-phase listing their fates are asked again with No Quarter in
+    force -- where the phase program says some unit's turn may follow a
+    rejection (Phase.may_follow_rejection). (Which surrenders a Guard's
+    capacity may free needs no second solve: a rejection only lowers the
+    loads, so every unit freed in some outcome is freed in one without
+    rejections.)"""
+    if not run.phase or not any(f.invokes_no_quarter is not None for u in units for f in u.fates):
+        return None, g.info
+    from asl_kb.engines.phase import Phase
+
+    if not Phase(position, units, None, g, g.info).may_follow_rejection():
+        return None, g.info
+    nq_all = tuple(sorted({u.side for u in position.units}))
+    g1, world1, stats1 = _solve_units(
+        replace(position, no_quarter=nq_all), all_paths=run.all_paths, deadline=run.deadline
+    )
+    stats.ground_seconds += stats1.ground_seconds
+    stats.solve_seconds += stats1.solve_seconds
+    return world1, merged_info(g1, g)
+
+
+def _list_phase(ph, run: _Run, result: Outcomes) -> list[str]:
+    """The whole-phase outcomes (result.phase), up to the listing's limit;
+    what is incomplete about them."""
+    from asl_kb.engines.phase import MAX_OUTCOMES, MAX_SECONDS
+    from asl_kb.model.phase import IndependentUnit, VoluntaryRout, WholePhase
+
+    shown = DEFAULT_PHASE_LISTING if run.limit is None else run.limit
+    count, listed, done = ph.enumerate(shown, run.deadline)
+    free = 1
+    for uid in ph.independent:
+        free *= len(ph.fates[uid])
+    result.phase = WholePhase(
+        count=count * free if done else None,
+        independent=[IndependentUnit(uid, len(ph.fates[uid])) for uid in ph.independent],
+        voluntary_rout=[
+            VoluntaryRout(l, sorted(us, key=unit_key))
+            for l, us in sorted(ph.leaders.items(), key=lambda x: unit_key(x[0]))
+        ],
+        outcomes=listed,
+        assumes=[
+            "each unit's fates are figured against the position at the start of the RtPh: "
+            "No Quarter, stacks, Guard capacity and Voluntary Rout are carried from unit to unit; "
+            "where earlier units ended up and a new Guard's A20.52 restriction are not"
+        ],
+        # what `outcomes` lists: the combinations of the coupled units'
+        # fates (count = combinations x the independent units' fates)
+        combinations=(count if ph.coupled else 0) if done else None,
+    )
+    if done:
+        return []
+    incomplete = [
+        f"--phase: more than {MAX_OUTCOMES} whole-phase outcome classes, "
+        f"or {MAX_SECONDS:.0f} s spent: the count is unknown and the list is cut"
+    ]
+    if run.deadline is not None and time.monotonic() > run.deadline:
+        incomplete.append("--timeout: passed while enumerating the whole-phase outcomes")
+        result.cut = Cut(None, "enumerating the whole-phase outcomes", [])
+    return incomplete
 
 
 _EVENT_ORDER = {
@@ -539,13 +565,14 @@ def _annotate_surrenders(units, g, ph, freed):
         u.fates.extend(extra)
 
 
-def _units(g, roots, order, all_paths, listed=False, read: dict | None = None) -> list[UnitFates]:
+def _units(g, order, all_paths, listed=False, read: dict | None = None) -> list[UnitFates]:
     """The fates of the units `order`, read from the graph (and kept in
     `read` by id, where given: the units read before, of earlier groups).
     Past the deadline TimedOut; when these are the units the answer lists
     (`listed`: not the No Quarter world's or the Voluntary Break's), it
     carries those done."""
     read = {} if read is None else read
+    roots = {unit_of(r): r for r in g.roots}
     units: list[UnitFates] = []
     for u in order:
         try:
