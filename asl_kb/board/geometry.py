@@ -65,34 +65,36 @@ class Moves:
         self._costs: dict = {}
 
     def _hex(self, h: str) -> tuple:
-        """(terrain, its kind number, building levels, in the area) of hex h."""
+        """((terrain, its kind number), building levels, in the area) of hex h."""
         found = self._hexes.get(h)
         if found is None:
             t = self.position.terrain_of(h)
             kind = self._kinds.setdefault(t, len(self._kinds))
-            found = self._hexes[h] = (t, kind, self.position.levels_of(h), self.area.contains(h))
+            found = self._hexes[h] = ((t, kind), self.position.levels_of(h), self.area.contains(h))
         return found
 
-    def _cost(self, here, here_kind, level, there, there_kind, other, same_hex):
-        key = (here_kind, level, there_kind, other, same_hex)
+    def _cost(self, here: tuple, level: int, there: tuple, other: int, same_hex: bool):
+        """The cost from `level` of hex terrain `here` to `other` of `there`
+        (each (terrain, its kind number)), once for each kind of move."""
+        key = (here[1], level, there[1], other, same_hex)
         cost = self._costs.get(key, self)
         if cost is self:
-            cost = self._costs[key] = _half_cost(here, level, there, other, same_hex)
+            cost = self._costs[key] = _half_cost(here[0], level, there[0], other, same_hex)
         return cost
 
     def __call__(self, loc: tuple[str, int]):
         """(ADJACENT Location, cost in half MF or None) for each Location next to loc."""
         h, level = loc
-        here, here_kind, levels, _ = self._hex(h)
+        here, levels, _ = self._hex(h)
         out = []
         for other in (level - 1, level + 1):
             if 0 <= other <= levels:
-                out.append(((h, other), self._cost(here, here_kind, level, here, here_kind, other, True)))
+                out.append(((h, other), self._cost(here, level, here, other, True)))
         for n in self.grid.neighbors(h):
-            there, there_kind, n_levels, inside = self._hex(n)
+            there, n_levels, inside = self._hex(n)
             if not inside or level > n_levels:
                 continue
-            cost = self._cost(here, here_kind, level, there, there_kind, level, False)
+            cost = self._cost(here, level, there, level, False)
             side = self.position.hexside(h, n) if level == 0 else None
             if cost is not None and side is not None:
                 # crossing a wall/hedge/bocage hexside: its MF on top of the COT

@@ -137,7 +137,7 @@ class LosMap:
     """LOS queries over one position's map.  Instances are immutable in
     practice: per-hex values, hex lines and answers are cached."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (the painted map's parts, each a position's own field: of_position)
         self,
         terrain_of: Callable[[str], HexTerrainLike],
         levels: Mapping[str, int] | None = None,
@@ -197,34 +197,40 @@ class LosMap:
             ht = None
         if ht is None:  # off the map / unknown: open ground at level 0
             elev, top, drm = 0, None, 0
-        else:
-            elev = int(getattr(ht, "elevation", 0) or 0)
-            try:
-                tt = TERRAIN[ht.terrain]
-            except KeyError:
-                raise ValueError(f"hex {h}: unknown terrain {ht.terrain!r}") from None
-            top = None
-            drm = 0
-            if tt.los == "block":
-                top = elev + 1
-                if tt.rout_cover == "building" or getattr(ht, "building", None) is not None:
-                    top += int(self._levels.get(h, 0))
-            elif tt.los == "hinder":
-                drm += tt.hindrance
-            feats = tuple(getattr(ht, "features", ()) or ())
-            for name in feats:
-                feat = FEATURES.get(name)
-                if feat is not None and name != "smoke":
-                    drm += feat.hindrance
-            if "smoke" in feats or h in self._smoke:
+            if h in self._smoke:
                 drm += SMOKE_HINDRANCE
-        if ht is None and h in self._smoke:
-            drm += SMOKE_HINDRANCE
+        else:
+            elev, top, drm = self._terrain_info(h, ht)
         if h in self._vehicles:
             drm += VEHICLE_HINDRANCE
         info = (elev, top, drm, elev + 1)
         self._info[h] = info
         return info
+
+    def _terrain_info(self, h: str, ht: HexTerrainLike) -> tuple[int, int | None, int]:
+        """(elevation, obstacle top or None, Hindrance DRM) of hex h's
+        terrain ht (its SMOKE too)."""
+        elev = int(getattr(ht, "elevation", 0) or 0)
+        try:
+            tt = TERRAIN[ht.terrain]
+        except KeyError:
+            raise ValueError(f"hex {h}: unknown terrain {ht.terrain!r}") from None
+        top = None
+        drm = 0
+        if tt.los == "block":
+            top = elev + 1
+            if tt.rout_cover == "building" or getattr(ht, "building", None) is not None:
+                top += int(self._levels.get(h, 0))
+        elif tt.los == "hinder":
+            drm += tt.hindrance
+        feats = tuple(getattr(ht, "features", ()) or ())
+        for name in feats:
+            feat = FEATURES.get(name)
+            if feat is not None and name != "smoke":
+                drm += feat.hindrance
+        if "smoke" in feats or h in self._smoke:
+            drm += SMOKE_HINDRANCE
+        return elev, top, drm
 
     def elevation(self, h: str) -> int:
         return self._hex_info(h)[0]
@@ -307,7 +313,7 @@ class LosMap:
             return top
 
         ax, _ay, az = hexgrid.cube(a_hex)
-        scan(ax, az, self._hex_info(a_hex)[0] + a_level, watched, tops, fill, visit)
+        scan((ax, az, self._hex_info(a_hex)[0] + a_level), watched, tops, fill, visit)
         for h in self._override_hexes:  # the position's answers, always asked
             x, _y, z = hexgrid.cube(h)
             for t in watched.at.get((x, z), ()):
@@ -324,6 +330,14 @@ class LosMap:
             return _CLEAR
         ha = self._hex_info(a)[0] + la
         hb = self._hex_info(b)[0] + lb
+        total = self._hindrance(a, b, ha, hb)
+        if total is None or (self._hexside is not None and self._side_blocks(a, ha, b, hb)):
+            return _BLOCKED
+        return (True, total)
+
+    def _hindrance(self, a: str, b: str, ha: int, hb: int) -> int | None:
+        """The Hindrance DRM along the line from hex a to hex b, between
+        heights ha and hb (None: an obstacle, or Hindrance enough, blocks it)."""
         lo, hi = (ha, hb) if ha <= hb else (hb, ha)
         # Walk the line from a lazily and stop at the first blocking hex: most
         # lines on a real map are blocked a few hexes out (the whole line is
@@ -341,7 +355,7 @@ class LosMap:
                     continue
                 elev, top, drm, htop = item
                 if (top is not None and top > lo) or (elev > lo and elev >= hi):
-                    return _BLOCKED
+                    return None
                 if drm and htop > lo:
                     total += drm
             else:
@@ -357,15 +371,11 @@ class LosMap:
                         if best is None or d < best:
                             best = d
                 if all_block:
-                    return _BLOCKED
+                    return None
                 total += best  # type: ignore[operator]  # set: not all_block
             if total >= HINDRANCE_BLOCKS_AT:
-                return _BLOCKED
-        if total >= HINDRANCE_BLOCKS_AT:
-            return _BLOCKED
-        if self._hexside is not None and self._side_blocks(a, ha, b, hb):
-            return _BLOCKED
-        return (True, total)
+                return None
+        return total
 
     def _side_blocks(self, a: str, ha: int, b: str, hb: int) -> bool:
         """Whether a wall, hedge or bocage hexside the line crosses, or runs

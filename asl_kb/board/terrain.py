@@ -112,32 +112,28 @@ class FeatureType(FrozenRecord):
 F = Fraction
 
 
-def _t(name, mf, tem, los, hindrance, og, cover, passable, rule, note=""):
-    return TerrainType(name, None if mf is None else F(mf), tem, los, hindrance, og, cover, passable, rule, note)
-
-
 # ---------------------------------------------------------------- terrain
 
 TERRAIN: dict[str, TerrainType] = {
-    t.name: t
-    for t in (
+    row[0]: TerrainType(*row)
+    for row in (
         # B1: Open Ground. 1 MF, no TEM; -1 FFMO applies.
-        _t("open", 1, 0, "clear", 0, True, None, True, "B1", "Open Ground: -1 FFMO/Interdiction can apply"),
+        ("open", F(1), 0, "clear", 0, True, None, True, "B1", "Open Ground: -1 FFMO/Interdiction can apply"),
         # B3: roads are Open Ground for Infantry (road bonus / half-MP vehicle rate not modelled).
-        _t("road", 1, 0, "clear", 0, True, None, True, "B3", "Open Ground; road bonus not modelled"),
+        ("road", F(1), 0, "clear", 0, True, None, True, "B3", "Open Ground; road bonus not modelled"),
         # B13: woods, a one-level LOS obstacle; TEM +1; 2 MF.
-        _t("woods", 2, 1, "block", 0, False, "woods", True, "B13", "one-level LOS obstacle"),
-        _t("forest", 2, 1, "block", 0, False, "woods", True, "B13", "same as woods"),
+        ("woods", F(2), 1, "block", 0, False, "woods", True, "B13", "one-level LOS obstacle"),
+        ("forest", F(2), 1, "block", 0, False, "woods", True, "B13", "same as woods"),
         # B23: buildings, LOS obstacle (height = levels); TEM +3 stone, +2 wooden; 2 MF.
-        _t("building", 2, 3, "block", 0, False, "building", True, "B23", "construction unknown: stone values (+3)"),
-        _t("stone_building", 2, 3, "block", 0, False, "building", True, "B23", "stone TEM +3"),
-        _t("wooden_building", 2, 2, "block", 0, False, "building", True, "B23", "wooden TEM +2"),
+        ("building", F(2), 3, "block", 0, False, "building", True, "B23", "construction unknown: stone values (+3)"),
+        ("stone_building", F(2), 3, "block", 0, False, "building", True, "B23", "stone TEM +3"),
+        ("wooden_building", F(2), 2, "block", 0, False, "building", True, "B23", "wooden TEM +2"),
         # B24: rubble. 3 MF. Stone rubble TEM +3, wooden +2: the position does not say the
         # material, so the lower value +2 is used. Rubbled building Locations are not
         # building Locations for rout purposes (rout_cover None).
-        _t(
+        (
             "rubble",
-            3,
+            F(3),
             2,
             "block",
             0,
@@ -148,7 +144,7 @@ TERRAIN: dict[str, TerrainType] = {
             "TEM +2 used (stone rubble is +3); not a building Location for rout",
         ),
         # B15: grain (in season): +1 Hindrance, TEM 0, 1.5 MF, not Open Ground.
-        _t(
+        (
             "grain",
             F(3, 2),
             0,
@@ -161,17 +157,17 @@ TERRAIN: dict[str, TerrainType] = {
             "in season; in-hex Hindrance negates FFMO (A10.531 EX)",
         ),
         # B12: brush: +1 Hindrance, no TEM (B12.3), 2 MF, not Open Ground.
-        _t("brush", 2, 0, "hinder", 1, False, None, True, "B12", "no TEM but not Open Ground (B12.3)"),
+        ("brush", F(2), 0, "hinder", 1, False, None, True, "B12", "no TEM but not Open Ground (B12.3)"),
         # B14: orchard: +1 Hindrance (obstacle to higher LOS in season: not modelled), TEM 0, 1 MF.
-        _t("orchard", 1, 0, "hinder", 1, False, None, True, "B14", "not Open Ground"),
+        ("orchard", F(1), 0, "hinder", 1, False, None, True, "B14", "not Open Ground"),
         # B16: marsh: +1 Hindrance (B16.2), no TEM, entry costs ALL MF (B16.4).
-        _t("marsh", None, 0, "hinder", 1, False, None, False, "B16", "entry costs ALL MF (B16.4)"),
+        ("marsh", None, 0, "hinder", 1, False, None, False, "B16", "entry costs ALL MF (B16.4)"),
         # B21: water obstacle: not enterable by Infantry on foot.
-        _t("water", None, 0, "clear", 0, False, None, False, "B21", "not enterable on foot"),
+        ("water", None, 0, "clear", 0, False, None, False, "B21", "not enterable on foot"),
         # B20: stream: cost depends on depth (B20.4); treated as not traversable for rout.
-        _t("stream", None, 0, "clear", 0, False, None, False, "B20", "depth-dependent cost; not traversable here"),
+        ("stream", None, 0, "clear", 0, False, None, False, "B20", "depth-dependent cost; not traversable here"),
         # B11: cliff (really a hexside): needs Climbing; not traversable for rout.
-        _t("cliff", None, 0, "clear", 0, False, None, False, "B11", "Climbing only"),
+        ("cliff", None, 0, "clear", 0, False, None, False, "B11", "Climbing only"),
     )
 }
 
@@ -179,34 +175,30 @@ TERRAIN: dict[str, TerrainType] = {
 # ---------------------------------------------------------------- features
 
 
-def _f(name, extra_mf, tem, hindrance, fort, cover, passable, rule, note="", entrenchment=False):
-    return FeatureType(name, F(extra_mf), tem, hindrance, fort, cover, passable, rule, note, entrenchment)
-
-
 FEATURES: dict[str, FeatureType] = {
-    f.name: f
-    for f in (
+    row[0]: FeatureType(*row)
+    for row in (
         # B27: foxhole: TEM +2; 1 MF to get in or out (B27.4); the hex is Open
         # Ground for a unit that pays only the minimum MF (A10.531).
-        _f("foxhole", 1, 2, 0, True, None, True, "B27", "1 MF to enter or exit; TEM +2 (+4 vs indirect fire)", True),
-        _f("entrenchment", 1, 2, 0, True, None, True, "B27", "same as foxhole", True),
+        ("foxhole", F(1), 2, 0, True, None, True, "B27", "1 MF to enter or exit; TEM +2 (+4 vs indirect fire)", True),
+        ("entrenchment", F(1), 2, 0, True, None, True, "B27", "same as foxhole", True),
         # B27.5: trench: TEM +2 like a foxhole; 1 MF to enter or exit.
-        _f("trench", 1, 2, 0, True, None, True, "B27.5", "1 MF to enter or exit; TEM +2", True),
+        ("trench", F(1), 2, 0, True, None, True, "B27.5", "1 MF to enter or exit; TEM +2", True),
         # B2: shellholes: +1 TEM only to a unit that spends 1 extra MF; otherwise Open Ground.
-        _f("shellhole", 1, 1, 0, True, None, True, "B2", "Open Ground if entered for 1 MF"),
+        ("shellhole", F(1), 1, 0, True, None, True, "B2", "Open Ground if entered for 1 MF"),
         # B30: pillbox: counts as a building for rout (A10.531, flowchart note 12).
-        _f("pillbox", 1, 3, 0, True, "building", True, "B30", "1 MF to enter; TEM +3 and up"),
+        ("pillbox", F(1), 3, 0, True, "building", True, "B30", "1 MF to enter; TEM +3 and up"),
         # D10: wreck: +1 LOS Hindrance.
-        _f("wreck", 0, 0, 1, False, None, True, "D10", "+1 LOS Hindrance"),
+        ("wreck", F(0), 0, 1, False, None, True, "D10", "+1 LOS Hindrance"),
         # A24: SMOKE: +2 Hindrance (grenade/Dispersed value); +1 MF to enter in MPh/RtPh
         # (A24.7, part of the COT, B.2). SMOKE negates Interdiction.
-        _f("smoke", 1, 0, 2, False, None, True, "A24", "+1 MF to enter (A24.7); +2 Hindrance"),
+        ("smoke", F(1), 0, 2, False, None, True, "A24", "+1 MF to enter (A24.7); +2 Hindrance"),
         # B25: Blaze: cannot be entered; its smoke hinders LOS like +3 SMOKE.
-        _f("blaze", 0, 0, 3, False, None, False, "B25", "not enterable; +3 smoke Hindrance"),
+        ("blaze", F(0), 0, 3, False, None, False, "B25", "not enterable; +3 smoke Hindrance"),
         # Data flags only.
-        _f("wire", 0, 0, 0, False, None, True, "B26", "data flag"),
-        _f("minefield", 0, 0, 0, False, None, True, "B28", "data flag"),
-        _f("ffe", 0, 0, 0, False, None, True, "C1", "OBA Fire For Effect: data flag"),
+        ("wire", F(0), 0, 0, False, None, True, "B26", "data flag"),
+        ("minefield", F(0), 0, 0, False, None, True, "B28", "data flag"),
+        ("ffe", F(0), 0, 0, False, None, True, "C1", "OBA Fire For Effect: data flag"),
     )
 }
 

@@ -187,14 +187,16 @@ def _beside(ax: int, az: int, bounds: tuple) -> list:
     return [(-pi - 1, lo, None, None), (hi, pi + 1, None, None)]
 
 
-def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visit) -> None:
-    """Scan outward from the viewer at cube (ax, az), of the given height.
+def scan(viewer: tuple[int, int, int], watched: Watched, tops: dict, fill, visit) -> None:
+    """Scan outward from the viewer (ax, az, height): at cube (ax, az), of
+    the given height.
     ``tops`` maps a cube key (x, z) to the top of the obstacle in that hex,
     or None; ``fill(key)`` adds a key it lacks and returns its value.
     ``visit(target)`` is called for every unit of ``watched`` that no shadow
     covers (those not visited have no LOS)."""
     if watched.bounds is None:
         return
+    ax, az, height = viewer
     # The units and the viewer lie in a box (x, z and x+z ranges), and a line
     # between two points of it never leaves it: a hex whose centre is more
     # than one step outside (no point of it inside) shades like an obstacle.
@@ -207,7 +209,7 @@ def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visi
         visit(t)
     arcs = _beside(ax, az, watched.bounds)
     pending: dict = {}
-    windows = _gaps(arcs) if arcs else [(-pi, pi)]
+    windows = _gaps(arcs)
     top_of = tops.get
     for d in range(1, farthest + 1):
         new = pending.pop(d, None)
@@ -232,7 +234,5 @@ def scan(ax: int, az: int, height: int, watched: Watched, tops: dict, fill, visi
                 if top is not None and top > height:
                     shade, first = _arcs(ox, oz)
                     pending.setdefault(first, []).extend(shade)
-                ts = at(key)
-                if ts:
-                    for t in ts:
-                        visit(t)
+                for t in at(key, ()):
+                    visit(t)
