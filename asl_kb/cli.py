@@ -172,7 +172,7 @@ def _report_pair(position, args, a, b) -> int:
         results.append(result)
     left, right = results
     d = compare(position, a, b, phase=args.phase)
-    page = to_pair_html(position, a, b, left, right, d, all_paths=args.all_paths)
+    page = to_pair_html(position, (a, left), (b, right), d, all_paths=args.all_paths)
     return _write_page(page, args, left.complete and right.complete and d["complete"])
 
 

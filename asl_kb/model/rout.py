@@ -147,21 +147,15 @@ class Fate(Record):
     @property
     def key(self) -> tuple:
         """What makes two fates the same outcome (not the example path)."""
-        return Fate.key_of(
+        return (
             self.kind,
-            self.captor,
-            self.cause,
+            self.captor or "",
+            self.cause or "",
             self.at,
             self.low_crawl,
             Fate.exposure_key(self.interdiction),
             Fate.exposure_key(self.optional_interdiction),
         )
-
-    @staticmethod
-    def key_of(kind, captor, cause, at, low_crawl, interdiction: tuple, optional: tuple) -> tuple:
-        """Fate.key from its parts (the fate walk figures it before building a
-        Fate); `interdiction`, `optional`: exposure_key of each list."""
-        return (kind, captor or "", cause or "", at, low_crawl, interdiction, optional)
 
     @staticmethod
     def exposure_key(interdictions) -> tuple:

@@ -32,13 +32,15 @@ def side(result, position, label: str, changed: list[dict], all_paths: bool) -> 
     return to_html(r, position, all_paths=all_paths, marks=marks(changed, {u.id for u in position.units}))
 
 
-def to_pair_html(position, a, b, left, right, diff: dict, all_paths: bool = False) -> str:
-    """The page: `left`/`right` are the results (model.Outcomes) of
-    `position` under rule sets a and b (committee/rulesets.py, each
-    position as its rule set runs it: a.apply/b.apply), `diff` their
-    compare() (appeared: only under b, vanished: only under a)."""
+def to_pair_html(position, left: tuple, right: tuple, diff: dict, all_paths: bool = False) -> str:
+    """The page: `left`/`right` are (rule set, result): the rule sets a and
+    b (committee/rulesets.py) and the results (model.Outcomes) of `position`
+    under each (each position as its rule set runs it: a.apply/b.apply),
+    `diff` their compare() (appeared: only under b, vanished: only under a)."""
     from asl_kb.committee.corpus import cause_text
     from asl_kb.committee.search import summary
+
+    (a, left), (b, right) = left, right
 
     def cause(c: dict) -> dict:
         """A cause in words, with what it names: the switch or edited

@@ -100,11 +100,12 @@ def _core_level(tracer, state: dict, hids) -> Any:
     return levels
 
 
-def blocked_by_cores(tracer, state: dict, src: int, se: int, tgts, tes, hexes) -> Any:
-    """For lines from hex `src` (level `se`) to each hex of `tgts` (levels
-    `tes`), whether a core among `hexes` surely blocks it."""
+def blocked_by_cores(tracer, state: dict, source: tuple, targets: tuple, hexes) -> Any:
+    """For lines from `source` (hex src, level se) to each hex of `targets`
+    (hexes tgts, levels tes), whether a core among `hexes` surely blocks it."""
     import numpy as np
 
+    (src, se), (tgts, tes) = source, targets
     a = tracer.arrays
     hexes = np.asarray(hexes, dtype=np.int64)
     levels = _core_level(tracer, state, hexes)

@@ -264,6 +264,46 @@ EDGE_SLACK = 2
 _HEX_TAIL = re.compile(r"([A-Z])(\1*)(0|[1-9][0-9]*)")
 
 
+def _check(boards: Sequence[tuple[BoardSpec, BoardLike]]) -> None:
+    """BoardError unless each board is named once, in a slot of its own of
+    the layout, and all have hexes of one size."""
+    if not boards:
+        raise BoardError("a layout needs at least one board")
+    seen: dict[str, BoardSpec] = {}
+    slots: dict[tuple[int, int], BoardSpec] = {}
+    for spec, archive in boards:
+        prefix = canonical_board(archive.name)
+        if prefix in seen:
+            raise BoardError(f"board {prefix} is named twice in the layout")
+        if (spec.col, spec.row) in slots:
+            raise BoardError(
+                f"boards {slots[(spec.col, spec.row)].board} and {spec.board} are both in column {spec.col}, "
+                f"row {spec.row} of the layout"
+            )
+        if spec.col < 0 or spec.row < 0:
+            raise BoardError(f"board {spec.board}: column and row of the layout start at 0")
+        seen[prefix] = spec
+        slots[(spec.col, spec.row)] = spec
+    g0 = boards[0][1].geometry
+    for spec, archive in boards:
+        g = archive.geometry
+        if round(g.hex_width) != round(g0.hex_width) or round(g.hex_height) != round(g0.hex_height):
+            raise BoardError(f"board {spec.board} has hexes of another size than board {boards[0][0].board}")
+
+
+def _size_on_map(spec: BoardSpec, archive: BoardLike) -> tuple[int, int]:
+    """The board's image size, or its crop's."""
+    w0, h0 = archive.size
+    if spec.crop is None:
+        return w0, h0
+    cx, cy, cw, ch = spec.crop
+    if not (0 <= cx < w0 and 0 <= cy < h0):
+        raise BoardError(f"board {spec.board}: the crop starts outside the board image ({w0}x{h0})")
+    w = w0 - cx if cw < 0 else min(cw, w0 - cx)
+    h = h0 - cy if ch < 0 else min(ch, h0 - cy)
+    return w, h
+
+
 class Layout:
     """Boards placed on one map (see the module's docstring).
 
@@ -274,42 +314,11 @@ class Layout:
     """
 
     def __init__(self, boards: Sequence[tuple[BoardSpec, BoardLike]], edge: tuple[int, int] = (0, 0)):
-        if not boards:
-            raise BoardError("a layout needs at least one board")
+        _check(boards)
         self.edge = edge
-        seen: dict[str, BoardSpec] = {}
-        slots: dict[tuple[int, int], BoardSpec] = {}
-        for spec, archive in boards:
-            prefix = canonical_board(archive.name)
-            if prefix in seen:
-                raise BoardError(f"board {prefix} is named twice in the layout")
-            if (spec.col, spec.row) in slots:
-                raise BoardError(
-                    f"boards {slots[(spec.col, spec.row)].board} and {spec.board} are both in column {spec.col}, "
-                    f"row {spec.row} of the layout"
-                )
-            if spec.col < 0 or spec.row < 0:
-                raise BoardError(f"board {spec.board}: column and row of the layout start at 0")
-            seen[prefix] = spec
-            slots[(spec.col, spec.row)] = spec
         g0 = boards[0][1].geometry
-        for spec, archive in boards:
-            g = archive.geometry
-            if round(g.hex_width) != round(g0.hex_width) or round(g.hex_height) != round(g0.hex_height):
-                raise BoardError(f"board {spec.board} has hexes of another size than board {boards[0][0].board}")
         # each board's size on the map, then its place (VASSAL's Map.setBoardBoundaries)
-        sizes = {}
-        for spec, archive in boards:
-            w0, h0 = archive.size
-            if spec.crop is None:
-                w, h = w0, h0
-            else:
-                cx, cy, cw, ch = spec.crop
-                if not (0 <= cx < w0 and 0 <= cy < h0):
-                    raise BoardError(f"board {spec.board}: the crop starts outside the board image ({w0}x{h0})")
-                w = w0 - cx if cw < 0 else min(cw, w0 - cx)
-                h = h0 - cy if ch < 0 else min(ch, h0 - cy)
-            sizes[(spec.col, spec.row)] = (w, h)
+        sizes = {(spec.col, spec.row): _size_on_map(spec, archive) for spec, archive in boards}
         self.boards: tuple[PlacedBoard, ...] = tuple(
             PlacedBoard(
                 spec,

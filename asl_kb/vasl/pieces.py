@@ -267,16 +267,9 @@ def identify(piece: Piece) -> Counter:
 
 
 def _unit(piece: Piece, name: str, ls: list[Layer]) -> Counter:
-    status: list[str] = []
     faces = [l.image() for l in ls if l.active]
     nation = _nation(piece, faces)
-    if _trait_owner(piece, "conceal;"):
-        status.append("concealed")
-    if _trait_owner(piece, "hide;"):
-        status.append("hidden")
-    for l in ls:
-        if l.active and l.level_name() in LAYER_STATUS:
-            status.append(LAYER_STATUS[l.level_name()])
+    status = _status(piece, ls)
     common = dict(nation=nation, label=_label(piece))
     image = piece.image.strip()
     folders = " ".join([image] + faces)
@@ -285,15 +278,7 @@ def _unit(piece: Piece, name: str, ls: list[Layer]) -> Counter:
         return Counter(kind, values=name, status=tuple(status), **common)  # type: ignore[arg-type]
     if name in SUPPORT_WEAPONS or re.fullmatch(r"\d+\* MTR.*", name):
         return Counter("sw", values=SUPPORT_WEAPONS.get(name, "mtr"), **common)  # type: ignore[arg-type]
-    broken, found = _face(ls)
-    if found is None and image:
-        found = _read_image(image) or _read_values(name)
-        for l in ls:  # a broken side over the piece's own image
-            if l.active and _is_broken_name(l.level_name()):
-                broken = True
-                break
-    if found is None:
-        found = _read_values(name)
+    broken, found = _unit_values(name, image, ls)
     if found is None:
         shown = next((f for f in faces if f), image) or "no image"
         return Counter("unknown", status=tuple(status), why=f"a counter the import cannot read ({shown})", **common)  # type: ignore[arg-type]
@@ -305,6 +290,34 @@ def _unit(piece: Piece, name: str, ls: list[Layer]) -> Counter:
         if "concealed" in status:  # a broken unit loses concealment (A12.14): VASL may keep the mask
             status.remove("concealed")
     return Counter(kind, values=values, unit_class=CLASSES.get(cls or ""), status=tuple(status), **common)  # type: ignore[arg-type]
+
+
+def _status(piece: Piece, ls: list[Layer]) -> list[str]:
+    """The unit's status as its traits show it: concealed, hidden, and the
+    status of its active layers (LAYER_STATUS)."""
+    status: list[str] = []
+    if _trait_owner(piece, "conceal;"):
+        status.append("concealed")
+    if _trait_owner(piece, "hide;"):
+        status.append("hidden")
+    for l in ls:
+        if l.active and l.level_name() in LAYER_STATUS:
+            status.append(LAYER_STATUS[l.level_name()])
+    return status
+
+
+def _unit_values(name: str, image: str, ls: list[Layer]) -> tuple[bool, tuple[str, str, str | None] | None]:
+    """(broken, (kind, values, class)) of a unit: read from its Layers
+    (_face), else from the piece's own image (a broken side over it) or
+    its name."""
+    broken, found = _face(ls)
+    if found is None and image:
+        found = _read_image(image) or _read_values(name)
+        # a broken side over the piece's own image
+        broken = broken or any(l.active and _is_broken_name(l.level_name()) for l in ls)
+    if found is None:
+        found = _read_values(name)
+    return broken, found
 
 
 def _face(ls: list[Layer]) -> tuple[bool, tuple[str, str, str | None] | None]:

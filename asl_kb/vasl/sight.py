@@ -248,7 +248,7 @@ class RealLos:
             se = real.hex_data(s_hex).base + src_loc.base
             # the cores between: the hexes of the box the lines span
             hexes = batch.hexes_between(a, src, tg)
-            hit = cores.blocked_by_cores(tracer, state, src, se, tg, np.array(tes, dtype=np.int64), hexes)
+            hit = cores.blocked_by_cores(tracer, state, (src, se), (tg, np.array(tes, dtype=np.int64)), hexes)
             for key, good, blocked in zip(group, ok, hit.tolist()):
                 if good and blocked:
                     self._cache[key] = _BLOCKED

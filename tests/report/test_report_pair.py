@@ -110,7 +110,7 @@ def test_an_edited_clause_is_named_with_its_file_line_and_rule_id():
         "complete": True,
     }
     a, b = parse_ruleset("current"), dataclasses.replace(parse_ruleset("current"), version="prior")
-    tags = Elements(pair.to_pair_html(position, a, b, result, result, d)).tags
+    tags = Elements(pair.to_pair_html(position, (a, result), (b, result), d)).tags
     [cause] = [attrs for t, attrs in tags if t == "span" and "cause" in _classes(attrs)]
     assert (cause["data-rule"], cause["data-clause"]) == ("A20.21", "rout/A20_21_surrender.lp:12")
     assert marked(boards(tags)["a"])[1] == {position.units[0].hex}
