@@ -70,14 +70,8 @@ def synthetic_board(seed: int):
         col = min(32, max(0, column_index(letters) + rnd.choice((-1, 0, 1))))
         return f"{column_letters(col)}{min(10, max(1, row + rnd.choice((-1, 0, 1))))}"
 
-    for _ in range(3):  # hills: a level-1 skirt, a level-2 top, a level-3 summit
-        top = some_hex((3, 8))
-        skirt = {top} | {near(top) for _ in range(10)}
-        for h in skirt:
-            p.ground(h, 1)
-        for h in {top} | {near(top) for _ in range(3)}:
-            p.ground(h, 2, scale=0.8)
-        p.ground(top, 3, scale=0.5)
+    for _ in range(3):
+        _hill(p, some_hex((3, 8)), near)
     for _ in range(10):  # woods
         h = some_hex()
         for w in {h} | {near(h) for _ in range(4)}:
@@ -93,6 +87,16 @@ def synthetic_board(seed: int):
     for _ in range(16):  # walls and hedges along hexsides
         p.hexside(some_hex(), rnd.randrange(1, 7), rnd.choice(("Wall", "Hedge")))
     return p
+
+
+def _hill(p, top: str, near) -> None:
+    """A hill: a level-1 skirt, a level-2 top, a level-3 summit."""
+    skirt = {top} | {near(top) for _ in range(10)}
+    for h in skirt:
+        p.ground(h, 1)
+    for h in {top} | {near(top) for _ in range(3)}:
+        p.ground(h, 2, scale=0.8)
+    p.ground(top, 3, scale=0.5)
 
 
 def synthetic_folder(folder: Path, seed: int) -> Path:

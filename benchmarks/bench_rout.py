@@ -300,7 +300,9 @@ def _layers(stats: pstats.Stats) -> dict:
     return out
 
 
-def profile(boards: int, broken: int, seed: int, top: int, repeat: int = 3, live_rules: bool = False) -> None:
+def profile(config: tuple[int, int], seed: int, top: int, repeat: int = 3, live_rules: bool = False) -> None:
+    """Where the time of one configuration (boards, broken units) goes."""
+    boards, broken = config
     with tempfile.TemporaryDirectory(prefix="asl-kb-bench-") as tmp:
         fingerprint = snapshot_rules(tmp, live_rules)
         position = load_generated(boards, broken, seed, tmp)
@@ -368,7 +370,7 @@ def main(argv=None) -> int:
     ap.add_argument("--live-rules", action="store_true", help="read rules/ in place instead of a copy taken at start")
     args = ap.parse_args(argv)
     if args.profile:
-        profile(4, 40, args.seed, args.top, max(1, args.repeat), args.live_rules)
+        profile((4, 40), args.seed, args.top, max(1, args.repeat), args.live_rules)
         return 0
     configs = [(1, 10)] if args.quick else [(b, n) for b in BOARDS for n in BROKEN]
     results = bench(configs, max(1, args.repeat), args.seed, args.live_rules)
