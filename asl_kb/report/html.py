@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from asl_kb.board import hexgrid, terrain as terrain_table
 from asl_kb.model import Outcomes
+from asl_kb.record import FrozenRecord, record
 from asl_kb.resources import docs_dir
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -135,7 +136,7 @@ def _inset(h: str, k: float) -> str:
 # --------------------------------------------------------------------------
 
 
-def to_html(
+def to_html(  # noqa: PLR0913 (what the page draws, by keyword: report's flags, serve's and pair's asks)
     result: Outcomes | dict,
     position,
     all_paths: bool = False,
@@ -163,7 +164,7 @@ def to_html(
     a glance, the others counted); a collection of (unit id, destination)
     pairs draws every route to those (`asl-kb serve` expands one)."""
     r = result.to_json() if isinstance(result, Outcomes) else result  # the JSON renderer's data
-    view = _View(r, position, all_paths, whole_area, art_href, every_route, fate)
+    view = _View(r, position, _Drawn(all_paths, whole_area, art_href, every_route, fate))
     selected = None
     if fate is not None:
         selected = view.overlay_of(*fate)
@@ -227,23 +228,25 @@ def environment() -> jinja2.Environment:
     return env
 
 
+@record(frozen=True)
+class _Drawn(FrozenRecord):
+    """What to_html() was asked to draw (its arguments of the same names)."""
+
+    all_paths: bool
+    whole_area: bool
+    art_href: Callable | None
+    every_route: bool | Collection[tuple[str, str]]
+    fate: tuple[str, int] | None
+
+
 class _View:
     """What the template draws: map hexes, counters, fate overlays, lists."""
 
-    def __init__(
-        self,
-        r: dict,
-        position,
-        all_paths: bool,
-        whole_area: bool = False,
-        art_href=None,
-        every_route: bool | Collection[tuple[str, str]] = False,
-        fate: tuple[str, int] | None = None,
-    ):
-        self.r, self.position, self.all_paths, self.whole_area = r, position, all_paths, whole_area
+    def __init__(self, r: dict, position, drawn: _Drawn):
+        self.r, self.position, self.all_paths, self.whole_area = r, position, drawn.all_paths, drawn.whole_area
         #: every route to a destination drawn, or only its best (the first
         #: listed, as `outcomes` lists them) and the fate asked for
-        self.every_route, self.fate = every_route, fate
+        self.every_route, self.fate = drawn.every_route, drawn.fate
         #: on VASL boards, their picture (asl_kb/vasl/picture.py): the boards'
         #: art under the hex grid, drawn in the boards' own pixels
         self.picture = None
@@ -269,7 +272,7 @@ class _View:
         self.hexes = self._map_hexes()
         self.viewbox, self.width, self.height = self._viewbox()
         self.cells = [self._cell(h) for h in self.hexes]
-        self.art = self.picture.images(self.box, art_href) if self.picture is not None else []
+        self.art = self.picture.images(self.box, drawn.art_href) if self.picture is not None else []
         self.buildings = self._building_outlines() if self.picture is None else []
         self.hexsides = self._hexside_lines()
         self.counters = self._counters()
