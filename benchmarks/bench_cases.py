@@ -128,7 +128,7 @@ def _print(rows: list[tuple]) -> None:
         print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))), flush=True)
 
 
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--child", metavar="POSITION", help=argparse.SUPPRESS)
     ap.add_argument("--phase", action="store_true", help=argparse.SUPPRESS)
@@ -145,7 +145,11 @@ def main(argv=None) -> int:
         "peak memory the most of any run (default 1)",
     )
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
     if args.child:
         child(args.child, args.phase)
         return 0
@@ -211,43 +215,7 @@ def main(argv=None) -> int:
         for i, (name, text, phase) in enumerate(cases):
             path = os.path.join(tmp, f"case{i}.yaml")
             Path(path).write_text(text, encoding="utf-8")
-            tries = []
-            for _ in range(max(1, args.case_repeat)):
-                r = run_child(
-                    [sys.executable, str(Path(__file__).resolve()), "--child", path] + (["--phase"] if phase else [])
-                )
-                try:
-                    tries.append((r, json.loads(r["stdout"].strip().splitlines()[-1])))
-                except (ValueError, IndexError):
-                    break
-            if len(tries) < max(1, args.case_repeat):
-                rows.append(
-                    (name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", "-", f"error (exit {r['rc']})")
-                    + ("-",) * (len(HEADER) - 5)
-                )
-                continue
-            # the run with the median outcomes() CPU time stands for the case
-            tries.sort(key=lambda t: t[1]["cpu"])
-            r, c = tries[len(tries) // 2]
-            r = dict(r, maxrss_mib=max(t[0]["maxrss_mib"] for t in tries))
-            measured[name] = (c, r)
-            rows.append(
-                (
-                    name,
-                    f"{r['wall']:.3f}",
-                    f"{r['cpu']:.3f}",
-                    f"{r['wall'] / floor:.2f}",
-                    f"{c['wall']:.3f}",
-                    f"{c['cpu']:.3f}",
-                    str(c["atoms"]),
-                    str(c["fates"]),
-                    str(c["phase_count"]) if phase else "-",
-                    str(c["json_bytes"]),
-                    f"{r['maxrss_mib']:.0f}",
-                    "yes" if c["complete"] else "NO",
-                )
-            )
-            print(f"  {name}: {r['wall']:.2f} s", file=sys.stderr, flush=True)
+            rows.append(_case_row((name, path, phase), args, floor, measured))
     print()
     other = "one run each" if args.case_repeat <= 1 else f"the run with the median outcomes() CPU of {args.case_repeat}"
     print(
@@ -260,6 +228,44 @@ def main(argv=None) -> int:
     for line in _targets(runs, floor, measured, boards):
         print(line)
     return 0
+
+
+def _case_row(case: tuple[str, str, bool], args, floor: float, measured: dict) -> tuple:
+    """The row of one case (name, its position's file, --phase): the run
+    with the median outcomes() CPU time of --case-repeat runs, its peak
+    memory the most of any run (measured[name]: its figures and its run)."""
+    name, path, phase = case
+    tries = []
+    for _ in range(max(1, args.case_repeat)):
+        r = run_child([sys.executable, str(Path(__file__).resolve()), "--child", path] + (["--phase"] if phase else []))
+        try:
+            tries.append((r, json.loads(r["stdout"].strip().splitlines()[-1])))
+        except (ValueError, IndexError):
+            break
+    if len(tries) < max(1, args.case_repeat):
+        error = (name, f"{r['wall']:.3f}", f"{r['cpu']:.3f}", "-", f"error (exit {r['rc']})")
+        return error + ("-",) * (len(HEADER) - len(error))
+    # the run with the median outcomes() CPU time stands for the case
+    tries.sort(key=lambda t: t[1]["cpu"])
+    r, c = tries[len(tries) // 2]
+    r = dict(r, maxrss_mib=max(t[0]["maxrss_mib"] for t in tries))
+    measured[name] = (c, r)
+    row = (
+        name,
+        f"{r['wall']:.3f}",
+        f"{r['cpu']:.3f}",
+        f"{r['wall'] / floor:.2f}",
+        f"{c['wall']:.3f}",
+        f"{c['cpu']:.3f}",
+        str(c["atoms"]),
+        str(c["fates"]),
+        str(c["phase_count"]) if phase else "-",
+        str(c["json_bytes"]),
+        f"{r['maxrss_mib']:.0f}",
+        "yes" if c["complete"] else "NO",
+    )
+    print(f"  {name}: {r['wall']:.2f} s", file=sys.stderr, flush=True)
+    return row
 
 
 def _verdict(value: float, limit: float) -> str:
