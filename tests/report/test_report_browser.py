@@ -22,29 +22,42 @@ A10_531 = cases_dir() / "rout" / "A10.531-EX.yaml"
 
 
 class Page:
-    """A report opened in the browser, with its console errors and every
-    request it made."""
+    """A tab for reports, with its console errors and every request it
+    made: one a module (the `tab` fixture), each report loaded in turn (a new
+    tab costs more than loading most reports)."""
 
-    def __init__(self, browser, path: Path, text: str):
+    def __init__(self, browser, folder: Path):
+        self.folder = folder
+        self.loaded = 0
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page = browser.new_page(viewport={"width": 1500, "height": 1000})
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(r.url))
-        self.load(path, text)
 
-    def load(self, path: Path, text: str):
-        """Open another report in the same tab (a new tab costs more than
-        loading most reports): errors and requests from that load on."""
+    def load(self, name: str, text: str):
+        """Open a report (a file of its own: a new document, whatever the
+        last one left scrolled, toggled or anchored): errors and requests
+        from that load on."""
+        self.loaded += 1
+        path = self.folder / f"{self.loaded}-{name}.html"
         path.write_text(text, encoding="utf-8")
         self.errors.clear()
         self.requests.clear()
         self.page.goto(path.as_uri())
         self.load_ms = self.page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+        return self
 
     def close(self):
         self.page.close()
+
+
+@pytest.fixture(scope="module")
+def tab(browser, tmp_path_factory):
+    p = Page(browser, tmp_path_factory.mktemp("reports"))
+    yield p
+    p.close()
 
 
 #: counters (g.counter), fate entries (li.fate by data-section, data-unit) and
@@ -76,34 +89,25 @@ def _parts() -> list:
 
 
 @pytest.mark.parametrize("pages", _parts())
-def test_every_bundled_page_loads_with_every_unit_and_fate_list(browser, tmp_path, capsys, pages):
+def test_every_bundled_page_loads_with_every_unit_and_fate_list(tab, capsys, pages):
     # one test per part, so that the test workers share the pages
     timings = []
-    p = None
-    try:
-        for path in pages:
-            position, r, text = case_page(path)
-            render = RENDER_SECONDS[path, path.parent.name == "phase", path.parent.name == "rout"]
-            file = tmp_path / f"{path.parent.name}-{path.stem}.html"
-            if p is None:
-                p = Page(browser, file, text)
-            else:
-                p.load(file, text)
-            assert p.errors == [], path.name
-            assert [u for u in p.requests if not u.startswith("file:")] == [], path.name
-            # what the page shows, read in one call into the page: its counters,
-            # its fate entries by section and unit, its unit sections in the panel
-            shown = p.page.evaluate(SHOWN)
-            assert sorted(shown["counters"]) == sorted(u.id for u in position.units), path.name
-            for section in ("rout", "heat_of_battle", "disrupted"):
-                for u in r["units"] if section == "rout" else r.get(section, []):
-                    n = shown["fates"].get(section, {}).get(u["id"], 0)
-                    assert n == len(u["fates"]), (path.name, u["id"])
-                    assert shown["panels"].get(u["id"], 0) >= 1
-            timings.append((f"{path.parent.name}/{path.stem}", render, p.load_ms))
-    finally:
-        if p is not None:
-            p.close()
+    for path in pages:
+        position, r, text = case_page(path)
+        render = RENDER_SECONDS[path, path.parent.name == "phase", path.parent.name == "rout"]
+        p = tab.load(f"{path.parent.name}-{path.stem}", text)
+        assert p.errors == [], path.name
+        assert [u for u in p.requests if not u.startswith("file:")] == [], path.name
+        # what the page shows, read in one call into the page: its counters,
+        # its fate entries by section and unit, its unit sections in the panel
+        shown = p.page.evaluate(SHOWN)
+        assert sorted(shown["counters"]) == sorted(u.id for u in position.units), path.name
+        for section in ("rout", "heat_of_battle", "disrupted"):
+            for u in r["units"] if section == "rout" else r.get(section, []):
+                n = shown["fates"].get(section, {}).get(u["id"], 0)
+                assert n == len(u["fates"]), (path.name, u["id"])
+                assert shown["panels"].get(u["id"], 0) >= 1
+        timings.append((f"{path.parent.name}/{path.stem}", render, p.load_ms))
     with capsys.disabled():
         print("\nreport page of each bundled position: rendered (to_html), loaded in Chromium (load event)")
         for name, s, ms in timings:
@@ -153,76 +157,132 @@ DRAWN = """li => {
     };
 }"""
 
+#: a click as a mouse makes it, inside the page: the element scrolled into
+#: view, and mousedown, mouseup and click given to what is at its centre --
+#: which must be in the element (false: a click there would land elsewhere,
+#: under another element)
+MOUSE_CLICK = """e => {
+    e.scrollIntoView({block: 'center', inline: 'center'});
+    const r = e.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !e.contains(hit)) return false;
+    for (const type of ['mousedown', 'mouseup', 'click'])
+        hit.dispatchEvent(new MouseEvent(type, {bubbles: true, cancelable: true, view: window,
+                                                clientX: x, clientY: y, button: 0}));
+    return true;
+}"""
+
+#: every fate clicked in turn (MOUSE_CLICK; its destination opened first by
+#: a click on its summary if closed) and what it shows read (DRAWN), in one
+#: call into the page: a Playwright round trip per click cost ~0.2 s a fate,
+#: seconds a position. The selectors are in the order of the JSON's fates.
+CLICK_EACH = """([selectors, drawn, mouseClick]) => {
+    const draw = eval(drawn), click = eval(mouseClick);
+    return selectors.map(sel => {
+        const li = document.querySelector(sel);
+        if (!li) return {found: false};
+        const details = li.parentElement.closest('details');
+        const opened = !details || details.open || click(details.querySelector('summary'));
+        const hit = click(li);
+        return {found: true, opened, hit, ...draw(li)};
+    });
+}"""
+
+
+def _fate_selector(unit: str, i: int) -> str:
+    return f'li.fate[data-section="rout"][data-unit="{unit}"][data-index="{i}"]'
+
+
+def _check_drawn(d: dict, f: dict):
+    """What the page shows after a fate's entry was clicked: its overlay
+    alone, its route through the JSON's path's hex centres, its end, its
+    Interdictions, its because lines."""
+    assert d["shown"] == [d["named"]]
+    assert d["overlay"]
+    if len(f["path"]) > 1:
+        assert d["route"]["hexes"].split() == f["path"]
+        drawn = [tuple(map(float, q.split(","))) for q in d["route"]["points"].split()]
+        centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in f["path"]]
+        assert len(drawn) == len(centres)
+        assert all(abs(x - cx) < 0.06 and abs(y - cy) < 0.06 for (x, y), (cx, cy) in zip(drawn, centres))
+        assert d["route"]["size"] > 10
+        assert d["route"]["drawn"]
+    else:
+        assert d["route"] is None
+    assert d["end"]
+    assert d["interdiction"] == len(f["interdiction"]) + len(f["optional_interdiction"])
+    # its because lines show beside it (said once: lines differing in one
+    # unit or hex merged, issue 30), each rule id a link into the catalogue
+    assert d["rule_links"] == len(report._merged(f["because"]))
+    assert d["why"]
+
 
 @pytest.mark.parametrize(
     "path",
     [A10_531, cases_dir() / "rout" / "A10.533-EX2.yaml", cases_dir() / "immediate" / "article-Ex8.yaml"],
     ids=lambda p: p.stem,
 )
-def test_clicking_a_fate_draws_exactly_its_json_path(browser, tmp_path, path):
+def test_clicking_a_fate_draws_exactly_its_json_path(tab, path):
     position, r, text = case_page(path)
-    p = Page(browser, tmp_path / "r.html", text)
-    try:
-        for u in r["units"]:
-            for i, f in enumerate(u["fates"]):
-                li = p.page.locator(f'li.fate[data-section="rout"][data-unit="{u["id"]}"][data-index="{i}"]')
-                _open_and_click(p, li)
-                d = li.evaluate(DRAWN)
-                assert d["shown"] == [d["named"]]
-                assert d["overlay"]
-                if len(f["path"]) > 1:
-                    assert d["route"]["hexes"].split() == f["path"]
-                    drawn = [tuple(map(float, q.split(","))) for q in d["route"]["points"].split()]
-                    centres = [hexgrid.hex_shape(h.split("@")[0], report.SIZE).centre for h in f["path"]]
-                    assert len(drawn) == len(centres)
-                    assert all(abs(x - cx) < 0.06 and abs(y - cy) < 0.06 for (x, y), (cx, cy) in zip(drawn, centres))
-                    assert d["route"]["size"] > 10
-                    assert d["route"]["drawn"]
-                else:
-                    assert d["route"] is None
-                assert d["end"]
-                assert d["interdiction"] == len(f["interdiction"]) + len(f["optional_interdiction"])
-                # its because lines show beside it (said once: lines differing in one
-                # unit or hex merged, issue 30), each rule id a link into the catalogue
-                assert d["rule_links"] == len(report._merged(f["because"]))
-                assert d["why"]
-        assert p.errors == []
-    finally:
-        p.close()
+    fates = [(u["id"], i, f) for u in r["units"] for i, f in enumerate(u["fates"])]
+    assert len(fates) > 1
+    p = tab.load("r", text)
+    # every fate clicked in the page, in the JSON's order
+    shown = p.page.evaluate(CLICK_EACH, [[_fate_selector(u, i) for u, i, _ in fates], DRAWN, MOUSE_CLICK])
+    for (u, i, f), d in zip(fates, shown, strict=True):
+        assert d["found"] and d["opened"] and d["hit"], (u, i, d)
+        _check_drawn(d, f)
+    # and a real mouse click (Playwright's) on the first fate, the last one
+    # shown, gives what the page's own click gave
+    u, i, f = fates[0]
+    li = p.page.locator(_fate_selector(u, i))
+    _open_and_click(p, li)
+    _check_drawn(li.evaluate(DRAWN), f)
+    assert p.errors == []
 
 
-def test_rule_links_and_los_toggle(browser, tmp_path):
+def test_rule_links_and_los_toggle(tab):
     position, r, text = case_page(A10_531)
-    p = Page(browser, tmp_path / "r.html", text)
-    try:
-        assert not p.page.locator("#los").is_visible()
-        p.page.locator("#los-toggle").check()
-        assert p.page.locator("#los").is_visible()
-        assert p.page.locator("#los g.los").count() == len(position.los_blocked) + len(position.los_clear)
-        link = p.page.locator("#panel ul.because a.rule").first
-        rule = link.inner_text()
-        link.click()
-        assert p.page.evaluate("location.hash") == "#" + report.anchor(rule)
-        assert p.page.locator(f'[id="{report.anchor(rule)}"]').inner_text() == rule
-        assert p.errors == []
-    finally:
-        p.close()
+    p = tab.load("r", text)
+    assert not p.page.locator("#los").is_visible()
+    p.page.locator("#los-toggle").check()
+    assert p.page.locator("#los").is_visible()
+    assert p.page.locator("#los g.los").count() == len(position.los_blocked) + len(position.los_clear)
+    link = p.page.locator("#panel ul.because a.rule").first
+    rule = link.inner_text()
+    link.click()
+    assert p.page.evaluate("location.hash") == "#" + report.anchor(rule)
+    assert p.page.locator(f'[id="{report.anchor(rule)}"]').inner_text() == rule
+    assert p.errors == []
 
 
-def test_whole_phase_outcome_draws_each_units_fate(browser, tmp_path):
+#: each whole-phase outcome clicked in turn (as CLICK_EACH clicks a fate),
+#: and the units whose overlays are then shown, in one call into the page
+CLICK_EACH_OUTCOME = """(click) => {
+    const hit = eval(click);
+    return [...document.querySelectorAll('li.phase-outcome')].map(li => ({
+        hit: hit(li),
+        shown: [...document.querySelectorAll('g.overlay.shown')].map(g => g.dataset.unit)}));
+}"""
+
+
+def test_whole_phase_outcome_draws_each_units_fate(tab):
     path = cases_dir() / "phase" / "article-Ex13.yaml"
     position, r, text = case_page(path)
-    p = Page(browser, tmp_path / "r.html", text)
-    try:
-        items = p.page.locator("li.phase-outcome")
-        assert items.count() == len(r["phase"]["outcomes"]) > 0
-        for k, o in enumerate(r["phase"]["outcomes"]):
-            items.nth(k).click(force=True)
-            shown = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.dataset.unit)")
-            assert sorted(shown) == sorted(t["unit"] for t in o["turns"])
-        assert p.errors == []
-    finally:
-        p.close()
+    p = tab.load("r", text)
+    outcomes = r["phase"]["outcomes"]
+    assert len(outcomes) > 1
+    shown = p.page.evaluate(CLICK_EACH_OUTCOME, MOUSE_CLICK)
+    assert len(shown) == len(outcomes)
+    for o, d in zip(outcomes, shown):
+        assert d["hit"]
+        assert sorted(d["shown"]) == sorted(t["unit"] for t in o["turns"])
+    # and a real mouse click (Playwright's) on the first, the last one shown
+    p.page.locator("li.phase-outcome").first.click(force=True)
+    units = p.page.eval_on_selector_all("g.overlay.shown", "gs => gs.map(g => g.dataset.unit)")
+    assert sorted(units) == sorted(t["unit"] for t in outcomes[0]["turns"])
+    assert p.errors == []
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
