@@ -7,6 +7,7 @@ does; the tooling (tools/) may import asl_kb, asl_kb never imports it."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,20 +24,35 @@ def _modules(top: str) -> dict[str, Path]:
 MODULES = _modules("asl_kb")
 
 
-def _imports(name: str, path: Path):
-    """(line, module imported, the names taken from it) of every import of
-    a module, at its top or inside a function."""
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+@cache
+def _read(name: str, path: Path) -> tuple[list, list]:
+    """A module's imports and its `x._name` attributes, read in one walk of
+    its source (parsed once a process: the tests read the same modules)."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    imports, private = [], []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             for a in node.names:
-                yield node.lineno, a.name, (), a.asname or a.name.split(".")[0]
+                imports.append((node.lineno, a.name, (), a.asname or a.name.split(".")[0]))
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(up + ([base] if base else []))
-            yield node.lineno, base, tuple(a.name for a in node.names), None
+            imports.append((node.lineno, base, tuple(a.name for a in node.names), None))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and _private(node.attr):
+            private.append((node.lineno, node.value.id, node.attr))
+    return imports, private
+
+
+def _imports(name: str, path: Path) -> list:
+    """(line, module imported, the names taken from it, the name bound) of
+    every import of a module, at its top or inside a function."""
+    return _read(name, path)[0]
 
 
 def _owner(dotted: str) -> str | None:
@@ -73,14 +89,9 @@ def test_no_import_cycle():
     assert not cycles, "import cycles: " + "; ".join(f"{a} <-> {b}" for a, b in cycles)
 
 
-def _private(name: str) -> bool:
-    return name.startswith("_") and not name.startswith("__")
-
-
 def test_no_private_name_of_another_module_is_imported():
     found = []
     for m, p in MODULES.items():
-        tree = ast.parse(p.read_text(), str(p))
         # names bound to a module of ours: `import asl_kb.x as y`, `from asl_kb import x`
         bound: dict[str, str] = {}
         for line, base, names, alias in _imports(m, p):
@@ -93,11 +104,10 @@ def test_no_private_name_of_another_module_is_imported():
                     bound[n] = f"{base}.{n}"
                 elif _private(n):
                     found.append(f"{p.relative_to(ROOT)}:{line}: from {base} import {n}")
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and _private(node.attr):
-                target = bound.get(node.value.id)
-                if target and target != m:
-                    found.append(f"{p.relative_to(ROOT)}:{node.lineno}: {node.value.id}.{node.attr} ({target})")
+        for line, value, attr in _read(m, p)[1]:
+            target = bound.get(value)
+            if target and target != m:
+                found.append(f"{p.relative_to(ROOT)}:{line}: {value}.{attr} ({target})")
     assert not found, "private names of another module:\n" + "\n".join(found)
 
 
