@@ -21,6 +21,7 @@ compares. A sample output is marked by a comment before its block:
 
 A block that is none of these fails the test: drift cannot hide."""
 
+import functools
 import json
 import re
 import shlex
@@ -239,9 +240,15 @@ def _tracked(committed_only: bool = False) -> list[str]:
     return [p for p in out.stdout.splitlines() if (ROOT / p).exists()]
 
 
-def _named_texts():
+@functools.cache
+def _named_texts() -> tuple:
     """(file, line number, text) of every doc line and every comment of the
-    rules and of the Python of the package and the tooling."""
+    rules and of the Python of the package and the tooling (read once a
+    process: two tests read them)."""
+    return tuple(_read_named_texts())
+
+
+def _read_named_texts():
     for doc in (*BLOCK_DOCS, ROOT / "CHANGES.md"):
         if doc.exists():
             for n, line in enumerate(doc.read_text().splitlines(), 1):
@@ -253,18 +260,26 @@ def _named_texts():
         yield from _python_texts(py)
 
 
+#: a Python string (its prefix, triple-quoted or not) or a comment (group 1),
+#: scanned left to right: the comments tokenize finds, at C speed (its
+#: pure-Python tokenizer took seconds over the package)
+STRING_OR_COMMENT = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:'{3}[\s\S]*?'{3}|"{3}[\s\S]*?"{3}|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")|(#[^\r\n]*)"""
+)
+
+
 def _python_texts(py: Path):
     """(file, line number, text) of each comment and docstring line of a
     Python file."""
     import ast
-    import io
-    import tokenize
 
     text = py.read_text()
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type == tokenize.COMMENT:
-            yield py, tok.start[0], tok.string
-    for node in ast.walk(ast.parse(text)):
+    n, at = 1, 0
+    for m in STRING_OR_COMMENT.finditer(text):
+        if m.group(1) is not None:
+            n, at = n + text.count("\n", at, m.start()), m.start()
+            yield py, n, m.group(1)
+    for node in _statements(ast.parse(text)):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if (
@@ -274,6 +289,22 @@ def _python_texts(py: Path):
             ):
                 for i, line in enumerate(first.value.value.splitlines()):
                     yield py, first.lineno + i, line
+
+
+def _statements(module):
+    """The module and every statement in it, as ast.walk gives them, without
+    the expressions (a class or a function stands only in a list of
+    statements; walking the expressions too cost seconds)."""
+    from collections import deque
+
+    todo = deque([module])
+    while todo:
+        node = todo.popleft()
+        yield node
+        for field in ("body", "handlers", "orelse", "finalbody", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                todo.extend(children)
 
 
 def _exists(name: str, where: Path, tracked: set[str], basenames: set[str]) -> bool:
