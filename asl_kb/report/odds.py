@@ -91,6 +91,8 @@ class NmcTable:
         self._made: dict = {}
         #: id of a chain _after kept (in _memo) -> its odds' numbers (_weigh)
         self._odds: dict = {}
+        #: (unit, state) -> what its check leads to (_outcomes)
+        self._each: dict = {}
 
     def leaders(self, unit: str) -> list[str]:
         """The leaders who may rout with `unit` (A10.711)."""
@@ -103,7 +105,7 @@ class NmcTable:
         start = self.starts.get((unit, with_leader))
         if start is None:
             return None
-        if unit not in self._mf_of:
+        if unit not in self._mf_of and not all(n for _, _, n in steps):
             # (no state of the unit routs with fewer MF: only the NMCs tell
             # one path's chain from another's)
             steps = tuple((h, 0, n) for h, _, n in steps if n)
@@ -127,132 +129,161 @@ class NmcTable:
             morale_from=self.morale_from.get(unit),
         )
 
-    def _weigh(self, start: str, after: tuple) -> tuple:
+    def depends_on_mf(self, unit: str) -> bool:
+        """Whether a state of the unit routs with fewer MF (then the MF each
+        step spends tells one path's chain from another's, not only its
+        NMCs)."""
+        return unit in self._mf_of
+
+    def _weigh(self, start: str, after: _Chain) -> tuple:
         """(intact, reduced, pinned, eliminated, dice, stopped): the chain
         `after` (_after) in ways of 6^dice."""
-        live, pinned, stopped, eliminated = after
-        top = max(
-            [e for (_, e) in live] + [e for d in (pinned, stopped) for (_, e) in d] + [e for e in eliminated],
-            default=0,
-        )
-
-        def ways(masses) -> int:
-            return sum(w * 6 ** (top - e) for e, w in masses)
-
+        top = after.top
         # intact: it arrives as it began (a SMC already wounded, wounded
         # again with no more penalty, A17.11, is as it began); reduced: in
         # any other state the chain leaves it in
-        intact = ways((e, w) for (s, e), w in live.items() if s == start)
-        reduced = ways((e, w) for (s, e), w in live.items() if s != start)
-        return (
-            intact,
-            reduced,
-            tuple(self._where(pinned, ways)),
-            ways(eliminated.items()),
-            top,
-            tuple(self._where(stopped, ways)),
-        )
+        intact = reduced = 0
+        for (s, e), w in after.live.items():
+            if s == start:
+                intact += w * 6 ** (top - e)
+            else:
+                reduced += w * 6 ** (top - e)
+        return (intact, reduced, self._where(after.pinned), after.eliminated, top, self._where(after.stopped))
 
-    def _where(self, masses: dict, ways) -> list[PinnedAt]:
-        by: dict[str, list] = {}
-        for (h, e), w in masses.items():
-            by.setdefault(h, []).append((e, w))
+    def _where(self, ways: dict) -> tuple:
         out = []
-        for h, ms in by.items():
-            n = ways(ms)
-            if n:
-                p = self._made.get((h, n))
-                if p is None:  # (thousands of fates stop in a few Locations, a few ways)
-                    p = self._made[(h, n)] = PinnedAt(h, n)
-                out.append(p)
+        for h, n in ways.items():
+            p = self._made.get((h, n))
+            if p is None:  # (thousands of fates stop in a few Locations, a few ways)
+                p = self._made[(h, n)] = PinnedAt(h, n)
+            out.append(p)
+        return tuple(out)
+
+    def _outcomes(self, unit: str, state: str) -> tuple:
+        """What the unit's check in an Interdiction Location leads to in
+        `state`, worked out once: (the state it routs on in, or None where
+        it stops; the dice rolled on the way; ways of them; whether it stops
+        pinned -- else eliminated --; the MF past which a state routed on in
+        stops it pinned instead, or None), each check_next "check" (a LLMC,
+        a Wound Severity dr) followed."""
+        key = (unit, state)
+        out = self._each.get(key)
+        if out is None:
+            out = self._each[key] = tuple(self._follow(unit, state, self.checks[key], 0, 1))
         return out
 
-    def _after(self, unit: str, with_leader: str, steps: tuple) -> tuple:
-        """The chain after `steps`: live {(state, dice): ways}, pinned and
-        stopped {(Location, dice): ways}, eliminated {dice: ways}; ways of
-        6^dice. Kept by path: the fates of one unit share their first
-        Locations (an open board: thousands of paths), so each is one step
-        more than one met."""
+    def _follow(self, unit: str, state: str, check: str, dice: int, w: int):
+        kind_of_dice, effects = self.rolls[(unit, check)]
+        dice += SIXES[kind_of_dice]
+        for effect, ways in effects.items():
+            kind, arg = self.next[(unit, check, effect)]
+            if kind == "check":
+                yield from self._follow(unit, state, arg, dice, w * ways)
+            elif kind == "rout_on":
+                # (a state with fewer MF entered past them: pinned, over_mf/3)
+                pins = arg != state and self.over.get((unit, arg)) == "pinned"
+                yield arg, dice, w * ways, True, self.mf.get((unit, arg)) if pins else None
+            else:
+                yield None, dice, w * ways, arg == "pinned", None
+
+    def _after(self, unit: str, with_leader: str, steps: tuple) -> _Chain:
+        """The chain after `steps` (_Chain). Kept by path: the fates of one
+        unit share their first Locations (an open board: thousands of
+        paths), so each is one step more than one met."""
         key = (unit, with_leader, steps)
         hit = self._memo.get(key)
         if hit is not None:
             return hit
         if not steps:
-            out: tuple = ({(self.starts[(unit, with_leader)], 0): 1}, {}, {}, {})
-            self._memo[key] = out
+            out = self._memo[key] = _Chain(0, {(self.starts[(unit, with_leader)], 0): 1}, {}, {}, 0)
             return out
         before = self._after(unit, with_leader, steps[:-1])
-        live0, pinned0, stopped0, elim0 = before
         h, spent, n = steps[-1]
         last = steps[-2][0] if len(steps) > 1 else None
         mf = self.mf
-        if not n and (last is None or all(mf.get((unit, s), spent) >= spent for s, _ in live0)):
+        if not n and (last is None or all(mf.get((unit, s), spent) >= spent for s, _ in before.live)):
             # a Location entered without an NMC, within every state's MF:
             # the chain as it was (most of an open board's steps)
             self._memo[key] = before
             return before
-        live: dict = {}
-        pinned, stopped, eliminated = dict(pinned0), dict(stopped0), dict(elim0)
-        for (s, e), w in live0.items():
+        c = _Chain.following(before)
+        for (s, e), w in before.live.items():
             limit = mf.get((unit, s))
             if limit is not None and spent > limit and last is not None:
                 # its MF ran out at the Location before: it stops there
                 # (eliminated where it ends ADJACENT to a Known enemy unit)
-                if last in self.stop_eliminates.get(unit, ()):
-                    _add(eliminated, e, w)
-                else:
-                    _add(stopped, (last, e), w)
+                c.stop(None if last in self.stop_eliminates.get(unit, ()) else last, e, w, stopped=True)
             else:
-                live[(s, e)] = live.get((s, e), 0) + w
+                c.live[(s, e)] = c.live.get((s, e), 0) + w
         for _ in range(n):
-            entering = live
-            roll = _Roll(self, unit, steps[-1], pinned, eliminated)
-            for (s, e), w in entering.items():
-                roll.check(s, self.checks[(unit, s)], e, w)
-            live = roll.live
-        out = self._memo[key] = (live, pinned, stopped, eliminated)
-        return out
+            self._check(c, unit, h, spent)
+        self._memo[key] = c
+        return c
 
-
-class _Roll:
-    """An NMC of one unit's chain in the Location of `step` (Location,
-    half-MF spent so far, NMCs): the states it routs on in (`live`), and its
-    pins and eliminations added to the chain's."""
-
-    def __init__(self, table: NmcTable, unit: str, step: tuple, pinned: dict, eliminated: dict):
-        self.table, self.unit, self.h, self.spent = table, unit, step[0], step[1]
-        self.live: dict = {}
-        self.pinned, self.eliminated = pinned, eliminated
-
-    def check(self, state: str, check: str, e: int, w: int) -> None:
-        """Roll `check` (the unit in `state`), `w` ways of 6^e so far; each
-        effect followed as check_next says."""
-        t, unit = self.table, self.unit
-        dice, effects = t.rolls[(unit, check)]
-        e2 = e + SIXES[dice]
-        for effect, ways in effects.items():
-            kind, arg = t.next[(unit, check, effect)]
-            m = w * ways
-            if kind == "rout_on":
-                limit = t.mf.get((unit, arg))
-                if arg != state and limit is not None and self.spent > limit and t.over.get((unit, arg)) == "pinned":
-                    self.stop("pinned", e2, m)
+    def _check(self, c: _Chain, unit: str, h: str, spent: int) -> None:
+        """One NMC in Location `h` (`spent` half-MF so far) taken by each
+        state the chain `c` routs on in: its outcomes (_outcomes) added."""
+        pin_here = h not in self.pin_eliminates.get(unit, ())
+        entering = c.live
+        live: dict = {}
+        c.live = live
+        for (s, e), w in entering.items():
+            for state, dice, ways, pins, limit in self._outcomes(unit, s):
+                e2 = e + dice
+                if state is not None and (limit is None or spent <= limit):
+                    if e2 > c.top:
+                        c.reach(e2)
+                    live[(state, e2)] = live.get((state, e2), 0) + w * ways
                 else:
-                    self.live[(arg, e2)] = self.live.get((arg, e2), 0) + m
-            elif kind == "check":
-                self.check(state, arg, e2, m)
-            else:
-                self.stop(arg, e2, m)
-
-    def stop(self, how: str, e: int, m: int) -> None:
-        if how == "pinned" and self.h not in self.table.pin_eliminates.get(self.unit, ()):
-            _add(self.pinned, (self.h, e), m)
-        else:
-            _add(self.eliminated, e, m)
+                    c.stop(h if pins and pin_here else None, e2, w * ways)
 
 
-def _add(d: dict, k, w: int) -> None:
-    d[k] = d.get(k, 0) + w
+class _Chain:
+    """Where a unit's chain of checks stands after some steps of a path:
+    `live`, the states it routs on in, {(state, dice): ways of 6^dice}; and
+    where it stopped, in ways of 6^`top` (the most dice any branch has
+    rolled so far): `pinned` and `stopped` (where its MF ran out) by
+    Location, and `eliminated`. `shared`: pinned and stopped are the chain
+    before's (copied before either changes)."""
+
+    __slots__ = ("top", "live", "pinned", "stopped", "eliminated", "shared")
+
+    def __init__(self, top: int, live: dict, pinned: dict, stopped: dict, eliminated: int):
+        self.top, self.live, self.pinned, self.stopped, self.eliminated = top, live, pinned, stopped, eliminated
+        self.shared = False
+
+    @classmethod
+    def following(cls, before: _Chain) -> _Chain:
+        """A chain going on from `before` (its stops shared until changed),
+        with no state routing on yet."""
+        c = cls(before.top, {}, before.pinned, before.stopped, before.eliminated)
+        c.shared = True
+        return c
+
+    def reach(self, dice: int) -> None:
+        """A branch has rolled `dice`, more than any before: what stopped so
+        far counted in ways of 6^dice."""
+        k = 6 ** (dice - self.top)
+        self.pinned = {h: w * k for h, w in self.pinned.items()}
+        self.stopped = {h: w * k for h, w in self.stopped.items()}
+        self.shared = False
+        self.eliminated *= k
+        self.top = dice
+
+    def stop(self, at: str | None, dice: int, w: int, stopped: bool = False) -> None:
+        """`w` ways of 6^dice stop: pinned (or, with `stopped`, out of MF) in
+        Location `at`, eliminated where `at` is None."""
+        if dice > self.top:
+            self.reach(dice)
+        elif dice < self.top:
+            w *= 6 ** (self.top - dice)
+        if at is None:
+            self.eliminated += w
+            return
+        if self.shared:
+            self.pinned, self.stopped, self.shared = dict(self.pinned), dict(self.stopped), False
+        into = self.stopped if stopped else self.pinned
+        into[at] = into.get(at, 0) + w
 
 
 def preference(o: Odds | None) -> tuple:
@@ -271,37 +302,64 @@ def preference_key(of: int, intact: int, reduced: int, eliminated: int) -> tuple
     return (-Fraction(intact + reduced, of), Fraction(eliminated, of), -Fraction(intact, of))
 
 
-def path_steps(f) -> tuple:
+def path_steps(f, spent: bool = True) -> tuple:
     """The Locations a fate's example path enters, each with the half-MF
     spent there and its Interdiction NMCs (both kinds): a re-entered
     Location is Interdicted again (A10.53, interdiction/3 said per entry),
     so each entry takes one of the NMCs the fate lists there (summary.nmcs
     counts the same). An NMC the example path does not place is taken at
-    its end."""
+    its end. Without `spent`: only the Locations where an NMC is taken,
+    with no MF (what tells apart the chains of a unit whose MF does not
+    change with its state: NmcTable.depends_on_mf)."""
     want: dict[str, int] = {}
     for i in f.interdiction:
         want[i.at] = want.get(i.at, 0) + 1
     if f.optional_interdiction:  # (a Counter union: the more of each)
         for h, n in Counter(i.at for i in f.optional_interdiction).items():
             want[h] = max(n, want.get(h, 0))
-    spent = f.spent or [0] * len(f.path)
+    if not spent:
+        return _nmc_steps(f, want)
+    mf = f.spent or [0] * len(f.path)
     out = []
-    for h, s in zip(f.path[1:], spent[1:]):  # (the start Location is not entered)
+    for h, s in zip(f.path[1:], mf[1:]):
         n = 1 if want.get(h, 0) > 0 else 0
         if n:
             want[h] -= 1
         out.append((h, s, n))
     rest = sorted(h for h, n in want.items() for _ in range(n))
     if rest:
-        s = spent[-1] if spent else 0
+        s = mf[-1] if mf else 0
         out += [(h, s, 1) for h in rest]
     return tuple(out)
+
+
+def _nmc_steps(f, want: dict[str, int]) -> tuple:
+    """path_steps without MF: the Locations of the NMCs `want`s, in the
+    order the path (as far as its MF are known) enters them, once per entry
+    (each found by list.index: a fate's few Interdiction Locations on a
+    path of many)."""
+    if not want:
+        return ()
+    path = f.path
+    end = len(f.spent) if f.spent else len(path)
+    hits, rest = [], []
+    for h, n in want.items():
+        i = 0  # (the start Location is not entered)
+        for k in range(n):
+            try:
+                i = path.index(h, i + 1, end)
+            except ValueError:
+                rest += [h] * (n - k)
+                break
+            hits.append((i, h))
+    hits.sort()
+    return tuple([(h, 0, 1) for _, h in hits] + [(h, 0, 1) for h in sorted(rest)])
 
 
 def path_order(f) -> list[str]:
     """The Interdiction Locations of a fate (both kinds) in the order its
     example path enters them, once per NMC (path_steps)."""
-    return [h for h, _, n in path_steps(f) for _ in range(n)]
+    return [h for h, _, _ in path_steps(f, spent=False)]
 
 
 def add_odds(units, table: NmcTable | None) -> None:
@@ -315,7 +373,7 @@ def add_odds(units, table: NmcTable | None) -> None:
         for f in u.fates:
             if f.kind != "rout" and not (f.interdiction or f.optional_interdiction):
                 continue
-            steps = path_steps(f)
+            steps = path_steps(f, spent=table.depends_on_mf(u.id))
             f.odds = table.odds(u.id, steps)
             if leaders and f.odds is not None:
                 f.odds_with_leader = [o for w in leaders if (o := table.odds(u.id, steps, w)) is not None]
