@@ -327,6 +327,25 @@ def test_why_not(client):
     assert w["legal"] is False and {"A10.5", "A10.51", "A20.21"} <= {b["rule"] for b in w["because"]}
     ok = client.post("/api/why-not", json={"tree": TREE, "unit": "RJ2", "at": "K2"}).json()["why_not"]
     assert ok["legal"] is True and ok["fates"]
+    # stay, surrender and elimination are asked too, as `why-not UNIT stay | surrender CAPTOR | eliminated`
+    ask = lambda unit, fate, **o: client.post("/api/why-not", json={"tree": TREE, "unit": unit, "fate": fate, **o})
+    legal = {
+        (unit, fate, captor): ask(unit, fate, captor=captor).json()["why_not"]["legal"]
+        for unit, fate, captor in (
+            ("RI4", "surrender", "GJ4"),
+            ("RI4", "surrender", "GK4"),
+            ("RI5", "eliminated", None),
+            ("RJ2", "stay", None),
+            ("RG2", "stay", None),
+        )
+    }
+    assert legal == {
+        ("RI4", "surrender", "GJ4"): True,
+        ("RI4", "surrender", "GK4"): False,
+        ("RI5", "eliminated", None): False,  # (it surrenders instead, A20.21; a rejected surrender is the captor's)
+        ("RJ2", "stay", None): True,
+        ("RG2", "stay", None): False,
+    }
 
 
 @pytest.mark.parametrize("unit, at", [("NOBODY", "H4"), ("RI5", "nowhere"), (5, "H4"), ("RI5", None)])

@@ -7,8 +7,10 @@ it: the file answers as the bundled one; another opens a bundled position,
 drags a unit and sees the fates change, sets a wall between two hexes
 (saved as map.hexsides, drawn) and clears it; one keeps the answers on
 screen current (a late Why not? answer, a cancelled answer, a server gone);
-one is a player's laptop screen (every unit in view, a counter's menu and
-undo, the selected unit's destinations as `outcomes` lists them). The
+one is a player's laptop screen (every unit in view, nothing else
+scrolling, counters readable, a counter's menu and undo, the selected
+unit's destinations as `outcomes` lists them, a destination's other routes
+shown and folded, edits not discarded unasked). The
 README's screenshots are made by `python -m tools.screenshots`."""
 
 from __future__ import annotations
@@ -414,7 +416,21 @@ def test_a_players_screen(browser, server):
     page.click("#zoom-in")
     page.click("#fit")
     assert in_view() == []
-    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # one screen, no page scroll
+    # one screen: neither the page, nor its header, nor the map's frame scrolls
+    # (the map scrolls in its own area, the fates in theirs, beside it)
+    assert page.evaluate(
+        "(s => s.scrollHeight <= innerHeight && s.scrollWidth <= innerWidth)(document.scrollingElement)"
+    )
+    assert page.evaluate("(h => h.scrollWidth <= h.clientWidth)(document.querySelector('#head'))")
+    assert app.frame.locator("body").evaluate(
+        "b => (s => s.scrollHeight <= s.clientHeight && s.scrollWidth <= s.clientWidth)(b.ownerDocument.scrollingElement)"
+    )
+    # readable counters, fitted: ids and markers (BRK, DM) half as large again as the report's 6.5 and 6 px
+    height = "ts => ts.map(t => t.getBoundingClientRect().height)"
+    assert min(app.frame.locator("g.counter text.uid").evaluate_all(height)) >= 10
+    assert min(app.frame.locator("g.counter .tag text").evaluate_all(height)) >= 8.5
+    # each fate's reasons shown without a click
+    assert app.frame.locator("li.fate .why ul.because").first.is_visible()
     # the selected unit's destinations: every Location of its fates
     fates = json.loads(_outcomes_json(A10_531))
     for unit in ("RJ2", "RI5"):
@@ -462,7 +478,33 @@ def test_a_players_screen(browser, server):
     page.keyboard.press("Control+y")
     n = app.answered(n)
     assert app.frame.locator('g.counter[data-unit="GK4"]').count() == 0
+    _edits_are_not_discarded_unasked(app, n)
     app.close()
+
+
+def _edits_are_not_discarded_unasked(app, n: int) -> int:
+    """With edits not saved, leaving the page asks first, and so does New
+    (answered in the page: a native dialog stops its script under the
+    waits): refused, the edits stay; accepted, a new position. Saved,
+    nothing is asked. The answers' count."""
+    page = app.page
+    leave = "() => { const e = new Event('beforeunload', {cancelable: true}); dispatchEvent(e); return e.defaultPrevented; }"
+    page.evaluate(
+        "() => { window.asked = []; window.answer = false; window.confirm = m => { asked.push(m); return answer; }; }"
+    )
+    assert page.evaluate(leave) is True
+    units = page.evaluate("window.aslKbServe.tree")["units"]
+    page.click("#new")
+    assert page.evaluate("window.asked.length") == 1 and page.evaluate("window.aslKbServe.tree")["units"] == units
+    page.evaluate("() => { window.answer = true; }")
+    page.click("#new")
+    n = app.answered(n)
+    assert page.evaluate("window.asked.length") == 2 and page.evaluate("window.aslKbServe.tree")["units"] == []
+    assert page.evaluate(leave) is False
+    page.click("#new")  # (nothing to discard: not asked)
+    n = app.answered(n)
+    assert page.evaluate("window.asked.length") == 2
+    return n
 
 
 def test_a_vasl_saved_game_dropped_on_the_map(browser, server, tmp_path, monkeypatch):

@@ -1,8 +1,9 @@
 """`asl-kb serve`'s map in Chromium (as tests/serve/test_serve_browser.py
 drives it): a selected unit's destinations carry the odds of the rout
 there, as its fates give them; a counter dragged from the tray onto a hex
-is a unit there; the counter menu's Flip turns it over, broken side up or
-down; a long answer says how many units it has done, and Cancel ends it."""
+is a unit there, coloured by its side or its nationality; the counter
+menu's Flip turns it over, broken side up or down; a long answer says how
+many units it has done, and Cancel ends it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from asl_kb.report.html import SIDE_COLOURS  # noqa: E402
 from serve_helpers import drag  # noqa: E402
 from test_serve_browser import A10_531, WAIT, App, _outcomes_json, server  # noqa: E402, F401 (the fixture)
 
@@ -83,6 +85,16 @@ def test_a_counter_from_the_tray_and_flipped(browser, server):  # noqa: F811
     [u] = page.evaluate("window.aslKbServe.tree")["units"]
     assert (u["side"], u["type"], u["counter"], u["at"], u.get("status")) == ("russian", "squad", "4-4-7", "E5", None)
     assert app.frame.locator(f'g.counter[data-unit="{u["id"]}"][data-hex="E5"]').count() == 1
+    # coloured by its side, or by its nationality where one is given
+    face = app.frame.locator(f'g.counter[data-unit="{u["id"]}"] rect.face')
+    assert face.get_attribute("fill") == SIDE_COLOURS["russian"]
+    page.fill('#unit-editor input[data-field="nationality"]', "finnish")
+    page.press('#unit-editor input[data-field="nationality"]', "Enter")
+    n = app.answered(n)
+    assert face.get_attribute("fill") == SIDE_COLOURS["finnish"] != SIDE_COLOURS["russian"]
+    page.fill('#unit-editor input[data-field="nationality"]', "")
+    page.press('#unit-editor input[data-field="nationality"]', "Enter")
+    n = app.answered(n)
 
     # Flip: broken side up; DM on it; Flip: unbroken side up, under no DM (A10.62)
     app.frame.locator(f'g.counter[data-unit="{u["id"]}"]').click(button="right")
