@@ -359,10 +359,11 @@
     if (!label) { delete box.dataset.board; delete box.dataset.vasl; return; }
     box.dataset.board = label.board;
     box.dataset.vasl = String(label.vasl_board);
-    box.appendChild(document.createTextNode("board " + label.board + " is a label only (its hexes may be written " +
-      label.board + "M2): the terrain is this painted map's" +
-      (label.vasl_board ? "; VASL board " + label.board + " is in your boards folder: " :
-       ", not a VASL board's (no board " + label.board + " in your VASL boards folder)")));
+    box.title = "map.board names the hexes' prefix only (" + label.board + "M2 is M2): the terrain is this painted map's own" +
+      (label.vasl_board ? "; VASL board " + label.board + " is in your boards folder" :
+       ", not a VASL board's (no board " + label.board + " in your VASL boards folder)");
+    box.appendChild(document.createTextNode("a label only: the terrain is this map's" +
+      (label.vasl_board ? ", not VASL board " + label.board + "'s " : "")));
     if (label.vasl_board)
       box.appendChild(el("button", {type: "button", id: "use-vasl-board"}, "use VASL board " + label.board));
   }
