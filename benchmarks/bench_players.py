@@ -43,6 +43,7 @@ import bench_boards  # noqa: E402
 from generate import (  # noqa: E402
     generate_area_spread,
     generate_open,
+    Stack,
     generate_open_stack,
     generate_position,
 )
@@ -98,13 +99,13 @@ def rows(seed: int = 0) -> list[Row]:
     return [
         Row(
             "legal stack: 3 squads + 4 leaders ADJACENT to an enemy, --phase",
-            lambda: generate_open_stack(3, 4, seed),
+            lambda: generate_open_stack(Stack(3, smc=4), seed),
             phase=True,
             seconds=0.5,
         ),
         Row(
             "10 squads in one hex ADJACENT to an enemy, --phase",
-            lambda: generate_open_stack(10, 0, seed),
+            lambda: generate_open_stack(Stack(10), seed),
             phase=True,
             seconds=1.0,
         ),
@@ -127,7 +128,7 @@ def rows(seed: int = 0) -> list[Row]:
         ),
         Row(
             "25-unit stack (12 squads, 9 HS, 4 leaders, a player's order) ADJACENT to an enemy",
-            lambda: generate_open_stack(12, 4, seed, hs=9, shuffled=True),
+            lambda: generate_open_stack(Stack(12, smc=4, hs=9), seed, shuffled=True),
             seconds=1.0,
         ),
         Row(

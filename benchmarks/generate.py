@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import NamedTuple
 
 BOARD_COLS = 33  # A..GG
 BOARD_ROWS = 10
@@ -235,17 +236,25 @@ def generate_open(seed: int = 0) -> str:
     )
 
 
-def generate_open_stack(
-    squads: int, smc: int = 0, seed: int = 0, hs: int = 0, shuffled: bool = False, enemy_range: int = 1
-) -> str:
+class Stack(NamedTuple):
+    """The broken units of a stack: Russian 4-4-7 squads, 8-0 leaders
+    (SMC) and 2-4-7 half-squads."""
+
+    squads: int
+    smc: int = 0
+    hs: int = 0
+
+
+def generate_open_stack(stack: Stack, seed: int = 0, shuffled: bool = False, enemy_range: int = 1) -> str:
     """YAML text of one stack on an all-open board (A0..GG10, no terrain):
-    ``squads`` broken Russian 4-4-7 squads, ``hs`` broken 2-4-7 half-squads
-    and ``smc`` broken 8-0 leaders in one hex ``seed`` picks in the middle of the
+    the ``stack``'s broken Russian 4-4-7 squads, 2-4-7 half-squads
+    and 8-0 leaders in one hex ``seed`` picks in the middle of the
     board, one unbroken German 4-6-7 squad ADJACENT to it (``enemy_range``
     1). Every way out is in the German's LOS and Normal Range: the stack
     surrenders (A20.21) or is rejected (A20.3); at range 2 it routs, in
     thousands of ways (Interdiction, Low Crawl). ``shuffled``: the units listed in a seeded order, with
     ids as a player may write them (not in listing order)."""
+    squads, smc, hs = stack
     rng = random.Random(f"asl-kb-bench:{seed}:open-stack")
     # the middle of the board: under No Quarter the stack may rout six MF
     # any way, in thousands of ways (A20.3)

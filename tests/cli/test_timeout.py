@@ -108,11 +108,11 @@ def test_no_memory_cap_ends_the_process(tmp_path):
     solving thread, the first C++ exception, the fate walk and orjson (these
     positions and caps hit each on this project's machine)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from generate import generate_open, generate_open_stack, generate_position
+    from generate import Stack, generate_open, generate_open_stack, generate_position
 
     runs = {
         "open": (generate_open(0), (80,)),
-        "stack-at-range-2": (generate_open_stack(3, 4, 0, enemy_range=2), (96, 136)),
+        "stack-at-range-2": (generate_open_stack(Stack(3, smc=4), 0, enemy_range=2), (96, 136)),
         "spread": (generate_position(4, 10, 0, spread=True), (64,)),
     }
     for name, (text, caps) in runs.items():

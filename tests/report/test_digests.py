@@ -24,7 +24,7 @@ DIGESTS = ROOT / "tests" / "data" / "digests.json"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))  # _runs, when run as a script (--update)
 
-from generate import generate_open_stack, generate_position, generate_stack  # noqa: E402
+from generate import Stack, generate_open_stack, generate_position, generate_stack  # noqa: E402
 
 import _runs  # noqa: E402
 from asl_kb.position.loader import load_position, load_position_text  # noqa: E402
@@ -38,8 +38,8 @@ BENCH = {
     "bench:stack-2": (lambda: generate_stack(2, 0, 0), True),
     "bench:stack-3+4smc": (lambda: generate_stack(3, 4, 0), True),
     # issue 28: a stack that surrenders or is rejected as a stack (world 1 not figured)
-    "bench:open-stack-3+4smc": (lambda: generate_open_stack(3, 4, 0), True),
-    "bench:open-stack-10": (lambda: generate_open_stack(10, 0, 0), True),
+    "bench:open-stack-3+4smc": (lambda: generate_open_stack(Stack(3, smc=4), 0), True),
+    "bench:open-stack-10": (lambda: generate_open_stack(Stack(10), 0), True),
 }
 
 
