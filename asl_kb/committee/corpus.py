@@ -179,14 +179,17 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
                         "fired_only_in_to": [],
                         "complete": True,
                     }
+                # (what vanished first: an erratum is read by what it takes away)
                 changes = [
-                    (sign, e["unit"], e["outcome"], e["caused_by"])
-                    for change, sign in (("appeared", "+"), ("vanished", "-"))
+                    (sign, e["unit"], e["outcome"], e["caused_by"], {"kind": e["kind"], "at": e.get("at") or ""})
+                    for change, sign in (("vanished", "-"), ("appeared", "+"))
                     for e in d[change]
                 ]
                 if proposals or check:
-                    changes += _answer_changes(p, a, b, proposals, check)
-                for sign, unit, outcome, caused in changes:
+                    changes += sorted(
+                        ((*x, {}) for x in _answer_changes(p, a, b, proposals, check)), key=lambda x: x[0] != "-"
+                    )
+                for sign, unit, outcome, caused, what in changes:
                     rows.append(
                         {
                             "file": f.as_posix(),
@@ -195,6 +198,7 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
                             "unit": unit,
                             "change": sign,
                             "outcome": outcome,
+                            **what,
                             "caused_by": caused,
                         }
                     )
@@ -244,6 +248,50 @@ def cause_text(c: dict) -> str:
     return text
 
 
+#: rows of one position (one run of a case) the text lists when --limit is
+#: not given: a screen; the JSON lists every one
+ROWS_SHOWN = 20
+
+
+def _listed(rows: list[dict], limit: int | None) -> tuple[list[dict], dict[tuple, list[dict]]]:
+    """The rows the text lists -- at most `limit` (else ROWS_SHOWN) of each
+    position's run, what vanished first, what appeared given up to half of
+    them when both are cut -- and, per run cut short, the run's rows."""
+    most = ROWS_SHOWN if limit is None else limit
+    runs: dict[tuple, list[dict]] = {}
+    for r in rows:
+        runs.setdefault(_run_of(r), []).append(r)
+    listed: list[dict] = []
+    cut: dict[tuple, list[dict]] = {}
+    for key, run in runs.items():
+        if len(run) <= most:
+            listed += run
+            continue
+        cut[key] = run
+        gone = [r for r in run if r["change"] == "-"]
+        came = [r for r in run if r["change"] != "-"]
+        room = most - min(len(gone), most - min(len(came), most // 2))
+        listed += gone[: most - room] + came[:room]
+    return listed, cut
+
+
+def _run_of(row: dict) -> tuple:
+    return row["file"], row.get("run", "")
+
+
+def _left_out(run: list[dict], shown: int) -> str:
+    """The line closing a run cut short: how many rows are not listed, and
+    what the run's changes come to (search.summary's words)."""
+    from asl_kb.committee.search import summary
+
+    said = "; ".join(
+        f"{word} {summary([r for r in run if r['change'] == sign and 'kind' in r]) or len(run)}"
+        for sign, word in (("-", "vanished"), ("+", "appeared"))
+        if any(r["change"] == sign for r in run)
+    )
+    return f"  ... {len(run) - shown:,} more rows of this position ({said}): --limit N lists N, --format json every one"
+
+
 def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) -> str:
     from asl_kb.report import table as tables
 
@@ -253,7 +301,7 @@ def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) 
     head += "".join(f"\n  NOT COMPARED: {e['error']}" for e in report.get("errors", ()))
     if not report["rows"]:
         return head + "\n  no outcome changes\n"
-    rows = report["rows"] if limit is None else report["rows"][:limit]
+    rows, cut = _listed(report["rows"], limit)
     table: list[tuple[str, ...]] = [("POSITION", "UNIT", "±", "OUTCOME", "CAUSED BY")]
     table += [
         (
@@ -265,18 +313,22 @@ def to_text(report: dict, label_a: str, label_b: str, limit: int | None = None) 
         )
         for r in rows
     ]
+    keys = {row[0]: _run_of(r) for row, r in zip(table[1:], rows, strict=True)}
     room = tables.width()
     head_lines = [x for line in head.splitlines() for x in tables.wrap(line, room, "    ")]
     lines = head_lines + tables.lines(table, room, ())
-    if max(map(len, lines)) > room:
-        # too wide for the terminal: each position on a line of its own, its
-        # rows under it, the outcome and the cause wrapped
+    if max(map(len, lines)) > room or cut:
+        # too wide for the terminal (or a position cut short): each position
+        # on a line of its own, its rows under it, the outcome and the cause
+        # wrapped
         lines = list(head_lines)
         for position in dict.fromkeys(row[0] for row in table[1:]):
             lines += tables.wrap(position, room, "    ")
             lines += tables.lines(
                 [table[0][1:]] + [row[1:] for row in table[1:] if row[0] == position], room, (2, 3), "  "
             )
-    if len(rows) < len(report["rows"]):
-        lines.append(f"  ({len(rows)} of {len(report['rows'])} rows listed: --limit)")
+            key = keys[position]
+            if key in cut:
+                shown = sum(_run_of(r) == key for r in rows)
+                lines += tables.wrap(_left_out(cut[key], shown), room, "      ")
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -154,7 +154,7 @@ def search_diff(
 
     def header(n, file, w, v):
         w["replay"] = replay_command(a, b, file)
-        changes = [f"{sign} {e['outcome']}" for key, sign in (("appeared", "+"), ("vanished", "-")) for e in v[key]]
+        changes = [f"{sign} {e['outcome']}" for key, sign in (("vanished", "-"), ("appeared", "+")) for e in v[key]]
         return (
             f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"
             f"replay: {w['replay']}\n"
@@ -282,11 +282,11 @@ def _witness_lines(w: dict, room: int, budget: int) -> list[str]:
             tail += [
                 "    " + x for x in table.wrap(f"clauses fired only in {side}: {', '.join(w[key])}", room - 4, "  ")
             ]
-    sides = [key for key in ("appeared", "vanished") if w[key]]
+    sides = [key for key in ("vanished", "appeared") if w[key]]
     left = budget - len(head) - len(tail)
     each = max(1, min(SHOWN, (left - sum(len(w[k]) > 1 for k in sides)) // max(1, len(sides))))
     rows = []
-    for key, sign in (("appeared", "+"), ("vanished", "-")):
+    for key, sign in (("vanished", "-"), ("appeared", "+")):  # (what an erratum takes away first)
         shown = w[key] if len(w[key]) <= each + 1 else w[key][:each]
         for e in shown:
             why = "" if one_cause else "    <- " + ", ".join(_cause(c) for c in e["caused_by"])

@@ -54,15 +54,19 @@ def to_pair_html(position, left: tuple, right: tuple, diff: dict, all_paths: boo
         }
 
     def rows(key):
-        return [
-            {
-                "unit": e["unit"],
-                "outcome": e["outcome"],
-                "at": hex_of(e["at"]) if e.get("at") else "",
-                "causes": [cause(c) for c in e["caused_by"]],
-            }
-            for e in diff[key]
-        ]
+        # (one row per unit, kind, destination and cause, the first route
+        # listed and the others counted, as the boards draw each
+        # destination's best route: every row is in `asl-kb diff --format json`)
+        out: dict[tuple, dict] = {}
+        for e in diff[key]:
+            causes = [cause(c) for c in e["caused_by"]]
+            at = hex_of(e["at"]) if e.get("at") else ""
+            group = (e["unit"], e["kind"], at, *(c["text"] for c in causes)) if at else (len(out),)
+            if group in out:
+                out[group]["more"] += 1
+            else:
+                out[group] = {"unit": e["unit"], "outcome": e["outcome"], "at": at, "causes": causes, "more": 0}
+        return list(out.values())
 
     complete = left.complete and right.complete and diff["complete"]
     why = sorted(
