@@ -415,22 +415,24 @@ class Bound:
     depth: int
     radius: int
     vocabulary: Vocabulary
+    non_open: int = 1  # (terrain hexes of the palette at most)
 
     @property
     def text(self) -> str:
         """The bound as a scope YAML."""
-        return bound_text(self.vocabulary, self.units, self.radius, self.name)
+        return bound_text(self.vocabulary, self.units, self.radius, self.name, self.non_open)
 
     @property
     def name(self) -> str:
-        return f"rules-{self.units}u-d{self.depth}-r{self.radius}"
+        return f"rules-{self.units}u-d{self.depth}-r{self.radius}" + (f"-t{self.non_open}" if self.non_open > 1 else "")
 
     def scope(self):
         return _scope_of(self.text, self.name)
 
     def said(self) -> str:
         hexes = "1 hex" if self.radius == 0 else "7 hexes"
-        return f"{hexes}, {self.units} unit(s); {self.vocabulary.said()}"
+        terrain = f", up to {self.non_open} of them not open" if self.non_open > 1 else ""
+        return f"{hexes}{terrain}, {self.units} unit(s); {self.vocabulary.said()}"
 
 
 @functools.lru_cache(maxsize=64)
@@ -440,7 +442,7 @@ def _scope_of(text: str, name: str):
     return scope_from_text(text, f"{name}.yaml", check_kinds=False)
 
 
-def bound_text(v: Vocabulary, units: int, radius: int, name: str) -> str:
+def bound_text(v: Vocabulary, units: int, radius: int, name: str, non_open: int = 1) -> str:
     """The bound as a scope YAML (scope.py's format)."""
     ks = kinds(v, MOST_KINDS.get(units, 8))
     attackers = [
@@ -462,7 +464,7 @@ def bound_text(v: Vocabulary, units: int, radius: int, name: str) -> str:
                 else ({"terrain": p, "levels": 1} if p == "building" else p)
                 for p in v.palette
             ],
-            "non_open": 1,
+            "non_open": non_open,
         }
     doc["units"] = {"count": [units, units], "require_broken": False, "kinds": ks}
     doc["attacker"] = ["german"]
@@ -489,16 +491,31 @@ class _Plain(yaml.SafeDumper):
         return True
 
 
+def with_types(v: Vocabulary, wider: Vocabulary) -> Vocabulary:
+    """`v` with the unit types `wider` reads (a leader, a crew, a hero: a
+    third unit beside the two a clause acts on is often one that does what a
+    squad would not -- a Known enemy that cannot Interdict or take prisoners)."""
+    types = tuple(w for w in wider.words if w[0] == "type" and w not in v.words)
+    return dataclasses.replace(v, words=v.words + types) if types else v
+
+
+#: the most non-open hexes a bound of seven hexes holds where the rules read
+#: terrain (two: a building of two hexes, or one to rout from and one to reach)
+NON_OPEN = 2
+
+
 def ladder(folder: str, start: list, needs: list | None = None) -> list[Bound]:
     """The bounds a search without a scope walks, smallest first (module
-    doc), none twice."""
+    doc), none twice: of three units, each vocabulary with the unit types
+    the widest reads (with_types); where the vocabulary holds terrain, up to
+    NON_OPEN of seven hexes not open."""
     out: list[Bound] = []
     seen: set = set()
     vocab = vocabularies(folder, start, needs)
     for n in UNITS:
         for d in DEPTHS:
             for r in RADII:
-                v = vocab[d]
+                v = vocab[d] if n < 3 else with_types(vocab[d], vocab[max(DEPTHS)])
                 if r and n == 1 or d == max(DEPTHS) and (n > 2 or r and n > 1):
                     # a lone unit is one position wherever it stands; the
                     # widest vocabulary is read on one hex, of two units
@@ -507,5 +524,7 @@ def ladder(folder: str, start: list, needs: list | None = None) -> list[Bound]:
                 if key in seen:
                     continue
                 seen.add(key)
-                out.append(Bound(n, d, r, v))
+                # (the positions of one non-open hex first: a bound's are
+                # walked by units, then by non-open hexes)
+                out.append(Bound(n, d, r, v, NON_OPEN if r and v.palette else 1))
     return out

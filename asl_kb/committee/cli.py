@@ -139,6 +139,13 @@ def _search_args(p, grow: bool = False) -> None:
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
     p.add_argument("--max-positions", type=_positive, metavar="N", help="try at most N positions (default: all)")
     p.add_argument(
+        "--max-units",
+        type=_positive,
+        metavar="N",
+        help="without --scope: only the bounds read off the rules of at most N units, each walked to its end "
+        "(default: every bound, up to 3 units)",
+    )
+    p.add_argument(
         "--stream",
         metavar="FILE",
         help="append each judged position to this JSON-lines file as it is done (default: none)",
@@ -264,9 +271,10 @@ def _grown(args, since: float) -> int:
     a, b = _rule_sets(args)
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
-        report = (grow.diff if args.generate else search.grow_diff)(
-            a, b, phase=args.phase, **_walk_options(args, since), progress=bar
-        )
+        walk = _walk_options(args, since)
+        if not args.generate:  # (the shipped scopes: --max-units bounds the bounds read off the rules)
+            walk.pop("max_units")
+        report = (grow.diff if args.generate else search.grow_diff)(a, b, phase=args.phase, **walk, progress=bar)
         _stale(report, a, b)
     finally:
         if bar is not None:
@@ -279,7 +287,12 @@ def _grown(args, since: float) -> int:
 def _walk_options(args, since: float) -> dict:
     """What a search without a scope is told of its walk."""
     return dict(
-        witnesses=args.witnesses, max_positions=args.max_positions, timeout=args.timeout, since=since, out=args.out
+        witnesses=args.witnesses,
+        max_positions=args.max_positions,
+        timeout=args.timeout,
+        since=since,
+        out=args.out,
+        max_units=args.max_units,
     )
 
 
@@ -342,7 +355,7 @@ def _find(args, since: float) -> int:
     find.read_where(args.where)  # (checked before any position is judged)
     walk = dict(max_positions=args.max_positions, timeout=args.timeout, since=since)
     if not args.scope:
-        report = grow.find(rs, args.where, args.witnesses, args.out, **walk)
+        report = grow.find(rs, args.where, args.witnesses, args.out, max_units=args.max_units, **walk)
         return _said(args, report, _grown_text(f"search find {args.where} under {rs.label}", find.to_text))
     report = find.search_find(load_scope(args.scope), rs, args.where, args.witnesses, args.out, **walk)
     return _said(args, report, find.to_text)

@@ -79,6 +79,11 @@ def start_of_rules(rs) -> tuple[str, list, list]:
     return str(rs.complete or rules_dir()), [], []
 
 
+def ladder_of(start: tuple, max_units: int | None) -> list[B.Bound]:
+    """bounds.ladder, only its bounds of at most `max_units` units (--max-units)."""
+    return [b for b in B.ladder(*start) if max_units is None or b.units <= max_units]
+
+
 def walk(
     ladder: list[B.Bound],
     run_one: Callable[..., dict],
@@ -160,6 +165,7 @@ def diff(a, b, phase: bool = False, **options) -> dict:
     since = options.pop("since", None) or time.monotonic()
     max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
     progress = options.pop("progress", None)
+    max_units = options.pop("max_units", None)
     start = start_of(a, b)
     if start is None:  # two versions: every switch they set apart, no clause to read
         from asl_kb.resources import rules_dir
@@ -170,11 +176,12 @@ def diff(a, b, phase: bool = False, **options) -> dict:
         report: dict = {"tried": 0, "untouched": 0, "witnesses": [], "complete": False, "incomplete_because": [idle]}
         report.update(grown=[], from_label=a.label, to_label=b.label, bounds_read_off_the_rules=True)
         return {**report, "from": a.as_json(), "to": b.as_json()}
-    ladder = B.ladder(*start)
+    ladder = ladder_of(start, max_units)
+    memo: dict = {}  # (each position judged once over the bounds: search.remembered)
 
     def run_one(scope, **o):
         return search.search_diff(
-            scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, **options, **o
+            scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, memo=memo, **options, **o
         )
 
     last, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
@@ -224,7 +231,7 @@ def gaps(rs, **options) -> dict:
     since = options.pop("since", None) or time.monotonic()
     max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
     progress = options.pop("progress", None)
-    ladder = B.ladder(*start_of_rules(rs))
+    ladder = ladder_of(start_of_rules(rs), options.pop("max_units", None))
 
     def run_one(scope, **o):
         return G.search_gaps(scope, rs, generate=True, **options, **o)
@@ -260,7 +267,9 @@ def text(report: dict, what: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def find(rs, where_file: str, witnesses: int = 1, out: str | None = None, **options) -> dict:
+def find(
+    rs, where_file: str, witnesses: int = 1, out: str | None = None, max_units: int | None = None, **options
+) -> dict:
     """`search find --where ASSERTION` without a scope: the bounds read off
     the assertion's clauses (and the rule set's own changed ones)."""
     from asl_kb.committee import find as F
@@ -270,7 +279,7 @@ def find(rs, where_file: str, witnesses: int = 1, out: str | None = None, **opti
     progress = options.pop("progress", None)
     folder, clauses, needs = start_of_rules(rs)
     own = reach.rules_of(F.read_where(where_file), where_file)
-    ladder = B.ladder(folder, own + clauses, needs)
+    ladder = ladder_of((folder, own + clauses, needs), max_units)
 
     def run_one(scope, **o):
         return F.search_find(scope, rs, where_file, witnesses, out, **o)

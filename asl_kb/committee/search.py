@@ -119,6 +119,29 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     }
 
 
+def same_position(text: str) -> str:
+    """A position's text without what does not change its answers: its
+    name, and the map's area (a bound's margin keeps every unit's reach
+    inside it, so a position of one hex's bound and the same units of a
+    seven hexes' are one position for the rules; bounds.py)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith(("name:", "  area:")))
+
+
+def remembered(judge, memo: dict):
+    """`judge` with the verdicts of positions it judged before kept: the
+    bounds a search grows over share their smaller positions (a bound of
+    seven hexes holds every position of one hex; a wider vocabulary every
+    kind of a narrower one), judged once."""
+
+    def again(name: str, text: str) -> dict:
+        key = same_position(text)
+        if key not in memo:
+            memo[key] = judge(name, text)
+        return memo[key]
+
+    return again
+
+
 def search_diff(
     scope: Scope,
     a: RuleSet,
@@ -131,14 +154,18 @@ def search_diff(
     say_unseen: bool = True,
     generate: bool = False,
     say_idle: bool = True,
+    memo: dict | None = None,
     **scan_options,
 ) -> dict:
     """(`say_unseen`: a report that found nothing is incomplete when a changed
     clause is in a program the search does not compare -- False where the
     caller says it, grow_diff; `say_idle`: a generated search in which the
     changed clauses acted nowhere is incomplete -- False where the caller
-    grows the bounds and says it, grow.py)"""
+    grows the bounds and says it, grow.py; `memo`: verdicts of positions
+    already judged, kept across the bounds of one search, grow.py)"""
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
+    if memo is not None and evaluator is None:
+        judge = remembered(judge, memo)
     run = None
     if generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
         from asl_kb.committee import generate as gen
