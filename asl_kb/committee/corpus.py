@@ -130,6 +130,21 @@ def _answer_changes(position, a: RuleSet, b: RuleSet, proposals: list, check: bo
     ]
 
 
+def _changes(d: dict, asked: tuple | None) -> list[tuple]:
+    """A run's rows: (sign, unit, outcome, causes, kind and at) of each
+    outcome that vanished, then of each that appeared (an erratum is read by
+    what it takes away), then its why-not and check answers' (`asked`:
+    _answer_changes' arguments), what vanished first."""
+    changes = [
+        (sign, e["unit"], e["outcome"], e["caused_by"], {"kind": e["kind"], "at": e.get("at") or ""})
+        for change, sign in (("vanished", "-"), ("appeared", "+"))
+        for e in d[change]
+    ]
+    if asked is not None:
+        changes += sorted(((*x, {}) for x in _answer_changes(*asked)), key=lambda x: x[0] != "-")
+    return changes
+
+
 def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -> dict:
     """Load every position first, then compare each -- a case's every run,
     with its options, why-not proposals and check; the report as a dict (see
@@ -179,29 +194,20 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
                         "fired_only_in_to": [],
                         "complete": True,
                     }
-                # (what vanished first: an erratum is read by what it takes away)
-                changes = [
-                    (sign, e["unit"], e["outcome"], e["caused_by"], {"kind": e["kind"], "at": e.get("at") or ""})
-                    for change, sign in (("vanished", "-"), ("appeared", "+"))
-                    for e in d[change]
+                changes = _changes(d, (p, a, b, proposals, check) if proposals or check else None)
+                rows += [
+                    {
+                        "file": f.as_posix(),
+                        "position": name,
+                        **({"run": label} if label else {}),
+                        "unit": unit,
+                        "change": sign,
+                        "outcome": outcome,
+                        **what,
+                        "caused_by": caused,
+                    }
+                    for sign, unit, outcome, caused, what in changes
                 ]
-                if proposals or check:
-                    changes += sorted(
-                        ((*x, {}) for x in _answer_changes(p, a, b, proposals, check)), key=lambda x: x[0] != "-"
-                    )
-                for sign, unit, outcome, caused, what in changes:
-                    rows.append(
-                        {
-                            "file": f.as_posix(),
-                            "position": name,
-                            **({"run": label} if label else {}),
-                            "unit": unit,
-                            "change": sign,
-                            "outcome": outcome,
-                            **what,
-                            "caused_by": caused,
-                        }
-                    )
                 summary.append(
                     {
                         "file": f.as_posix(),
