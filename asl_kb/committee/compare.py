@@ -130,7 +130,7 @@ def compare(
             for c in causes.get(item) or ([combination] if attribute and combination is not None else []):
                 if c not in caused:
                     caused.append(c)
-        # (kind, at: what a witness's summary counts, search.summary)
+        # (kind, at: what a witness's summary counts, summary below)
         return [
             {"unit": u, "outcome": o, "caused_by": c, "kind": kinds[u, o][0], "at": kinds[u, o][1]}
             for (u, o), c in sorted(merged.items())
@@ -314,3 +314,27 @@ def _switches(pa, a: RuleSet, pb, b: RuleSet) -> tuple[dict, dict]:
 def _applied(position, rs: RuleSet):
     with rs.active():
         return rs.apply(position)
+
+
+def summary(entries: list[dict]) -> str:
+    """What a list of outcomes that appear or vanish comes to, in words:
+    `2 surrenders, 3,037 Interdicted routs to 40 destinations` (each entry's
+    `kind` and `at`, compare.py)."""
+    count: dict[str, int] = {}
+    where: dict[str, set] = {}
+    for e in entries:
+        count[e["kind"]] = count.get(e["kind"], 0) + 1
+        where.setdefault(e["kind"], set()).add(e["at"])
+
+    def plural(n, word):
+        return f"{n:,} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+
+    return ", ".join(
+        plural(n, k)
+        + (
+            f" to {plural(len(where[k] - {''}), 'destination')}"
+            if k.endswith(("rout", "Crawl")) and len(where[k] - {""}) > 1
+            else ""
+        )
+        for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0]))
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import glob
 from pathlib import Path
 
-from asl_kb.committee.compare import compare
+from asl_kb.committee.compare import compare, summary
 from asl_kb.committee.rulesets import RuleSet
 from asl_kb.engines.legality import refuse_broken
 from asl_kb.errors import PositionError
@@ -287,9 +287,7 @@ def _run_of(row: dict) -> tuple:
 
 def _left_out(run: list[dict], shown: int) -> str:
     """The line closing a run cut short: how many rows are not listed, and
-    what the run's changes come to (search.summary's words)."""
-    from asl_kb.committee.search import summary
-
+    what the run's changes come to (compare.summary's words)."""
     said = "; ".join(
         f"{word} {summary([r for r in run if r['change'] == sign and 'kind' in r]) or len(run)}"
         for sign, word in (("-", "vanished"), ("+", "appeared"))

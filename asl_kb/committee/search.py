@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 
-from asl_kb.committee.compare import compare, same_outcomes
+from asl_kb.committee.compare import compare, same_outcomes, summary
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet, flipped
 from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
@@ -253,30 +253,6 @@ def said_unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:
         reason = not_compared_reason(unseen)
         report["incomplete_because"] = [*report.get("incomplete_because", []), reason]
     return report
-
-
-def summary(entries: list[dict]) -> str:
-    """What a list of outcomes that appear or vanish comes to, in words:
-    `2 surrenders, 3,037 Interdicted routs to 40 destinations` (each entry's
-    `kind` and `at`, compare.py)."""
-    count: dict[str, int] = {}
-    where: dict[str, set] = {}
-    for e in entries:
-        count[e["kind"]] = count.get(e["kind"], 0) + 1
-        where.setdefault(e["kind"], set()).add(e["at"])
-
-    def plural(n, word):
-        return f"{n:,} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
-
-    return ", ".join(
-        plural(n, k)
-        + (
-            f" to {plural(len(where[k] - {''}), 'destination')}"
-            if k.endswith(("rout", "Crawl")) and len(where[k] - {""}) > 1
-            else ""
-        )
-        for k, n in sorted(count.items(), key=lambda x: (-x[1], x[0]))
-    )
 
 
 #: the lines a report of one witness takes at most
