@@ -139,24 +139,9 @@ def _outcomes_json(path: Path) -> str:
     return r.stdout
 
 
-def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
-    app = App(browser, server)
+def _place_the_units(app):
+    """The A10.531 EX's units placed by the Unit tool (a status ticked on one counter after)."""
     page = app.page
-    page.fill("#f-name", "A10.531 EX")
-    page.press("#f-name", "Enter")
-    page.select_option("#f-attacker", "russian")
-    # the area: one corner, then the other
-    app.tool("area")
-    app.hex("D0")
-    app.edit("M7")
-    assert app.frame.locator("polygon.hex").count() == 75  # D0..M7: 10 columns of 8 rows, 5 without a row 0
-    # woods and a building
-    app.tool("terrain")
-    page.click('#palette-terrain button[data-terrain="woods"]')
-    for h in ("F1", "G1", "H2", "J2", "H0", "J0"):
-        app.edit(h)
-    page.click('#palette-terrain button[data-terrain="building"]')
-    app.edit("K2")
     # the units: broken Russians under DM, then Germans
     app.tool("unit")
     page.select_option("#t-side", "russian")
@@ -182,6 +167,27 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     n = app.count()
     page.check('#unit-editor input[data-status="dm"]')
     app.answered(n)
+
+
+def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
+    app = App(browser, server)
+    page = app.page
+    page.fill("#f-name", "A10.531 EX")
+    page.press("#f-name", "Enter")
+    page.select_option("#f-attacker", "russian")
+    # the area: one corner, then the other
+    app.tool("area")
+    app.hex("D0")
+    app.edit("M7")
+    assert app.frame.locator("polygon.hex").count() == 75  # D0..M7: 10 columns of 8 rows, 5 without a row 0
+    # woods and a building
+    app.tool("terrain")
+    page.click('#palette-terrain button[data-terrain="woods"]')
+    for h in ("F1", "G1", "H2", "J2", "H0", "J0"):
+        app.edit(h)
+    page.click('#palette-terrain button[data-terrain="building"]')
+    app.edit("K2")
+    _place_the_units(app)
     # the LOS the example needs
     app.tool("los")
     for a, b in (("G2", "K4"), ("G2", "H5"), ("G2", "J4")):
@@ -216,6 +222,60 @@ def test_build_the_a10_531_ex_position_by_clicks(browser, server, tmp_path):
     assert download.value.suggested_filename == "A10.531-EX.yaml"
     assert yamltext.to_tree(Path(download.value.path()).read_text(encoding="utf-8"))["notes"] == "built by clicks"
     app.close()
+
+
+def _a_bad_value_marked(app, n: int) -> int:
+    """A bad value: the loader's message, on the field and the counter it concerns;
+    mended, answered. The answers' count."""
+    page = app.page
+    page.click("#why")
+    app.tool("select")
+    app.frame.locator('g.counter[data-unit="RI5"]').click()
+    page.fill('#unit-editor input[data-field="counter"]', "4-4-x")
+    page.press('#unit-editor input[data-field="counter"]', "Enter")
+    n = app.answered(n)
+    assert page.evaluate("document.body.dataset.state") == "error"
+    assert "units[2].counter" in page.inner_text("#error")
+    assert page.locator('#unit-editor [data-key="units[2].counter"].err').count() == 1
+    assert app.frame.locator('g.counter.err[data-unit="RI5"]').count() == 1
+    page.fill('#unit-editor input[data-field="counter"]', "4-4-7")
+    page.press('#unit-editor input[data-field="counter"]', "Enter")
+    n = app.answered(n)
+    assert page.evaluate("document.body.dataset.state") == "answered"
+    assert page.is_hidden("#error")
+    return n
+
+
+def _a_wall_set_and_cleared(app, n: int, tmp_path) -> int:
+    """A wall: one hex, then an ADJACENT one (a hex not ADJACENT starts again),
+    saved as map.hexsides and drawn; none clears it. The answers' count."""
+    page = app.page
+    app.tool("hexside")
+    page.click('#palette-hexside button[data-hexside="wall"]')
+    app.hex("D6")
+    app.hex("D8")
+    assert "not ADJACENT" in page.inner_text("#hexside-hint") and "hexsides" not in (
+        page.evaluate("window.aslKbServe.tree").get("map") or {}
+    )
+    app.hex("D7")
+    n = app.answered(n)
+    assert page.evaluate("document.body.dataset.state") == "answered", page.inner_text("#error")
+    wall = app.frame.locator("polyline.hexside.hs-wall")
+    assert wall.count() == 1 and "D7-D8: wall" in wall.locator("title").text_content()
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "walled.yaml"
+    download.value.save_as(saved)
+    assert yamltext.to_tree(saved.read_text(encoding="utf-8"))["map"]["hexsides"] == {"D8-D7": "wall"}
+    assert load_position(saved).hexside("D7", "D8") == "wall"
+    # none clears it
+    page.click('#palette-hexside button[data-hexside="none"]')
+    app.hex("D7")
+    app.hex("D8")
+    n = app.answered(n)
+    assert app.frame.locator("polyline.hexside").count() == 0
+    assert "hexsides" not in page.evaluate("window.aslKbServe.tree")["map"]
+    return n
 
 
 def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_path):
@@ -257,48 +317,8 @@ def test_open_a_position_move_a_unit_see_the_fates_change(browser, server, tmp_p
     page.wait_for_selector("#why[data-legal]", timeout=WAIT)
     assert page.get_attribute("#why", "data-legal") == "false"
     assert "A10.51" in page.inner_text("#why")
-    # a bad value: the loader's message, on the field it concerns
-    page.click("#why")
-    app.tool("select")
-    app.frame.locator('g.counter[data-unit="RI5"]').click()
-    page.fill('#unit-editor input[data-field="counter"]', "4-4-x")
-    page.press('#unit-editor input[data-field="counter"]', "Enter")
-    n = app.answered(n)
-    assert page.evaluate("document.body.dataset.state") == "error"
-    assert "units[2].counter" in page.inner_text("#error")
-    assert page.locator('#unit-editor [data-key="units[2].counter"].err').count() == 1
-    assert app.frame.locator('g.counter.err[data-unit="RI5"]').count() == 1
-    page.fill('#unit-editor input[data-field="counter"]', "4-4-7")
-    page.press('#unit-editor input[data-field="counter"]', "Enter")
-    n = app.answered(n)
-    assert page.evaluate("document.body.dataset.state") == "answered"
-    assert page.is_hidden("#error")
-    # a wall: one hex, then an ADJACENT one (a hex not ADJACENT starts again)
-    app.tool("hexside")
-    page.click('#palette-hexside button[data-hexside="wall"]')
-    app.hex("D6")
-    app.hex("D8")
-    assert "not ADJACENT" in page.inner_text("#hexside-hint") and "hexsides" not in (
-        page.evaluate("window.aslKbServe.tree").get("map") or {}
-    )
-    app.hex("D7")
-    n = app.answered(n)
-    assert page.evaluate("document.body.dataset.state") == "answered", page.inner_text("#error")
-    wall = app.frame.locator("polyline.hexside.hs-wall")
-    assert wall.count() == 1 and "D7-D8: wall" in wall.locator("title").text_content()
-    with page.expect_download() as download:
-        page.click("#save")
-    saved = tmp_path / "walled.yaml"
-    download.value.save_as(saved)
-    assert yamltext.to_tree(saved.read_text(encoding="utf-8"))["map"]["hexsides"] == {"D8-D7": "wall"}
-    assert load_position(saved).hexside("D7", "D8") == "wall"
-    # none clears it
-    page.click('#palette-hexside button[data-hexside="none"]')
-    app.hex("D7")
-    app.hex("D8")
-    n = app.answered(n)
-    assert app.frame.locator("polyline.hexside").count() == 0
-    assert "hexsides" not in page.evaluate("window.aslKbServe.tree")["map"]
+    n = _a_bad_value_marked(app, n)
+    n = _a_wall_set_and_cleared(app, n, tmp_path)
     app.close(refused=1)
 
 
@@ -315,6 +335,36 @@ LATE_J0 = """late => {
     return r;
   };
 }"""
+
+
+def _the_server_gone(app, n: int) -> int:
+    """With the server gone an edit, Why not?, Save and Open each say so, and the
+    map that it shows the last answer; back, the next edit is answered. The
+    answers' count."""
+    page = app.page
+    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    page.fill("#f-name", "offline")
+    page.press("#f-name", "Enter")
+    n = app.answered(n)
+    assert app.state() == "error" and "does not answer" in page.inner_text("#error")
+    assert page.evaluate("document.body.dataset.stale") == "true" and "edited" in page.inner_text("#stale")
+    page.select_option("#why-fate", "rout")
+    app.hex("K2")
+    page.wait_for_function("document.querySelector('#why').textContent.includes('does not answer')", timeout=WAIT)
+    page.evaluate("document.querySelector('#error').hidden = true")
+    page.click("#save")
+    page.wait_for_function("!document.querySelector('#error').hidden", timeout=WAIT)
+    assert "does not answer" in page.inner_text("#error") and "not saved" in page.inner_text("#status")
+    page.on("dialog", lambda d: d.accept())  # (the edits are discarded)
+    page.set_input_files("#open-file", str(A10_531))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('not opened')", timeout=WAIT)
+    # back: the next edit is answered, the map current again
+    page.unroute("**/api/**")
+    page.fill("#f-name", "back")
+    page.press("#f-name", "Enter")
+    n = app.answered(n)
+    assert app.state() == "answered" and page.evaluate("document.body.dataset.stale") == "false"
+    return n
 
 
 def test_the_answers_shown_are_current(browser, server):
@@ -358,66 +408,15 @@ def test_the_answers_shown_are_current(browser, server):
     assert page.evaluate("document.body.dataset.stale") == "true" and page.is_visible("#stale")
     page.unroute("**/api/answer")  # (the held request was cancelled by the page: nothing to answer)
     assert len(held) == 1
-    # the server gone: an edit, Why not?, Save and Open each say so
-    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
-    page.fill("#f-name", "offline")
-    page.press("#f-name", "Enter")
-    n = app.answered(n)
-    assert app.state() == "error" and "does not answer" in page.inner_text("#error")
-    assert page.evaluate("document.body.dataset.stale") == "true" and "edited" in page.inner_text("#stale")
-    page.select_option("#why-fate", "rout")
-    app.hex("K2")
-    page.wait_for_function("document.querySelector('#why').textContent.includes('does not answer')", timeout=WAIT)
-    page.evaluate("document.querySelector('#error').hidden = true")
-    page.click("#save")
-    page.wait_for_function("!document.querySelector('#error').hidden", timeout=WAIT)
-    assert "does not answer" in page.inner_text("#error") and "not saved" in page.inner_text("#status")
-    page.on("dialog", lambda d: d.accept())  # (the edits are discarded)
-    page.set_input_files("#open-file", str(A10_531))
-    page.wait_for_function("document.querySelector('#status').textContent.includes('not opened')", timeout=WAIT)
-    # back: the next edit is answered, the map current again
-    page.unroute("**/api/**")
-    page.fill("#f-name", "back")
-    page.press("#f-name", "Enter")
-    n = app.answered(n)
-    assert app.state() == "answered" and page.evaluate("document.body.dataset.stale") == "false"
+    n = _the_server_gone(app, n)
     app.close(offline=4)
 
 
-def test_a_players_screen(browser, server):
-    """At 1366x768: the opened position fitted so that every unit is in
-    view; a counter's menu breaks it, and undo gives the file back byte for
-    byte (so does the Delete key, undone); a selected unit's destinations
-    are coloured, exactly the Locations `outcomes` lists for it."""
-    app = App(browser, server, viewport=(1366, 768))
+def _one_readable_screen(app):
+    """One screen: neither the page, nor its header, nor the map's frame scrolls
+    (the map scrolls in its own area, the fates in theirs, beside it); counters
+    readable, fitted; each fate's reasons shown without a click."""
     page = app.page
-    n = app.open(A10_531)
-    text = A10_531.read_text(encoding="utf-8")
-    assert page.text_content("#yaml") == text
-
-    def in_view():
-        """The counters drawn outside what the screen shows of the map."""
-        view = app.frame.locator("#map").bounding_box()
-        frame = page.locator("#report").bounding_box()
-        x0, y0 = max(view["x"], frame["x"], 0), max(view["y"], frame["y"], 0)
-        x1 = min(view["x"] + view["width"], frame["x"] + frame["width"], 1366)
-        y1 = min(view["y"] + view["height"], frame["y"] + frame["height"], 768)
-        out = []
-        for c in app.frame.locator("g.counter").all():
-            b = c.bounding_box()
-            if not (x0 <= b["x"] and b["x"] + b["width"] <= x1 and y0 <= b["y"] and b["y"] + b["height"] <= y1):
-                out.append(c.get_attribute("data-unit"))
-        return out
-
-    assert app.frame.locator("g.counter").count() == 8
-    assert in_view() == []  # fitted when opened
-    page.click("#zoom-in")
-    page.click("#zoom-in")
-    page.click("#zoom-in")
-    page.click("#fit")
-    assert in_view() == []
-    # one screen: neither the page, nor its header, nor the map's frame scrolls
-    # (the map scrolls in its own area, the fates in theirs, beside it)
     assert page.evaluate(
         "(s => s.scrollHeight <= innerHeight && s.scrollWidth <= innerWidth)(document.scrollingElement)"
     )
@@ -431,14 +430,12 @@ def test_a_players_screen(browser, server):
     assert min(app.frame.locator("g.counter .tag text").evaluate_all(height)) >= 8.5
     # each fate's reasons shown without a click
     assert app.frame.locator("li.fate .why ul.because").first.is_visible()
-    # the selected unit's destinations: every Location of its fates
-    fates = json.loads(_outcomes_json(A10_531))
-    for unit in ("RJ2", "RI5"):
-        app.frame.locator(f'g.counter[data-unit="{unit}"]').click()
-        drawn = app.frame.locator("g#dest polygon.dest").evaluate_all("ps => ps.map(p => p.dataset.hex)")
-        listed = {f["at"].split("@")[0] for u in fates["units"] if u["id"] == unit for f in u["fates"]}
-        assert sorted(drawn) == sorted(listed), unit
-    # RJ2's routes to J0: the best one drawn, the others one click away (and back)
+
+
+def _a_destinations_other_routes(app, n: int, fates: dict, text: str) -> int:
+    """RJ2's routes to J0: the best one drawn, the others one click away (and
+    back); the position untouched. The answers' count."""
+    page = app.page
     to_j0 = sum(
         1 for u in fates["units"] if u["id"] == "RJ2" for f in u["fates"] if f["fate"] == "rout" and f["at"] == "J0"
     )
@@ -453,6 +450,51 @@ def test_a_players_screen(browser, server):
     n = app.answered(n)
     assert dest.locator("li.fate").count() == 1
     assert page.text_content("#yaml") == text and page.evaluate("document.querySelector('#undo').disabled")
+    return n
+
+
+def _out_of_view(app) -> list[str]:
+    """The counters drawn outside what the 1366x768 screen shows of the map."""
+    view = app.frame.locator("#map").bounding_box()
+    frame = app.page.locator("#report").bounding_box()
+    x0, y0 = max(view["x"], frame["x"], 0), max(view["y"], frame["y"], 0)
+    x1 = min(view["x"] + view["width"], frame["x"] + frame["width"], 1366)
+    y1 = min(view["y"] + view["height"], frame["y"] + frame["height"], 768)
+    out = []
+    for c in app.frame.locator("g.counter").all():
+        b = c.bounding_box()
+        if not (x0 <= b["x"] and b["x"] + b["width"] <= x1 and y0 <= b["y"] and b["y"] + b["height"] <= y1):
+            out.append(c.get_attribute("data-unit"))
+    return out
+
+
+def test_a_players_screen(browser, server):
+    """At 1366x768: the opened position fitted so that every unit is in
+    view; a counter's menu breaks it, and undo gives the file back byte for
+    byte (so does the Delete key, undone); a selected unit's destinations
+    are coloured, exactly the Locations `outcomes` lists for it."""
+    app = App(browser, server, viewport=(1366, 768))
+    page = app.page
+    n = app.open(A10_531)
+    text = A10_531.read_text(encoding="utf-8")
+    assert page.text_content("#yaml") == text
+
+    assert app.frame.locator("g.counter").count() == 8
+    assert _out_of_view(app) == []  # fitted when opened
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    page.click("#fit")
+    assert _out_of_view(app) == []
+    _one_readable_screen(app)
+    # the selected unit's destinations: every Location of its fates
+    fates = json.loads(_outcomes_json(A10_531))
+    for unit in ("RJ2", "RI5"):
+        app.frame.locator(f'g.counter[data-unit="{unit}"]').click()
+        drawn = app.frame.locator("g#dest polygon.dest").evaluate_all("ps => ps.map(p => p.dataset.hex)")
+        listed = {f["at"].split("@")[0] for u in fates["units"] if u["id"] == unit for f in u["fates"]}
+        assert sorted(drawn) == sorted(listed), unit
+    n = _a_destinations_other_routes(app, n, fates, text)
     # a hex RI5's fates do not reach, hovered: why it may not rout there
     app.frame.locator('polygon.hex[data-hex="H4"]').hover(force=True)
     page.wait_for_selector('#why[data-at="H4"]', timeout=WAIT)
