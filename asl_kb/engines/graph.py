@@ -294,7 +294,8 @@ class Graph:
         """A term with each Location's hex as place() reads it, in the order
         of clingo's symbols (a number, a term by arity, name and arguments,
         a string), figured once per term."""
-        key = self._terms.get(sym)
+        terms = self._terms
+        key = terms.get(sym)
         if key is not None:
             return key
         t = sym.type
@@ -308,8 +309,10 @@ class Graph:
                 assert self._place is not None  # (only asked with a place)
                 key = (1, 2, "loc", ((2, self._place(args[0].string)), (0, args[1].number)))
             else:
-                key = (1, len(args), sym.name, tuple([self._term_key(a) for a in args]))
-        self._terms[sym] = key
+                # (most arguments -- a unit, a number, a Location -- met
+                # before: looked up here, not in a call each)
+                key = (1, len(args), sym.name, tuple([terms.get(a) or self._term_key(a) for a in args]))
+        terms[sym] = key
         return key
 
     def say(self, reason) -> str:
