@@ -98,17 +98,22 @@ class NmcTable:
         """The leaders who may rout with `unit` (A10.711)."""
         return sorted(w for (u, w) in self.starts if u == unit and w != "none")
 
-    def odds(self, unit: str, steps: tuple, with_leader: str = "none") -> Odds | None:
+    def odds(self, unit: str, steps: tuple, with_leader: str = "none", nmcs_only: bool = False) -> Odds | None:
         """The odds of a path: `steps` are (Location, half-MF spent there,
         NMCs there) for each Location entered, in path order (None: the
-        rules give the unit no chain, e.g. no Morale Level)."""
+        rules give the unit no chain, e.g. no Morale Level). `nmcs_only`:
+        the steps are those of path_steps without `spent` (one NMC each)."""
         start = self.starts.get((unit, with_leader))
         if start is None:
             return None
-        if unit not in self._mf_of and not all(n for _, _, n in steps):
-            # (no state of the unit routs with fewer MF: only the NMCs tell
-            # one path's chain from another's)
-            steps = tuple((h, 0, n) for h, _, n in steps if n)
+        if nmcs_only:
+            nmcs = len(steps)
+        else:
+            nmcs = sum(n for _, _, n in steps)
+            if unit not in self._mf_of and not all(n for _, _, n in steps):
+                # (no state of the unit routs with fewer MF: only the NMCs
+                # tell one path's chain from another's)
+                steps = tuple((h, 0, n) for h, _, n in steps if n)
         after = self._after(unit, with_leader, steps)
         # (the chain after an open board's paths is one of a few: _after
         # keeps it through Locations entered without an NMC)
@@ -117,7 +122,7 @@ class NmcTable:
             made = self._odds[id(after)] = self._weigh(start, after)
         intact, reduced, pinned, eliminated, top, stopped = made
         return Odds(
-            nmcs=sum(n for _, _, n in steps),
+            nmcs=nmcs,
             intact=intact,
             reduced=reduced,
             pinned=list(pinned),
@@ -234,6 +239,8 @@ class NmcTable:
                     if e2 > c.top:
                         c.reach(e2)
                     live[(state, e2)] = live.get((state, e2), 0) + w * ways
+                elif e2 == c.top and not (pins and pin_here):
+                    c.eliminated += w * ways  # (c.stop's commonest case)
                 else:
                     c.stop(h if pins and pin_here else None, e2, w * ways)
 
@@ -373,7 +380,8 @@ def add_odds(units, table: NmcTable | None) -> None:
         for f in u.fates:
             if f.kind != "rout" and not (f.interdiction or f.optional_interdiction):
                 continue
-            steps = path_steps(f, spent=table.depends_on_mf(u.id))
-            f.odds = table.odds(u.id, steps)
+            only = not table.depends_on_mf(u.id)
+            steps = path_steps(f, spent=not only)
+            f.odds = table.odds(u.id, steps, nmcs_only=only)
             if leaders and f.odds is not None:
-                f.odds_with_leader = [o for w in leaders if (o := table.odds(u.id, steps, w)) is not None]
+                f.odds_with_leader = [o for w in leaders if (o := table.odds(u.id, steps, w, only)) is not None]
