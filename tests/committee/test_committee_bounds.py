@@ -167,6 +167,7 @@ def test_a_clause_no_search_can_reach_is_said_at_once(capsys):
 #: each says why it stopped (below), never "none"
 FOUND = (
     "capture_under_no_quarter",
+    "captor-in-cover",
     "disrupted_rejection",
     "escape_exception_own_borders",
     "escape_unbroken_guard_in_melee",
@@ -180,9 +181,15 @@ FOUND = (
     "unconcealed_interdictor",
 )
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
-#: seconds a search may take where the witness is in a bound of three units,
-#: or of two non-open hexes (400-500 s on a loaded machine; the others 300)
-SLOW = {"leave_building_toward_cover": 900, "low-crawl-leaves-enemy": 900, "unconcealed_interdictor": 900}
+#: seconds a search may take where the witness is past a wide bound, in one
+#: of three units or of two non-open hexes (160-500 s on a loaded machine;
+#: the others 300)
+SLOW = {
+    "captor-in-cover": 900,
+    "leave_building_toward_cover": 900,
+    "low-crawl-leaves-enemy": 900,
+    "unconcealed_interdictor": 900,
+}
 #: the switches whose clauses act in no legal position (a non-Infantry
 #: prisoner: core/position_checks.lp refuses one): said the same within the
 #: bounds of one unit, each walked to its end (--max-units 1)
