@@ -173,6 +173,7 @@ FOUND = (
     "escape_unbroken_guard_in_melee",
     "escaped_smc_armed",
     "guard_outnumbered",
+    "interdictor_target_selection",
     "leave_building_toward_cover",
     "low-crawl-leaves-enemy",
     "massacre_in_location",
@@ -186,6 +187,7 @@ PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 #: the others 300)
 SLOW = {
     "captor-in-cover": 900,
+    "interdictor_target_selection": 900,
     "leave_building_toward_cover": 900,
     "low-crawl-leaves-enemy": 900,
     "unconcealed_interdictor": 900,
