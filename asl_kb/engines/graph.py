@@ -184,6 +184,9 @@ class Graph:
         self.began_there: set = set()
         self.read_by: defaultdict = defaultdict(set)
         self.needs_quarter: set = set()
+        #: the units with a state routing with fewer MF (state_mf/3): only
+        #: their fates keep the MF spent along the path (Fate.spent, the odds')
+        self.mf_units: set = set()
         #: A10.53: each entry of an Open Ground hex is an NMC (nmc_per/1):
         #: a re-entered Location is Interdicted again
         self.per_entry = False
@@ -275,6 +278,7 @@ class Graph:
         for s in at["phase_reads"]:
             self.read_by[s.arguments[0]].add(s.arguments[1].string)
         self.needs_quarter.update(s.arguments[0] for s in at["needs_quarter"])
+        self.mf_units.update(text(s.arguments[0]) for s in at["state_mf"])
         self.per_entry = self.per_entry or any(s.arguments[0].name == "hex_entered" for s in at["nmc_per"])
         for s in at["immediate"]:
             event, unit, f = s.arguments
@@ -415,6 +419,7 @@ class Graph:
         self.paths_cut = self.paths_cut or cut
         out = {}
         unit = unit_of(root)
+        with_mf = unit in self.mf_units
         info, began_there, read_by, quarter = self.info, self.began_there, self.read_by, self.needs_quarter
         unread = self.unread
         lists, heads = self._interdiction_lists, self._heads
@@ -443,6 +448,8 @@ class Graph:
                     at = came[at]
                 path.reverse()
                 f = self._fate(leaf, il[0], ol[0], path, first)
+                if with_mf:  # (what only these units' odds follow)
+                    f.spent = [0] + [syms[n].arguments[2].number for n in path[1:] if self._enter[n] is not None]
                 if all_paths:
                     f.paths = sorted(p for p in paths_of.get((leaf, sets[i], sets[o]), ()))
                 out[gk] = f
@@ -547,7 +554,7 @@ class Graph:
     def _fate(self, leaf, ints: tuple, opts: tuple, path: list[int], first: str) -> Fate:
         """The Fate of a path (state numbers) ending at leaf, Interdicted as
         `ints` and `opts` list (_interdictions); `first`: the Location of its
-        start."""
+        start (its MF spent: _found, for the units that need them)."""
         (name, captor, cause, at, low_crawl), _ = self._head(leaf)
         syms, enter = self._syms, self._enter
         assert syms is not None  # (_compile numbers first)
@@ -563,7 +570,6 @@ class Graph:
             at,
             low_crawl=low_crawl,
             path=[first] + [x for n in path[1:] if (x := enter[n]) is not None],
-            spent=[0] + [syms[n].arguments[2].number for n in path[1:] if enter[n] is not None],
             interdiction=list(ints),
             optional_interdiction=list(opts),
             because=self.answer.explain_lines(lines),

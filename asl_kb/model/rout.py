@@ -141,7 +141,8 @@ class Fate(Record):
     odds: Odds | None = None
     odds_with_leader: list[Odds] | None = None
     #: the half-MF spent on entering each Location of `path` (its states':
-    #: what the odds follow a SMC wounded on the way by, A17.2); not in the JSON
+    #: what the odds follow a SMC wounded on the way by, A17.2; None for a unit
+    #: none of whose states routs with fewer MF); not in the JSON
     spent: list[int] | None = None
 
     @property
