@@ -179,6 +179,7 @@ FOUND = (
     "massacre_in_location",
     "mop_up_any_unit",
     "no-rejection-no-capture",
+    "rejected_leader_in_place",
     "unconcealed_interdictor",
 )
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
@@ -190,6 +191,7 @@ SLOW = {
     "interdictor_target_selection": 900,
     "leave_building_toward_cover": 900,
     "low-crawl-leaves-enemy": 900,
+    "rejected_leader_in_place": 900,
     "unconcealed_interdictor": 900,
 }
 #: the switches whose clauses act in no legal position (a non-Infantry
