@@ -106,8 +106,10 @@ class NmcTable:
         start = self.starts.get((unit, with_leader))
         if start is None:
             return None
+        hexes = None
         if nmcs_only:
             nmcs = len(steps)
+            steps, hexes = self._shape(unit, steps)
         else:
             nmcs = sum(n for _, _, n in steps)
             if unit not in self._mf_of and not all(n for _, _, n in steps):
@@ -119,8 +121,10 @@ class NmcTable:
         # keeps it through Locations entered without an NMC)
         made = self._odds.get(id(after))
         if made is None:
-            made = self._odds[id(after)] = self._weigh(start, after)
+            made = self._odds[id(after)] = self._weigh(start, after, hexes is None)
         intact, reduced, pinned, eliminated, top, stopped = made
+        if hexes is not None:
+            pinned, stopped = self._named(pinned, hexes), self._named(stopped, hexes)
         return Odds(
             nmcs=nmcs,
             intact=intact,
@@ -140,9 +144,41 @@ class NmcTable:
         NMCs)."""
         return unit in self._mf_of
 
-    def _weigh(self, start: str, after: _Chain) -> tuple:
+    def _shape(self, unit: str, steps: tuple) -> tuple[tuple, list[str]]:
+        """NMC-only `steps` as the chain reads them (one of a few shapes
+        for an open board's thousands of paths), and the Locations they
+        stand for: a Location is read only as where a pin eliminates or not
+        (pin_eliminates/3) and named where the unit stops, so each step is
+        a number, 2 * (the Location's place among those entered) + (1 where
+        a pin eliminates); `hexes` by place."""
+        eliminates = self.pin_eliminates.get(unit, ())
+        number: dict[str, int] = {}
+        hexes: list[str] = []
+        shape = []
+        for h, _, _ in steps:
+            t = number.get(h)
+            if t is None:
+                t = number[h] = 2 * len(hexes) + (h in eliminates)
+                hexes.append(h)
+            shape.append((t, 0, 1))
+        return tuple(shape), hexes
+
+    def _named(self, ways: tuple, hexes: list[str]) -> list:
+        """The PinnedAt of a shaped chain's stops (_shape) `ways`, each
+        (step number, ways), in `hexes`."""
+        out = []
+        for t, n in ways:
+            h = hexes[t >> 1]
+            p = self._made.get((h, n))
+            if p is None:
+                p = self._made[(h, n)] = PinnedAt(h, n)
+            out.append(p)
+        return out
+
+    def _weigh(self, start: str, after: _Chain, named: bool = True) -> tuple:
         """(intact, reduced, pinned, eliminated, dice, stopped): the chain
-        `after` (_after) in ways of 6^dice."""
+        `after` (_after) in ways of 6^dice (`named`: its stops as PinnedAt,
+        else as (step number, ways) of a shaped chain, _shape)."""
         top = after.top
         # intact: it arrives as it began (a SMC already wounded, wounded
         # again with no more penalty, A17.11, is as it began); reduced: in
@@ -153,6 +189,8 @@ class NmcTable:
                 intact += w * 6 ** (top - e)
             else:
                 reduced += w * 6 ** (top - e)
+        if not named:
+            return (intact, reduced, tuple(after.pinned.items()), after.eliminated, top, tuple(after.stopped.items()))
         return (intact, reduced, self._where(after.pinned), after.eliminated, top, self._where(after.stopped))
 
     def _where(self, ways: dict) -> tuple:
@@ -228,7 +266,8 @@ class NmcTable:
     def _check(self, c: _Chain, unit: str, h: str, spent: int) -> None:
         """One NMC in Location `h` (`spent` half-MF so far) taken by each
         state the chain `c` routs on in: its outcomes (_outcomes) added."""
-        pin_here = h not in self.pin_eliminates.get(unit, ())
+        # (a shaped step, _shape: its number says whether a pin eliminates)
+        pin_here = not h & 1 if type(h) is int else h not in self.pin_eliminates.get(unit, ())
         entering = c.live
         live: dict = {}
         c.live = live
