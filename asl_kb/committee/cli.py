@@ -333,6 +333,25 @@ def _grown_gaps(args, since: float) -> int:
     return _said(args, report, _grown_text(f"search gaps under {rs.label}", gaps.to_text))
 
 
+def _refused(args) -> str | None:
+    """Why the search's options are refused before any work, if they are:
+    --resume without --stream; --scheduler, --workers or --stream given to
+    a search that grows its bounds (find; diff without --scope; gaps
+    --generate without it), which reads none of them -- refused, not passed
+    over in silence."""
+    if args.resume and not args.stream:
+        return "error: --resume: needs --stream FILE"
+    grown = args.search == "find" or (args.scope is None and (args.search == "diff" or args.generate))
+    given = (("--scheduler", args.scheduler), ("--workers", args.workers), ("--stream", args.stream))
+    unused = next((key for key, value in given if value), None) if grown else None
+    if unused:
+        return (
+            f"error: {unused}: only search diff or gaps over one --scope reads it (this search judges "
+            "its positions in this process, one scope or bound after another)"
+        )
+    return None
+
+
 def _without_scope(args, since: float) -> int:
     """search diff/gaps without --scope: grown (search gaps without
     --generate: the shipped scope tiny)."""
@@ -392,8 +411,9 @@ def _search(args) -> int:
     from asl_kb.committee import gaps, search
     from asl_kb.committee.scope import load_scope
 
-    if args.resume and not args.stream:
-        print("error: --resume: needs --stream FILE", file=sys.stderr)
+    refused = _refused(args)
+    if refused:
+        print(refused, file=sys.stderr)
         return 2
     from asl_kb.committee.progress import bar_for
 

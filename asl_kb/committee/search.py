@@ -475,7 +475,10 @@ def grow_diff(
             "untouched": 0,
             "witnesses": [],
             "complete": False,
-            "incomplete_because": ["no shipped scope produces what the changed clauses read"],
+            "incomplete_because": [
+                "no shipped scope produces what the changed clauses read "
+                "(--generate: positions the solver chooses within the bounds read off the rules)"
+            ],
         }
     report = dict(report)
     report["grown"] = grown

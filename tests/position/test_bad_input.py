@@ -627,6 +627,25 @@ def test_an_unreachable_scheduler(capsys, address):
 
 
 @pytest.mark.parametrize(
+    "argv,key",
+    [
+        (["search", "diff", "--switch", "mop_up_any_unit", "--scheduler", "no-such-host.invalid:8786"], "--scheduler"),
+        (["search", "gaps", "--generate", "--workers", "2"], "--workers"),
+        (["search", "find", "--where", "docs/committee.md", "--stream", "run.jsonl"], "--stream"),
+    ],
+    ids=["diff-without-scope", "gaps-generate", "find"],
+)
+def test_a_search_over_bounds_refuses_what_it_would_not_read(capsys, argv, key):
+    """A search that grows its bounds judges in this process: --scheduler,
+    --workers and --stream are refused before any work, never passed over."""
+    from asl_kb import cli
+
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(f"error: {key}: ") and "--scope" in err, err
+
+
+@pytest.mark.parametrize(
     "argv,option",
     [
         (["report", "--png", "/proc/asl-kb.png"], "--png"),
