@@ -268,6 +268,9 @@ def _grown(args, since: float) -> int:
     from asl_kb.committee import grow, search
     from asl_kb.committee.progress import Bar
 
+    unread = _unread(args)
+    if unread is not None:
+        return unread
     a, b = _rule_sets(args)
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
@@ -321,6 +324,9 @@ def _grown_gaps(args, since: float) -> int:
     from asl_kb.committee import gaps, grow
     from asl_kb.committee.progress import Bar
 
+    unread = _unread(args)
+    if unread is not None:
+        return unread
     rs = _parsed(
         args.rule_set or args.rules or "current", switch=args.switch, key="--rule-set" if args.rule_set else "--rules"
     )
@@ -333,23 +339,21 @@ def _grown_gaps(args, since: float) -> int:
     return _said(args, report, _grown_text(f"search gaps under {rs.label}", gaps.to_text))
 
 
-def _refused(args) -> str | None:
-    """Why the search's options are refused before any work, if they are:
-    --resume without --stream; --scheduler, --workers or --stream given to
-    a search that grows its bounds (find; diff without --scope; gaps
-    --generate without it), which reads none of them -- refused, not passed
-    over in silence."""
-    if args.resume and not args.stream:
-        return "error: --resume: needs --stream FILE"
-    grown = args.search == "find" or (args.scope is None and (args.search == "diff" or args.generate))
+def _unread(args) -> int | None:
+    """Exit 2 where --scheduler, --workers or --stream is given to a search
+    that judges its positions in this process, one bound after another
+    (_grown, _grown_gaps, _find: none of them reads these): refused before
+    any work, not passed over in silence. None where none is given."""
     given = (("--scheduler", args.scheduler), ("--workers", args.workers), ("--stream", args.stream))
-    unused = next((key for key, value in given if value), None) if grown else None
-    if unused:
-        return (
-            f"error: {unused}: only search diff or gaps over one --scope reads it (this search judges "
-            "its positions in this process, one scope or bound after another)"
-        )
-    return None
+    key = next((key for key, value in given if value), None)
+    if key is None:
+        return None
+    print(
+        f"error: {key}: only search diff or gaps over one --scope reads it (this search judges "
+        "its positions in this process, one scope or bound after another)",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def _without_scope(args, since: float) -> int:
@@ -370,6 +374,9 @@ def _find(args, since: float) -> int:
     from asl_kb.committee import find, grow
     from asl_kb.committee.scope import load_scope
 
+    unread = _unread(args)
+    if unread is not None:
+        return unread
     rs = _parsed(args.rules or "current", switch=args.switch, key="--rules")
     find.read_where(args.where)  # (checked before any position is judged)
     walk = dict(max_positions=args.max_positions, timeout=args.timeout, since=since)
@@ -411,9 +418,8 @@ def _search(args) -> int:
     from asl_kb.committee import gaps, search
     from asl_kb.committee.scope import load_scope
 
-    refused = _refused(args)
-    if refused:
-        print(refused, file=sys.stderr)
+    if args.resume and not args.stream:
+        print("error: --resume: needs --stream FILE", file=sys.stderr)
         return 2
     from asl_kb.committee.progress import bar_for
 
