@@ -52,24 +52,34 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "asl_kb.cli"]
 
 
+#: starts argv from a process of a few MiB and reports on it (wall, CPU,
+#: peak memory, exit code) into the file named first: a child's ru_maxrss
+#: counts the memory of the process it was forked from, so a benchmark
+#: holding boards or positions would read as every row's peak
+LAUNCH = (
+    "import os,sys,time;t=time.perf_counter();p=os.posix_spawnp(sys.argv[2],sys.argv[2:],os.environ);"
+    "_,s,ru=os.wait4(p,0);w=time.perf_counter()-t;"
+    "open(sys.argv[1],'w').write(f'{w} {ru.ru_utime+ru.ru_stime} {ru.ru_maxrss} {os.waitstatus_to_exitcode(s)}')"
+)
+
+
 def run_child(argv: list[str], timeout: float = 600.0, env: dict | None = None) -> dict:
     """Run argv (in `env`, default this process's); its wall time, CPU time
     and peak memory (ru_maxrss, KiB on Linux), and its standard output."""
-    t0 = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
-        _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - t0
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r", suffix=".run") as report:
+        subprocess.run(
+            [sys.executable, "-I", "-S", "-c", LAUNCH, report.name, *argv],
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=timeout,
+        )
+        wall, cpu, maxrss, rc = report.read().split()
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return {
-        "wall": wall,
-        "cpu": ru.ru_utime + ru.ru_stime,
-        "maxrss_mib": ru.ru_maxrss / 1024,
-        "rc": p.returncode,
-        "stdout": text,
-    }
+    return {"wall": float(wall), "cpu": float(cpu), "maxrss_mib": int(maxrss) / 1024, "rc": int(rc), "stdout": text}
 
 
 def child(path: str, phase: bool) -> None:

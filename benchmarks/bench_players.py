@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +38,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import bench_boards  # noqa: E402
+from bench_cases import run_child  # noqa: E402
 from generate import (  # noqa: E402
     generate_area_spread,
     generate_open,
@@ -154,13 +153,10 @@ def _cli() -> list[str]:
 
 def run(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, peak MiB) of one child process; its output discarded."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) not in (0, 3):  # 3: an incomplete answer, still an answer
-        raise RuntimeError(f"{' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
-    return wall, ru.ru_maxrss / 1024
+    r = run_child(argv)
+    if r["rc"] not in (0, 3):  # 3: an incomplete answer, still an answer
+        raise RuntimeError(f"{' '.join(argv)} exited {r['rc']}")
+    return r["wall"], r["maxrss_mib"]
 
 
 def _compile_bytecode() -> None:
@@ -198,7 +194,8 @@ The positions players make, each one whole `asl-kb outcomes POSITION --format
 json` process (`--phase` where the row says so), beside the import floor
 (`python -c 'import clingo, yaml, jinja2'`) measured in the same run,
 interleaved with the rows. Wall time: the median of the runs; peak memory:
-the most of any run (ru_maxrss). The positions are generated and seeded by
+the most of any run (ru_maxrss of the process alone: each is started from a
+small launcher, never forked from the benchmark). The positions are generated and seeded by
 `benchmarks/generate.py` (the rulebook's A10.5 EX is `facts/rout/A10.5-EX.yaml`);
 asl_kb's bytecode is written before the runs, as installing the package does.
 `make bench` runs `benchmarks/bench_players.py`, which prints this table and

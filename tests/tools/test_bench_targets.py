@@ -41,3 +41,16 @@ def test_targets_compare_each_figure_with_its_limit():
 def test_targets_left_out_for_cases_not_run():
     cli = {"floor: import clingo, yaml, jinja2": [{"wall": 0.1}]}
     assert bench_cases._targets(cli, 0.1, {"spread: 1 board(s) x 10 broken": _case(0.2)}, (1, 2, 4)) == []
+
+
+def test_a_childs_peak_memory_is_its_own():
+    """A child's ru_maxrss counts the memory of the process it was forked
+    from: run_child starts it from a small launcher, so a benchmark holding
+    boards or positions does not read as every row's peak."""
+    held = bytearray(200 * 2**20)
+    held[:: 2**12] = b"\1" * len(held[:: 2**12])  # touched: resident
+    r = bench_cases.run_child([sys.executable, "-I", "-S", "-c", "print(1)"])
+    assert (r["rc"], r["stdout"].strip()) == (0, "1")
+    assert r["maxrss_mib"] < 100, r
+    assert r["wall"] > 0 and r["cpu"] >= 0
+    del held
