@@ -28,7 +28,7 @@ import functools
 from pathlib import Path
 
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
+from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.errors import PositionError
 
@@ -102,10 +102,11 @@ def search_find(
     judge = functools.partial(judge_where, rs=rs, where=where)
     run, positions = generate.walk(scope)
     s = scan(
-        scope, evaluator(judge) if evaluator else serial(judge), witnesses=witnesses, positions=positions, **options
+        scope,
+        evaluator(judge) if evaluator else serial(judge),
+        ScanOptions(witnesses=witnesses, positions=positions, **options),
     )
     found = witness_entries(
-        scope,
         s,
         out,
         "found",

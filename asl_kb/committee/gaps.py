@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
+from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.engines.check import check
 from asl_kb.position.loader import load_position_text
@@ -77,9 +77,7 @@ def search_gaps(
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
-        witnesses=witnesses,
-        max_positions=max_positions,
-        **scan_options,
+        ScanOptions(witnesses=witnesses, max_positions=max_positions, **scan_options),
     )
 
     def header(n, file, w, v):
@@ -91,7 +89,7 @@ def search_gaps(
         )
 
     found = witness_entries(
-        scope, s, out, "gap", lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header
+        s, out, "gap", lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header
     )
     report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, **scanned(s), "witnesses": found}
     report = finish_report(report, s)

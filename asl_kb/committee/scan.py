@@ -18,6 +18,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from asl_kb import budget
@@ -175,137 +176,229 @@ def _within(results: Iterator[tuple[int, dict]], deadline: float | None) -> Iter
         yield index, verdict
 
 
-def scan(
-    scope: Scope,
-    evaluate: Evaluator,
-    witnesses: int = 3,
-    max_positions: int | None = None,
-    timeout: float | None = None,
-    since: float | None = None,
-    stream: str | None = None,
-    resume: bool = False,
-    progress: Callable[..., None] | None = None,
-    positions: Callable[[float | None], Iterator] | None = None,
-) -> dict:
-    """(`positions(deadline)`: the candidates to walk, in order -- the
-    solver's, committee/generate.py -- instead of the scope's enumeration)
-    {"tried", "untouched" (verdicts marked so: not run), "dead_ends_only"
-    (verdicts marked so: the rule sets act only on dead ends), "witnesses":
-    [(candidate, verdict)], "incomplete": [...], "stopped", "seconds"}."""
-    started = time.perf_counter()
-    # (`since`: the time.monotonic() the timeout counts from, if before now)
-    deadline = None if timeout is None else (time.monotonic() if since is None else since) + timeout
-    done = _read_stream(Path(stream)) if stream and resume else {}
-    out = open(stream, "a" if resume else "w", encoding="utf-8") if stream else None
-    cut: list[str]
-    found, cut, tried, untouched, dead_ends = [], [], 0, 0, 0
-    stopped = None
-    pending = iter(positions(deadline) if positions is not None else candidates(scope))
-    batch_size = getattr(evaluate, "batch", BATCH)
-    planned, limit_hit = 0, False
+@dataclass(frozen=True)
+class ScanOptions:
+    """How a scan walks: it stops after `witnesses` witnesses, after
+    `max_positions` positions, or `timeout` seconds counted from `since` (a
+    time.monotonic(), if before now); each judged position is appended to the
+    JSON-lines file `stream` as it is taken (`resume`: the file read back
+    first, the positions it holds not judged again); `progress(tried, found,
+    seconds)` is told after each batch, and once more with `last=True`;
+    `positions(deadline)`: the candidates to walk, in order -- the solver's,
+    committee/generate.py -- instead of the scope's enumeration."""
 
-    def submit():
-        """The next batch: its candidates, the verdicts the stream already
-        holds, and the evaluator's results for the rest (a cluster starts on
-        them at once, so it works on one batch while this one is taken)."""
-        nonlocal planned, limit_hit
-        batch = []
-        for c in [] if limit_hit else pending:
-            if max_positions is not None and planned >= max_positions:
-                limit_hit = True
+    witnesses: int = 3
+    max_positions: int | None = None
+    timeout: float | None = None
+    since: float | None = None
+    stream: str | None = None
+    resume: bool = False
+    progress: Callable[..., None] | None = None
+    positions: Callable[[float | None], Iterator] | None = None
+
+    def deadline(self) -> float | None:
+        """The time.monotonic() past which the walk stops (None: never)."""
+        if self.timeout is None:
+            return None
+        return (time.monotonic() if self.since is None else self.since) + self.timeout
+
+
+@dataclass
+class _Batch:
+    """Candidates sent to the evaluator together: the verdicts at hand (the
+    stream's, then the evaluator's as they come), its results still to come,
+    and how many of the candidates were taken, in enumeration order."""
+
+    candidates: list
+    verdicts: dict[int, dict]
+    results: Iterator[tuple[int, dict]]
+    taken: int = 0
+
+    def take(self, tally: _Tally) -> None:
+        """The verdicts at hand, in enumeration order, into the tally (until it stops)."""
+        while tally.stopped is None and self.taken < len(self.candidates):
+            c = self.candidates[self.taken]
+            if c.index not in self.verdicts:
+                return
+            self.taken += 1
+            tally.add(c, self.verdicts[c.index])
+
+    def all_taken(self) -> bool:
+        return self.taken == len(self.candidates)
+
+
+class _Batches:
+    """The candidates to walk, in batches of the evaluator's size, up to
+    --max-positions; a position the stream already holds is not sent."""
+
+    def __init__(
+        self, scope: Scope, evaluate: Evaluator, pending: Iterator, done: dict[int, dict], max_positions: int | None
+    ) -> None:
+        self.scope, self.evaluate, self.pending, self.done = scope, evaluate, pending, done
+        self.max_positions = max_positions
+        self.size = getattr(evaluate, "batch", BATCH)
+        self.planned, self.limit_hit = 0, False
+
+    def next(self) -> _Batch:
+        """The next batch (empty at the end), its evaluation started: a
+        cluster starts on it at once, so it works on one batch while this
+        one is taken."""
+        candidates = []
+        for c in [] if self.limit_hit else self.pending:
+            if self.max_positions is not None and self.planned >= self.max_positions:
+                self.limit_hit = True
                 break
-            batch.append(c)
-            planned += 1
-            if len(batch) == batch_size:
+            candidates.append(c)
+            self.planned += 1
+            if len(candidates) == self.size:
                 break
-        verdicts = {c.index: done[c.index] for c in batch if c.index in done}
-        jobs = [(c.index, f"{scope.name} #{c.index + 1}", to_yaml(scope, c)) for c in batch if c.index not in done]
-        return batch, verdicts, evaluate(jobs) if jobs else iter(())
+        verdicts = {c.index: self.done[c.index] for c in candidates if c.index in self.done}
+        jobs = [(c.index, self.name(c), to_yaml(self.scope, c)) for c in candidates if c.index not in self.done]
+        return _Batch(candidates, verdicts, self.evaluate(jobs) if jobs else iter(()))
 
-    try:
-        with _ctrl_c() as ctrl_c:
-            batch, verdicts, results = submit()
-            while batch:
-                ahead = submit()
-                taken = 0
+    def name(self, c) -> str:
+        return f"{self.scope.name} #{c.index + 1}"
 
-                def take() -> None:
-                    """The batch's verdicts at hand, in enumeration order."""
-                    nonlocal taken, tried, untouched, dead_ends, stopped
-                    while stopped is None and taken < len(batch) and batch[taken].index in verdicts:
-                        c = batch[taken]
-                        verdict = verdicts[c.index]
-                        taken += 1
-                        tried += 1
-                        untouched += bool(verdict.get("untouched"))
-                        dead_ends += bool(verdict.get("dead_ends_only"))
-                        cut.extend(f"{scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
-                        if verdict["witness"]:
-                            found.append((c, verdict))
-                            if len(found) >= witnesses:
-                                stopped = f"{witnesses} witness(es) found"
+    def end(self) -> str:
+        """Why the walk ended when every batch was taken."""
+        return f"--max-positions {self.max_positions} reached" if self.limit_hit else "scope exhausted"
 
-                def over() -> str | None:
-                    if ctrl_c.is_set():
-                        return "interrupted"
-                    if deadline is not None and time.monotonic() > deadline:
-                        return f"--timeout {timeout:g} s reached"
-                    return None
 
-                take()
-                # results as they come: the deadline is looked at after each,
-                # not only after the batch (a cluster's batch is long); one
-                # judged in this process is cut at the deadline itself
-                for index, verdict in _within(results, deadline):
-                    if verdict is None:  # cut by the deadline: not judged
-                        stopped = over() or f"--timeout {timeout:g} s reached"
-                        break
-                    verdicts[index] = verdict
-                    if out is not None:
-                        out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
-                        out.flush()
-                    take()
-                    if stopped is None and taken < len(batch):
-                        stopped = over()
-                    if stopped is not None:
-                        break
-                if progress is not None:
-                    progress(tried, len(found), time.perf_counter() - started)
-                if stopped is None:
-                    stopped = over()
-                if stopped is not None:
-                    break
-                batch, verdicts, results = ahead
-            if stopped is None:
-                stopped = f"--max-positions {max_positions} reached" if limit_hit else "scope exhausted"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    finally:
+class _Tally:
+    """What the verdicts taken so far come to: positions tried, untouched and
+    on dead ends only, the witnesses, what was cut, and why the walk stopped
+    (None while it goes on)."""
+
+    def __init__(self, scope: Scope, witnesses: int) -> None:
+        self.scope, self.witnesses = scope, witnesses
+        self.started = time.perf_counter()
+        self.found: list[tuple] = []
+        self.cut: list[str] = []
+        self.tried = self.untouched = self.dead_ends = 0
+        self.stopped: str | None = None
+
+    def add(self, c, verdict: dict) -> None:
+        self.tried += 1
+        self.untouched += bool(verdict.get("untouched"))
+        self.dead_ends += bool(verdict.get("dead_ends_only"))
+        self.cut.extend(f"{self.scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
+        if verdict["witness"]:
+            self.found.append((c, verdict))
+            if len(self.found) >= self.witnesses:
+                self.stopped = f"{self.witnesses} witness(es) found"
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def report(self) -> dict:
+        incomplete = list(self.cut)
+        if self.stopped not in ("scope exhausted",) and not (self.stopped or "").endswith("witness(es) found"):
+            incomplete.append(f"stopped: {self.stopped}")
+        return {
+            "scope": self.scope,
+            "tried": self.tried,
+            "untouched": self.untouched,
+            "dead_ends_only": self.dead_ends,
+            "witnesses": self.found,
+            "incomplete": incomplete,
+            "stopped": self.stopped,
+            "seconds": self.seconds(),
+        }
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """When the walk stops short: Ctrl-C, or the deadline of --timeout."""
+
+    ctrl_c: threading.Event
+    deadline: float | None
+    timeout: float | None
+
+    def over(self) -> str | None:
+        if self.ctrl_c.is_set():
+            return "interrupted"
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            return self.timed_out()
+        return None
+
+    def timed_out(self) -> str:
+        return f"--timeout {self.timeout:g} s reached"
+
+
+def _judge_batch(batch: _Batch, tally: _Tally, limits: _Limits, out) -> None:
+    """A batch's results as they come, each appended to the stream `out`
+    and taken in enumeration order: the limits are looked at after each, not
+    only after the batch (a cluster's batch is long); one judged in this
+    process is cut at the deadline itself."""
+    batch.take(tally)
+    for index, verdict in _within(batch.results, limits.deadline):
+        if verdict is None:  # cut by the deadline: not judged
+            tally.stopped = limits.over() or limits.timed_out()
+            return
+        batch.verdicts[index] = verdict
         if out is not None:
-            out.close()
-    if progress is not None:
-        progress(tried, len(found), time.perf_counter() - started, last=True)
-    incomplete = list(cut)
-    if stopped not in ("scope exhausted",) and not (stopped or "").endswith("witness(es) found"):
-        incomplete.append(f"stopped: {stopped}")
-    return {
-        "tried": tried,
-        "untouched": untouched,
-        "dead_ends_only": dead_ends,
-        "witnesses": found,
-        "incomplete": incomplete,
-        "stopped": stopped,
-        "seconds": time.perf_counter() - started,
-    }
+            out.write(json.dumps({"index": index, "verdict": verdict}, sort_keys=True) + "\n")
+            out.flush()
+        batch.take(tally)
+        if tally.stopped is None and not batch.all_taken():
+            tally.stopped = limits.over()
+        if tally.stopped is not None:
+            return
 
 
-def witness_entries(scope: Scope, s: dict, out: str | None, stem: str, fields, header) -> list[dict]:
-    """One entry per witness of a scan: where it stands in the scope, the
+def _walk(batches: _Batches, tally: _Tally, limits: _Limits, out, progress: Callable[..., None] | None) -> None:
+    """Every batch in turn, the next one sent before this one is taken, until
+    the tally or the limits stop the walk."""
+    batch = batches.next()
+    while batch.candidates:
+        ahead = batches.next()
+        _judge_batch(batch, tally, limits, out)
+        if progress is not None:
+            progress(tally.tried, len(tally.found), tally.seconds())
+        if tally.stopped is None:
+            tally.stopped = limits.over()
+        if tally.stopped is not None:
+            return
+        batch = ahead
+    tally.stopped = batches.end()
+
+
+def _stream_file(options: ScanOptions):
+    """The --stream file open for the verdicts (appended to with --resume), else no file."""
+    if not options.stream:
+        return contextlib.nullcontext()
+    return open(options.stream, "a" if options.resume else "w", encoding="utf-8")
+
+
+def scan(scope: Scope, evaluate: Evaluator, options: ScanOptions) -> dict:
+    """{"scope", "tried", "untouched" (verdicts marked so: not run),
+    "dead_ends_only" (verdicts marked so: the rule sets act only on dead
+    ends), "witnesses": [(candidate, verdict)], "incomplete": [...],
+    "stopped", "seconds"}."""
+    tally = _Tally(scope, options.witnesses)
+    deadline = options.deadline()
+    done = _read_stream(Path(options.stream)) if options.stream and options.resume else {}
+    with _stream_file(options) as out:
+        pending = iter(options.positions(deadline) if options.positions is not None else candidates(scope))
+        batches = _Batches(scope, evaluate, pending, done, options.max_positions)
+        try:
+            with _ctrl_c() as ctrl_c:
+                _walk(batches, tally, _Limits(ctrl_c, deadline, options.timeout), out, options.progress)
+        except KeyboardInterrupt:
+            tally.stopped = "interrupted"
+    if options.progress is not None:
+        options.progress(tally.tried, len(tally.found), tally.seconds(), last=True)
+    return tally.report()
+
+
+def witness_entries(s: dict, out: str | None, stem: str, fields, header) -> list[dict]:
+    """One entry per witness of a scan: where it stands in its scope, the
     `fields(verdict)` of its search, and the position itself — written to
     `out/STEM-NNN.yaml` under `header(n, file, entry, verdict)` when `out` is
     given, else inline as `yaml`."""
     from asl_kb.committee.enumerate import brief, to_yaml, unit_count
 
+    scope = s["scope"]
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     found = []

@@ -18,7 +18,7 @@ import functools
 from asl_kb.committee.compare import compare, same_outcomes, summary
 from asl_kb.committee.relevance import may_touch
 from asl_kb.committee.rulesets import RuleSet, flipped
-from asl_kb.committee.scan import finish_report, scan, scanned, serial, witness_entries
+from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, serial, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.position.loader import load_position_text
 
@@ -174,9 +174,7 @@ def search_diff(
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
-        witnesses=witnesses,
-        max_positions=max_positions,
-        **scan_options,
+        ScanOptions(witnesses=witnesses, max_positions=max_positions, **scan_options),
     )
 
     def header(n, file, w, v):
@@ -191,7 +189,6 @@ def search_diff(
         )
 
     found = witness_entries(
-        scope,
         s,
         out,
         "witness",

@@ -43,7 +43,7 @@ def test_timeout_stops_inside_a_batch():
 
     slow.batch = 64
     started = time.perf_counter()
-    s = scan_mod.scan(load_scope("tiny"), slow, timeout=1.0)
+    s = scan_mod.scan(load_scope("tiny"), slow, scan_mod.ScanOptions(timeout=1.0))
     took = time.perf_counter() - started
     assert s["stopped"] == "--timeout 1 s reached" and s["incomplete"]
     # (a batch of 64 would be 6.4 s; one result past the deadline is 0.1 s;
@@ -68,7 +68,7 @@ def test_timeout_cuts_a_long_position_judged_in_process():
 
     judge.calls = 1
     started = time.perf_counter()
-    s = scan_mod.scan(load_scope("tiny"), scan_mod.serial(judge), timeout=1.5)
+    s = scan_mod.scan(load_scope("tiny"), scan_mod.serial(judge), scan_mod.ScanOptions(timeout=1.5))
     took = time.perf_counter() - started
     assert s["stopped"] == "--timeout 1.5 s reached" and s["incomplete"] == ["stopped: --timeout 1.5 s reached"]
     assert s["tried"] == 1 and took < 1.5 * 1.1 + 0.25  # (+ the scope's enumeration, on a busy machine)
