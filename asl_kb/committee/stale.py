@@ -14,6 +14,13 @@ Two signs, each a finding `{file, line, kind, ...}`:
   that the folder drops (`drops_later`), one they deleted since that it
   re-adds (`readds_deleted`), one they rewrote since that it keeps as it
   was (`keeps_older`).
+* A folder naming the rules version it edits (its overlay.toml,
+  committee/overlay_file.py) is read against that version's clauses as the
+  package records them (committee/released/), git or not: besides the three
+  above, each clause of that version its edits touch (delete or rewrite)
+  that the shipped rules no longer have (`edits_gone`), and a file of that
+  version it replaces that the shipped rules no longer have (`file_gone`).
+  A folder naming the running rules' version gets none of these.
 
 `asl-kb` warns of each on standard error wherever the folder is used as a
 rule set (`warning: FILE:LINE: stale: ...`); the committee's reports carry
@@ -173,13 +180,78 @@ def _collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+def _against(complete: Path, rs, version: str) -> list[dict]:
+    """What the folder's edits of `version`'s rules (the package's record)
+    touch or undo that the shipped rules have changed since (module doc)."""
+    from asl_kb.committee.overlay_file import clauses_of
+
+    record = clauses_of(version)
+    out = []
+    for rel in sorted(rs.replaces + rs.adds):
+        if rel in record and rel in rs.adds:
+            clause = f"rules/{rel} of {version}"
+            out.append({"file": rel, "line": 1, "kind": "file_gone", "against": version, "clause": clause})
+        elif rel in record:
+            found = _apart(record[rel], _clauses_at(rules_dir() / rel), _clauses_at(complete / rel))
+            out += [{"file": rel, "line": line, "kind": k, "against": version, "clause": t} for k, line, t in found]
+    return out
+
+
+def _clauses_at(path: Path) -> list:
+    from asl_kb.committee.clauses import text_clauses
+
+    return text_clauses(path.read_bytes())
+
+
+def _apart(base: tuple[str, ...], now_clauses: list, mine_clauses: list) -> list[tuple[str, int, str]]:
+    """(kind, line in the folder's file, clause) of what a file's text, an
+    edit of `base`, touches or undoes of the shipped text since `base`."""
+    import difflib
+
+    now, mine = [c.text for c in now_clauses], [c.text for c in mine_clauses]
+    lines = [c.line for c in mine_clauses]
+
+    def line_at(j: int) -> int:
+        return lines[j] if j < len(lines) else (lines[-1] if lines else 1)
+
+    since: dict[int, str] = {}  # base index -> how the shipped rules changed it since: delete, replace
+    since_into: dict[int, set] = {}  # base index -> the shipped clauses it was rewritten into
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, base, now, autojunk=False).get_opcodes():
+        since.update((i, tag) for i in range(i1, i2) if tag != "equal")
+        since_into.update((i, set(now[j1:j2])) for i in range(i1, i2) if tag == "replace")
+    out = []
+    rewritten = set()  # what the shipped rules rewrote a clause the folder edits into: said once, as edits_gone
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, base, mine, autojunk=False).get_opcodes():
+        for k, i in enumerate(range(i1, i2)):
+            if i not in since:
+                continue
+            if tag != "equal":  # the folder edits a clause since deleted or rewritten
+                out.append(("edits_gone", line_at(j1), base[i]))
+                rewritten |= since_into.get(i, set())
+            else:  # the folder keeps a clause since deleted or rewritten
+                kind = "readds_deleted" if since[i] == "delete" else "keeps_older"
+                out.append((kind, line_at(j1 + k), base[i]))
+    had, kept = set(base), set(mine)
+    for tag, i1, i2, j1, _j2 in difflib.SequenceMatcher(None, now, mine, autojunk=False).get_opcodes():
+        if tag != "equal":  # a clause the shipped rules added or rewrote since, which the folder lacks
+            out += [
+                ("drops_later", line_at(j1), t)
+                for t in now[i1:i2]
+                if t not in had and t not in kept and t not in rewritten
+            ]
+    return sorted(out, key=lambda x: (x[1], x[0], x[2]))
+
+
 @functools.lru_cache(maxsize=16)
 def _findings(folder: Path) -> tuple:
+    from asl_kb.committee.overlay_file import read
     from asl_kb.committee.rulesets import materialize, overlay
 
     rs = overlay(folder)
     complete = materialize(folder)
-    return tuple(_unread(str(complete), rs) + _older(complete, rs))
+    named = read(folder)
+    older = _older(complete, rs) if named is None else _against(complete, rs, named.against)
+    return tuple(_unread(str(complete), rs) + older)
 
 
 def findings(rs) -> list[dict]:
@@ -197,8 +269,12 @@ def _said(f: dict) -> str:
         "drops_later": "drops a clause the shipped rules added since",
         "readds_deleted": "re-adds a clause the shipped rules deleted since",
         "keeps_older": "keeps a clause as it was before the shipped rules rewrote it",
+        "edits_gone": "edits a clause the shipped rules no longer have",
+        "file_gone": "replaces a file the shipped rules no longer have",
     }[f["kind"]]
     clause = f["clause"] if len(f["clause"]) <= 120 else f["clause"][:119] + "…"
+    if f["kind"] in ("edits_gone", "file_gone") or "." in f["against"]:
+        return f"written against rules {f['against']} (overlay.toml): it {words}: {clause}"
     return f"an older text of the shipped file (as of {f['against']}): it {words}: {clause}"
 
 
@@ -210,5 +286,25 @@ def warn(rs) -> None:
     if rs.folder is None or rs.folder in _WARNED:
         return
     _WARNED.add(rs.folder)
-    for f in findings(rs):
+    found = findings(rs)
+    for f in found:
         print(f"warning: {rs.folder / f['file']}:{f['line']}: stale: {_said(f)}", file=sys.stderr)
+    _refused(rs.folder, found)
+
+
+def _refused(folder: Path, found: list[dict]) -> None:
+    """A folder whose overlay.toml says `on_stale = "refuse"`, edits of an
+    older version found: RulesError at its `against` (exit 2)."""
+    from asl_kb.committee.overlay_file import read
+    from asl_kb.errors import RulesError
+
+    named = read(folder)
+    old = [f for f in found if f.get("against") == getattr(named, "against", None)]
+    if named is not None and named.on_stale == "refuse" and old:
+        raise RulesError(
+            str(named.file),
+            named.line,
+            "against",
+            f"the folder edits rules {named.against}, and {len(old)} of its clauses' edits touch or undo what "
+            'the shipped rules have changed since (the warnings above); on_stale = "refuse"',
+        )

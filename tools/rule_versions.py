@@ -1,0 +1,55 @@
+"""The record of the clauses of the rules of this version (pyproject.toml's
+`version`, in asl_kb/committee/released/), which a rules folder naming the
+version it edits (its overlay.toml, asl_kb/committee/overlay_file.py) is
+read against once the shipped rules have moved on.
+
+    python -m tools.rule_versions            # write the current version's record
+    python -m tools.rule_versions --check    # exit 1 if it does not match rules/
+
+Only the current version's record is written: it follows rules/ until a
+release moves pyproject.toml's version on, and then stays as that version's
+rules were. tests/committee/test_committee_stale_versions.py checks that it
+matches rules/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from asl_kb.committee.overlay_file import RECORDS, record_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def current_version() -> str:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def record_text(version: str) -> str:
+    record = {"version": version, **record_of(ROOT / "rules")}
+    return json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the record does not match rules/")
+    args = ap.parse_args(argv)
+    version = current_version()
+    path = RECORDS / f"{version}.json"
+    text = record_text(version)
+    if args.check:
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            print(f"{path}: not the clauses of rules/ (run python -m tools.rule_versions)", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
