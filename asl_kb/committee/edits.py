@@ -100,15 +100,19 @@ def _one_by_one(opcodes, theirs: list[str] | None = None, mine: list[str] | None
         elif tag == "replace" and i2 - i1 == j2 - j1:
             yield from ((tag, i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1))
         elif tag == "replace" and theirs is not None and mine is not None:
-            yield from _paired(theirs, mine, i1, i2, j1, j2)
+            yield from _paired(theirs, mine, range(i1, i2), range(j1, j2))
         else:
             yield tag, i1, i2, j1, j2
 
 
-def _paired(theirs: list[str], mine: list[str], i1: int, i2: int, j1: int, j2: int):
-    i = i1
-    for j in range(j1, j2):
-        ratios = [(difflib.SequenceMatcher(None, theirs[k], mine[j]).ratio(), -k) for k in range(i, i2)]
+def _paired(theirs: list[str], mine: list[str], old: range, new: range):
+    """A run of `theirs` (the shipped clauses at `old`) rewritten as one of
+    `mine` (the folder's at `new`): each of mine paired, in order, with the
+    most alike of theirs left (at least ALIKE), else added; theirs passed
+    over, deleted."""
+    i = old.start
+    for j in new:
+        ratios = [(difflib.SequenceMatcher(None, theirs[k], mine[j]).ratio(), -k) for k in range(i, old.stop)]
         best = max(ratios, default=(0.0, 0))
         if best[0] < ALIKE:
             yield ("insert", i, i, j, j + 1)
@@ -117,7 +121,7 @@ def _paired(theirs: list[str], mine: list[str], i1: int, i2: int, j1: int, j2: i
         yield from (("delete", x, x + 1, j, j) for x in range(i, k))
         yield ("replace", k, k + 1, j, j + 1)
         i = k + 1
-    yield from (("delete", x, x + 1, j2, j2) for x in range(i, i2))
+    yield from (("delete", x, x + 1, new.stop, new.stop) for x in range(i, old.stop))
 
 
 _PROGRAM = re.compile(rb"^[ \t]*#program[^.]*\.", re.M)

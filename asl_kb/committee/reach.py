@@ -323,6 +323,23 @@ def _join(a, b):
     return None if a is None or b is None else a | b
 
 
+def _bound(args, vals, env: dict) -> dict | None:
+    """`env` with what a literal's arguments `args` may take where its
+    predicate may hold with `vals` (per argument; None: any value); None
+    where a constant or pool of it, or a variable's values, cannot."""
+    e = dict(env)
+    for a, v in zip(args, vals):
+        if a[0] == "c" and v is not None and a[1] not in v:
+            return None
+        if a[0] == "pool" and v is not None and not a[1] & v:
+            return None
+        if a[0] == "v":
+            e[a[1]] = _meet(e.get(a[1]), v)
+            if e[a[1]] is not None and not e[a[1]]:
+                return None
+    return e
+
+
 def bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) -> dict | None:
     """The values each variable may take where every literal of `body` may
     hold (None: it cannot)."""
@@ -331,21 +348,8 @@ def bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) 
         merged: dict | None = None
         for name, arity, args in alts:
             vals = (None,) * arity if name in anyname else facts.get((name, arity))
-            if vals is None:
-                continue
-            e = dict(env)
-            ok = True
-            for a, v in zip(args, vals):
-                if a[0] == "c" and v is not None and a[1] not in v:
-                    ok = False
-                elif a[0] == "pool" and v is not None and not a[1] & v:
-                    ok = False
-                elif a[0] == "v":
-                    e[a[1]] = _meet(e.get(a[1]), v)
-                    ok = e[a[1]] is None or bool(e[a[1]])
-                if not ok:
-                    break
-            if ok:
+            e = None if vals is None else _bound(args, vals, env)
+            if e is not None:
                 merged = e if merged is None else {k: _join(merged.get(k), e.get(k)) for k in set(merged) | set(e)}
         if merged is None:
             return None
