@@ -118,22 +118,22 @@ def _search_args(p, grow: bool = False) -> None:
         default=None,
         metavar="NAME|FILE",
         help="shipped scope (tiny, small, medium, disrupted, guards, prisoners, concealed, escape, "
-        "combat, features) or a scope YAML "
+        "combat, features) or a scope YAML"
         + (
-            "(default: the shipped scopes one after another, smallest first, passing over those "
-            "that never produce what the changed clauses read, until a witness -- with --generate, and "
-            "for search find, bounds read off the rules; at most 20000 positions in all unless "
-            "--max-positions)"
+            ", or 'shipped': every shipped scope one after another, smallest first, passing over those "
+            "that never produce what the changed clauses read, until a witness"
             if grow
-            else "(default: tiny; with --generate, the bounds read off the rules, smallest first)"
-        ),
+            else ""
+        )
+        + " (default: the bounds read off the rules, smallest first, the positions the solver's, "
+        "until a witness; at most 20000 positions in all unless --max-positions)",
     )
     p.add_argument(
         "--generate",
         action="store_true",
-        help="let the solver choose the positions within the scope's bounds (committee/generate.py), or "
-        "without --scope within bounds read off the rules (committee/bounds.py); 'for every position "
-        "within bounds' only after an exhaustive run (default: off; search find: always)",
+        help="let the solver choose the positions within the scope's bounds (committee/generate.py); "
+        "'for every position within bounds' only after an exhaustive run (default: off with --scope; "
+        "without it, and for search find, always)",
     )
     p.add_argument("--out", metavar="DIR", help="write each witness as a position YAML into DIR (default: none)")
     p.add_argument("--witnesses", type=_positive, default=3, metavar="N", help="stop after N witnesses (default: 3)")
@@ -261,10 +261,14 @@ def _stale(report: dict, a, b) -> None:
         report["stale"] = found
 
 
+#: the --scope of search diff that walks every shipped scope in turn
+SHIPPED = "shipped"
+
+
 def _grown(args, since: float) -> int:
-    """search diff without --scope: the shipped scopes, smallest first, or
-    with --generate the bounds read off the rules (committee/grow.py)
-    (--timeout counted from `since`, a time.monotonic())."""
+    """search diff without --scope: the bounds read off the rules
+    (committee/grow.py); with --scope shipped, the shipped scopes, smallest
+    first (--timeout counted from `since`, a time.monotonic())."""
     from asl_kb.committee import grow, search
     from asl_kb.committee.progress import Bar
 
@@ -275,14 +279,16 @@ def _grown(args, since: float) -> int:
     bar = Bar(None, "witness") if args.progress or sys.stderr.isatty() else None
     try:
         walk = _walk_options(args, since)
-        if not args.generate:  # (the shipped scopes: --max-units bounds the bounds read off the rules)
+        shipped = args.scope == SHIPPED
+        if shipped:  # (--max-units bounds the bounds read off the rules)
             walk.pop("max_units")
-        report = (grow.diff if args.generate else search.grow_diff)(a, b, phase=args.phase, **walk, progress=bar)
+            walk["generate"] = args.generate
+        report = (search.grow_diff if shipped else grow.diff)(a, b, phase=args.phase, **walk, progress=bar)
         _stale(report, a, b)
     finally:
         if bar is not None:
             bar.close()
-    if not args.generate:
+    if shipped:
         return _said(args, report, search.grown_text)
     return _said(args, report, _grown_text(f"search diff {a.label} -> {b.label}", search.to_text))
 
@@ -357,14 +363,10 @@ def _unread(args) -> int | None:
 
 
 def _without_scope(args, since: float) -> int:
-    """search diff/gaps without --scope: grown (search gaps without
-    --generate: the shipped scope tiny)."""
+    """search diff/gaps without --scope (or diff with --scope shipped): grown."""
     if args.search == "diff":
         return _grown(args, since)
-    if args.generate:
-        return _grown_gaps(args, since)
-    args.scope = "tiny"
-    return _search(args)
+    return _grown_gaps(args, since)
 
 
 def _find(args, since: float) -> int:
@@ -372,6 +374,7 @@ def _find(args, since: float) -> int:
     the bounds read off the assertion's clauses, smallest first, until one
     holds it (committee/grow.py)."""
     from asl_kb.committee import find, grow
+    from asl_kb.committee.asked import Asked
     from asl_kb.committee.scope import load_scope
 
     unread = _unread(args)
@@ -383,7 +386,8 @@ def _find(args, since: float) -> int:
     if not args.scope:
         report = grow.find(rs, args.where, args.witnesses, args.out, max_units=args.max_units, **walk)
         return _said(args, report, _grown_text(f"search find {args.where} under {rs.label}", find.to_text))
-    report = find.search_find(load_scope(args.scope), rs, args.where, args.witnesses, args.out, **walk)
+    asked = Asked(args.witnesses, walk.pop("max_positions"), args.out)
+    report = find.search_find(load_scope(args.scope), rs, args.where, asked, **walk)
     return _said(args, report, find.to_text)
 
 
@@ -425,7 +429,7 @@ def _search(args) -> int:
 
     if args.search == "find":
         return _find(args, since)
-    if args.scope is None:
+    if args.scope is None or args.scope == SHIPPED and args.search == "diff":
         return _without_scope(args, since)
     scope = load_scope(args.scope)
     bar = bar_for(scope, args.progress, "witness" if args.search == "diff" else "finding")
@@ -460,7 +464,11 @@ def _search(args) -> int:
                 switch=args.switch,
                 key="--rule-set" if args.rule_set else "--rules",
             )
-            report = gaps.search_gaps(scope, rs, **options)
+            from asl_kb.committee.asked import Asked
+
+            keys = ("witnesses", "max_positions", "out", "evaluator", "generate")
+            asked = Asked(*(options.pop(k, None) for k in keys))
+            report = gaps.search_gaps(scope, rs, asked, **options)
             render = gaps.to_text
     if args.format == "json":
         shown = {k: v for k, v in report.items() if not k.startswith("_")}

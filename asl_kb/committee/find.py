@@ -27,8 +27,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from asl_kb.committee.asked import Asked
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, serial, witness_entries
+from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.errors import PositionError
 
@@ -90,25 +91,26 @@ def judge_where(name: str, text: str, rs: RuleSet, where: str) -> dict:
     return {"witness": bool(found), "incomplete": [], "found": sorted(set(found))}
 
 
-def search_find(
-    scope: Scope, rs: RuleSet, where_file: str, witnesses: int = 1, out: str | None = None, evaluator=None, **options
-) -> dict:
+def search_find(scope: Scope, rs: RuleSet, where_file: str, asked: Asked | None = None, **options) -> dict:
     """The smallest positions of the bounds where the assertion's condition
     holds; `within_bounds` (it holds nowhere within them) only after every
-    position was judged and the solver's search space was exhausted."""
+    position was judged and the solver's search space was exhausted. The
+    solver chooses them whatever `asked` says (by default one witness);
+    `options`: scan.scan's others."""
     from asl_kb.committee import generate
 
+    asked = asked or Asked(witnesses=1)
     where = read_where(where_file)
     judge = functools.partial(judge_where, rs=rs, where=where)
     run, positions = generate.walk(scope)
     s = scan(
         scope,
-        evaluator(judge) if evaluator else serial(judge),
-        ScanOptions(witnesses=witnesses, positions=positions, **options),
+        asked.judged(judge),
+        ScanOptions(witnesses=asked.witnesses, max_positions=asked.max_positions, positions=positions, **options),
     )
     found = witness_entries(
         s,
-        out,
+        asked.out,
         "found",
         lambda v: {"found": v["found"]},
         lambda n, file, w, v: (

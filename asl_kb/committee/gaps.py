@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 
+from asl_kb.committee.asked import Asked
 from asl_kb.committee.rulesets import RuleSet
-from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, serial, witness_entries
+from asl_kb.committee.scan import ScanOptions, finish_report, scan, scanned, witness_entries
 from asl_kb.committee.scope import Scope
 from asl_kb.engines.check import check
 from asl_kb.position.loader import load_position_text
@@ -58,26 +59,21 @@ def replay_command(rs: RuleSet, file: str) -> str:
     return " ".join(["asl-kb", "check", file] + rs.cli_args())
 
 
-def search_gaps(
-    scope: Scope,
-    rs: RuleSet,
-    witnesses: int = 3,
-    max_positions: int | None = None,
-    out: str | None = None,
-    evaluator=None,
-    generate: bool = False,
-    **scan_options,
-) -> dict:
+def search_gaps(scope: Scope, rs: RuleSet, asked: Asked | None = None, **scan_options) -> dict:
+    """The smallest positions of the scope `check` finds something in, as
+    `asked` says (asked.py); `scan_options`: scan.scan's others (timeout,
+    since, progress, stream, resume)."""
+    asked = asked or Asked()
     judge = functools.partial(judge_gaps, rs=rs)
     run = None
-    if generate:  # the solver chooses the positions (generate.py)
+    if asked.generate:  # the solver chooses the positions (generate.py)
         from asl_kb.committee import generate as gen
 
         run, scan_options["positions"] = gen.walk(scope)
     s = scan(
         scope,
-        evaluator(judge) if evaluator else serial(judge),
-        ScanOptions(witnesses=witnesses, max_positions=max_positions, **scan_options),
+        asked.judged(judge),
+        ScanOptions(witnesses=asked.witnesses, max_positions=asked.max_positions, **scan_options),
     )
 
     def header(n, file, w, v):
@@ -89,7 +85,11 @@ def search_gaps(
         )
 
     found = witness_entries(
-        s, out, "gap", lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]}, header
+        s,
+        asked.out,
+        "gap",
+        lambda v: {"findings": [{**f, "rules": clause_rules(f)} for f in v["findings"]]},
+        header,
     )
     report = {"scope": scope.name, "rules": rs.as_json(), "rules_label": rs.label, **scanned(s), "witnesses": found}
     report = finish_report(report, s)

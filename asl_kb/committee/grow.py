@@ -2,7 +2,7 @@
 bounds read off the rules (bounds.py), smallest first, until one holds a
 witness.
 
-`search diff --generate`, `search gaps --generate` and `search find` walk
+`search diff`, `search gaps` and `search find` without `--scope` walk
 the ladder of bounds.ladder: each bound's positions are chosen by the
 solver (generate.py), only those holding what the clauses in question read
 of the units and of the header; a bound ends exhausted (every position the
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asl_kb.committee import bounds as B, reach
+from asl_kb.committee.asked import Asked
 
 #: positions a grown search tries in all when --max-positions is not given
 GROWN_AT_MOST = 20000
@@ -159,7 +160,7 @@ def finish(report: dict | None, grown: list[dict], ladder: list[B.Bound], max_po
 
 
 def diff(a, b, phase: bool = False, **options) -> dict:
-    """`search diff --generate` without a scope."""
+    """`search diff` without a scope."""
     from asl_kb.committee import search
 
     since = options.pop("since", None) or time.monotonic()
@@ -225,16 +226,17 @@ def _why_idle(start, ladder: list[B.Bound]) -> str:
 
 
 def gaps(rs, **options) -> dict:
-    """`search gaps --generate` without a scope."""
+    """`search gaps` without a scope."""
     from asl_kb.committee import gaps as G
 
     since = options.pop("since", None) or time.monotonic()
     max_positions, timeout = options.pop("max_positions", None), options.pop("timeout", None)
     progress = options.pop("progress", None)
     ladder = ladder_of(start_of_rules(rs), options.pop("max_units", None))
+    witnesses, out = options.pop("witnesses", 3), options.pop("out", None)
 
-    def run_one(scope, **o):
-        return G.search_gaps(scope, rs, generate=True, **options, **o)
+    def run_one(scope, max_positions=None, **o):
+        return G.search_gaps(scope, rs, Asked(witnesses, max_positions, out, generate=True), **options, **o)
 
     report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
     report = finish(report, grown, ladder, max_positions)
@@ -281,8 +283,8 @@ def find(
     own = reach.rules_of(F.read_where(where_file), where_file)
     ladder = ladder_of((folder, own + clauses, needs), max_units)
 
-    def run_one(scope, **o):
-        return F.search_find(scope, rs, where_file, witnesses, out, **o)
+    def run_one(scope, max_positions=None, **o):
+        return F.search_find(scope, rs, where_file, Asked(witnesses, max_positions, out), **o)
 
     report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
     report = finish(report, grown, ladder, max_positions)

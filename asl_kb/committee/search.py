@@ -474,7 +474,7 @@ def grow_diff(
             "complete": False,
             "incomplete_because": [
                 "no shipped scope produces what the changed clauses read "
-                "(--generate: positions the solver chooses within the bounds read off the rules)"
+                "(without --scope: positions the solver chooses within the bounds read off the rules)"
             ],
         }
     report = dict(report)
@@ -507,7 +507,7 @@ def grow_diff(
 
 def grown_text(report: dict) -> str:
     lines = [
-        f"search diff {report['from_label']} -> {report['to_label']}, no --scope: the shipped scopes "
+        f"search diff {report['from_label']} -> {report['to_label']}, --scope shipped: the shipped scopes "
         "smallest first, each holding what the changed clauses read"
     ]
     for g in report["grown"]:

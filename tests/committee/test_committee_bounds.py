@@ -96,7 +96,7 @@ def test_header_inputs_prune_the_positions():
 
 
 def test_without_scope_a_witness_no_larger_than_the_enumerated_search(capsys):
-    """`search diff --generate` with no scope: the escape exception told apart
+    """`search diff` with no scope (--generate implied): the escape exception told apart
     in the bounds read off the rules, by a position no larger than the
     enumerated search's (its shipped scope `escape`: a Guard and its
     prisoner), the cause the switch."""
@@ -106,7 +106,6 @@ def test_without_scope_a_witness_no_larger_than_the_enumerated_search(capsys):
         "diff",
         "--switch",
         "escape_exception_own_borders",
-        "--generate",
         "--witnesses",
         "1",
         "--format",
@@ -130,13 +129,12 @@ def yaml_units(w: dict) -> list[dict]:
 
 
 def test_gaps_without_scope_grow_over_the_bounds_read_off_the_rules(capsys):
-    """`search gaps --generate` with no scope walks the bounds read off the
-    rules as a diff does (cut here after three positions: said so)."""
+    """`search gaps` with no scope walks the bounds read off the rules as a
+    diff does (cut here after three positions: said so)."""
     code, out, _ = run(
         capsys,
         "search",
         "gaps",
-        "--generate",
         "--max-positions",
         "3",
         "--format",

@@ -125,7 +125,9 @@ def test_search_coverage_names_inputs_their_scopes_and_readers(capsys):
 
 
 def test_search_diff_without_scope_grows_smallest_first(capsys):
-    # the switch acts only with a berserk Guard and its prisoners, in a fire
+    # --scope shipped: the shipped scopes one after another (without
+    # --scope: the bounds read off the rules, test_committee_bounds.py).
+    # The switch acts only with a berserk Guard and its prisoners, in a fire
     # phase: the smaller shipped scopes produce none and are passed over
     # (reach.py, constant by constant); the positions in all are capped
     # (exit 3, said cut)
@@ -135,6 +137,8 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
         "diff",
         "--switch",
         "massacre_in_location",
+        "--scope",
+        "shipped",
         "--max-positions",
         "1",
         "--format",
@@ -152,14 +156,24 @@ def test_search_diff_without_scope_grows_smallest_first(capsys):
     # a --timeout passed before the first scope: that scope cut at once, said cut (not an internal
     # error); its first position, figured, may already be a witness: exit 1
     # with one (docs/committee.md), 3 without, incomplete either way
-    code, out, _ = run(capsys, "search", "diff", "--timeout", "0.001", "--format", "json")
+    code, out, _ = run(capsys, "search", "diff", "--scope", "shipped", "--timeout", "0.001", "--format", "json")
     r = json.loads(out)
     assert code == (1 if r["witnesses"] else 3)
     assert not r["complete"] and [g["scope"] for g in r["grown"]] == ["escape"]
     # a switch the smallest scope with a Disrupted unit shows: found there;
     # a scope producing nothing its clauses read is passed over, not run
     code, out, _ = run(
-        capsys, "search", "diff", "--switch", "disrupted_rejection", "--witnesses", "1", "--format", "json"
+        capsys,
+        "search",
+        "diff",
+        "--switch",
+        "disrupted_rejection",
+        "--scope",
+        "shipped",
+        "--witnesses",
+        "1",
+        "--format",
+        "json",
     )
     r = json.loads(out)
     assert code == 1 and [g["scope"] for g in r["grown"]] == ["escape", "entrenched", "combat", "disrupted"]
