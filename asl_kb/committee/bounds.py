@@ -528,3 +528,99 @@ def ladder(folder: str, start: list, needs: list | None = None) -> list[Bound]:
                 # walked by units, then by non-open hexes)
                 out.append(Bound(n, d, r, v, NON_OPEN if r and v.palette else 1))
     return out
+
+
+# -- where a change can be seen ----------------------------------------------
+
+#: the inputs of a unit a bound's kinds give (defined.lp name -> the kind's key)
+_KIND_INPUTS = {"status": "status", "nationality": "nationality", "unit_type": "type", "uclass": "class"}
+
+
+def given_by(bound: Bound, folder: str, phase: bool = False) -> dict:
+    """What a bound's positions may give, as reach.may_hold reads it: of the
+    units' inputs (status, nationality, type, class), the phase and the
+    header inputs, only what its kinds, phases and header choices hold; of
+    the others (the map, LOS, what the Python hands the rules), any value.
+    More than it gives, never less. With `phase`, No Quarter for every side
+    too (the whole phase asks the rout program again so: outcomes.py)."""
+    v = bound.vocabulary
+    values: dict[str, set] = {n: set() for n in _KIND_INPUTS}
+    guard = False
+    for k in kinds(v, MOST_KINDS.get(bound.units, 8)):
+        for u in [k, *k.get("prisoners", ())]:
+            prisoner = u is not k
+            values["status"] |= set(u["status"]) | ({"unarmed"} if u["type"] == "unarmed" or prisoner else set())
+            values["nationality"].add(u.get("nationality", u["side"]))
+            values["unit_type"].add(u["type"])
+            values["uclass"] |= {u["class"]} if "class" in u else set()
+        guard = guard or bool(k.get("prisoners"))
+    given: dict = {}
+    for name, arity, _ in reach.inputs(Path(folder)):
+        if name in _KIND_INPUTS and arity == 2:
+            if values[name]:
+                given[(name, arity)] = (None, frozenset(values[name]))
+        elif (name, arity) == ("phase", 1):
+            given[(name, arity)] = (frozenset(v.phases),)
+        elif name in HEADER:
+            if HEADER[name] in v.header or phase and name == "no_quarter":
+                given[(name, arity)] = (None,) * arity
+        elif name == "guard_of":
+            if guard:
+                given[(name, arity)] = (None,) * arity
+        elif (name, arity) not in _NEVER_GIVEN:
+            given[(name, arity)] = (None,) * arity
+    return given
+
+
+@functools.lru_cache(maxsize=8)
+def _shapes(folder: str) -> tuple:
+    top = reach.abstract_top(folder)
+    return tuple(reach.shape_of(c.rule, top) for c in reach.clauses(folder))
+
+
+#: inputs no bound gives (grow.NEVER_GIVEN's)
+_NEVER_GIVEN = {("vb_scope", 1)}
+
+
+def seen_through(folder: str, start: list, given: dict) -> str | None:
+    """Where the clauses `start` may fire and what they derive may reach an
+    outcome, where the inputs `given` may hold (reach.may_hold: an
+    over-approximation): the clause through which it may, or None when it
+    can nowhere -- then no position giving only those inputs can tell the
+    rule sets apart. It reaches an outcome when a clause reading what the
+    last derived may fire (a clause reading what the start clauses derive,
+    and so on), up to a constraint or a predicate no clause reads (what the
+    program shows)."""
+    facts = reach.may_hold(folder, given, handed_by_clauses=True)
+    top = reach.abstract_top(folder)
+    anyname = frozenset(n for n, a in reach.handed_over(folder) if a == -1)
+    every = reach.clauses(folder)
+    shapes = _shapes(folder)
+    names = _every(folder)
+    readers: dict[str, list[int]] = {}
+    for i, (_, read) in enumerate(names):
+        for n in read:
+            readers.setdefault(n, []).append(i)
+    reached: dict[str, str] = {}
+    for c in start:
+        sh = reach.shape_of(c.rule, top)
+        if reach.bind(sh.body, sh.equal, facts, anyname) is None:
+            continue
+        if not sh.heads:
+            return c.where
+        reached.update({n: c.where for n, _ in reach.heads_of(c.rule) if n not in reached})
+    todo = sorted(reached)
+    while todo:
+        name = todo.pop()
+        if not readers.get(name):
+            return reached[name]
+        for i in readers[name]:
+            sh = shapes[i]
+            if reach.bind(sh.body, sh.equal, facts, anyname) is None:
+                continue
+            if not sh.heads:
+                return every[i].where
+            for head in sorted(names[i][0] - set(reached)):
+                reached[head] = every[i].where
+                todo.append(head)
+    return None

@@ -88,15 +88,16 @@ def ladder_of(start: tuple, max_units: int | None) -> list[B.Bound]:
 def walk(
     ladder: list[B.Bound],
     run_one: Callable[..., dict],
-    max_positions: int | None,
-    clock: tuple[float | None, float],
+    limits: tuple[int | None, float | None, float],
     progress=None,
+    seen: Callable[[B.Bound], bool] | None = None,
 ) -> tuple[dict | None, list[dict]]:
     """Run `run_one(scope, max_positions=, timeout=, since=, progress=)` on
-    each bound in turn until one holds a witness or is cut (`clock`: the
-    timeout and the time.monotonic() it counts from); (the last report,
-    what each bound gave)."""
-    timeout, since = clock
+    each bound in turn until one holds a witness or is cut (`limits`:
+    --max-positions, the timeout and the time.monotonic() it counts from); (the last report,
+    what each bound gave). A bound `seen` says no change can be seen in is
+    passed over, walked to its end without a position (a diff's: passed_over)."""
+    max_positions, timeout, since = limits
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     started = time.perf_counter()
     grown: list[dict] = []
@@ -105,6 +106,9 @@ def walk(
         if report is not None and (budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout)):
             grown.append({"scope": bound.name, "bound": bound.said(), "tried": 0, "complete": False, "untouched": 0})
             break
+        if seen is not None and not seen(bound):
+            grown.append(_passed_over(bound))
+            continue
         step: Callable | None = None
         if progress is not None:
             before = sum(g["tried"] for g in grown)
@@ -129,6 +133,20 @@ def walk(
         if report["witnesses"] or not report["complete"]:
             break
     return report, grown
+
+
+def _passed_over(bound: B.Bound) -> dict:
+    """A bound in which the changed clauses reach no outcome (bounds.seen_through)."""
+    return {
+        "scope": bound.name,
+        "bound": bound.said(),
+        "tried": 0,
+        "complete": True,
+        "untouched": 0,
+        "units": bound.units,
+        "exhausted": True,
+        "passed_over": True,
+    }
 
 
 def finish(report: dict | None, grown: list[dict], ladder: list[B.Bound], max_positions: int | None) -> dict:
@@ -185,7 +203,12 @@ def diff(a, b, phase: bool = False, **options) -> dict:
             scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, memo=memo, **options, **o
         )
 
-    last, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    def seen(bound: B.Bound) -> bool:
+        # (what no position of the bound gives keeps the changed clauses
+        # from every outcome: no position of it can tell the rule sets apart)
+        return not start[1] or B.seen_through(start[0], start[1], B.given_by(bound, start[0], phase)) is not None
+
+    last, grown = walk(ladder, run_one, (max_positions, timeout, since), progress, seen)
     report = finish(last, grown, ladder, max_positions)
     report.setdefault("from_label", a.label)
     report.setdefault("to_label", b.label)
@@ -238,7 +261,7 @@ def gaps(rs, **options) -> dict:
     def run_one(scope, max_positions=None, **o):
         return G.search_gaps(scope, rs, Asked(witnesses, max_positions, out, generate=True), **options, **o)
 
-    report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    report, grown = walk(ladder, run_one, (max_positions, timeout, since), progress)
     report = finish(report, grown, ladder, max_positions)
     report.setdefault("rules_label", rs.label)
     report.setdefault("rules", rs.as_json())
@@ -251,6 +274,9 @@ def text(report: dict, what: str) -> str:
     nothing was found."""
     lines = [f"{what}, no --scope: bounds read off the rules, smallest first"]
     for g in report["grown"]:
+        if g.get("passed_over"):
+            lines.append(f"  {g['scope']} ({g['bound']}): passed over, the changed clauses reach no outcome in it")
+            continue
         state = "" if g["complete"] else " (cut)"
         lines.append(
             f"  {g['scope']} ({g['bound']}): {g['tried']} positions{state}"
@@ -286,7 +312,7 @@ def find(
     def run_one(scope, max_positions=None, **o):
         return F.search_find(scope, rs, where_file, Asked(witnesses, max_positions, out), **o)
 
-    report, grown = walk(ladder, run_one, max_positions, (timeout, since), progress)
+    report, grown = walk(ladder, run_one, (max_positions, timeout, since), progress)
     report = finish(report, grown, ladder, max_positions)
     report.setdefault("rules_label", rs.label)
     report.setdefault("where", where_file)

@@ -5,6 +5,7 @@ hexes), never wording."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -61,6 +62,24 @@ def test_three_units_take_the_types_read_nearby_and_terrain_two_hexes():
     wide = [b for b in building if b.radius and b.vocabulary.palette]
     assert wide and all(b.non_open == bounds.NON_OPEN == 2 for b in wide) and wide[0].scope().non_open == 2
     assert all(b.non_open == 1 for b in building if not b.radius)
+
+
+def test_a_bound_the_change_cannot_be_seen_in_is_passed_over():
+    """The A19.12 captor clause (an Unarmed unit may take a Disrupted
+    unit's surrender) is seen only through a Disrupted unit's surrender:
+    the bounds holding no Disrupted unit cannot tell the readings apart and
+    are passed over (bounds.seen_through); the depth-2 bound holds one."""
+    folder, clauses, needs = _start("disrupted_captor_armed")
+    ladder = bounds.ladder(folder, clauses, needs)
+    asked = [b for b in ladder if b.name in ("rules-2u-d0-r0", "rules-2u-d1-r0", "rules-2u-d2-r0")]
+    seen = {b.name: bounds.seen_through(folder, clauses, bounds.given_by(b, folder)) for b in asked}
+    assert seen["rules-2u-d0-r0"] is None and seen["rules-2u-d1-r0"] is None
+    assert seen["rules-2u-d2-r0"] is not None
+    # the same bound without its Disrupted units: passed over
+    two = next(b for b in ladder if b.name == "rules-2u-d2-r0")
+    words = tuple(w for w in two.vocabulary.words if w != ("status", "disrupted"))
+    none = dataclasses.replace(two, vocabulary=dataclasses.replace(two.vocabulary, words=words))
+    assert bounds.seen_through(folder, clauses, bounds.given_by(none, folder)) is None
 
 
 def test_a_position_is_judged_once_over_the_bounds():
@@ -166,6 +185,7 @@ def test_a_clause_no_search_can_reach_is_said_at_once(capsys):
 FOUND = (
     "capture_under_no_quarter",
     "captor-in-cover",
+    "disrupted_captor_armed",
     "disrupted_rejection",
     "escape_exception_own_borders",
     "escape_unbroken_guard_in_melee",
@@ -186,6 +206,7 @@ PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 #: the others 300)
 SLOW = {
     "captor-in-cover": 900,
+    "disrupted_captor_armed": 600,
     "interdictor_target_selection": 900,
     "leave_building_toward_cover": 900,
     "low-crawl-leaves-enemy": 900,
@@ -241,7 +262,18 @@ def test_every_switch_and_erratum_without_a_scope(capsys, name):
     [w] = r["witnesses"]
     assert _causes(w) == {str(ERRATA / name) if (ERRATA / name).is_dir() else name}
     code, out, _ = run(
-        capsys, "search", "diff", *_args(name), "--witnesses", "1", "--timeout", "120", "--format", "json"
+        capsys,
+        "search",
+        "diff",
+        *_args(name),
+        "--scope",
+        "shipped",
+        "--witnesses",
+        "1",
+        "--timeout",
+        "120",
+        "--format",
+        "json",
     )
     e = json.loads(out)
     if e["witnesses"]:
