@@ -28,16 +28,11 @@ import time
 
 from asl_kb import process
 
-#: time.monotonic() past which check() raises TimedOut (None: no deadline)
-_deadline: float | None = None
-#: the --timeout the deadline stands for (messages)
-_timeout: float | None = None
-#: the phase the run is in (the last check's `where`)
-_phase = "starting"
+#: the run's deadline, its --timeout, its phase and whether it has answered
+#: are fields of the process's state (asl_kb/process.py), changed here only
+_STATE = process.STATE
 #: held while the answer is written: the watchdog never writes into it
 ANSWER_LOCK = threading.Lock()
-#: set once the run has answered: the watchdog has nothing to add
-_finished = False
 
 
 class TimedOut(Exception):
@@ -58,48 +53,48 @@ def slack(timeout: float) -> float:
 def deadline_in(timeout: float | None):
     """Inside the block, check() raises TimedOut `timeout` seconds from now
     (or at the deadline already set, if that is sooner)."""
-    global _deadline, _timeout
-    before = _deadline, _timeout
+    state = _STATE
+    before = state.deadline, state.timeout
     if timeout is not None:
         mine = time.monotonic() + timeout
         if before[0] is None or mine < before[0]:
-            _deadline, _timeout = mine, timeout
+            state.deadline, state.timeout = mine, timeout
     try:
         yield
     finally:
-        _deadline, _timeout = before
+        state.deadline, state.timeout = before
 
 
 def deadline() -> float | None:
-    return _deadline
+    return _STATE.deadline
 
 
 def timeout() -> float | None:
     """The --timeout in force (None: none)."""
-    return _timeout
+    return _STATE.timeout
 
 
 def passed() -> bool:
-    return _deadline is not None and time.monotonic() > _deadline
+    at = _STATE.deadline
+    return at is not None and time.monotonic() > at
 
 
 def check(where: str) -> None:
     """Note the phase; raise TimedOut(where) past the deadline."""
-    global _phase
-    _phase = where
-    if _deadline is not None and time.monotonic() > _deadline:
+    state = _STATE
+    state.phase = where
+    if state.deadline is not None and time.monotonic() > state.deadline:
         raise TimedOut(where)
 
 
 def phase() -> str:
-    return _phase
+    return _STATE.phase
 
 
 def finish() -> None:
     """The run has answered (the watchdog, if armed, stays silent)."""
-    global _finished
     with ANSWER_LOCK:
-        _finished = True
+        _STATE.finished = True
 
 
 def watchdog(timeout: float, answer) -> threading.Timer:
@@ -112,10 +107,10 @@ def watchdog(timeout: float, answer) -> threading.Timer:
     def fire():
         if not ANSWER_LOCK.acquire(blocking=False):
             return  # the run is writing its own answer
-        if _finished:
+        if _STATE.finished:
             return  # ... or has written it
         try:
-            out = answer(_phase)
+            out = answer(_STATE.phase)
             sys.stdout.write(out)
             sys.stdout.flush()
             sys.stderr.flush()

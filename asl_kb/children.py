@@ -105,13 +105,10 @@ class _Answer(tuple):
     """A child's last message: ("ok", value) or ("raised", exception)."""
 
 
-#: the children of this process not yet reaped
-_ALIVE: set[Child] = set()
-
-
 def alive() -> list[Child]:
-    """The children this process started and has not yet seen end."""
-    return list(_ALIVE)
+    """The children this process started and has not yet seen end (the
+    process's state, process.STATE.alive)."""
+    return list(process.STATE.alive)
 
 
 class Child:
@@ -124,7 +121,7 @@ class Child:
         self._said = said
         self._status: int | None = None
         self._answer: tuple | None = None
-        _ALIVE.add(self)
+        process.STATE.alive.add(self)
 
     # -- the parent's side
 
@@ -194,7 +191,7 @@ class Child:
         self._conn.close()
         if self._answer is None or self._answer[0] != "ended":
             self._words()  # (it answered, or was ended: nothing it printed is said)
-        _ALIVE.discard(self)
+        process.STATE.alive.discard(self)
 
     def running(self) -> bool:
         if self._status is not None:

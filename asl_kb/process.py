@@ -32,43 +32,104 @@ Python's exit -- a forked child (asl_kb/children.py), which would run its
 parent's exit handlers and flush its parent's buffers again, and the
 watchdog past --timeout (asl_kb/budget.py), whose run is inside a C call
 no Python exit would wait out.
+
+And the process's state, `STATE` (a `State`): every value a process keeps
+and changes from one call to the next -- the deadline and phase of
+--timeout, the collector's pauses, the progress of the run under way, the
+live children, the boards folder of --vasl-boards, clingo's warnings, the
+entry programs parsed, the facts remembered -- is a field of this one
+object, here, beside the other things that belong to the process rather
+than to one answer (a forked child inherits them all; a test resets them
+in one place). Elsewhere a module holds constants and functools' caches
+of pure functions, never state (tests/test_state.py checks it); each field
+is changed by the one module its comment names, through that module's
+functions.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import os
 import sys
 import threading
+from typing import Any
 
 #: the machinery on (False: the plain path; ASL_KB_PLAIN=1)
 QUICK = os.environ.get("ASL_KB_PLAIN", "") in ("", "0")
 
 _LOCK = threading.Lock()
-#: blocks under way, and whether the collector was on when the first began
-_under_way = 0
-_was_enabled = False
+
+
+class State:
+    """What this process keeps from one call to the next (each field
+    changed by the module named, read through its functions). A plain
+    class: dataclasses would import inspect into every command's start."""
+
+    def __init__(self) -> None:
+        # -- the run's time budget, --timeout (asl_kb/budget.py)
+        #: time.monotonic() past which budget.check() raises TimedOut (None: no deadline)
+        self.deadline: float | None = None
+        #: the --timeout the deadline stands for (messages)
+        self.timeout: float | None = None
+        #: the phase the run is in (the last check's `where`)
+        self.phase = "starting"
+        #: the run has answered: the watchdog has nothing to add
+        self.finished = False
+        # -- the collector's pauses (paused(), below): blocks under way, and
+        # whether the collector was on when the first began
+        self.under_way = 0
+        self.was_enabled = False
+        #: the units the run in progress has read so far, and its graph: what
+        #: the watchdog's answer lists when a ground call overruns the
+        #: deadline (asl_kb/engines/outcomes.py)
+        self.progress: dict[str, Any] = {}
+        #: the children of this process not yet reaped (asl_kb/children.py)
+        self.alive: set[Any] = set()
+        #: `--vasl-boards DIR` as the command line gave it (asl_kb/vasl/archive.py)
+        self.boards_option: str | None = None
+        # -- clingo in this process (asl_kb/asp/control.py)
+        #: every clingo warning met so far, as (code, message)
+        self.warnings: list[tuple[str, str]] = []
+        #: the entry programs a Control has loaded (the next ones get their
+        #: statements parsed once)
+        self.loaded: set[str] = set()
+        #: an entry program's path -> (the files it read, with their text;
+        #: its statements): parsed once, reused while none of its files changed
+        self.parsed: collections.OrderedDict[str, tuple] = collections.OrderedDict()
+        #: a complete rules folder made from an overlay folder -> that folder
+        self.made_from: dict[Any, Any] = {}
+        # -- the facts of positions built lately (asl_kb/asp/facts.py)
+        #: when a dict (facts.remember_facts()), the facts kept and what
+        #: follows their header: `make mutate`'s workers and the committee's
+        #: trials run the same positions under many rule sets
+        self.remembered: collections.OrderedDict[Any, Any] | None = None
+        self.remember_at_most = 0
+
+
+#: this process's state
+STATE = State()
 
 
 @contextlib.contextmanager
 def paused():
     """The cyclic garbage collector off inside the block (QUICK)."""
-    global _under_way, _was_enabled
     if not QUICK:
         yield
         return
+    state = STATE
     with _LOCK:
-        if _under_way == 0:
-            _was_enabled = gc.isenabled()
+        if state.under_way == 0:
+            state.was_enabled = gc.isenabled()
             gc.disable()
-        _under_way += 1
+        state.under_way += 1
     try:
         yield
     finally:
         with _LOCK:
-            _under_way -= 1
-            if _under_way == 0 and _was_enabled:
+            state.under_way -= 1
+            if state.under_way == 0 and state.was_enabled:
                 gc.enable()
 
 

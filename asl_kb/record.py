@@ -27,8 +27,9 @@ for records. tests/report/test_record.py compares each with what dataclass gener
 from __future__ import annotations
 
 import reprlib
+from functools import cache
 from operator import attrgetter
-from typing import Any, dataclass_transform
+from typing import Any, Callable, dataclass_transform
 
 
 class _Missing:
@@ -104,20 +105,19 @@ def replace(obj, /, **changes):
     return type(obj)(**changes)
 
 
-#: a class -> the getters of its compared, shown and hashed fields as
-#: tuples, and the names of the shown ones (figured at first use)
-_FIELDS: dict[type, tuple] = {}
+def _figure_fields(cls: type) -> tuple:
+    """A class -> the getters of its compared, shown and hashed fields as
+    tuples, and the names of the shown ones."""
+    fs = fields(cls)
+    compared = [f.name for f in fs if f.compare]
+    shown = tuple(f.name for f in fs if f.repr)
+    hashed = [f.name for f in fs if (f.compare if f.hash is None else f.hash)]
+    return (_tuple_getter(compared), _tuple_getter(shown), shown, _tuple_getter(hashed))
 
 
-def _fields(cls: type) -> tuple:
-    hit = _FIELDS.get(cls)
-    if hit is None:
-        fs = fields(cls)
-        compared = [f.name for f in fs if f.compare]
-        shown = tuple(f.name for f in fs if f.repr)
-        hashed = [f.name for f in fs if (f.compare if f.hash is None else f.hash)]
-        hit = _FIELDS[cls] = (_tuple_getter(compared), _tuple_getter(shown), shown, _tuple_getter(hashed))
-    return hit
+#: _figure_fields, figured at a class's first use (typed as taking a class:
+#: mypy reads a record class, whose records are unhashable, as unhashable)
+_fields: Callable[[type], tuple] = cache(_figure_fields)
 
 
 def _tuple_getter(names: list[str] | tuple[str, ...]):

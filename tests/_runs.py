@@ -14,7 +14,7 @@ answer is computed once per test session and handed out again:
 * every caller gets its own copy (unpickled), so a test that changes a
   result changes nobody else's;
 * the clingo warnings a run produced are kept with its answer and logged
-  again (asl_kb.asp.control.WARNINGS) each time the answer is handed out,
+  again (asl_kb.asp.control.warnings()) each time the answer is handed out,
   so tests/cli/test_no_warnings.py sees them as if the run had been made;
 * a run that raises is not kept (the next caller runs it again).
 
@@ -119,10 +119,10 @@ def _kept(kind: str, what, make):
     if hit is None:
 
         def run():
-            before = len(control.WARNINGS)
+            before = len(control.warnings())
             symbols, figures = make()
             STATS["runs"] += 1
-            made = (symbols, figures, control.WARNINGS[before:])
+            made = (symbols, figures, control.warnings()[before:])
             text = "(" + "".join(f"{s}," for s in symbols) + ")"
             return made, pickle.dumps((text, figures, made[2]), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -130,7 +130,7 @@ def _kept(kind: str, what, make):
         if made is None:
             text, figures, warnings = pickle.loads(blob)
             STATS["shared"] += 1
-            control.WARNINGS.extend(warnings)
+            control.warnings().extend(warnings)
             made = (clingo.parse_term(text).arguments, figures, warnings)
         hit = _SOLVED[key] = made
         if len(_SOLVED) > _SOLVED_AT_MOST:
@@ -138,7 +138,7 @@ def _kept(kind: str, what, make):
     else:
         _SOLVED.move_to_end(key)
         STATS["shared"] += 1
-        control.WARNINGS.extend(hit[2])
+        control.warnings().extend(hit[2])
     return list(hit[0]), hit[1]
 
 
@@ -201,16 +201,16 @@ def _shared(kind: str, position, options: dict):
     _MEMO[key] = blob
     STATS["shared"] += 1
     value, warnings = pickle.loads(blob)
-    control.WARNINGS.extend(warnings)
+    control.warnings().extend(warnings)
     return value
 
 
 def _run(fn, position, options):
     """(answer, pickled answer and the warnings it logged)."""
-    before = len(control.WARNINGS)
+    before = len(control.warnings())
     value = fn(position, **options)
     STATS["runs"] += 1
-    return value, pickle.dumps((value, control.WARNINGS[before:]), protocol=pickle.HIGHEST_PROTOCOL)
+    return value, pickle.dumps((value, control.warnings()[before:]), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def outcomes(position, **options) -> dict:

@@ -186,9 +186,10 @@ NARROWER: dict[str, dict[tuple[str, int], tuple[tuple[str, Shape], ...]]] = {
     },
 }
 NARROWER["phase"][("because", 3)][2][1].said = "a term (freed(Captor) with the captor's id)"
-_ARITIES: dict[str, list[int]] = {}
-for _name, _arity in CONTRACT:
-    _ARITIES.setdefault(_name, []).append(_arity)
+#: each predicate of the contract -> its arities, in the contract's order
+_ARITIES: dict[str, tuple[int, ...]] = {
+    name: tuple(a for n, a in CONTRACT if n == name) for name in dict.fromkeys(n for n, _ in CONTRACT)
+}
 #: per roll kind, the rolls it has (the dice's faces or totals)
 _FACES = {"dr2": range(2, 13), "dr1": range(1, 7)}
 

@@ -4,7 +4,7 @@ Every program (rout, phase, check, prisoners, versions) is loaded from the
 active rule set: the shipped `rules/` folder, or a folder overlaying it (a
 proposed erratum, a mutant) set with `using_rules()`. Warnings stay on: the
 input predicates are declared in `rules/core/defined.lp`, so a warning means a
-real mistake; they are collected in `WARNINGS` (a test fails on any).
+real mistake; they are collected in `warnings()` (a test fails on any).
 
 Two ways in, one program. A run parses each entry program once per process
 (its statements are kept while no rule file changes; the first Control of
@@ -22,7 +22,7 @@ program that way). Both ways give the same answers (tests/report/test_digests.py
 from __future__ import annotations
 
 import atexit
-import collections
+import functools
 import contextlib
 import contextvars
 import re
@@ -36,8 +36,6 @@ from asl_kb.resources import rules_dir
 
 #: the rules folder in force (None: the shipped rules)
 _ACTIVE: contextvars.ContextVar[Path | None] = contextvars.ContextVar("asl_kb_rules", default=None)
-#: every clingo warning met so far in this process, as (code, message)
-WARNINGS: list[tuple[str, str]] = []
 #: when set (see `tracing_entries`), the entry programs loaded inside the block
 _TRACE: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("asl_kb_trace", default=None)
 #: when set (see `keeping_controls`), every Control built inside the block
@@ -95,8 +93,14 @@ def diagnosing():
         _DIAGNOSING.reset(token)
 
 
+def warnings() -> list[tuple[str, str]]:
+    """Every clingo warning met so far in this process, as (code, message)
+    (the process's state: asl_kb/process.py)."""
+    return process.STATE.warnings
+
+
 def _log(code, message: str) -> None:
-    WARNINGS.append((str(code).rsplit(".", 1)[-1], message.strip()))
+    process.STATE.warnings.append((str(code).rsplit(".", 1)[-1], message.strip()))
 
 
 def _log_parsed(code, message: str) -> None:
@@ -106,12 +110,7 @@ def _log_parsed(code, message: str) -> None:
         _log(code, message)
 
 
-#: the entry programs a Control of this process has loaded (the next ones
-#: get their statements parsed once, below)
-_LOADED: set[str] = set()
-#: an entry program's path -> (the files it read, with their text; its
-#: statements): parsed once, reused while none of its files changed
-_PARSED: collections.OrderedDict = collections.OrderedDict()
+#: the entry programs kept parsed (process.STATE.parsed) at most
 _PARSED_AT_MOST = 32
 
 
@@ -125,7 +124,7 @@ def release_at_exit(clear) -> None:
     atexit.register(clear)
 
 
-release_at_exit(_PARSED.clear)
+release_at_exit(process.STATE.parsed.clear)
 
 
 def _read(path: str) -> bytes | None:
@@ -142,9 +141,10 @@ def parsed_statements(path: Path) -> list:
     again for each Control costs more than its grounding; a mutant or an edited rule file changes the text,
     so it is parsed again)."""
     key = str(path)
-    hit = _PARSED.get(key)
+    kept = process.STATE.parsed
+    hit = kept.get(key)
     if hit is not None and all(_read(name) == text for name, text in hit[0]):
-        _PARSED.move_to_end(key)
+        kept.move_to_end(key)
         return hit[1]
     # (clingo.ast only here: a process's first Control reads its files itself, new_control)
     from clingo.ast import ASTType, parse_files
@@ -153,9 +153,9 @@ def parsed_statements(path: Path) -> list:
     parse_files([key], parsed.append, logger=_log, message_limit=100)
     names = {key} | {s.location.begin.filename for s in parsed}
     statements = [s for s in parsed if s.ast_type != ASTType.Comment]
-    _PARSED[key] = (tuple((n, _read(n)) for n in sorted(names)), statements)
-    if len(_PARSED) > _PARSED_AT_MOST:
-        _PARSED.popitem(last=False)
+    kept[key] = (tuple((n, _read(n)) for n in sorted(names)), statements)
+    if len(kept) > _PARSED_AT_MOST:
+        kept.popitem(last=False)
     return statements
 
 
@@ -176,11 +176,12 @@ def new_control(entry: str, facts: str = "", args: tuple[str, ...] = ()) -> clin
         if facts:
             ctl.add("base", [], facts)
         return ctl
-    if str(path) not in _LOADED:
+    loaded = process.STATE.loaded
+    if str(path) not in loaded:
         # the first Control of this entry program in the process: clingo
         # reads the files itself, twice as fast as parsing them into
         # statements and adding those (a CLI run builds one or two Controls)
-        _LOADED.add(str(path))
+        loaded.add(str(path))
         ctl.load(str(path))
     else:
         from clingo.ast import ProgramBuilder
@@ -244,19 +245,12 @@ def _all_plain(text: str, lines: int) -> bool:
     )
 
 
-#: a facts text -> (its plain facts as an aspif program, the other lines as text)
-_SPLIT: collections.OrderedDict = collections.OrderedDict()
-
-
+@functools.lru_cache(maxsize=1024)
 def _split_facts(text: str) -> tuple[bytes, str]:
     """The plain facts of `text` (lines "p(a,1)." as asl_kb/asp/facts.py
     writes them) as an aspif program (b"" when there are none), and the
     other lines (#external, rules, several facts on a line) as text. The
     same text comes back often (a case's runs, a mutant's cases): kept."""
-    hit = _SPLIT.get(text)
-    if hit is not None:
-        _SPLIT.move_to_end(text)
-        return hit
     plain, rest = [], []
     # each fact once: clingo takes a symbol output twice in aspif for an atom
     # of its own, no longer a fact (a unit's status written twice by facts.py
@@ -267,10 +261,7 @@ def _split_facts(text: str) -> tuple[bytes, str]:
     if ascii_only and _all_plain(text, len(lines)):
         # told at once, not line by line (a spread of 16 boards writes 70,000)
         body = "".join([f"4 {len(line) - 1} {line[:-1]} 0\n" for line in dict.fromkeys(lines)])
-        hit = _SPLIT[text] = (("asp 1 0 0\n" + body + "0\n").encode() if body else b"", "")
-        if len(_SPLIT) > 1024:
-            _SPLIT.popitem(last=False)
-        return hit
+        return (("asp 1 0 0\n" + body + "0\n").encode() if body else b"", "")
     for line in dict.fromkeys(lines):
         # an atom: a name first (not a tuple, number, string, -p or #directive)
         if line[:1].islower() and line.endswith(".") and _one_atom(line):
@@ -279,10 +270,7 @@ def _split_facts(text: str) -> tuple[bytes, str]:
         else:
             rest.append(line)
     aspif = ("asp 1 0 0\n" + "".join(plain) + "0\n").encode() if plain else b""
-    hit = _SPLIT[text] = (aspif, "\n".join(rest) + "\n" if any(x.strip() for x in rest) else "")
-    if len(_SPLIT) > 1024:
-        _SPLIT.popitem(last=False)
-    return hit
+    return (aspif, "\n".join(rest) + "\n" if any(x.strip() for x in rest) else "")
 
 
 def prime_errors() -> None:
@@ -302,22 +290,20 @@ def prime_errors() -> None:
 
 # -- a rules folder's problems, as its user names its files -----------------
 
-#: a complete rules folder made from an overlay folder (committee/rulesets.py
-#: materialize) -> that overlay folder
-_MADE_FROM: dict[Path, Path] = {}
-
 
 def made_from(complete: Path, folder: Path) -> None:
-    """`complete` is the rules folder run for the overlay `folder`: its files
-    are named as the folder's (or the shipped rules') in messages."""
-    _MADE_FROM[Path(complete)] = Path(folder)
+    """`complete` is the rules folder run for the overlay `folder`
+    (committee/rulesets.py materialize): its files are named as the
+    folder's (or the shipped rules') in messages. (Kept in the process's
+    state, process.STATE.made_from: asl_kb/process.py.)"""
+    process.STATE.made_from[Path(complete)] = Path(folder)
 
 
 def shown_path(path: str | Path) -> str:
     """A rules file's path as its user knows it: a file of a complete folder
     made from an overlay is the overlay's file, else the shipped one."""
     p = Path(path)
-    for complete, folder in _MADE_FROM.items():
+    for complete, folder in process.STATE.made_from.items():
         if p.is_relative_to(complete):
             rel = p.relative_to(complete)
             return str(folder / rel if (folder / rel).is_file() else rules_dir() / rel)
@@ -330,7 +316,7 @@ def rules_label() -> str:
     folder = _ACTIVE.get()
     if folder is None:
         return str(rules_dir())
-    return str(_MADE_FROM.get(folder, folder))
+    return str(process.STATE.made_from.get(folder, folder))
 
 
 def checking_contract() -> bool:
@@ -342,7 +328,7 @@ def checking_contract() -> bool:
 def own_files() -> set[str]:
     """The relative names of the files the rules in force take from an
     overlay folder (none for the shipped rules or a folder of its own)."""
-    folder = _MADE_FROM.get(_ACTIVE.get() or rules_dir())
+    folder = process.STATE.made_from.get(_ACTIVE.get() or rules_dir())
     if folder is None:
         return set()
     return {p.relative_to(folder).as_posix() for p in folder.rglob("*.lp")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import collections
 
-from asl_kb import budget
+from asl_kb import budget, process
 from asl_kb.board import geometry
 from asl_kb.board import terrain
 from asl_kb.board.los import entry_sides
@@ -387,7 +387,7 @@ class FactBuilder:
         the position but for the fields only the header writes (the rule
         version and switches a committee trial flips, No Quarter a run
         without it drops), the units asked about A10.41, whether tagged."""
-        if _REMEMBERED is None or self.home is not None:
+        if process.STATE.remembered is None or self.home is not None:
             return None
         body = replace(self.p, rules="", errata=(), readings=(), no_quarter=())
         return ("body", repr(body), tuple(u.id for u in self.asked), self.tags is not None)
@@ -456,25 +456,21 @@ def prisoner_facts(position) -> str:
     return "\n".join(fb.lines) + "\n"
 
 
-#: when a dict (`remember_facts()`), the facts of the positions built lately,
-#: and what follows their header (FactBuilder._body_key): `make mutate`'s
-#: workers and the committee's trials run the same positions under many rule
-#: sets, and a position's geometry (reach, LOS) does not depend on the rules
-_REMEMBERED: collections.OrderedDict | None = None
-_REMEMBER_AT_MOST = 0
-
-
 def remember_facts(at_most: int = 512) -> None:
     """Build the facts of each position once in this process from now on
-    (the `at_most` positions used last are kept)."""
-    global _REMEMBERED, _REMEMBER_AT_MOST
-    _REMEMBERED, _REMEMBER_AT_MOST = collections.OrderedDict(), at_most
+    (the `at_most` positions used last are kept), and what follows their
+    header (FactBuilder._body_key): `make mutate`'s workers and the
+    committee's trials run the same positions under many rule sets, and a
+    position's geometry (reach, LOS) does not depend on the rules. (Kept in
+    the process's state: asl_kb/process.py.)"""
+    state = process.STATE
+    state.remembered, state.remember_at_most = collections.OrderedDict(), at_most
 
 
 def position_facts(position, voluntary_break: bool = False) -> str:
     """The ASP facts of a position (with voluntary_break, also of the unbroken
     units that might break voluntarily, A10.41)."""
-    if _REMEMBERED is None:
+    if process.STATE.remembered is None:
         return FactBuilder(position, voluntary_break).build()
     key = (repr(position), voluntary_break)  # the whole position, every field
     text = _recall(key)
@@ -486,18 +482,20 @@ def position_facts(position, voluntary_break: bool = False) -> str:
 def _recall(key):
     """What remember_facts() keeps under `key` (None: nothing), now the
     last used."""
-    assert _REMEMBERED is not None
-    got = _REMEMBERED.get(key)
+    kept = process.STATE.remembered
+    assert kept is not None
+    got = kept.get(key)
     if got is not None:
-        _REMEMBERED.move_to_end(key)
+        kept.move_to_end(key)
     return got
 
 
 def _remember(key, value):
     """Keep `value` under `key` (remember_facts()), the oldest let go past
     the limit."""
-    assert _REMEMBERED is not None
-    _REMEMBERED[key] = value
-    if len(_REMEMBERED) > _REMEMBER_AT_MOST:
-        _REMEMBERED.popitem(last=False)
+    kept = process.STATE.remembered
+    assert kept is not None
+    kept[key] = value
+    if len(kept) > process.STATE.remember_at_most:
+        kept.popitem(last=False)
     return value

@@ -33,17 +33,13 @@ from asl_kb import budget, children
 from asl_kb.asp.solve import SolveStats, TimedOut, solve
 
 
-#: worker processes a run with several groups uses (None: cores()); 1: none
-#: (every group solved in this process)
-JOBS: int | None = None
-
-
-def jobs() -> int:
-    """How many groups are solved at once: JOBS, or the cores, where
-    os.fork exists."""
+def jobs(asked: int | None = None) -> int:
+    """How many groups are solved at once, where os.fork exists: `asked`
+    (the worker processes a run with several groups uses; 1: none, every
+    group solved in this process), or the cores."""
     if not children.can_fork():
         return 1
-    return max(1, JOBS if JOBS is not None else children.cores())
+    return max(1, asked if asked is not None else children.cores())
 
 
 def solve_groups(

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Iterator, NamedTuple, cast
 
 from asl_kb.record import FrozenRecord, record
@@ -582,14 +582,11 @@ def _crossing(c: tuple[int, int, int], slopes: tuple, scale: tuple, big_l: int) 
     return lo, hi
 
 
-_ID_BY_CUBE: dict[tuple[int, int], str | None] = {}
-
-
+@cache
 def cube_id_cached(key: tuple[int, int]) -> str | None:
-    hid = _ID_BY_CUBE.get(key, 0)
-    if isinstance(hid, int):  # 0: not met yet
-        hid = _ID_BY_CUBE[key] = _cube_id(*key)
-    return hid
+    """The hex id of the cube coordinates (x, z), None off the map (kept:
+    a line of sight asks the same hexes again and again)."""
+    return _cube_id(*key)
 
 
 @lru_cache(maxsize=262144)
@@ -607,13 +604,9 @@ def hex_line(a: str, b: str) -> tuple[tuple[str, ...], ...]:
     bx, by, bz = cube(b)
     rel = _relative_line(bx - ax, by - ay, bz - az)
     out: list[tuple[str, ...]] = []
-    get = _ID_BY_CUBE.get
     for members in rel:
         if len(members) == 1:
-            key = (ax + members[0][0], az + members[0][2])
-            hid = get(key, 0)
-            if isinstance(hid, int):  # 0: not met yet
-                hid = cube_id_cached(key)
+            hid = cube_id_cached((ax + members[0][0], az + members[0][2]))
             if hid is not None:
                 out.append((hid,))
             continue

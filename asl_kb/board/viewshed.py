@@ -32,6 +32,7 @@ overrides are left to the line walk.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import cache
 from math import atan2, pi, sqrt
 from operator import itemgetter
 
@@ -52,18 +53,15 @@ def _distance(x: int, z: int) -> int:
     return max(abs(x), abs(z), abs(x + z))
 
 
-_ARCS: dict = {}
 _first = itemgetter(0)
 
 
+@cache
 def _arcs(ox: int, oz: int) -> tuple:
     """The shadow of the hex at cube offset (ox, oz) from the viewer: open
     arcs (lo, hi, corner at lo, corner at hi), split at -pi/pi (the split
     ends reach past the range of atan2, so the direction pi is covered),
     and the first ring it covers."""
-    r = _ARCS.get((ox, oz))
-    if r is not None:
-        return r
     centre = _angle(ox, oz)
     ends = []
     for cx, _cy, cz in _CORNERS:
@@ -80,26 +78,20 @@ def _arcs(ox: int, oz: int) -> tuple:
         arcs = ((lo, hi, vlo, vhi),)
     reach = sqrt((ox + oz * 0.5) ** 2 + (oz * _SQRT3_2) ** 2) + 1 / sqrt(3)
     first = int(reach / _SQRT3_2) + 1
-    r = _ARCS[(ox, oz)] = (arcs, first)
-    return r
+    return (arcs, first)
 
 
-_RINGS: list = [((), ())]
-
-
+@cache
 def _ring(d: int) -> tuple:
     """(directions sorted, cube offsets (x, z) in that order) of ring d."""
-    while len(_RINGS) <= d:
-        n = len(_RINGS)
-        x, z = -n, n
-        cells = []
-        for dx, _dy, dz in ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1)):
-            for _ in range(n):
-                cells.append((_angle(x, z), (x, z)))
-                x, z = x + dx, z + dz
-        cells.sort()
-        _RINGS.append((tuple(a for a, _ in cells), tuple(c for _, c in cells)))
-    return _RINGS[d]
+    x, z = -d, d
+    cells = []
+    for dx, _dy, dz in ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1)):
+        for _ in range(d):
+            cells.append((_angle(x, z), (x, z)))
+            x, z = x + dx, z + dz
+    cells.sort()
+    return (tuple(a for a, _ in cells), tuple(c for _, c in cells))
 
 
 class Watched:
@@ -218,7 +210,7 @@ def scan(viewer: tuple[int, int, int], watched: Watched, tops: dict, fill, visit
             windows = _gaps(arcs)
             if not windows:
                 return
-        angles, cells = _RINGS[d] if d < len(_RINGS) else _ring(d)
+        angles, cells = _ring(d)
         for lo, hi in windows:
             for j in range(bisect_left(angles, lo), bisect_right(angles, hi)):
                 ox, oz = cells[j]

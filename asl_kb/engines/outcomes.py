@@ -151,15 +151,18 @@ def routing_order(position, graph) -> list:
     return sorted(broken, key=lambda u: rank_of(graph.rank, u.id))
 
 
-def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None, listed=False):
+def _solve_units(position, run: _Run, voluntary_break: bool = False, listed: bool = False):
     """The rout graphs of the position, figured in groups of units
     (asl_kb/asp/groups.py): each group is grounded and solved on its own
     facts, its Control released, and its units' fates read, before the next
-    begins. Past the deadline TimedOut; for the units the answer lists
-    (`listed`), it carries those read so far (`done`)."""
+    begins (`run.jobs` at a time). Past the deadline TimedOut; for the units
+    the answer lists (`listed`), it carries those read so far (`done`), and
+    `run.on_progress` is told how far it has gone."""
+    all_paths, deadline = run.all_paths, run.deadline
+    on_progress = run.on_progress if listed else None
     concealed = sum(1 for u in position.units if "concealed" in u.status)
     fb = FactBuilder(position, voluntary_break, tagged=True)
-    n = workers.jobs()
+    n = workers.jobs(run.jobs)
     # (the facts built here, or by each group's worker: groups.py)
     parts = groups(fb, jobs=n)
     budget.check("figuring the facts (reach, LOS)")
@@ -168,10 +171,10 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
     stats = SolveStats()
     read: dict[str, UnitFates] = {}
     if listed:
-        PROGRESS.update(read=read, graph=g)
+        process.STATE.progress.update(read=read, graph=g)
     broken = sum(1 for u in position.units if "broken" in u.status)
-    if listed and ON_PROGRESS is not None:
-        ON_PROGRESS(0, broken)
+    if on_progress is not None:
+        on_progress(0, broken)
     # (closed however the loop ends: a cut ends the workers still solving)
     with contextlib.closing(workers.solve_groups([t for t, _ in parts], concealed, deadline, n)) as answers:
         for _, figured in parts:
@@ -190,23 +193,17 @@ def _solve_units(position, voluntary_break=False, all_paths=False, deadline=None
             stats.stages = max(stats.stages, st.stages)
             mine = set(figured)
             _units(g, [u for u in routing_order(position, g) if u.id in mine], all_paths, listed, read)
-            if listed and ON_PROGRESS is not None:
-                ON_PROGRESS(len(read), broken)
+            if on_progress is not None:
+                on_progress(len(read), broken)
     return g, [read[u.id] for u in routing_order(position, g)], stats
-
-
-#: the units the run in progress has read so far, and its graph: what the
-#: watchdog's answer lists when a ground call overruns the deadline (cli.py)
-PROGRESS: dict = {}
-#: told (units read, broken units) as each group's units are read: what
-#: asl-kb serve's page shows while it waits (asl_kb/serve/progress.py)
-ON_PROGRESS: Callable[[int, int], None] | None = None
 
 
 def progress() -> tuple[list[UnitFates], NmcTable | None]:
     """The units read so far by the run in progress (in listing order), and
-    their odds table."""
-    read, g = PROGRESS.get("read"), PROGRESS.get("graph")
+    their odds table: what the watchdog's answer lists when a ground call
+    overruns the deadline (cli.py; kept in the process's state,
+    process.STATE.progress)."""
+    read, g = process.STATE.progress.get("read"), process.STATE.progress.get("graph")
     if not read or g is None:
         return [], None
     return _listed_order(list(read.values()), g), NmcTable(g.answer)
@@ -295,16 +292,22 @@ def outcomes(  # noqa: PLR0913 (the listing's options and the run's bounds: the 
     limit: int | None = None,
     timeout: float | None = None,
     max_memory: int | None = None,
+    jobs: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Outcomes:
     """Every outcome of the position. With `timeout` (seconds), a run past it
     answers with complete: false and says what was cut, instead of going on.
     A run that runs out of memory answers so too; `max_memory` (MiB) is the
-    cap the caller set on the process (cli.py: --max-memory), to say so."""
-    PROGRESS.clear()
+    cap the caller set on the process (cli.py: --max-memory), to say so.
+    `jobs`: the groups of units solved at once (workers.jobs(): the cores);
+    `on_progress` is told (units read, broken units) as each group's units
+    are read (what asl-kb serve's page shows while it waits)."""
+    progress_now = process.STATE.progress
+    progress_now.clear()
     out_of_memory = False
     try:
         with budget.deadline_in(timeout), process.paused():
-            run = _Run(all_paths, voluntary_break, phase, limit, budget.deadline())
+            run = _Run(all_paths, voluntary_break, phase, limit, budget.deadline(), jobs, on_progress)
             result = _outcomes(position, run)
     except MemoryError:
         # (answered below, once the exception and the frames it holds -- the
@@ -318,16 +321,16 @@ def outcomes(  # noqa: PLR0913 (the listing's options and the run's bounds: the 
         done, table = (e.done, e.table) if hasattr(e, "done") else progress()
         return cut_by_timeout(position, budget.timeout() if timeout is None else timeout, str(e), done, table)
     except BaseException:
-        PROGRESS.clear()
+        progress_now.clear()
         raise
     if out_of_memory:
         # the Control that asked for it is gone with the exception, and the
         # graph with the progress (and any cycle among what the run built):
         # the little this answer needs is there again
-        PROGRESS.clear()
+        progress_now.clear()
         gc.collect()
         return cut_by_memory(position, max_memory)
-    PROGRESS.clear()
+    progress_now.clear()
     if result.cut is not None:
         result.cut.timeout = timeout
     return result
@@ -383,20 +386,23 @@ def _cut_short(position, why: str, cut: Cut, done: list | None = None, table=Non
 
 @record(frozen=True)
 class _Run(FrozenRecord):
-    """What outcomes() was asked to list (outcomes()'s arguments), and by
-    when (budget.deadline())."""
+    """What outcomes() was asked to list (outcomes()'s arguments), by when
+    (budget.deadline()), on how many workers and whom to tell how far it
+    has gone."""
 
     all_paths: bool
     voluntary_break: bool
     phase: bool
     limit: int | None
     deadline: float | None
+    jobs: int | None
+    on_progress: Callable[[int, int], None] | None
 
 
 def _outcomes(position, run: _Run) -> Outcomes:
     require_legal(position)
     position = canonical(position)
-    g, units, stats = _solve_units(position, run.voluntary_break, run.all_paths, run.deadline, listed=True)
+    g, units, stats = _solve_units(position, run, run.voluntary_break, listed=True)
     result = Outcomes(position.name, position.rules, complete=not g.paths_cut, units=units)
     incomplete = []
     if g.paths_cut:
@@ -453,9 +459,7 @@ def _no_quarter_world(position, units, g, stats, run: _Run) -> tuple:
     if not Phase(position, units, None, g, g.info).may_follow_rejection():
         return None, g.info
     nq_all = tuple(sorted({u.side for u in position.units}))
-    g1, world1, stats1 = _solve_units(
-        replace(position, no_quarter=nq_all), all_paths=run.all_paths, deadline=run.deadline
-    )
+    g1, world1, stats1 = _solve_units(replace(position, no_quarter=nq_all), run)
     stats.ground_seconds += stats1.ground_seconds
     stats.solve_seconds += stats1.solve_seconds
     return world1, merged_info(g1, g)

@@ -80,7 +80,8 @@ _FAST: dict[type, Callable[[Any], str]] = {
     int: int.__repr__,
     float: _float,
 }
-_INDENTS = ["\n" + "  " * n for n in range(64)]
+#: the indents of the first 64 depths (deeper ones made as met)
+_INDENTS = tuple("\n" + "  " * n for n in range(64))
 
 
 def _value(o, depth: int) -> str:
@@ -94,9 +95,10 @@ def _value(o, depth: int) -> str:
         s = _scalar(o)
         if s is not None:
             return s
-    if depth + 1 >= len(_INDENTS):
-        _INDENTS.extend("\n" + "  " * n for n in range(len(_INDENTS), depth + 2))
-    inner, outer = _INDENTS[depth + 1], _INDENTS[depth]
+    if depth + 1 < len(_INDENTS):
+        inner, outer = _INDENTS[depth + 1], _INDENTS[depth]
+    else:
+        inner, outer = "\n" + "  " * (depth + 1), "\n" + "  " * depth
     fast, d1 = _FAST, depth + 1
     if isinstance(o, dict):
         if not o:

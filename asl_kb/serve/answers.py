@@ -7,6 +7,7 @@ Nothing here decides a rules question: it calls what the CLI calls."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,9 +20,6 @@ from asl_kb.serve.progress import Progress
 
 #: whole-phase outcomes listed: the engine's own default, as the CLI's
 PHASE_LIMIT = DEFAULT_PHASE_LISTING
-#: how far the child's answer has gone, told to the server (run() sets it:
-#: one answer a child)
-PROGRESS: Progress | None = None
 #: the most hexes the editor draws (every hex of the area, to paint on);
 #: past it the map is drawn as the report draws it, around what is named
 MAX_DRAWN_HEXES = 4000
@@ -93,28 +91,31 @@ class Ask:
     with_json: bool = False
 
 
-def outcomes(text: str, filename: str, phase: bool, timeout: float, max_memory: int, **more) -> dict:
+def outcomes(  # noqa: PLR0913 (Ask's fields, and whom to tell how far it has gone)
+    text: str, filename: str, phase: bool, timeout: float, max_memory: int, progress: Progress | None = None, **more
+) -> dict:
     """Every outcome of the position (as `asl-kb outcomes --format json`
     writes it, --phase on request) and, with `page`, the report page that
-    draws them; how far it has gone told to PROGRESS, where run() set one.
-    The arguments are Ask's fields (`more`: the others)."""
+    draws them; how far it has gone told to `progress` (run()'s: the
+    server's). The arguments are Ask's fields (`more`: the others)."""
     from asl_kb.engines import outcomes as engine
 
     a = Ask(text, filename, phase, timeout, max_memory, **more)
     try:
         with _under(a.rules) as put:
             position = _load(a.text, a.filename, put)
-            engine.ON_PROGRESS = PROGRESS.units if PROGRESS is not None else None
-            try:
-                result = engine.outcomes(
-                    position, phase=a.phase, limit=PHASE_LIMIT, timeout=a.timeout, max_memory=a.max_memory
-                )
-            finally:
-                engine.ON_PROGRESS = None
+            result = engine.outcomes(
+                position,
+                phase=a.phase,
+                limit=PHASE_LIMIT,
+                timeout=a.timeout,
+                max_memory=a.max_memory,
+                on_progress=None if progress is None else progress.units,
+            )
     except AslKbError as e:
         return {"error": error(e)}
-    if PROGRESS is not None and a.page:
-        PROGRESS.drawing()
+    if progress is not None and a.page:
+        progress.drawing()
     return _page(result, position, a)
 
 
@@ -219,15 +220,13 @@ def run(name: str, kwargs: dict, max_memory: int, progress: Progress | None = No
     answer takes of its own), answer (outcomes telling `progress` how far
     it has gone); the answer (a plain dict) goes back to the server
     (asl_kb/children.py)."""
-    global PROGRESS
     from asl_kb import budget, process
 
-    PROGRESS = progress
     budget.cap_memory(max_memory, beyond=budget.data_used() or 0)
     try:
         with process.paused():
             by_name: dict[str, Callable[..., dict]] = {
-                "outcomes": outcomes,
+                "outcomes": functools.partial(outcomes, progress=progress),
                 "why_not": why_not,
                 "cut": cut,
                 "game": game,

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from asl_kb import process
 from asl_kb.errors import AslKbError
 from asl_kb.record import FrozenRecord, record
 
@@ -51,6 +52,7 @@ __all__ = [
     "BoardArchive",
     "open_board",
     "read_los_data",
+    "los_data_at",
     "LosData",
 ]
 
@@ -72,17 +74,13 @@ def config_file() -> Path:
     return Path(base) / "asl-kb" / "config.toml"
 
 
-#: `--vasl-boards DIR` as the command line gave it (use_folder)
-_OPTION: str | None = None
-
-
 def use_folder(folder: str | os.PathLike | None) -> None:
     """The command line's `--vasl-boards DIR`: the folder from now on in this
-    process (and its children, through the environment)."""
-    global _OPTION
-    _OPTION = None if folder is None else os.fspath(folder)
-    if _OPTION is not None:
-        os.environ[ENV_BOARDS] = _OPTION
+    process (the process's state, process.STATE.boards_option: it is named
+    as the option in messages) and its children (through the environment)."""
+    option = process.STATE.boards_option = None if folder is None else os.fspath(folder)
+    if option is not None:
+        os.environ[ENV_BOARDS] = option
 
 
 def boards_folder(explicit: str | os.PathLike | None = None) -> Path:
@@ -91,7 +89,7 @@ def boards_folder(explicit: str | os.PathLike | None = None) -> Path:
     set or it is not a folder."""
     where = ""
     folder: Path | None = None
-    explicit = explicit or _OPTION
+    explicit = explicit or process.STATE.boards_option
     if explicit:
         folder, where = Path(explicit), "--vasl-boards"
     elif os.environ.get(ENV_BOARDS):
@@ -497,7 +495,7 @@ _TC_BLOCKDATA, _TC_BLOCKDATALONG = 0x77, 0x7A
 
 def read_los_data(board: BoardArchive) -> LosData:
     """The board's LOSData (kept per archive file)."""
-    return _los_data(board.path, board.stamp)
+    return los_data_at(board.path, board.stamp)
 
 
 def java_block_data(raw: bytes, source: str) -> bytes:
@@ -526,7 +524,9 @@ def java_block_data(raw: bytes, source: str) -> bytes:
 
 
 @lru_cache(maxsize=16)
-def _los_data(path: str, _stamp: tuple[int, int]) -> LosData:
+def los_data_at(path: str, _stamp: tuple[int, int]) -> LosData:
+    """The LOSData of the archive at `path` as it is at `_stamp` (its size
+    and time: a board replaced is read again), kept per archive file."""
     import numpy as np
 
     source = f"{path}!LOSData"

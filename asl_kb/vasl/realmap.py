@@ -13,10 +13,11 @@ such a hex is refused, naming the hex and the terrain.
 from __future__ import annotations
 
 import os
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from asl_kb.vasl.archive import GEO, BoardError, open_board, shared_metadata
+from asl_kb.vasl.archive import GEO, BoardError, los_data_at, open_board, shared_metadata
 from asl_kb.vasl.layout import BoardSpec, Layout
 
 __all__ = ["RealMap", "rules_terrain", "NotModelled"]
@@ -99,20 +100,19 @@ def rules_terrain(t) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
-_BOARD_HEXES: dict = {}
-
-
 def _board_hexes(archive, meta):
-    """A board's hexes read on the board alone, kept per archive file and
-    shared metadata (vmap.BoardHexes)."""
+    """A board's hexes read on the board alone (vmap.BoardHexes)."""
+    return _hexes_at(archive.path, archive.stamp, meta)
+
+
+@cache
+def _hexes_at(path: str, stamp: tuple[int, int], meta):
+    """The hexes of the board archive at `path` (as it is at `stamp`) read
+    with the shared metadata `meta`, kept per archive file and metadata."""
     from asl_kb.vasl.vmap import BoardHexes
 
-    key = (archive.path, archive.stamp, id(meta))
-    got = _BOARD_HEXES.get(key)
-    if got is None:
-        d = archive.los_data()
-        got = _BOARD_HEXES[key] = BoardHexes(d.terrain, d.elevation, d.width, d.height, meta, d.stairways)
-    return got
+    d = los_data_at(path, stamp)
+    return BoardHexes(d.terrain, d.elevation, d.width, d.height, meta, d.stairways)
 
 
 class RealMap:
@@ -327,9 +327,6 @@ class RealMap:
         return layout.name_at(q, z)
 
 
-_MAPS: dict = {}
-
-
 def real_map(specs: tuple[BoardSpec, ...], folder: Path) -> RealMap:
     """The RealMap of these boards in this folder, kept while the archives
     do not change (a process asks the same boards again: serve, the suite)."""
@@ -340,10 +337,11 @@ def real_map(specs: tuple[BoardSpec, ...], folder: Path) -> RealMap:
             stamps.append((s.board, st.st_size, st.st_mtime_ns))
         except OSError:
             stamps.append((s.board, None, None))
-    key = (specs, str(folder), tuple(stamps))
-    got = _MAPS.get(key)
-    if got is None:
-        if len(_MAPS) > 8:
-            _MAPS.clear()
-        got = _MAPS[key] = RealMap(specs, folder)
-    return got
+    return _real_map_at(specs, str(folder), tuple(stamps))
+
+
+@lru_cache(maxsize=9)
+def _real_map_at(specs: tuple[BoardSpec, ...], folder: str, _stamps: tuple) -> RealMap:
+    """The RealMap of these boards in `folder` while their archives have
+    these stamps (size and time each)."""
+    return RealMap(specs, Path(folder))

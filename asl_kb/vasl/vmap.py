@@ -25,6 +25,7 @@ gives is kept per board archive.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from asl_kb.vasl.archive import BoardError, SharedMetadata, TerrainType
@@ -677,19 +678,15 @@ class Terr:
         return f"Terr({self.name!r})"
 
 
-_TYPES: dict[int, list] = {}
-
-
+@cache
 def _types(meta: SharedMetadata) -> list:
-    """Map.setTerrain's terrainList: by code, the last type of each name."""
-    got = _TYPES.get(id(meta))
-    if got is None or got[0] is not meta:
-        types: list = [None] * 256
-        for t in meta.by_name.values():
-            if 0 <= t.code < 256:
-                types[t.code] = Terr(t)
-        got = _TYPES[id(meta)] = [meta, types]
-    return got[1]
+    """Map.setTerrain's terrainList: by code, the last type of each name
+    (kept per metadata; never changed by its callers)."""
+    types: list = [None] * 256
+    for t in meta.by_name.values():
+        if 0 <= t.code < 256:
+            types[t.code] = Terr(t)
+    return types
 
 
 def _by_name(meta: SharedMetadata, name: str, default: Any = BoardError):

@@ -135,10 +135,10 @@ def test_plain_facts_told_at_once_are_those_told_line_by_line(monkeypatch):
     ]
     told_at_once = []
     for text in texts:
-        control._SPLIT.clear()
+        control._split_facts.cache_clear()
         fast = control._split_facts(text)
         told_at_once.append(control._all_plain(text, len(text.splitlines())))
-        control._SPLIT.clear()
+        control._split_facts.cache_clear()
         with monkeypatch.context() as m:
             m.setattr(control, "_all_plain", lambda text, lines: False)
             slow = control._split_facts(text)
@@ -162,7 +162,7 @@ def test_remembered_facts_rebuild_only_the_header(monkeypatch):
         replace(p, readings=(("unconcealed_interdictor", False),)),
         replace(p, no_quarter=("german",)),
     ]
-    monkeypatch.setattr(facts, "_REMEMBERED", None)
+    monkeypatch.setattr(facts.process.STATE, "remembered", None)
     fresh = [facts.FactBuilder(v, tagged=True).build() for v in [p] + variants]
     assert len(set(fresh)) == 4
     facts.remember_facts()

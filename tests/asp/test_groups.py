@@ -53,13 +53,12 @@ def test_one_hex_a_group_answers_as_the_whole_program(name, monkeypatch):
     options = {"phase": True, "voluntary_break": "A10.41" in name}
     whole = to_json(_runs.outcomes(p, **options))
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
-    # (two at a time in worker processes, whatever the cores: asl_kb/asp/workers.py)
-    monkeypatch.setattr(workers, "JOBS", 2)
     fb = FactBuilder(outcomes_module.canonical(p), options["voluntary_break"], tagged=True)
     fb.build()
     figured = [ids for _, ids in groups.groups(fb) if ids]
     assert len(figured) == len({u.hex for u in p.units if u.id in fb.reach}) >= 1
-    assert to_json(outcomes_module.outcomes(p, **options)) == whole
+    # (two at a time in worker processes, whatever the cores: asl_kb/asp/workers.py)
+    assert to_json(outcomes_module.outcomes(p, jobs=2, **options)) == whole
 
 
 @pytest.mark.parametrize("name", COUPLED + ["bench:spread-2x3"])
@@ -128,7 +127,6 @@ def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatc
     p = _spread()
     whole = to_json(_runs.outcomes(p))
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
-    monkeypatch.setattr(workers, "JOBS", jobs)
     if jobs == 1:
         starts = {"n": 0}
         real = budget.check
@@ -144,7 +142,7 @@ def test_a_run_cut_while_grounding_a_later_group_lists_the_units_done(monkeypatc
     else:
         # (the worker of the second group is cut: it reports so to the parent)
         _cut_group(monkeypatch, p, 1, lambda where: budget.TimedOut(where))
-    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=600)))
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=600, jobs=jobs)))
     _assert_cut(cut, whole)
     # what the watchdog would list, were it to fire while the cut answer is
     # written (cli.py): the same units
@@ -174,7 +172,6 @@ def test_a_worker_past_the_deadline_is_ended_and_the_units_done_listed(monkeypat
     p = _spread()
     whole = to_json(_runs.outcomes(p))
     monkeypatch.setattr(groups, "GROUP_LOCATIONS", 1)
-    monkeypatch.setattr(workers, "JOBS", 2)
 
     def asleep(where):
         time.sleep(60)
@@ -184,7 +181,7 @@ def test_a_worker_past_the_deadline_is_ended_and_the_units_done_listed(monkeypat
     t0 = time.monotonic()
     # (the first group: ~0.1 s idle; a loaded machine running the suite on
     # every core took over 1.5 s)
-    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=3.0)))
+    cut = json.loads(to_json(outcomes_module.outcomes(p, timeout=3.0, jobs=2)))
     assert time.monotonic() - t0 < 30
     _assert_cut(cut, whole)
 

@@ -40,9 +40,9 @@ RUNS = {
 
 
 def _warnings(run, position) -> list[str]:
-    before = len(control.WARNINGS)
+    before = len(control.warnings())
     run(position)
-    return [f"{code}: {message}" for code, message in control.WARNINGS[before:]]
+    return [f"{code}: {message}" for code, message in control.warnings()[before:]]
 
 
 @pytest.mark.parametrize("path", sampled(POSITIONS, chapters=True), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -80,7 +80,7 @@ DIAGNOSED = [
 @functools.lru_cache(maxsize=None)
 def _diagnosed(name) -> tuple[set, list]:
     position = load_position(cases_dir() / name)
-    before = len(control.WARNINGS)
+    before = len(control.warnings())
     with control.diagnosing(), control.tracing_entries() as entries:
         for run in (
             lambda p: outcomes(p, phase=True),
@@ -91,7 +91,7 @@ def _diagnosed(name) -> tuple[set, list]:
             switches_in_force,
         ):
             run(position)
-    return frozenset(entries), [f"{code}: {message}" for code, message in control.WARNINGS[before:]]
+    return frozenset(entries), [f"{code}: {message}" for code, message in control.warnings()[before:]]
 
 
 @pytest.mark.parametrize(
@@ -112,10 +112,10 @@ def test_a_warning_is_caught(tmp_path):
     """The logger sees what clingo says: an undeclared, underived predicate."""
     (tmp_path / "rout.lp").write_text("#program base.\np :- no_such_input(1).\n")
     with control.using_rules(tmp_path), control.diagnosing():
-        before = len(control.WARNINGS)
+        before = len(control.warnings())
         ctl = control.new_control("rout.lp")
         ctl.ground([("base", [])])
-    assert [code for code, _ in control.WARNINGS[before:]] == ["AtomUndefined"]
+    assert [code for code, _ in control.warnings()[before:]] == ["AtomUndefined"]
 
 
 def test_the_usual_way_in_keeps_the_other_warnings(tmp_path):
@@ -123,10 +123,10 @@ def test_the_usual_way_in_keeps_the_other_warnings(tmp_path):
     operation on a non-number is still reported."""
     (tmp_path / "rout.lp").write_text("#program base.\n#defined n/1.\np(X+1) :- n(X).\n")
     with control.using_rules(tmp_path):
-        before = len(control.WARNINGS)
+        before = len(control.warnings())
         ctl = control.new_control("rout.lp", "n(a).\n")
         ctl.ground([("base", [])])
-    assert [code for code, _ in control.WARNINGS[before:]] == ["OperationUndefined"]
+    assert [code for code, _ in control.warnings()[before:]] == ["OperationUndefined"]
 
 
 def test_a_test_process_exits_without_ast_noise():

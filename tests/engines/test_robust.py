@@ -279,7 +279,7 @@ def test_the_facts_scan_looks_at_the_deadline(monkeypatch):
 
     monkeypatch.setattr(facts.budget, "check", check)
     # (each build scans: not the session's remembered facts, tests/conftest.py)
-    monkeypatch.setattr(facts, "_REMEMBERED", None)
+    monkeypatch.setattr(facts.process.STATE, "remembered", None)
     with budget.deadline_in(600):
         facts.FactBuilder(p).build()
     assert any("line of sight" in w for w in seen) and any("reach" in w for w in seen)

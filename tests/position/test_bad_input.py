@@ -740,10 +740,11 @@ def _broken_saves(tmp_path):
 @pytest.mark.parametrize("command", ["import", "outcomes"])
 def test_cli_broken_saves(tmp_path, capsys, command, monkeypatch):
     from asl_kb import cli
+    from asl_kb import process
     from asl_kb.vasl import archive
 
     # (--vasl-boards is the process's folder from then on: put back after)
-    monkeypatch.setattr(archive, "_OPTION", archive._OPTION)
+    monkeypatch.setattr(process.STATE, "boards_option", process.STATE.boards_option)
     monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
 
     folder, saves = _broken_saves(tmp_path)

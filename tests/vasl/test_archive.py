@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vasl_archives import Painter, boards_folder, java_block_stream, shared_metadata_xml, write_archive
+from asl_kb import process
 from asl_kb.vasl import archive
 
 
@@ -58,7 +59,7 @@ def test_folder_from_option_environment_and_config(tmp_path, monkeypatch):
         d.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
-    monkeypatch.setattr(archive, "_OPTION", None)  # (a command line's --vasl-boards in this process)
+    monkeypatch.setattr(process.STATE, "boards_option", None)  # (a command line's --vasl-boards in this process)
     with pytest.raises(archive.BoardError) as e:
         archive.boards_folder(None)
     assert "--vasl-boards" in str(e.value) and archive.ENV_BOARDS in str(e.value)

@@ -204,10 +204,11 @@ def test_the_command_line_reads_a_save(folder, tmp_path, capsys, monkeypatch):
     position (the units' ids are the import's)."""
     import json
 
+    from asl_kb import process
     from asl_kb.vasl import archive
 
     # (--vasl-boards is the process's folder from then on: put back after)
-    monkeypatch.setattr(archive, "_OPTION", archive._OPTION)
+    monkeypatch.setattr(process.STATE, "boards_option", process.STATE.boards_option)
     monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
 
     from asl_kb import cli

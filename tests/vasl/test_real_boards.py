@@ -13,6 +13,7 @@ import pytest
 from vasl_archives import Painter, boards_folder, sample_board
 from asl_kb import cli
 from asl_kb.position.loader import load_position_text
+from asl_kb import process
 from asl_kb.vasl import archive
 
 MAP = """map:
@@ -28,7 +29,7 @@ def folder(tmp_path_factory):
 @pytest.fixture
 def boards(folder, monkeypatch):
     monkeypatch.setenv(archive.ENV_BOARDS, str(folder))
-    monkeypatch.setattr(archive, "_OPTION", None)
+    monkeypatch.setattr(process.STATE, "boards_option", None)
     return folder
 
 
@@ -127,7 +128,7 @@ def test_los_command_on_a_position(boards, tmp_path, capsys):
 
 def test_los_command_on_a_board_without_a_position(folder, tmp_path, capsys, monkeypatch):
     monkeypatch.delenv(archive.ENV_BOARDS, raising=False)
-    monkeypatch.setattr(archive, "_OPTION", None)
+    monkeypatch.setattr(process.STATE, "boards_option", None)
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("# from to\nS4 S7\n91M2 N2@0\n\nK8@2 E3\n", encoding="utf-8")
     code = cli.main(["los", "--vasl-boards", str(folder), "--board", "91", "--pairs", str(pairs), "--format", "json"])
@@ -155,7 +156,7 @@ def test_not_modelled_terrain_names_the_hex(tmp_path, monkeypatch):
     p = Painter().hex("E5", "Lumberyard")
     folder = boards_folder(tmp_path / "boards", {"93": p})
     monkeypatch.setenv(archive.ENV_BOARDS, str(folder))
-    monkeypatch.setattr(archive, "_OPTION", None)
+    monkeypatch.setattr(process.STATE, "boards_option", None)
     pos = load_position_text("name: x\nattacker: russian\nmap: {boards: ['93']}\nunits: []\n", "p.yaml")
     with pytest.raises(archive.BoardError, match="hex 93E5: its terrain, VASL's 'Lumberyard', is not modelled"):
         pos.terrain_of("93E5")

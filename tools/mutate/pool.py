@@ -31,7 +31,7 @@ def _run_cases(suite, cases, probes: bool = False, prefer=None) -> Iterator[dict
     from tools.mutate.reach import grounded
 
     for case in cases:
-        before = len(control.WARNINGS)
+        before = len(control.warnings())
         t0, c0 = time.perf_counter(), time.process_time()
         status, detail = "pass", ""
         keep: contextlib.AbstractContextManager = control.keeping_controls() if probes else contextlib.nullcontext([])
@@ -45,8 +45,8 @@ def _run_cases(suite, cases, probes: bool = False, prefer=None) -> Iterator[dict
                     raise
                 status, detail = "error", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
                 failures = None
-        errors = [m for code, m in control.WARNINGS[before:] if code == "RuntimeError"]
-        del control.WARNINGS[before:]
+        errors = [m for code, m in control.warnings()[before:] if code == "RuntimeError"]
+        del control.warnings()[before:]
         if errors:
             status, detail = "error", errors[0].splitlines()[0]
         elif status == "pass" and failures:
