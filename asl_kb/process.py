@@ -37,13 +37,14 @@ And the process's state, `STATE` (a `State`): every value a process keeps
 and changes from one call to the next -- the deadline and phase of
 --timeout, the collector's pauses, the progress of the run under way, the
 live children, the boards folder of --vasl-boards, clingo's warnings, the
-entry programs parsed, the facts remembered -- is a field of this one
-object, here, beside the other things that belong to the process rather
-than to one answer (a forked child inherits them all; a test resets them
-in one place). Elsewhere a module holds constants and functools' caches
-of pure functions, never state (tests/test_state.py checks it); each field
+entry programs parsed, the facts remembered, and the memos no functools
+cache can be (kept()) -- is a field of this one object. Here, because it
+belongs to the process, not to one answer, as the rest of this module
+does: a forked child inherits all of it, the watchdog's thread reads the
+run's phase from it, and a test sees or resets it in one place. Each field
 is changed by the one module its comment names, through that module's
-functions.
+functions. Elsewhere a module holds constants and functools' caches of
+pure functions, never state (tests/test_state.py checks it).
 """
 
 from __future__ import annotations
@@ -106,10 +107,24 @@ class State:
         #: trials run the same positions under many rule sets
         self.remembered: collections.OrderedDict[Any, Any] | None = None
         self.remember_at_most = 0
+        #: the memos no functools cache can be (kept()), by name
+        self.memos: dict[str, dict] = {}
 
 
 #: this process's state
 STATE = State()
+
+
+def kept(name: str) -> dict:
+    """The process's memo `name` (its module's, and what it keeps: e.g.
+    "committee.edits undone"), empty at first: a memo that no functools
+    cache can be, as it depends on files as they are, on what was met
+    first, or is cleared by its module."""
+    memos = STATE.memos
+    got = memos.get(name)
+    if got is None:
+        got = memos[name] = {}
+    return got
 
 
 @contextlib.contextmanager

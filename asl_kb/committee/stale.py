@@ -35,6 +35,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from asl_kb import process
 from asl_kb.resources import rules_dir
 
 
@@ -278,14 +279,13 @@ def _said(f: dict) -> str:
     return f"an older text of the shipped file (as of {f['against']}): it {words}: {clause}"
 
 
-_WARNED: set = set()
-
-
 def warn(rs) -> None:
-    """Each finding on standard error, once per folder and process."""
-    if rs.folder is None or rs.folder in _WARNED:
+    """Each finding on standard error, once per folder and process (the
+    folders warned of: the process's memo, asl_kb/process.py)."""
+    warned = process.kept("committee.stale warned")
+    if rs.folder is None or rs.folder in warned:
         return
-    _WARNED.add(rs.folder)
+    warned[rs.folder] = True
     found = findings(rs)
     for f in found:
         print(f"warning: {rs.folder / f['file']}:{f['line']}: stale: {_said(f)}", file=sys.stderr)

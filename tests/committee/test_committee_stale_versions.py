@@ -94,7 +94,7 @@ def test_a_folder_against_an_older_version_names_what_its_edits_touch(tmp_path, 
     assert said["edits_gone"] == " ".join(OLDER.split())
     assert said["drops_later"] == " ".join(ADDED.split())
     # said on stderr wherever the folder is used, with FILE:LINE
-    stale._WARNED.discard(rs.folder)
+    stale.process.kept("committee.stale warned").pop(rs.folder, None)
     stale.warn(rs)
     err = capsys.readouterr().err
     assert f"{rs.folder / SURRENDER}:{_line(folder_text, EDITED)}: stale" in err
