@@ -10,8 +10,11 @@ scope can say whatever a position can of a unit; the loader checks them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -248,9 +251,42 @@ def scope_from_text(text: str, file: str, check_kinds: bool = True) -> Scope:
     if not isinstance(root, Map):
         raise PositionError(file, getattr(root, "line", None), None, "a scope is a mapping; see docs/committee.md")
     top = s.mapping(root, "", TOP, ("name", "map", "units", "attacker"))
-    m = s.mapping(
-        top["map"], "map", ("centre", "radius", "margin", "default_terrain", "hexsides"), ("centre", "radius")
+    board = _board(s, top["map"])
+    palette, non_open = _palette(s, top)
+    check = None
+    if check_kinds:
+        area = _area(board["centre"], board["radius"], board["margin"])
+        check = functools.partial(_check_spec, file=file, at=board["centre"], area=area)
+    levels = max((t.levels for t in palette), default=0)
+    units, named = _units(s, top["units"], levels, check)
+    attackers = s.names(
+        top["attacker"] if isinstance(top["attacker"], Seq) else _one(top["attacker"]), "attacker", None, "[german]"
     )
+    no_quarter = _no_quarter(s, top)
+    phases = ("rout",)
+    if top.get("phase") is not None:
+        phases = s.names(
+            top["phase"] if isinstance(top["phase"], Seq) else _one(top["phase"]), "phase", PHASES, "[rout]"
+        )
+    options = _options(s, top, named)
+    return Scope(
+        name=s.string(top["name"], "name"),
+        file=file,
+        **board,
+        palette=palette,
+        non_open=non_open,
+        **units,
+        attackers=attackers,
+        no_quarter=no_quarter,
+        phases=phases,
+        options=options,
+    )
+
+
+def _board(s: _ScopeSchema, node) -> dict[str, Any]:
+    """The map's part of a Scope: the patch's centre and radius, the margin
+    of default terrain around it, its fixed hexsides."""
+    m = s.mapping(node, "map", ("centre", "radius", "margin", "default_terrain", "hexsides"), ("centre", "radius"))
     centre = s.hex(m["centre"], "map.centre")
     radius = s.integer(m["radius"], "map.radius", 0, MAX_RADIUS)
     margin = s.optional(m, "margin", 7, lambda n, p: s.integer(n, p, 0, 12), "map")
@@ -263,37 +299,56 @@ def scope_from_text(text: str, file: str, check_kinds: bool = True) -> Scope:
         s.fail(m["centre"], "map.centre", f"too near the map's corner A0 for radius {radius} and margin {margin}")
     hexsides = ()
     if m.get("hexsides") is not None:
-        # checked as a position's map.hexsides (ADJACENT hexes, known kinds)
-        hexsides = tuple(
-            (str(k), str(v)) for k, v in s.mapping(m["hexsides"], "map.hexsides", tuple(m["hexsides"])).items()
+        hexsides = _hexsides(s, m["hexsides"], _area(centre, radius, margin))
+    return {"centre": centre, "radius": radius, "margin": margin, "default_terrain": default, "hexsides": hexsides}
+
+
+def _hexsides(s: _ScopeSchema, node, area: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+    """map.hexsides, checked as a position's (ADJACENT hexes, known kinds)."""
+    hexsides = tuple((str(k), str(v)) for k, v in s.mapping(node, "map.hexsides", tuple(node)).items())
+    try:
+        load_position_text(
+            yaml.safe_dump({"name": "check", "attacker": "x", "map": {"area": list(area), "hexsides": dict(hexsides)}}),
+            "scope",
         )
-        try:
-            load_position_text(
-                yaml.safe_dump(
-                    {
-                        "name": "check",
-                        "attacker": "x",
-                        "map": {"area": list(_area(centre, radius, margin)), "hexsides": dict(hexsides)},
-                    }
-                ),
-                "scope",
-            )
-        except PositionError as e:
-            s.fail(m["hexsides"], e.key or "map.hexsides", e.message)
-    palette, non_open = (), 0
-    if top.get("terrain") is not None:
-        t = s.mapping(top["terrain"], "terrain", ("palette", "non_open"), ("palette",))
-        palette = tuple(
-            _terrain(s, n, f"terrain.palette[{i}]")
-            for i, n in enumerate(s.seq(t["palette"], "terrain.palette", "[woods, building]"))
-        )
-        if not palette:
-            s.fail(t["palette"], "terrain.palette", "must not be empty")
-        s.unique(list(palette), t["palette"], "terrain.palette")
-        non_open = s.optional(t, "non_open", 1, lambda n, p: s.integer(n, p, 0, 3), "terrain")
-    u = s.mapping(
-        top["units"], "units", ("count", "kinds", "sides", "statuses", "require_broken", "one_of_each"), ("kinds",)
+    except PositionError as e:
+        s.fail(node, e.key or "map.hexsides", e.message)
+    return hexsides
+
+
+def _palette(s: _ScopeSchema, top) -> tuple[tuple[Terrain, ...], int]:
+    """The terrain palette, and how many of the patch's hexes may hold it."""
+    if top.get("terrain") is None:
+        return (), 0
+    t = s.mapping(top["terrain"], "terrain", ("palette", "non_open"), ("palette",))
+    palette = tuple(
+        _terrain(s, n, f"terrain.palette[{i}]")
+        for i, n in enumerate(s.seq(t["palette"], "terrain.palette", "[woods, building]"))
     )
+    if not palette:
+        s.fail(t["palette"], "terrain.palette", "must not be empty")
+    s.unique(list(palette), t["palette"], "terrain.palette")
+    return palette, s.optional(t, "non_open", 1, lambda n, p: s.integer(n, p, 0, 3), "terrain")
+
+
+@dataclasses.dataclass(frozen=True)
+class _EveryKind:
+    """What the units part says of every kind: one unit of each, the sides
+    and statuses a kind takes where it names none, the highest building
+    level a kind may stand on, and the check of each unit spec (None: not
+    checked)."""
+
+    one_of_each: bool
+    sides: tuple[str, ...]
+    statuses: list[tuple[str, ...]]
+    levels: int
+    check: Callable[[UnitSpec, object], None] | None
+
+
+def _units(s: _ScopeSchema, node, levels: int, check) -> tuple[dict[str, Any], set[str]]:
+    """The units' part of a Scope (how many, the specs, the kinds), and the
+    names of the kinds (a carried unit's too)."""
+    u = s.mapping(node, "units", ("count", "kinds", "sides", "statuses", "require_broken", "one_of_each"), ("kinds",))
     one_of_each = s.optional(u, "one_of_each", False, lambda n, p: s.flag(n, p), "units")
     seq = s.seq(u["kinds"], "units.kinds", "[{type: squad, counter: 4-4-7}]")
     if not seq:
@@ -309,80 +364,79 @@ def scope_from_text(text: str, file: str, check_kinds: bool = True) -> Scope:
         sq = s.seq(u["statuses"], "units.statuses", "[[broken], [broken, dm], []]")
         statuses = [_status(s, st, f"units.statuses[{i}]") for i, st in enumerate(sq)]
     require_broken = s.optional(u, "require_broken", True, lambda n, p: s.flag(n, p), "units")
-    specs, kinds = [], []
-    levels = max((t.levels for t in palette), default=0)
-    for i, node in enumerate(seq):
-        path = f"units.kinds[{i}]"
-        k = s.mapping(node, path, KIND, ("type",))
-        name = s.optional(k, "name", f"kind{i + 1}", lambda n, p: s.ident(n, p), path)
-        count = (1, 1) if one_of_each else s.optional(k, "count", None, lambda n, p: s.pair(n, p, 0, MAX_UNITS), path)
-        kinds.append(
-            Kind(
-                name,
-                count,
-                s.optional(k, "stacked_with", None, lambda n, p: s.ident(n, p), path),
-                s.optional(k, "within", None, lambda n, p: _within(s, n, p), path),
-            )
-        )
-        side = s.optional(k, "side", None, lambda n, p: s.ident(n, p), path)
-        status = s.optional(k, "status", None, lambda n, p: _status(s, n, p), path)
-        if side is None and not sides:
-            s.fail(k, "units.kinds", "a kind without `side` needs `units.sides`")
-        level = s.optional(k, "level", 0, lambda n, p: s.integer(n, p, 0, levels), path)
-        for sd in (side,) if side else sides:
-            for st in (status,) if status is not None else statuses:
-                spec = _spec(s, k, path, sd, st, name, level)
-                if check_kinds:
-                    _check_spec(spec, k, file, centre, _area(centre, radius, margin), level)
-                if spec not in specs:
-                    specs.append(spec)
+    every = _EveryKind(one_of_each, sides, statuses, levels, check)
+    specs: list[UnitSpec] = []
+    kinds: list[Kind] = []
+    for i, k in enumerate(seq):
+        kind, its_specs = _kind(s, k, i, every)
+        kinds.append(kind)
+        for spec in its_specs:
+            if spec not in specs:
+                specs.append(spec)
     names = [k.name for k in kinds]
     s.unique(names, seq, "units.kinds")
     named = set(names) | {c.kind for sp in specs for _, c in sp.carried}
+    _check_kinds_named(s, seq, kinds, named)
+    fields = {"min_units": lo, "max_units": hi, "specs": tuple(specs), "require_broken": require_broken}
+    return {**fields, "kinds": tuple(kinds)}, named
+
+
+def _kind(s: _ScopeSchema, node, i: int, every: _EveryKind) -> tuple[Kind, list[UnitSpec]]:
+    """The units part's kind `i`, and a unit spec for each of its sides and
+    statuses (each checked, if `every` says so)."""
+    path = f"units.kinds[{i}]"
+    k = s.mapping(node, path, KIND, ("type",))
+    name = s.optional(k, "name", f"kind{i + 1}", lambda n, p: s.ident(n, p), path)
+    count = (1, 1) if every.one_of_each else s.optional(k, "count", None, lambda n, p: s.pair(n, p, 0, MAX_UNITS), path)
+    kind = Kind(
+        name,
+        count,
+        s.optional(k, "stacked_with", None, lambda n, p: s.ident(n, p), path),
+        s.optional(k, "within", None, lambda n, p: _within(s, n, p), path),
+    )
+    side = s.optional(k, "side", None, lambda n, p: s.ident(n, p), path)
+    status = s.optional(k, "status", None, lambda n, p: _status(s, n, p), path)
+    if side is None and not every.sides:
+        s.fail(k, "units.kinds", "a kind without `side` needs `units.sides`")
+    level = s.optional(k, "level", 0, lambda n, p: s.integer(n, p, 0, every.levels), path)
+    sides_statuses = [
+        (sd, st)
+        for sd in ((side,) if side else every.sides)
+        for st in ((status,) if status is not None else every.statuses)
+    ]
+    fields = _spec_fields(s, k, path, name, level) if sides_statuses else {}
+    specs = []
+    for sd, st in sides_statuses:
+        spec = UnitSpec(side=sd, status=st, **fields)
+        if every.check is not None:
+            every.check(spec, k)
+        specs.append(spec)
+    return kind, specs
+
+
+def _check_kinds_named(s: _ScopeSchema, seq, kinds: list[Kind], named: set[str]) -> None:
+    """Each kind's stacked_with and within.of name a kind."""
+    names = [k.name for k in kinds]
     for i, k in enumerate(kinds):
         for other, key in ((k.stacked_with, "stacked_with"), (k.within and k.within[0], "within.of")):
             if other is not None and other not in named:
                 s.fail(seq[i], f"units.kinds[{i}].{key}", f"no kind named {other!r} (kinds: {', '.join(names)})")
-    attackers = s.names(
-        top["attacker"] if isinstance(top["attacker"], Seq) else _one(top["attacker"]), "attacker", None, "[german]"
-    )
-    nq: list[tuple[str, ...]] = [()]
-    if top.get("no_quarter") is not None:
-        sq = s.seq(top["no_quarter"], "no_quarter", "[[], [german]]")
-        nq = [
-            tuple(s.ident(n, f"no_quarter[{i}][{j}]") for j, n in enumerate(s.seq(x, f"no_quarter[{i}]", "[german]")))
-            for i, x in enumerate(sq)
-        ]
-    phases = ("rout",)
-    if top.get("phase") is not None:
-        phases = s.names(
-            top["phase"] if isinstance(top["phase"], Seq) else _one(top["phase"]), "phase", PHASES, "[rout]"
-        )
-    options = _options(s, top, named)
-    return Scope(
-        name=s.string(top["name"], "name"),
-        file=file,
-        centre=centre,
-        radius=radius,
-        margin=margin,
-        default_terrain=default,
-        palette=palette,
-        non_open=non_open,
-        min_units=lo,
-        max_units=hi,
-        specs=tuple(specs),
-        require_broken=require_broken,
-        attackers=attackers,
-        no_quarter=tuple(nq),
-        phases=phases,
-        kinds=tuple(kinds),
-        hexsides=hexsides,
-        options=options,
+
+
+def _no_quarter(s: _ScopeSchema, top) -> tuple[tuple[str, ...], ...]:
+    """The sides giving No Quarter, each choice a tuple of sides."""
+    if top.get("no_quarter") is None:
+        return ((),)
+    sq = s.seq(top["no_quarter"], "no_quarter", "[[], [german]]")
+    return tuple(
+        tuple(s.ident(n, f"no_quarter[{i}][{j}]") for j, n in enumerate(s.seq(x, f"no_quarter[{i}]", "[german]")))
+        for i, x in enumerate(sq)
     )
 
 
-def _spec(s: _ScopeSchema, k, path: str, side: str, status: tuple, name: str, level: int) -> UnitSpec:
-    """One unit spec of a kind: its position keys, and the units it carries."""
+def _spec_fields(s: _ScopeSchema, k, path: str, name: str, level: int) -> dict[str, Any]:
+    """A kind's unit spec but for its side and status: its type, counter,
+    position keys, and the units it carries."""
     passed = tuple((key, json.dumps(plain(k[key]))) for key in PASSED if k.get(key) is not None)
     carried = tuple(
         (rel, c)
@@ -390,16 +444,14 @@ def _spec(s: _ScopeSchema, k, path: str, side: str, status: tuple, name: str, le
         if k.get(key) is not None
         for c in _carried(s, k[key], f"{path}.{key}", level)
     )
-    return UnitSpec(
-        side,
-        s.choice(k["type"], f"{path}.type", UNIT_TYPES),
-        s.optional(k, "counter", "", lambda n, p: s.string(n, p), path),
-        status,
-        carried,
-        passed,
-        level,
-        name,
-    )
+    return {
+        "type": s.choice(k["type"], f"{path}.type", UNIT_TYPES),
+        "counter": s.optional(k, "counter", "", lambda n, p: s.string(n, p), path),
+        "carried": carried,
+        "passed": passed,
+        "level": level,
+        "kind": name,
+    }
 
 
 def _carried(s: _ScopeSchema, node, path: str, level: int) -> tuple[UnitSpec, ...]:
@@ -461,41 +513,42 @@ def _options(s: _ScopeSchema, top, named: set) -> tuple:
             continue
         choices: list[tuple] = []
         for i, n in enumerate(s.seq(top[key], key, "[none, ...]")):
-            at = f"{key}[{i}]"
             if isinstance(n, Str) and n == "none":
                 choices.append(())
                 continue
-            if key == "elr":
-                e = s.mapping(n, at, tuple(n) if isinstance(n, Map) else ())
-                value = {str(k): s.integer(v, f"{at}.{k}", 0, 6) for k, v in e.items()}
-            elif key == "massacred":
-                value = [s.ident(x, f"{at}[{j}]") for j, x in enumerate(s.seq(n, at, "[german]"))]
-            elif key == "mopping_up":
-                value = s.flag(n, at)
-            else:
-                allowed = _CC if key == "close_combat" else _FX
-                e = s.mapping(n, at, allowed)
-                given: dict[str, object] = {}
-                value = given
-                for k, v in e.items():
-                    if k in ("capture", "hand_to_hand", "ambush"):
-                        given[k] = s.flag(v, f"{at}.{k}")
-                    elif k == "by":
-                        given[k] = s.ident(v, f"{at}.{k}")
-                    elif k == "random_selection":
-                        r = s.mapping(v, f"{at}.{k}", ("result", "at"), ("result", "at"))
-                        given[k] = {
-                            "result": s.choice(r["result"], f"{at}.{k}.result", ("kia", "k")),
-                            "at": _kind_name(s, r["at"], f"{at}.{k}.at", named),
-                        }
-                    else:
-                        given[k] = [
-                            _kind_name(s, x, f"{at}.{k}[{j}]", named)
-                            for j, x in enumerate(s.seq(v, f"{at}.{k}", "[guard]"))
-                        ]
+            value = _option(s, key, n, f"{key}[{i}]", named)
             choices.append(((key, json.dumps(value)),) if value not in ({}, [], False) else ())
         per_key.append(choices)
     return tuple(tuple(x for part in combo for x in part) for combo in itertools.product(*per_key)) or ((),)
+
+
+def _option(s: _ScopeSchema, key: str, n, at: str, named: set):
+    """One choice of a header key (OPTION_KEYS) but `none`, as JSON data."""
+    if key == "elr":
+        e = s.mapping(n, at, tuple(n) if isinstance(n, Map) else ())
+        return {str(k): s.integer(v, f"{at}.{k}", 0, 6) for k, v in e.items()}
+    if key == "massacred":
+        return [s.ident(x, f"{at}[{j}]") for j, x in enumerate(s.seq(n, at, "[german]"))]
+    if key == "mopping_up":
+        return s.flag(n, at)
+    e = s.mapping(n, at, _CC if key == "close_combat" else _FX)
+    return {k: _option_part(s, k, v, f"{at}.{k}", named) for k, v in e.items()}
+
+
+def _option_part(s: _ScopeSchema, k: str, v, at: str, named: set):
+    """A key of a close_combat or fire_effects choice: a flag, the side
+    `by`, the kinds it names."""
+    if k in ("capture", "hand_to_hand", "ambush"):
+        return s.flag(v, at)
+    if k == "by":
+        return s.ident(v, at)
+    if k == "random_selection":
+        r = s.mapping(v, at, ("result", "at"), ("result", "at"))
+        return {
+            "result": s.choice(r["result"], f"{at}.result", ("kia", "k")),
+            "at": _kind_name(s, r["at"], f"{at}.at", named),
+        }
+    return [_kind_name(s, x, f"{at}[{j}]", named) for j, x in enumerate(s.seq(v, at, "[guard]"))]
 
 
 def _kind_name(s: _ScopeSchema, node, path: str, named: set) -> str:
@@ -516,9 +569,9 @@ def _one(node):
     return seq
 
 
-def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str], level: int = 0) -> None:
+def _check_spec(spec: UnitSpec, node, file: str, at: str, area: tuple[str, str]) -> None:
     """A unit spec the position loader accepts (its error, at the scope's line)."""
-    board: dict = {"terrain": {at: "building"}, "levels": {at: level}} if level else {}
+    board: dict = {"terrain": {at: "building"}, "levels": {at: spec.level}} if spec.level else {}
     if spec.entrenched:
         board = {"terrain": {at: ["open", "foxhole"]}}
     text = yaml.safe_dump(
