@@ -21,10 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STATE = "asl_kb/process.py"
 #: modules whose caches are still module-level dicts, owned elsewhere for now
 #: (each a few lines to make functools caches or the state's): to empty
-LATER = frozenset(
-    {"asl_kb/committee/edits.py", "asl_kb/committee/relevance.py", "asl_kb/committee/rulesets.py"}
-    | {"asl_kb/committee/judging.py"}
-)
+LATER = frozenset({"asl_kb/committee/judging.py"})
 #: calls that make a mutable container
 MUTABLE_CALLS = frozenset(
     {"dict", "list", "set", "bytearray", "OrderedDict", "defaultdict", "deque", "Counter", "ChainMap"}

@@ -25,6 +25,7 @@ from typing import cast
 
 import clingo.ast as A
 
+from asl_kb import process
 from asl_kb.asp.control import using_rules
 from asl_kb.engines.cores import rule_of_file
 from asl_kb.resources import rules_dir
@@ -145,9 +146,6 @@ def _comment_above(text: bytes, line: int) -> str:
     return " ".join(w for w in reversed(block) if w)
 
 
-_EDITS: dict[Path, tuple[Edit, ...]] = {}
-
-
 def _unmoved(file_edits: list[tuple[Edit, bytes]]) -> list[Edit]:
     """A file's edits without the clauses only moved: a clause deleted in
     one place and added, the same text, in the same `#program` part,
@@ -168,7 +166,8 @@ def edits(rs) -> tuple[Edit, ...]:
     order (none for a rule version)."""
     if rs.folder is None:
         return ()
-    hit = _EDITS.get(rs.folder)
+    memo = process.kept("committee.edits")
+    hit = memo.get(rs.folder)
     if hit is not None:
         return hit
     from asl_kb.committee.rulesets import materialize
@@ -216,24 +215,22 @@ def edits(rs) -> tuple[Edit, ...]:
             part = _part_at(old_text, theirs[i1][1]) if j1 == j2 else _part_at(text, start)
             file_edits.append((dataclasses.replace(e, replacement=e.put_back(replacement)), part))
         out.extend(_unmoved(file_edits))
-    _EDITS[rs.folder] = tuple(out)
-    return _EDITS[rs.folder]
-
-
-_VARIANTS: dict[tuple, Path] = {}
+    memo[rs.folder] = tuple(out)
+    return memo[rs.folder]
 
 
 def undone(rs, which: frozenset[int]) -> Path:
     """A complete rules folder: the rule set's with the edits `which` (their
     indices in edits(rs)) undone."""
     key = (rs.folder, which)
-    hit = _VARIANTS.get(key)
+    variants = process.kept("committee.edits undone")
+    hit = variants.get(key)
     if hit is not None and hit.exists():
         return hit
     from asl_kb.committee.rulesets import materialize
 
     complete = materialize(rs.folder)
-    target = complete.parent / f"{complete.name}-undo{len(_VARIANTS)}"
+    target = complete.parent / f"{complete.name}-undo{len(variants)}"
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(complete, target)
@@ -246,7 +243,7 @@ def undone(rs, which: frozenset[int]) -> Path:
         for e in sorted(es, key=lambda e: e.start, reverse=True):
             text = text[: e.start] + e.replacement + text[e.end :]
         (target / rel).write_bytes(text)
-    _VARIANTS[key] = target
+    variants[key] = target
     return target
 
 
@@ -361,9 +358,6 @@ def _others(text: bytes) -> list[str]:
     return [str(s) for s in out if s.ast_type not in (A.ASTType.Rule, A.ASTType.Comment)]
 
 
-_SWITCHED: dict[Path, Path | None] = {}
-
-
 def as_switch(rs) -> Path | None:
     """A complete rules folder holding both the shipped rules and the
     folder's: each edit's new clauses read `in_force(SWITCH)`, its shipped
@@ -374,8 +368,9 @@ def as_switch(rs) -> Path | None:
     touch, and both sides are grounded once). None when the folder changes
     more than clauses (an #include of a shipped file, #show, #const,
     #external, #program, #minimize) or a clause takes no body literal."""
-    if rs.folder in _SWITCHED:
-        hit = _SWITCHED[rs.folder]
+    switched = process.kept("committee.edits as a switch")
+    if rs.folder in switched:
+        hit = switched[rs.folder]
         if hit is None or hit.exists():
             return hit
     from asl_kb.committee.rulesets import materialize
@@ -418,5 +413,5 @@ def as_switch(rs) -> Path | None:
         )
     except (ValueError, RuntimeError):
         result = None
-    _SWITCHED[rs.folder] = result
+    switched[rs.folder] = result
     return result

@@ -49,6 +49,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as A
 
+from asl_kb import process
 from asl_kb.asp.control import active_rules, add_facts, release_at_exit
 
 PROGRAM_NAMES = ("rout.lp", "prisoners.lp", "phase.lp", "position.lp", "switches.lp")
@@ -277,10 +278,11 @@ def _parsed(folder: str, entry: str) -> _Program:
     return _Program(tuple(rules), tuple(consts), frozenset(externals))
 
 
-#: one statement object per rule text met at one place of one file's text,
-#: whatever folder it was read from: the per-rule memos (_per_rule) then
-#: serve the rules a committee trial's folder shares with the shipped ones
-_CANON: dict[tuple, object] = {}
+#: the name of the process's memo (asl_kb/process.py) of one statement object
+#: per rule text met at one place of one file's text, whatever folder it was
+#: read from: the per-rule memos (_per_rule) then serve the rules a committee
+#: trial's folder shares with the shipped ones
+CANON = "committee.relevance canon"
 
 
 def _canonical(st, folder: str, files: dict):
@@ -301,11 +303,12 @@ def _canonical(st, folder: str, files: dict):
             rel = name
         file_key = files[name] = (rel, hashlib.sha256(text).hexdigest())
     key = (file_key, begin.line, begin.column)
-    got = _CANON.get(key)
+    canon = process.kept(CANON)
+    got = canon.get(key)
     if got is None:
-        if len(_CANON) >= _MEMO_AT_MOST:
-            _CANON.clear()
-        got = _CANON[key] = st
+        if len(canon) >= _MEMO_AT_MOST:
+            canon.clear()
+        got = canon[key] = st
     return got
 
 
@@ -861,4 +864,4 @@ def acts_only_in_final(entry: str, switches: tuple[str, ...], parts: frozenset =
 # the parsed programs and slices above hold clingo.ast statements
 for _cache in (_parsed, _slice, _slice_statements, _staged_slice):
     release_at_exit(_cache.cache_clear)
-release_at_exit(_CANON.clear)
+release_at_exit(process.kept(CANON).clear)

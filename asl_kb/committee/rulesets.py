@@ -28,6 +28,7 @@ from pathlib import Path
 import clingo
 import clingo.ast
 
+from asl_kb import process
 from asl_kb.asp.control import clingo_error, made_from, shown_path, using_rules
 from asl_kb.errors import RulesError
 from asl_kb.record import replace
@@ -143,7 +144,8 @@ def overlay(folder: str | Path, key: str = "--rules") -> RuleSet:
     if not files:
         raise RuleSetError(str(folder), None, key, "the folder holds no .lp file")
     stamp = (str(path), path.resolve(), _stamp(path))
-    known = _CHECKED.get(stamp)
+    checked = process.kept("committee.rulesets checked")
+    known = checked.get(stamp)
     if isinstance(known, RulesError):
         raise known.with_traceback(None)
     if known is not None:
@@ -153,16 +155,16 @@ def overlay(folder: str | Path, key: str = "--rules") -> RuleSet:
     try:
         rs = _checked(path, files, key)
     except RulesError as e:
-        _CHECKED[stamp] = e
+        checked[stamp] = e
         raise
-    _CHECKED[stamp] = rs
+    checked[stamp] = rs
     return rs
 
 
-#: (an overlay folder, its files' _stamp) -> its RuleSet, or why it is refused:
-#: checked once per process while its files are unchanged (a committee's
-#: runs, the server's, the tests' name one folder many times)
-_CHECKED: dict[tuple, "RuleSet | RulesError"] = {}
+# (process.kept("committee.rulesets checked"): an overlay folder, its files'
+# _stamp -> its RuleSet, or why it is refused: checked once per process while
+# its files are unchanged (a committee's runs, the server's, the tests' name
+# one folder many times))
 
 
 def _checked(path: Path, files: list[str], key: str) -> RuleSet:
@@ -321,11 +323,10 @@ def check_switch(rs: RuleSet, name: str) -> None:
 
 # -- materialized folders ----------------------------------------------------
 
-#: an overlay folder -> (its files' _stamp, the complete folder made of it)
-_MATERIALIZED: dict[Path, tuple[tuple, Path]] = {}
-#: complete folders made in this process (their names)
-_MADE = [0]
-_TEMP_ROOT: list[Path] = []
+# (process.kept("committee.rulesets made"): an overlay folder -> (its files'
+# _stamp, the complete folder made of it); process.kept("committee.rulesets
+# temp"): the temporary folder they are made in ("root") and how many were
+# made in this process ("count": their names))
 
 
 def _stamp(folder: Path) -> tuple:
@@ -346,21 +347,21 @@ def materialize(folder: Path) -> Path:
     unchanged; removed at exit)."""
     folder = Path(folder).resolve()
     stamp = _stamp(folder)
-    done = _MATERIALIZED.get(folder)
+    made, temp = process.kept("committee.rulesets made"), process.kept("committee.rulesets temp")
+    done = made.get(folder)
     if done is not None and done[0] == stamp:
         return done[1]
-    if not _TEMP_ROOT:
-        root = Path(tempfile.mkdtemp(prefix="asl-kb-rules-"))
-        _TEMP_ROOT.append(root)
-        atexit.register(shutil.rmtree, root, True)
-    _MADE[0] += 1
-    target = _TEMP_ROOT[0] / f"r{_MADE[0]}"
+    if "root" not in temp:
+        temp["root"] = Path(tempfile.mkdtemp(prefix="asl-kb-rules-"))
+        atexit.register(shutil.rmtree, temp["root"], True)
+    temp["count"] = temp.get("count", 0) + 1
+    target = temp["root"] / f"r{temp['count']}"
     shutil.copytree(rules_dir(), target)
     for p in sorted(folder.rglob("*.lp")):
         dest = target / p.relative_to(folder)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p, dest)
-    _MATERIALIZED[folder] = (stamp, target)
+    made[folder] = (stamp, target)
     made_from(target, folder)
     return target
 
@@ -368,10 +369,10 @@ def materialize(folder: Path) -> Path:
 def discard_materialized() -> None:
     """Remove the materialized folders now (a one-position command ends its
     process without running exit handlers)."""
-    for root in _TEMP_ROOT:
+    root = process.kept("committee.rulesets temp").pop("root", None)
+    if root is not None:
         shutil.rmtree(root, True)
-    _TEMP_ROOT.clear()
-    _MATERIALIZED.clear()
+    process.kept("committee.rulesets made").clear()
 
 
 def flipped(a: RuleSet, b: RuleSet) -> tuple[str, ...] | None:
