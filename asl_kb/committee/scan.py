@@ -185,7 +185,9 @@ class ScanOptions:
     first, the positions it holds not judged again); `progress(tried, found,
     seconds)` is told after each batch, and once more with `last=True`;
     `positions(deadline)`: the candidates to walk, in order -- the solver's,
-    committee/generate.py -- instead of the scope's enumeration."""
+    committee/generate.py -- instead of the scope's enumeration; `told(verdict)`
+    is told each verdict taken, in order (committee/impact.py); `whole`: the
+    walk goes on past the N-th witness, the first N kept (--impact)."""
 
     witnesses: int = 3
     max_positions: int | None = None
@@ -195,6 +197,8 @@ class ScanOptions:
     resume: bool = False
     progress: Callable[..., None] | None = None
     positions: Callable[[float | None], Iterator] | None = None
+    told: Callable[[dict], None] | None = None
+    whole: bool = False
 
     def deadline(self) -> float | None:
         """The time.monotonic() past which the walk stops (None: never)."""
@@ -269,8 +273,8 @@ class _Tally:
     on dead ends only, the witnesses, what was cut, and why the walk stopped
     (None while it goes on)."""
 
-    def __init__(self, scope: Scope, witnesses: int) -> None:
-        self.scope, self.witnesses = scope, witnesses
+    def __init__(self, scope: Scope, options: ScanOptions) -> None:
+        self.scope, self.witnesses, self.told, self.whole = scope, options.witnesses, options.told, options.whole
         self.started = time.perf_counter()
         self.found: list[tuple] = []
         self.cut: list[str] = []
@@ -282,9 +286,12 @@ class _Tally:
         self.untouched += bool(verdict.get("untouched"))
         self.dead_ends += bool(verdict.get("dead_ends_only"))
         self.cut.extend(f"{self.scope.name} #{c.index + 1}: {w}" for w in verdict.get("incomplete", ()))
+        if self.told is not None:
+            self.told(verdict)
         if verdict["witness"]:
-            self.found.append((c, verdict))
-            if len(self.found) >= self.witnesses:
+            if len(self.found) < self.witnesses:
+                self.found.append((c, verdict))
+            if len(self.found) >= self.witnesses and not self.whole:
                 self.stopped = f"{self.witnesses} witness(es) found"
 
     def seconds(self) -> float:
@@ -375,7 +382,7 @@ def scan(scope: Scope, evaluate: Evaluator, options: ScanOptions) -> dict:
     "dead_ends_only" (verdicts marked so: the rule sets act only on dead
     ends), "witnesses": [(candidate, verdict)], "incomplete": [...],
     "stopped", "seconds"}."""
-    tally = _Tally(scope, options.witnesses)
+    tally = _Tally(scope, options)
     deadline = options.deadline()
     done = _read_stream(Path(options.stream)) if options.stream and options.resume else {}
     with _stream_file(options) as out:
