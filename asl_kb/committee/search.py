@@ -155,6 +155,7 @@ def search_diff(
     generate: bool = False,
     say_idle: bool = True,
     memo: dict | None = None,
+    impact: bool = False,
     **scan_options,
 ) -> dict:
     """(`say_unseen`: a report that found nothing is incomplete when a changed
@@ -162,7 +163,11 @@ def search_diff(
     caller says it, grow_diff; `say_idle`: a generated search in which the
     changed clauses acted nowhere is incomplete -- False where the caller
     grows the bounds and says it, grow.py; `memo`: verdicts of positions
-    already judged, kept across the bounds of one search, grow.py)"""
+    already judged, kept across the bounds of one search, grow.py; `impact`:
+    the whole scope judged for the report's `impact`, committee/impact.py)"""
+    from asl_kb.committee.impact import Impact
+
+    tally = Impact(scope.name)
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
     if memo is not None and evaluator is None:
         judge = remembered(judge, memo)
@@ -174,7 +179,7 @@ def search_diff(
     s = scan(
         scope,
         evaluator(judge) if evaluator else serial(judge),
-        ScanOptions(witnesses=witnesses, max_positions=max_positions, **scan_options),
+        ScanOptions(witnesses=witnesses, max_positions=max_positions, told=tally.add, whole=impact, **scan_options),
     )
 
     def header(n, file, w, v):
@@ -212,6 +217,7 @@ def search_diff(
     # bound grown without a scope, which says what the clauses need itself)
     idle_ = idle(scope, a, b) if say_idle else None
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle_ or {}).items()]
+    report["impact"] = [tally.as_json(s["stopped"])]
     report = finish_report(report, s)
     if run is not None:
         from asl_kb.committee import generate as gen
@@ -349,7 +355,9 @@ def to_text(report: dict) -> str:
     budget = REPORT_LINES - len(lines)
     for w in report["witnesses"]:
         lines += _witness_lines(w, room, budget)
-    return "\n".join(lines) + "\n"
+    from asl_kb.committee.impact import lines as impact_lines
+
+    return "\n".join(lines + impact_lines(report.get("impact", []), room)) + "\n"
 
 
 def _idle_lines(report: dict) -> list[str]:
@@ -410,6 +418,7 @@ def grow_diff(
     since = time.monotonic() if since is None else since
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     grown: list[dict] = []
+    impacts: list[dict] = []  # (each scope searched: committee/impact.py)
     report: dict | None = None
     clauses = reach.changed(a, b)
     bar = options.pop("progress", None)
@@ -450,6 +459,7 @@ def grow_diff(
             **options,
         )
         budget -= report["tried"]
+        impacts += report["impact"]
         grown.append(
             {
                 "scope": scope.name,
@@ -479,6 +489,7 @@ def grow_diff(
         }
     report = dict(report)
     report["grown"] = grown
+    report["impact"] = impacts
     tried = sum(g["tried"] for g in grown)
     if bar is not None:
         bar(tried, len(report["witnesses"]), time.perf_counter() - started, last=True)
