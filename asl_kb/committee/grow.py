@@ -197,11 +197,14 @@ def diff(a, b, phase: bool = False, **options) -> dict:
         return {**report, "from": a.as_json(), "to": b.as_json()}
     ladder = ladder_of(start, max_units)
     memo: dict = {}  # (each position judged once over the bounds: search.remembered)
+    impacts: list[dict] = []  # (each bound's tally: committee/impact.py)
 
     def run_one(scope, **o):
-        return search.search_diff(
+        r = search.search_diff(
             scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, memo=memo, **options, **o
         )
+        impacts.extend(r["impact"])
+        return r
 
     def seen(bound: B.Bound) -> bool:
         # (what no position of the bound gives keeps the changed clauses
@@ -210,6 +213,7 @@ def diff(a, b, phase: bool = False, **options) -> dict:
 
     last, grown = walk(ladder, run_one, (max_positions, timeout, since), progress, seen)
     report = finish(last, grown, ladder, max_positions)
+    report["impact"] = impacts
     report.setdefault("from_label", a.label)
     report.setdefault("to_label", b.label)
     report.setdefault("from", a.as_json())
