@@ -68,6 +68,12 @@ def add_parsers(sub, common) -> None:
     sd = ss.add_parser("diff", parents=[common()], help="the smallest positions of a scope where two rule sets part")
     _rule_set_args(sd)
     _search_args(sd, grow=True)
+    sd.add_argument(
+        "--impact",
+        action="store_true",
+        help="judge every position of the scope (or bound) for the impact table, past the N-th witness "
+        "(the first N shown; default: the table covers the positions judged before the search stopped)",
+    )
     sg = ss.add_parser(
         "gaps",
         parents=[common()],
@@ -265,6 +271,15 @@ def _stale(report: dict, a, b) -> None:
 SHIPPED = "shipped"
 
 
+def _index(args, report: dict, a, b) -> None:
+    """With --out DIR: DIR/index.html, the impact table and each witness
+    with its two-board page (committee/impact.py)."""
+    if args.out:
+        from asl_kb.committee import impact, search
+
+        impact.write_index(args.out, report, lambda file: search.board_command(a, b, file))
+
+
 def _grown(args, since: float) -> int:
     """search diff without --scope: the bounds read off the rules
     (committee/grow.py); with --scope shipped, the shipped scopes, smallest
@@ -283,8 +298,10 @@ def _grown(args, since: float) -> int:
         if shipped:  # (--max-units bounds the bounds read off the rules)
             walk.pop("max_units")
             walk["generate"] = args.generate
+        walk["impact"] = args.impact
         report = (search.grow_diff if shipped else grow.diff)(a, b, phase=args.phase, **walk, progress=bar)
         _stale(report, a, b)
+        _index(args, report, a, b)
     finally:
         if bar is not None:
             bar.close()
@@ -410,6 +427,21 @@ def _coverage(args) -> int:
     return 0
 
 
+def _refused_early(args) -> int | None:
+    """Exit 2 for --resume without --stream, or a search diff's --out
+    DIR/index.html that cannot be written (committee/impact.py), before any work."""
+    from asl_kb.committee.impact import index_problem
+
+    if args.resume and not args.stream:
+        print("error: --resume: needs --stream FILE", file=sys.stderr)
+        return 2
+    why = index_problem(args.out) if args.search == "diff" and args.out else None
+    if why:
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    return None
+
+
 def _search(args) -> int:
     if args.search == "coverage":
         return _coverage(args)
@@ -422,9 +454,9 @@ def _search(args) -> int:
     from asl_kb.committee import gaps, search
     from asl_kb.committee.scope import load_scope
 
-    if args.resume and not args.stream:
-        print("error: --resume: needs --stream FILE", file=sys.stderr)
-        return 2
+    refused = _refused_early(args)
+    if refused is not None:
+        return refused
     from asl_kb.committee.progress import bar_for
 
     if args.search == "find":
@@ -455,8 +487,9 @@ def _search(args) -> int:
         options.update(timeout=args.timeout, since=since, generate=args.generate)
         if args.search == "diff":
             a, b = _rule_sets(args)
-            report = search.search_diff(scope, a, b, phase=args.phase, **options)
+            report = search.search_diff(scope, a, b, phase=args.phase, impact=args.impact, **options)
             _stale(report, a, b)
+            _index(args, report, a, b)
             render = search.to_text
         else:
             rs = _parsed(
