@@ -312,12 +312,23 @@ def _canonical(st, folder: str, files: dict):
     return got
 
 
-def _with_switch_clauses(folder: str, entry: str, switches: tuple[str, ...]):
+@dataclasses.dataclass(frozen=True)
+class _ToSlice:
+    """What a slice is built from: a program's clauses ((part, rule)),
+    constants and externals, and the switch clauses it slices for."""
+
+    rules: list
+    consts: list
+    externals: set
+    switch_rules: list
+
+
+def _with_switch_clauses(folder: str, entry: str, switches: tuple[str, ...]) -> _ToSlice:
     """An entry program's clauses, constants and externals (fresh lists, for a
     slice to extend), and those of its clauses that read one of `switches`."""
     program = _parsed(folder, entry)
     rules = list(program.rules)
-    return (
+    return _ToSlice(
         rules,
         list(program.consts),
         set(program.externals),
@@ -330,10 +341,10 @@ def _slice(
     folder: str, entry: str, switches: tuple[str, ...], bounded: frozenset | None = None, superset: bool = False
 ) -> Slice:
     try:
-        rules, consts, externals, switch_rules = _with_switch_clauses(folder, entry, switches)
-        if not switch_rules:
+        program = _with_switch_clauses(folder, entry, switches)
+        if not program.switch_rules:
             return Slice(None)
-        return _build(rules, switch_rules, consts, externals, switches, bounded, superset)
+        return _build(program, switches, bounded, superset)
     except _Bail:
         return Slice("")
 
@@ -415,10 +426,37 @@ def _render(c: _Clause, flagged: set, head: str | None = None, exact: frozenset 
     return f"{h} :- {', '.join(body) or '#true'}.", safe
 
 
-def _build(rules, switch_rules, consts, externals, switches, bounded, superset=False) -> Slice:
+@dataclasses.dataclass(frozen=True)
+class _Heads:
+    """What derives a program's predicates: its clauses by head signature
+    ((part, _Clause)), the names in a head the slice cannot copy, its
+    externals; `bounded`, `superset`: what the position's facts give
+    (_slice)."""
+
+    by_head: dict[tuple, list]
+    unreadable: set[str]
+    externals: set
+    bounded: frozenset | None
+    superset: bool
+
+    def exact(self, sig) -> bool:
+        """Its atoms are exactly the program's facts of it (`superset`: the
+        bound gives more facts than the program gets: none is exact)."""
+        return (
+            not self.superset
+            and sig not in self.by_head
+            and sig[0] not in self.unreadable
+            and sig not in self.externals
+            and (self.bounded is None or sig[0] in self.bounded)
+        )
+
+
+def _heads(program: _ToSlice, switches, bounded, superset: bool) -> _Heads:
+    """The program's clauses by head, but for `switches` (_clauses), and the
+    names in a head it cannot read."""
     by_head: dict[tuple, list] = {}
     unreadable: set[str] = set()
-    for part, r in rules:
+    for part, r in program.rules:
         try:
             clauses = _clauses(r, switches)
         except _Bail:
@@ -426,30 +464,22 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
             continue
         for c in clauses:
             by_head.setdefault(c.sig, []).append((part, c))
+    return _Heads(by_head, unreadable, program.externals, bounded, superset)
 
-    def exact(sig) -> bool:
-        """Its atoms are exactly the program's facts of it (`superset`: the
-        bound gives more facts than the program gets: none is exact)."""
-        return (
-            not superset
-            and sig not in by_head
-            and sig[0] not in unreadable
-            and sig not in externals
-            and (bounded is None or sig[0] in bounded)
-        )
 
-    touch = []
-    for part, r in switch_rules:
-        if part != "base":
-            raise _Bail(f"switch clause in #program {part}")
-        atoms, comparisons = _conditions([l for l in r.body if _switch_of(l) not in switches])
-        more_atoms, more_comparisons = _subsumed(r, rules, switch_rules, switches, exact)
-        atoms, comparisons = atoms + more_atoms, comparisons + more_comparisons
-        touch.append(_Clause("", ("", 0), set(), atoms, comparisons))
-    # the predicates the switch clauses' bodies depend on: `seen` all they
-    # read, `derived` those read positively, whose clauses the slice copies.
-    # A `not p` stays only where p is exact (no clause derives it, _render):
-    # else it is dropped, and how p is derived cannot matter.
+def _touch(part: str, r, program: _ToSlice, switches, heads: _Heads) -> _Clause:
+    """A switch clause's body but its switch literals, and the conditions
+    under which it can add anything (_subsumed)."""
+    if part != "base":
+        raise _Bail(f"switch clause in #program {part}")
+    atoms, comparisons = _conditions([l for l in r.body if _switch_of(l) not in switches])
+    more_atoms, more_comparisons = _subsumed(r, program.rules, program.switch_rules, switches, heads.exact)
+    return _Clause("", ("", 0), set(), atoms + more_atoms, comparisons + more_comparisons)
+
+
+def _reached(touch: list[_Clause], heads: _Heads) -> tuple[set[tuple], set[tuple]]:
+    """The predicates the switch clauses' bodies depend on: all they read,
+    and those read positively, whose clauses the slice copies."""
     seen: set[tuple] = set()
     derived: set[tuple] = set()
     need = [(sig, True) for c in touch for sig, _, _ in c.atoms] + [
@@ -461,35 +491,53 @@ def _build(rules, switch_rules, consts, externals, switches, bounded, superset=F
         if not positive or sig in derived:
             continue
         derived.add(sig)
-        if sig in externals or sig[0] in unreadable:
+        if sig in heads.externals or sig[0] in heads.unreadable:
             raise _Bail(f"{sig[0]}/{sig[1]}: #external, or a head the slice cannot copy")
-        for part, c in by_head.get(sig, ()):
+        for part, c in heads.by_head.get(sig, ()):
             if part != "base":
                 raise _Bail(f"{sig[0]}/{sig[1]} in #program {part}")
             need += [(s, True) for s, _, _ in c.atoms] + [(x[3], False) for x in c.comparisons if x[3]]
-    exacts = frozenset(sig for sig in seen if exact(sig))
-    # facts the program may get but the bound does not give: may hold anything
-    unknown = {sig for sig in derived if sig not in by_head and bounded is not None and sig[0] not in bounded}
-    # weaken to safety: a predicate some clause cannot derive with its
-    # arguments bound is flagged, and read as "may hold" where it is used
+    return seen, derived
+
+
+def _flagged(derived: set[tuple], by_head: dict[tuple, list], unknown: set[tuple], exacts: frozenset) -> set[tuple]:
+    """Weakened to safety: a predicate some clause cannot derive with its
+    arguments bound is flagged, and read as "may hold" where it is used."""
     flagged: set[tuple] = set(unknown)
     while True:
         more = {c.sig for sig in derived for _, c in by_head.get(sig, ()) if not _render(c, flagged, exact=exacts)[1]}
         if more <= flagged:
-            break
+            return flagged
         flagged |= more
-    lines = list(consts)
-    for sig in sorted(derived):
-        for _, c in by_head.get(sig, ()):
-            lines.append(_render(c, flagged, exact=exacts)[0])
-    for sig in sorted(flagged):  # facts of a flagged predicate raise its flag too
+
+
+def _flag_lines(flagged: set[tuple], unknown: set[tuple]) -> list[str]:
+    """Facts of a flagged predicate raise its flag too; a predicate the
+    bound does not give raises it anyway."""
+    lines = []
+    for sig in sorted(flagged):
         if sig in unknown:
             lines.append(f"{_flag(sig)}.")
             continue
         args = ",".join(f"V{i}" for i in range(sig[1]))
         lines.append(f"{_flag(sig)} :- {sig[0]}({args})." if sig[1] else f"{_flag(sig)} :- {sig[0]}.")
-    for n, c in enumerate(touch):
-        lines.append(_render(c, flagged, head=f"{_TOUCH}({n})", exact=exacts)[0])
+    return lines
+
+
+def _build(program: _ToSlice, switches, bounded, superset: bool = False) -> Slice:
+    heads = _heads(program, switches, bounded, superset)
+    touch = [_touch(part, r, program, switches, heads) for part, r in program.switch_rules]
+    # A `not p` stays only where p is exact (no clause derives it, _render):
+    # else it is dropped, and how p is derived cannot matter.
+    seen, derived = _reached(touch, heads)
+    exacts = frozenset(sig for sig in seen if heads.exact(sig))
+    # facts the program may get but the bound does not give: may hold anything
+    unknown = {sig for sig in derived if sig not in heads.by_head and bounded is not None and sig[0] not in bounded}
+    flagged = _flagged(derived, heads.by_head, unknown, exacts)
+    lines = list(program.consts)
+    lines += [_render(c, flagged, exact=exacts)[0] for sig in sorted(derived) for _, c in heads.by_head.get(sig, ())]
+    lines += _flag_lines(flagged, unknown)
+    lines += [_render(c, flagged, head=f"{_TOUCH}({n})", exact=exacts)[0] for n, c in enumerate(touch)]
     text = "\n".join(lines) + "\n"
     ctl = clingo.Control(["--warn=none"], logger=_quiet)
     try:  # still unsafe somewhere: cannot tell
@@ -728,56 +776,80 @@ def _staged_slice(
     (t, p replaced by numbers), sliced as for a switch clause in base.
     Slice(None): no switch clause; Slice(""): cannot tell."""
     try:
-        rules, consts, externals, switch_rules = _with_switch_clauses(folder, entry, switches)
-        if not switch_rules:
+        program = _with_switch_clauses(folder, entry, switches)
+        if not program.switch_rules:
             return Slice(None)
-        if any(p != "final" for p, _ in switch_rules):
+        if any(p != "final" for p, _ in program.switch_rules):
             return Slice("")
-        # predicate -> -1 (complete after base), "t" (step, head p(t,...)), None
-        complete: dict[tuple, object] = {}
-        unreadable: set[str] = set()  # names in a head the slice cannot copy: never complete
-        for part, r in rules:
-            try:
-                heads = [(c.sig, c.head) for c in _clauses(r, ())]
-            except _Bail:
-                unreadable |= _rule_names(r)[0]
-                continue
-            for sig, head in heads:
-                kind = -1 if part == "base" else ("t" if part in STAGE_PARTS and _STAGE_FIRST.match(head) else None)
-                complete[sig] = kind if complete.get(sig, kind) == kind else None
+        complete, unreadable = _completeness(program.rules)
         cut, last = [], -1
-        for _, r in switch_rules:
-            body = []
-            for lit in r.body:
-                if (
-                    _switch_of(lit) in switches
-                    or lit.ast_type != A.ASTType.Literal
-                    or lit.atom.ast_type != A.ASTType.SymbolicAtom
-                ):
-                    body.append(lit)  # the switch literal; comparisons, aggregates: _conditions reads them
-                    continue
-                sig = _function(lit.atom)
-                kind = None if sig[0] in unreadable else complete.get(sig, -1)
-                stage = _first_number(str(lit.atom))
-                if _positive(lit) and (kind == -1 or (kind == "t" and stage is not None)):
-                    body.append(lit)
-                    last = max(last, stage if kind == "t" and stage is not None else -1)
-                elif not _positive(lit) and kind == -1:
-                    body.append(lit)  # `not p` of a fact predicate: kept where exact (_render)
+        for _, r in program.switch_rules:
+            body, stage = _cut(r, switches, complete, unreadable)
             if not any(
                 _positive(l) and l.atom.ast_type == A.ASTType.SymbolicAtom and _switch_of(l) is None for l in body
             ):
                 return Slice("")
             cut.append(("base", r.update(body=body)))
-        grounded = [(p, r) for p, r in rules if p == "base"]
-        for k in range(last + 1):
-            step, carry = _AtStage({"t": k, "p": k - 1}), _AtStage({"t": k})
-            grounded += [("base", step(r)) for p, r in rules if p in STAGE_PARTS]
-            if k < last:
-                grounded += [("base", carry(r)) for p, r in rules if p == "carry"]
-        return _build(_may_fire(grounded, folder), cut, consts, externals, switches, bounded, superset)
+            last = max(last, stage)
+        grounded = _grounded_to(program.rules, last)
+        sliced = _ToSlice(_may_fire(grounded, folder), program.consts, program.externals, cut)
+        return _build(sliced, switches, bounded, superset)
     except _Bail:
         return Slice("")
+
+
+def _completeness(rules) -> tuple[dict[tuple, object], set[str]]:
+    """Per predicate, when its atoms are complete: -1 (after base), "t"
+    (a step's, head p(t,...)), None (never); and the names in a head the
+    slice cannot copy (never complete)."""
+    complete: dict[tuple, object] = {}
+    unreadable: set[str] = set()
+    for part, r in rules:
+        try:
+            heads = [(c.sig, c.head) for c in _clauses(r, ())]
+        except _Bail:
+            unreadable |= _rule_names(r)[0]
+            continue
+        for sig, head in heads:
+            kind = -1 if part == "base" else ("t" if part in STAGE_PARTS and _STAGE_FIRST.match(head) else None)
+            complete[sig] = kind if complete.get(sig, kind) == kind else None
+    return complete, unreadable
+
+
+def _cut(r, switches, complete: dict[tuple, object], unreadable: set[str]) -> tuple[list, int]:
+    """A switch clause's body cut to its literals complete at some stage
+    (the switch literal, comparisons and aggregates kept), and the last
+    stage they need (-1: base)."""
+    body, last = [], -1
+    for lit in r.body:
+        if (
+            _switch_of(lit) in switches
+            or lit.ast_type != A.ASTType.Literal
+            or lit.atom.ast_type != A.ASTType.SymbolicAtom
+        ):
+            body.append(lit)  # the switch literal; comparisons, aggregates: _conditions reads them
+            continue
+        sig = _function(lit.atom)
+        kind = None if sig[0] in unreadable else complete.get(sig, -1)
+        stage = _first_number(str(lit.atom))
+        if _positive(lit) and (kind == -1 or (kind == "t" and stage is not None)):
+            body.append(lit)
+            last = max(last, stage if kind == "t" and stage is not None else -1)
+        elif not _positive(lit) and kind == -1:
+            body.append(lit)  # `not p` of a fact predicate: kept where exact (_render)
+    return body, last
+
+
+def _grounded_to(rules, last: int) -> list:
+    """Base and the step, plan and carry clauses as grounded at stages
+    0..last (t, p replaced by numbers), all as base clauses."""
+    grounded = [(p, r) for p, r in rules if p == "base"]
+    for k in range(last + 1):
+        step, carry = _AtStage({"t": k, "p": k - 1}), _AtStage({"t": k})
+        grounded += [("base", step(r)) for p, r in rules if p in STAGE_PARTS]
+        if k < last:
+            grounded += [("base", carry(r)) for p, r in rules if p == "carry"]
+    return grounded
 
 
 def _may_fire(rules, folder: str) -> list:
