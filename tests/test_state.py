@@ -19,9 +19,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: the one module that holds a process's mutable state
 STATE = "asl_kb/process.py"
-#: modules whose caches are still module-level dicts, owned elsewhere for now
-#: (each a few lines to make functools caches or the state's): to empty
-LATER = frozenset({"asl_kb/committee/judging.py"})
 #: calls that make a mutable container
 MUTABLE_CALLS = frozenset(
     {"dict", "list", "set", "bytearray", "OrderedDict", "defaultdict", "deque", "Counter", "ChainMap"}
@@ -203,7 +200,7 @@ def _problems() -> tuple[str, ...]:
     elsewhere = {n for t in _texts().values() for n in _MUTATED_ATTR.findall(t)}
     found = []
     for where in _candidates():
-        if where != STATE and where not in LATER:
+        if where != STATE:
             tree, package = _tree(where), ".".join(Path(where).parent.parts)
             found += _globals(where, tree) + _mutable_values(where, tree, elsewhere) + _rebound(where, tree, package)
     return tuple(found)
