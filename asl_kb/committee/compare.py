@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from asl_kb.committee.judging import require_legal, switches_in_force
 from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause, may_touch
 from asl_kb.committee.rulesets import RuleSet, with_switch
-from asl_kb.engines.diff import describe, outcome_items, compared, kind_of, switches_in_force
+from asl_kb.engines.diff import describe, outcome_items, compared, kind_of
 from asl_kb.engines.outcomes import answers_each, reads_phase
 from asl_kb.model import Outcomes
 
@@ -276,6 +277,10 @@ def _same_answers(
     rule sets act there, on states no fate is reached from)."""
     differing = None
     whole: list | None = [] if live and dead_ends is not None else None
+    with a.active():
+        require_legal(pa)
+    with b.active():
+        require_legal(pb)
     if a.folder == b.folder:
         sa, sb = _switches(pa, a, pb, b)
         differing = tuple(sorted(set(sa) ^ set(sb)))

@@ -106,7 +106,7 @@ class RuleSet:
         position = replace(position, rules=self.version)
         if not self.flip:
             return position
-        from asl_kb.engines.diff import switches_in_force
+        from asl_kb.committee.judging import switches_in_force
 
         with self.active():
             on = self.flip in switches_in_force(position)

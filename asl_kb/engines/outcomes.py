@@ -223,6 +223,7 @@ def answers(position) -> tuple:
     the whole-phase program's (phase.py) -- so two rule sets whose answers
     are equal, and whose whole-phase programs agree, give equal outcomes: the
     committee's search compares these and reads fates only where they differ."""
+    require_legal(position)
     return answers_each([position])[0]
 
 
@@ -243,9 +244,10 @@ def answers_each(
     state). Where they differ in more, each is run on its own. With `live`,
     the rout program's answer without its graphs' dead ends (graph.live):
     equal still means equal outcomes; `whole`, a list, gets each rout
-    answer with them (what a change that acts only in dead ends alters)."""
-    for p in positions:
-        require_legal(p)
+    answer with them (what a change that acts only in dead ends alters).
+    The caller has checked that the positions break no rule (answers()
+    does; a search once per position as the rules read it,
+    committee/judging.py)."""
     positions = [canonical(p) for p in positions]
     concealed = {sum(1 for u in p.units if "concealed" in u.status) for p in positions}
     rout = None
