@@ -77,24 +77,30 @@ def _folder_cause(rs: RuleSet) -> dict:
     return {"rule_folder": str(rs.folder), "replaces": list(rs.replaces), "adds": list(rs.adds)}
 
 
-def compare(
-    position,
-    a: RuleSet,
-    b: RuleSet,
-    phase: bool = False,
-    attribute: bool = True,
-    voluntary_break: bool = False,
-    shortcut: bool = True,
-) -> dict:
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """What compare() is asked of a position."""
+
+    #: the whole-phase outcomes too
+    phase: bool = False
+    #: each change's cause found by reproduction (trials)
+    attribute: bool = True
+    voluntary_break: bool = False
+    #: first ask whether the programs answer alike -- False when the caller
+    #: knows they may well not: then the outcomes are read at once
+    shortcut: bool = True
+
+
+def compare(position, a: RuleSet, b: RuleSet, **asked) -> dict:
     """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
     "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}.
-    (`shortcut`: first ask whether the programs answer alike -- False when
-    the caller knows they may well not: then the outcomes are read at once.)"""
+    `asked`: Asked's fields."""
+    o = Asked(**asked)
+    phase, attribute, vb = o.phase, o.attribute, o.voluntary_break
     pa = _applied(position, a)
     pb = _applied(position, b)
-    if shortcut and not phase and not voluntary_break and _same_answers(pa, a, pb, b):
+    if o.shortcut and not phase and not vb and _same_answers(pa, a, pb, b):
         return {"appeared": [], "vanished": [], "fired_only_in_from": [], "fired_only_in_to": [], "complete": True}
-    vb = voluntary_break
     # each (position, rules folder) run once: the flip of the one switch two
     # rule sets differ in is the second rule set itself
     runs: dict[tuple, Run] = {}
@@ -225,41 +231,33 @@ def trials(position, a: RuleSet, b: RuleSet) -> tuple[list, dict]:
     return out, combination
 
 
-def same_outcomes(
-    position,
-    a: RuleSet,
-    b: RuleSet,
-    explained: bool = False,
-    live: bool = False,
-    once_in: frozenset = frozenset({"final"}),
-    dead_ends: list | None = None,
-) -> bool:
+@dataclasses.dataclass(frozen=True)
+class Alike:
+    """How _same_answers() asks whether two rule sets answer alike."""
+
+    #: the explanations' rule ids compared too
+    explained: bool = True
+    #: the rout graphs' dead ends left out (graph.live: a clause that adds
+    #: only states no fate is reached from changes no outcome)
+    live: bool = False
+    #: the `#program` parts the switch clauses may be in for the rout
+    #: program to be grounded once for both (`final` alone by default: see
+    #: outcomes.answers_each)
+    once_in: frozenset = frozenset({"final"})
+    #: a list, with `live`: gets True when the rout answers differ only in
+    #: dead ends (the rule sets act there, on states no fate is reached from)
+    dead_ends: list | None = None
+
+
+def same_outcomes(position, a: RuleSet, b: RuleSet, **alike) -> bool:
     """Whether the position's outcomes (fates, immediate surrenders,
     prisoners' options; with `explained`, the explanations' rule ids too)
     are shown equal under a and b without reading them (False: they may
-    differ); `live`, `once_in`, `dead_ends` as _same_answers."""
-    return _same_answers(
-        _applied(position, a),
-        a,
-        _applied(position, b),
-        b,
-        explained=explained,
-        live=live,
-        once_in=once_in,
-        dead_ends=dead_ends,
-    )
+    differ); `alike`: Alike's fields (`explained` False unless given)."""
+    return _same_answers(_applied(position, a), a, _applied(position, b), b, Alike(**{"explained": False, **alike}))
 
 
-def _same_answers(
-    pa,
-    a: RuleSet,
-    pb,
-    b: RuleSet,
-    explained: bool = True,
-    live: bool = False,
-    once_in: frozenset = frozenset({"final"}),
-    dead_ends: list | None = None,
-) -> bool:
+def _same_answers(pa, a: RuleSet, pb, b: RuleSet, alike: Alike | None = None) -> bool:
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
@@ -268,13 +266,9 @@ def _same_answers(
     also runs the whole-phase program (the Guard capacity a surrender may
     free): its answers are not compared, so the shortcut is taken only when
     that program cannot tell a from b (same folder, no switch clause there
-    of the switches they differ in). `live`: the rout graphs' dead ends left
-    out (graph.live: a clause that adds only states no fate is reached from
-    changes no outcome). `once_in`: the `#program` parts the switch clauses
-    may be in for the rout program to be grounded once for both (`final`
-    alone by default: see outcomes.answers_each). `dead_ends`, a list, with
-    `live`: gets True when the rout answers differ only in dead ends (the
-    rule sets act there, on states no fate is reached from)."""
+    of the switches they differ in). `alike`: what is compared (Alike)."""
+    alike = alike or Alike()
+    explained, live, dead_ends = alike.explained, alike.live, alike.dead_ends
     differing = None
     whole: list | None = [] if live and dead_ends is not None else None
     with a.active():
@@ -288,7 +282,7 @@ def _same_answers(
         with a.active():
             first, second = answers_each(
                 [pa, pb],
-                rout_once=acts_only_in_final("rout.lp", differing, once_in),
+                rout_once=acts_only_in_final("rout.lp", differing, alike.once_in),
                 explained=explained,
                 live=live,
                 whole=whole,

@@ -13,7 +13,9 @@ header names both).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from typing import Any
 
 from asl_kb.committee.compare import compare, same_outcomes, summary
 from asl_kb.committee.relevance import may_touch
@@ -142,44 +144,67 @@ def remembered(judge, memo: dict):
     return again
 
 
-def search_diff(
-    scope: Scope,
-    a: RuleSet,
-    b: RuleSet,
-    phase: bool = False,
-    witnesses: int = 3,
-    max_positions: int | None = None,
-    out: str | None = None,
-    evaluator=None,
-    say_unseen: bool = True,
-    generate: bool = False,
-    say_idle: bool = True,
-    memo: dict | None = None,
-    impact: bool = False,
-    **scan_options,
-) -> dict:
-    """(`say_unseen`: a report that found nothing is incomplete when a changed
-    clause is in a program the search does not compare -- False where the
-    caller says it, grow_diff; `say_idle`: a generated search in which the
-    changed clauses acted nowhere is incomplete -- False where the caller
-    grows the bounds and says it, grow.py; `memo`: verdicts of positions
-    already judged, kept across the bounds of one search, grow.py; `impact`:
-    the whole scope judged for the report's `impact`, committee/impact.py)"""
+@dataclasses.dataclass
+class Options:
+    """What search_diff() is asked besides the scope and the two rule sets."""
+
+    #: the whole-phase outcomes compared too
+    phase: bool = False
+    #: stop after this many witnesses
+    witnesses: int = 3
+    max_positions: int | None = None
+    #: a folder each witness is written into
+    out: str | None = None
+    #: make(judge) -> an evaluator (scan.py: child processes, Dask); None: in this process
+    evaluator: Any = None
+    #: a report that found nothing is incomplete when a changed clause is
+    #: in a program the search does not compare -- False where the caller
+    #: says it, grow_diff
+    say_unseen: bool = True
+    #: the solver chooses the positions (generate.py)
+    generate: bool = False
+    #: a generated search in which the changed clauses acted nowhere is
+    #: incomplete -- False where the caller grows the bounds and says it, grow.py
+    say_idle: bool = True
+    #: verdicts of positions already judged, kept across the bounds of one search, grow.py
+    memo: dict | None = None
+    #: the whole scope judged for the report's `impact`, committee/impact.py
+    impact: bool = False
+    #: scan()'s own options (ScanOptions: timeout, since, stream, resume, progress)
+    scan: dict = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, options: dict) -> "Options":
+        """Options from keywords: those not a field are scan()'s."""
+        names = {f.name for f in dataclasses.fields(cls)} - {"scan"}
+        return cls(
+            **{k: v for k, v in options.items() if k in names},
+            scan={k: v for k, v in options.items() if k not in names},
+        )
+
+
+def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
+    """The smallest positions of `scope` where a and b part (the module's
+    docstring); `options`: Options' fields, and scan()'s."""
+    o = Options.of(options)
+    phase, scan_options = o.phase, dict(o.scan)
     from asl_kb.committee.impact import Impact
 
     tally = Impact(scope.name)
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
-    if memo is not None and evaluator is None:
-        judge = remembered(judge, memo)
+    if o.memo is not None and o.evaluator is None:
+        judge = remembered(judge, o.memo)
     run = None
-    if generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
+    if o.generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
         from asl_kb.committee import generate as gen
 
         run, scan_options["positions"] = gen.walk(scope, *_required(scope, a, b))
     s = scan(
         scope,
-        evaluator(judge) if evaluator else serial(judge),
-        ScanOptions(witnesses=witnesses, max_positions=max_positions, told=tally.add, whole=impact, **scan_options),
+        o.evaluator(judge) if o.evaluator else serial(judge),
+        ScanOptions(
+            witnesses=o.witnesses, max_positions=o.max_positions, told=tally.add, whole=o.impact, **scan_options
+        ),
     )
 
     def header(n, file, w, v):
@@ -195,7 +220,7 @@ def search_diff(
 
     found = witness_entries(
         s,
-        out,
+        o.out,
         "witness",
         lambda v: {k: v[k] for k in ("appeared", "vanished", "fired_only_in_from", "fired_only_in_to")},
         header,
@@ -215,7 +240,7 @@ def search_diff(
 
     # (read off a spread of the scope's enumerated positions: not for a
     # bound grown without a scope, which says what the clauses need itself)
-    idle_ = idle(scope, a, b) if say_idle else None
+    idle_ = idle(scope, a, b) if o.say_idle else None
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle_ or {}).items()]
     report["impact"] = [tally.as_json(s["stopped"])]
     report = finish_report(report, s)
@@ -223,8 +248,8 @@ def search_diff(
         from asl_kb.committee import generate as gen
 
         acted = report["tried"] - report["untouched"] - report["dead_ends_only"] > 0
-        report = gen.within(report, run, scope, acted or not say_idle)
-    return said_unseen(report, a, b, phase) if say_unseen else report
+        report = gen.within(report, run, scope, acted or not o.say_idle)
+    return said_unseen(report, a, b, phase) if o.say_unseen else report
 
 
 def _required(scope: Scope, a: RuleSet, b: RuleSet) -> tuple:
@@ -393,28 +418,29 @@ def shipped_scopes_by_size() -> list:
     )
 
 
-def grow_diff(
-    a: RuleSet,
-    b: RuleSet,
-    phase: bool = False,
-    witnesses: int = 3,
-    max_positions: int | None = None,
-    timeout: float | None = None,
-    since: float | None = None,
-    **options,
-) -> dict:
+def _grown_options(options: dict) -> tuple:
+    """grow_diff's own options (phase, witnesses, max positions, timeout,
+    since), and those it hands to each scope's search_diff."""
+    o = Options.of(options)
+    own = ("phase", "witnesses", "max_positions", "timeout", "since")
+    rest = {k: v for k, v in options.items() if k not in own}
+    return o.phase, o.witnesses, o.max_positions, o.scan.get("timeout"), o.scan.get("since"), rest
+
+
+def grow_diff(a: RuleSet, b: RuleSet, **options) -> dict:
     """`search diff` without a scope: the shipped scopes one after another,
     smallest first, until one holds a witness; else "equivalent within N
     positions of up to K units" (or cut: --timeout, --max-positions, by
     default GROWN_AT_MOST positions in all). The scope is derived from what
     the changed clauses read (reach.py): a scope in which every one of them
     can act nowhere -- it never produces an input each needs -- is passed
-    over, with what it lacks."""
+    over, with what it lacks. `options`: search_diff's (Options; --timeout
+    counts from `since`, a time.monotonic(): from here if None)."""
     import time
     from asl_kb.committee import reach
 
+    phase, witnesses, max_positions, timeout, since, options = _grown_options(options)
     started = time.perf_counter()
-    # (--timeout counts from `since`, a time.monotonic(): from here if None)
     since = time.monotonic() if since is None else since
     budget = GROWN_AT_MOST if max_positions is None else max_positions
     grown: list[dict] = []
