@@ -32,9 +32,12 @@ test: lint
 	$(BIN)/python -m compileall -q asl_kb
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
+# make test-slow: the checks marked slow; a worker with nothing left takes
+# half of another's queue (--dist worksteal): the committee's sweep of minutes
+# a case no longer waits behind one worker
 test-slow: install-test
 	$(BIN)/python -m compileall -q asl_kb
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m slow $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow $(PYTEST_ARGS)
 
 # ruff and mypy (pyproject.toml [tool.ruff], [tool.mypy]: asl_kb, tools and
 # benchmarks); make test runs them first. mypy from cold (a fresh clone, no
