@@ -95,12 +95,14 @@ class Vocabulary:
     header: tuple[str, ...] = ()  # header keys (HEADER's values)
     guard: bool = False
     palette: tuple[str, ...] = ()  # terrain names, or "open+FEATURE"
+    voluntary_break: bool = False  # (A10.41 asked of every position: outcomes --voluntary-break)
 
     def said(self) -> str:
         parts = [f"{k} {v}" for k, v in self.words]
         parts += [f"phase {p}" for p in self.phases if p != "rout"]
         parts += [h.replace("_", " ") for h in self.header]
         parts += ["Guards with prisoners"] if self.guard else []
+        parts += ["Voluntary Break asked"] if self.voluntary_break else []
         parts += [p.replace("open+", "") for p in self.palette]
         return ", ".join(parts) or "nothing beyond a broken squad and its enemy"
 
@@ -231,8 +233,19 @@ def vocabularies(folder: str, start: list, needs: list | None = None) -> dict[in
     reads = [own_reads] + [_constants_read(folder, layer) for layer in layers[1:]]
     # (the header inputs two steps away are read only where a clause the
     # start clauses need reads them: what derives what they read)
-    enabling = [r for r in _constants_read(folder, cone(folder, start, max(DEPTHS), False)[-1]) if r[0] in HEADER]
-    return {d: _vocabulary(reads[: d + 1], enabling if d > 1 else []) for d in DEPTHS}
+    backward = cone(folder, start, max(DEPTHS), False)
+    enabling = [r for r in _constants_read(folder, backward[-1]) if r[0] in HEADER]
+    # (Voluntary Break is a question asked of a position, not a fact of it:
+    # asked at every depth where what the clauses need reads it)
+    asks = any(r[0] == _ASKED for layer in backward for r in _constants_read(folder, layer))
+    return {
+        d: dataclasses.replace(_vocabulary(reads[: d + 1], enabling if d > 1 else []), voluntary_break=asks)
+        for d in DEPTHS
+    }
+
+
+#: the input a position gives where Voluntary Break is asked (A10.41)
+_ASKED = "vb_scope"
 
 
 def _vocabulary(by_depth: list[list], needed: list) -> Vocabulary:
@@ -362,8 +375,11 @@ def kinds(v: Vocabulary, most: int | None = None) -> list[dict]:
     clauses' own words before the others), each one the position loader
     takes; at most `most` of them."""
     made: list[tuple[int, int, dict]] = []
+    # (Voluntary Break is asked of an unbroken unit: the routing side's in
+    # Good Order too)
+    bases = list(ROLES.items()) + ([("defender", {**ROLES["defender"], "status": []})] if v.voluntary_break else [])
     for words in _word_sets(v):
-        for role, base in ROLES.items():
+        for role, base in bases:
             k = _with(base, words)
             if k is not None:
                 made.append((len(words), len(made), {"name": "", "role": role, **k}))
@@ -371,13 +387,15 @@ def kinds(v: Vocabulary, most: int | None = None) -> list[dict]:
         made += _guards(v, len(made))
     made.sort(key=lambda x: x[:2])
     out: list[dict] = []
+    taken: set[str] = set()
     for _, _, k in made:
         if most is not None and len(out) >= most:
             break
         role = k.pop("role")
-        check = {x: y for x, y in k.items() if x != "name"}
-        if not _legal(json.dumps(check, sort_keys=True)):
+        check = json.dumps({x: y for x, y in k.items() if x != "name"}, sort_keys=True)
+        if check in taken or not _legal(check):
             continue
+        taken.add(check)
         k["name"] = f"{role}{len(out) + 1}"
         out.append(k)
     return out
@@ -567,7 +585,7 @@ def given_by(bound: Bound, folder: str, phase: bool = False) -> dict:
         elif name == "guard_of":
             if guard:
                 given[(name, arity)] = (None,) * arity
-        elif (name, arity) not in _NEVER_GIVEN:
+        elif name != _ASKED or v.voluntary_break:
             given[(name, arity)] = (None,) * arity
     return given
 
@@ -576,10 +594,6 @@ def given_by(bound: Bound, folder: str, phase: bool = False) -> dict:
 def _shapes(folder: str) -> tuple:
     top = reach.abstract_top(folder)
     return tuple(reach.shape_of(c.rule, top) for c in reach.clauses(folder))
-
-
-#: inputs no bound gives (grow.NEVER_GIVEN's)
-_NEVER_GIVEN = {("vb_scope", 1)}
 
 
 def seen_through(folder: str, start: list, given: dict) -> str | None:

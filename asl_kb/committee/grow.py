@@ -25,33 +25,6 @@ from asl_kb.committee.asked import Asked
 
 #: positions a grown search tries in all when --max-positions is not given
 GROWN_AT_MOST = 20000
-#: inputs no position a search proposes gives, and why
-NEVER_GIVEN = {("vb_scope", 1): "a search never asks Voluntary Break (outcomes --voluntary-break does)"}
-
-
-def never_acts(folder: str, clauses: list) -> str | None:
-    """Why the clauses can act in no position any search proposes, or None:
-    each needs an atom that holds only where an input of NEVER_GIVEN does
-    (reach.may_hold with every other input any value)."""
-    if not clauses:
-        return None
-    given = {(n, a): (None,) * a for n, a, _ in reach.inputs(Path(folder)) if (n, a) not in NEVER_GIVEN}
-    facts = reach.may_hold(folder, given, handed_by_clauses=True)
-    anyname = frozenset(n for n, a in reach.handed_over(folder) if a == -1)
-    top = reach.abstract_top(folder)
-    lacks: list[str] = []
-    for c in clauses:
-        sh = reach.shape_of(c.rule, top)
-        if reach.bind(sh.body, sh.equal, facts, anyname) is not None:
-            return None
-        for alts in sh.body:
-            if reach.bind((alts,), (), facts, anyname) is None:
-                lacks += [x for x in (reach.lit_shown(n, a) for n, _, a in alts[:1]) if x not in lacks]
-    names = ", ".join(f"{n}/{a}" for n, a in NEVER_GIVEN)
-    return (
-        f"the changed clauses can act in no position a search proposes: they need {', '.join(lacks)}, "
-        f"which holds only where a position gives {names}, and {'; '.join(NEVER_GIVEN.values())}"
-    )
 
 
 def start_of(a, b) -> tuple[str, list, list] | None:
@@ -83,6 +56,17 @@ def start_of_rules(rs) -> tuple[str, list, list]:
 def ladder_of(start: tuple, max_units: int | None) -> list[B.Bound]:
     """bounds.ladder, only its bounds of at most `max_units` units (--max-units)."""
     return [b for b in B.ladder(*start) if max_units is None or b.units <= max_units]
+
+
+def widest_last(ladder: list[B.Bound]) -> list[B.Bound]:
+    """For a whole-phase search: the bounds of the widest vocabulary after
+    the others. The whole phase lists every combination of the units'
+    fates, and the widest vocabulary's kinds (Guards with prisoners, Close
+    Combat) multiply them (a one-hex position of two such units: tens of
+    thousands), where the narrower vocabularies' three-unit bounds are
+    judged in seconds; each part smallest first."""
+    widest = max(B.DEPTHS)
+    return [b for b in ladder if b.depth < widest] + [b for b in ladder if b.depth == widest]
 
 
 def walk(
@@ -190,20 +174,33 @@ def diff(a, b, phase: bool = False, **options) -> dict:
         from asl_kb.resources import rules_dir
 
         start = (str(rules_dir()), [], [])
-    idle = never_acts(start[0], start[1])
-    if idle is not None:
-        report: dict = {"tried": 0, "untouched": 0, "witnesses": [], "complete": False, "incomplete_because": [idle]}
-        report.update(grown=[], from_label=a.label, to_label=b.label, bounds_read_off_the_rules=True)
-        return {**report, "from": a.as_json(), "to": b.as_json()}
     ladder = ladder_of(start, max_units)
-    memo: dict = {}  # (each position judged once over the bounds: search.remembered)
+    if phase:
+        ladder = widest_last(ladder)
+    # (each position judged once over the bounds, search.remembered; apart
+    # where Voluntary Break is asked of it)
+    memos: dict[bool, dict] = {False: {}, True: {}}
+    asking = {b.name for b in ladder if b.vocabulary.voluntary_break}
     impacts: list[dict] = []  # (each bound's tally: committee/impact.py)
 
     def run_one(scope, **o):
+        vb = scope.name in asking
         r = search.search_diff(
-            scope, a, b, phase=phase, say_unseen=False, say_idle=False, generate=True, memo=memo, **options, **o
+            scope,
+            a,
+            b,
+            phase=phase,
+            say_unseen=False,
+            say_idle=False,
+            generate=True,
+            memo=memos[vb],
+            voluntary_break=vb,
+            **options,
+            **o,
         )
         impacts.extend(r["impact"])
+        for w in r["witnesses"] if vb else ():
+            w["voluntary_break"] = True
         return r
 
     def seen(bound: B.Bound) -> bool:

@@ -73,10 +73,13 @@ def as_switch(a: RuleSet, b: RuleSet) -> tuple[RuleSet, RuleSet] | None:
     return on.flipped(edits.SWITCH), on
 
 
-def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dict:
+def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool, **asked: bool) -> dict:
     """One position: do its outcomes differ under a and b? (picklable, for
     workers). When a and b differ only in switches, a position in which no
-    clause of theirs can fire (relevance.py) is not run: it cannot differ."""
+    clause of theirs can fire (relevance.py) is not run: it cannot differ
+    (not where Voluntary Break is asked, `asked` voluntary_break: the slice
+    reads no vb_scope/1)."""
+    voluntary_break = asked.get("voluntary_break", False)
     position = load_position_text(text, name)
     proxy = as_switch(a, b)
     sa, sb = proxy or (a, b)
@@ -89,7 +92,7 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
         "fired_only_in_from": [],
         "fired_only_in_to": [],
     }
-    if switches is not None:
+    if switches is not None and not voluntary_break:
         with sa.active():
             if not may_touch(sa.apply(position), switches, phase):
                 return {**nothing, "untouched": True}
@@ -104,13 +107,14 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool) -> dic
     if (
         proxy is not None
         and not phase
+        and not voluntary_break
         and same_outcomes(
             position, sa, sb, explained=True, live=True, once_in=frozenset({"base", "final"}), dead_ends=dead_ends
         )
     ):
         # (acting only on states no fate is reached from: said, not a witness)
         return {**nothing, "dead_ends_only": bool(dead_ends)}
-    d = compare(position, a, b, phase=phase, shortcut=proxy is None)
+    d = compare(position, a, b, phase=phase, voluntary_break=voluntary_break, shortcut=proxy is None)
     return {
         "witness": bool(d["appeared"] or d["vanished"]),
         "incomplete": d.get("incomplete_because", []),
@@ -170,6 +174,9 @@ class Options:
     memo: dict | None = None
     #: the whole scope judged for the report's `impact`, committee/impact.py
     impact: bool = False
+    #: A10.41's Voluntary Break asked of every position (outcomes
+    #: --voluntary-break), grow.py
+    voluntary_break: bool = False
     #: scan()'s own options (ScanOptions: timeout, since, stream, resume, progress)
     scan: dict = dataclasses.field(default_factory=dict)
 
@@ -191,7 +198,7 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     from asl_kb.committee.impact import Impact
 
     tally = Impact(scope.name)
-    judge = functools.partial(judge_diff, a=a, b=b, phase=phase)
+    judge = functools.partial(judge_diff, a=a, b=b, phase=phase, voluntary_break=o.voluntary_break)
     if o.memo is not None and o.evaluator is None:
         judge = remembered(judge, o.memo)
     run = None

@@ -82,6 +82,18 @@ def test_a_bound_the_change_cannot_be_seen_in_is_passed_over():
     assert bounds.seen_through(folder, clauses, bounds.given_by(none, folder)) is None
 
 
+def test_a_whole_phase_search_walks_the_widest_vocabulary_last():
+    """In the whole phase the widest vocabulary's kinds multiply the
+    combinations: its bounds come after the three-unit bounds of the
+    narrower ones (the stack surrender's two stack mates and their captor),
+    each part smallest first."""
+    ladder = grow.widest_last(bounds.ladder(*_start("stack_surrender")))
+    depths = [b.depth for b in ladder]
+    assert depths.index(max(bounds.DEPTHS)) > max(i for i, b in enumerate(ladder) if b.units == 3 and b.depth == 0)
+    narrow = [b.units for b in ladder if b.depth < max(bounds.DEPTHS)]
+    assert narrow == sorted(narrow) and set(narrow) == {1, 2, 3}
+
+
 def test_a_position_is_judged_once_over_the_bounds():
     """The bounds share positions (a seven-hex bound holds every one-hex
     position; the same units under another name and map area): each is
@@ -167,16 +179,19 @@ def test_gaps_without_scope_grow_over_the_bounds_read_off_the_rules(capsys):
     assert r["incomplete_because"] == ["stopped: 3 positions tried in all (--max-positions)"]
 
 
-def test_a_clause_no_search_can_reach_is_said_at_once(capsys):
-    """Voluntary Break is never asked by a search: the switch's clause can
-    act in no position, said before any position is tried (exit 3)."""
-    code, out, _ = run(
-        capsys, "search", "diff", "--switch", "no_break_into_surrender", "--generate", "--format", "json"
-    )
-    r = json.loads(out)
-    assert code == 3 and r["tried"] == 0 and not r["witnesses"]
-    [why] = r["incomplete_because"]
-    assert "vb_scope/1" in why and "vb_candidate(_)" in why
+def test_voluntary_break_is_asked_where_the_clauses_read_it():
+    """A10.41's Voluntary Break is a question asked of a position (outcomes
+    --voluntary-break): the bounds ask it where what the clauses need reads
+    vb_scope/1, with a Good Order unit of the routing side to ask it of;
+    elsewhere not (a bound then gives no vb_scope/1)."""
+    folder, clauses, needs = _start("no_break_into_surrender")
+    [first, *_] = bounds.ladder(folder, clauses, needs)
+    assert first.vocabulary.voluntary_break
+    ks = bounds.kinds(first.vocabulary)
+    assert any(k["side"] == "russian" and "broken" not in k["status"] for k in ks)
+    assert ("vb_scope", 1) in bounds.given_by(first, folder)
+    other = bounds.ladder(*_start("escape_exception_own_borders"))[0]
+    assert not other.vocabulary.voluntary_break and ("vb_scope", 1) not in bounds.given_by(other, folder)
 
 
 #: the switches and errata a search with no scope tells apart (make
@@ -197,7 +212,9 @@ FOUND = (
     "massacre_in_location",
     "mop_up_any_unit",
     "no-rejection-no-capture",
+    "no_break_into_surrender",
     "rejected_leader_in_place",
+    "stack_surrender",
     "unconcealed_interdictor",
 )
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
@@ -210,6 +227,7 @@ SLOW = {
     "interdictor_target_selection": 900,
     "leave_building_toward_cover": 900,
     "low-crawl-leaves-enemy": 900,
+    "no_break_into_surrender": 600,
     "rejected_leader_in_place": 900,
     "unconcealed_interdictor": 900,
 }
