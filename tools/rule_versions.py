@@ -1,15 +1,16 @@
-"""The record of the clauses of the rules of this version (pyproject.toml's
+"""The record of the clauses of a released version's rules (pyproject.toml's
 `version`, in asl_kb/committee/released/), which a rules folder naming the
 version it edits (its overlay.toml, asl_kb/committee/overlay_file.py) is
 read against once the shipped rules have moved on.
 
-    python -m tools.rule_versions            # write the current version's record
-    python -m tools.rule_versions --check    # exit 1 if it does not match rules/
+    python -m tools.rule_versions            # at a release: record its rules
+    python -m tools.rule_versions --check    # exit 1 if the version has no record
 
-Only the current version's record is written: it follows rules/ until a
-release moves pyproject.toml's version on, and then stays as that version's
-rules were. tests/committee/test_committee_stale_versions.py checks that it
-matches rules/.
+A record is written once, when its version is released (CONTRIBUTING.md),
+and never again: a rules folder written against 0.2.0 is read against the
+rules 0.2.0 shipped, whatever rules/ holds since. So the tool refuses to
+write over a version's record; between releases, rules/ moves on under
+CHANGES.md's Unreleased.
 """
 
 from __future__ import annotations
@@ -42,12 +43,18 @@ def main(argv: list[str] | None = None) -> int:
     path = RECORDS / f"{version}.json"
     text = record_text(version)
     if args.check:
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            print(f"{path}: not the clauses of rules/ (run python -m tools.rule_versions)", file=sys.stderr)
+        if not path.is_file():
+            print(
+                f"{path}: no record of version {version} (a release runs python -m tools.rule_versions)",
+                file=sys.stderr,
+            )
             return 1
         return 0
+    if path.is_file():
+        print(f"{path}: version {version} is recorded already (a record is never rewritten)", file=sys.stderr)
+        return 1
     path.write_text(text, encoding="utf-8")
-    print(f"wrote {path.relative_to(ROOT)}")
+    print(f"wrote {path}")
     return 0
 
 

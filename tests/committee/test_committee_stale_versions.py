@@ -67,16 +67,28 @@ def _line(text: str, clause: str) -> int:
     return text[: text.index(clause)].count("\n") + 1
 
 
-def test_the_current_record_is_the_rules():
-    """asl_kb/committee/released/VERSION.json of pyproject's version holds
-    the clauses of rules/ (python -m tools.rule_versions writes it)."""
+def test_the_released_version_is_recorded_once(tmp_path, monkeypatch):
+    """pyproject's version has its record (written when it was released),
+    and the tool never writes over a record: a folder written against a
+    version is read against the rules that version shipped."""
     from tools import rule_versions
 
     version = rule_versions.current_version()
     assert version in overlay_file.recorded()
-    assert (overlay_file.RECORDS / f"{version}.json").read_text() == rule_versions.record_text(version), (
-        "run python -m tools.rule_versions"
-    )
+    assert rule_versions.main(["--check"]) == 0
+    kept = tmp_path / "released"
+    kept.mkdir()
+    (kept / f"{version}.json").write_text("as released")
+    monkeypatch.setattr(rule_versions, "RECORDS", kept)
+    assert rule_versions.main([]) == 1
+    assert (kept / f"{version}.json").read_text() == "as released"
+    (kept / f"{version}.json").unlink()
+    assert rule_versions.main(["--check"]) == 1
+    assert rule_versions.main([]) == 0
+    assert json.loads((kept / f"{version}.json").read_text()) == {
+        "version": version,
+        **overlay_file.record_of(rules_dir()),
+    }
 
 
 def test_a_folder_against_an_older_version_names_what_its_edits_touch(tmp_path, older, capsys):
