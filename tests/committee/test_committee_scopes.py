@@ -139,8 +139,10 @@ def test_a_clause_that_can_act_nowhere_in_the_scope_is_named(capsys):
     assert json.loads(out)["idle_clauses"] == []
 
 
-def test_without_scope_a_two_unit_witness_of_escape_exception_own_borders(capsys, tmp_path):
-    _, w = one_witness(capsys, "--switch", "escape_exception_own_borders", "--out", str(tmp_path))
+def test_the_shipped_scopes_give_a_two_unit_witness_of_escape_exception_own_borders(capsys, tmp_path):
+    # --scope shipped: the shipped scopes one after another, smallest first
+    # (without --scope a search walks the bounds read off the rules instead)
+    _, w = one_witness(capsys, "--switch", "escape_exception_own_borders", "--scope", "shipped", "--out", str(tmp_path))
     assert w["units"] <= 2 and w["position"].startswith("escape #")
     assert all(
         c == {"switch": "escape_exception_own_borders", "rule": "A20.55"}
