@@ -78,7 +78,7 @@ def _folder_cause(rs: RuleSet) -> dict:
 
 
 @dataclasses.dataclass(frozen=True)
-class Asked:
+class Comparison:
     """What compare() is asked of a position."""
 
     #: the whole-phase outcomes too
@@ -94,8 +94,8 @@ class Asked:
 def compare(position, a: RuleSet, b: RuleSet, **asked) -> dict:
     """{"appeared": [...], "vanished": [...], "fired_only_in_from"/"_to": [rule ids],
     "complete": bool} for one position; each change {"unit", "outcome", "caused_by"}.
-    `asked`: Asked's fields."""
-    o = Asked(**asked)
+    `asked`: Comparison's fields."""
+    o = Comparison(**asked)
     phase, attribute, vb = o.phase, o.attribute, o.voluntary_break
     pa = _applied(position, a)
     pb = _applied(position, b)
