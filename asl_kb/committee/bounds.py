@@ -522,14 +522,17 @@ def with_types(v: Vocabulary, wider: Vocabulary) -> Vocabulary:
 NON_OPEN = 2
 
 
-def ladder(folder: str, start: list, needs: list | None = None) -> list[Bound]:
+def ladder(folder: str, start: list, needs: list | None = None, widen=None) -> list[Bound]:
     """The bounds a search without a scope walks, smallest first (module
     doc), none twice: of three units, each vocabulary with the unit types
     the widest reads (with_types); where the vocabulary holds terrain, up to
-    NON_OPEN of seven hexes not open."""
+    NON_OPEN of seven hexes not open. `widen(folder, start, vocabularies)`
+    may widen the vocabularies first (grow.ladder_of: seen.where_seen)."""
     out: list[Bound] = []
     seen: set = set()
     vocab = vocabularies(folder, start, needs)
+    if widen is not None:  # (seen.where_seen: what a change no vocabulary shows needs)
+        vocab = widen(folder, start, vocab)
     for n in UNITS:
         for d in DEPTHS:
             for r in RADII:

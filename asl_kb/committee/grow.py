@@ -54,8 +54,12 @@ def start_of_rules(rs) -> tuple[str, list, list]:
 
 
 def ladder_of(start: tuple, max_units: int | None) -> list[B.Bound]:
-    """bounds.ladder, only its bounds of at most `max_units` units (--max-units)."""
-    return [b for b in B.ladder(*start) if max_units is None or b.units <= max_units]
+    """bounds.ladder, only its bounds of at most `max_units` units (--max-units),
+    each vocabulary widened where none shows the change (seen.py)."""
+    from asl_kb.committee.seen import where_seen
+
+    folder, clauses, needs = start
+    return [b for b in B.ladder(folder, clauses, needs, widen=where_seen) if max_units is None or b.units <= max_units]
 
 
 def widest_last(ladder: list[B.Bound]) -> list[B.Bound]:

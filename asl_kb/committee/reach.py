@@ -236,8 +236,52 @@ def handed_over(folder: str) -> frozenset:
 # values met over its literals and the `X = c` / `X = (a;b)` comparisons --
 # and gives its head the values so bound. Negation, aggregates and other
 # comparisons are read as true, so what cannot hold is shown, never guessed.
+#
+# A function term is read by its functor: `option(massacre(X,P))` in a head
+# gives option/1 the value `massacre(_,_)` (any term of that name and arity),
+# and in a body it matches only a value of that functor -- `massacre(_,_)`, or
+# a ground term a position gives (`loc(p15,0)` is a `loc(_,_)`). What is
+# inside is any value (its variables are bound elsewhere, or not at all).
 
-Arg = tuple  # ("c", text) | ("pool", frozenset) | ("v", name) | ("*",)
+Arg = tuple  # ("c", text) | ("pool", frozenset) | ("v", name) | ("f", name, arity) | ("*",)
+
+
+def functor_value(name: str, arity: int) -> str:
+    """The value standing for every term of functor name/arity: `massacre(_,_)`."""
+    return f"{name}({','.join('_' * arity)})"
+
+
+@functools.lru_cache(maxsize=65536)
+def functor(text: str) -> tuple[str, int] | None:
+    """A value's functor (`loc(p15,0)`, `loc(_,_)` -> ("loc", 2)); None for a
+    constant, a number, a string or a tuple."""
+    if not text.endswith(")") or text[0] in '"(-' or "(" not in text:
+        return None
+    name, args = split_fact(text)
+    return (name, len(args)) if re.fullmatch(r"[a-z_]\w*", name) else None
+
+
+def _abstract_value(text: str) -> bool:
+    f = functor(text)
+    return f is not None and text == functor_value(*f)
+
+
+@functools.lru_cache(maxsize=4096)
+def _functors(values: frozenset) -> frozenset:
+    """The functors of a set of values (abstract or ground)."""
+    return frozenset(f for f in map(functor, values) if f is not None)
+
+
+def _fits(text: str, values: frozenset) -> bool:
+    """Whether the value `text` may be one of `values`: equal to one, or of
+    the functor of an abstract one (`loc(p15,0)` in {`loc(_,_)`}), or, being
+    abstract, the functor of one."""
+    if text in values:
+        return True
+    f = functor(text)
+    if f is None:
+        return False
+    return f in _functors(values) if _abstract_value(text) else functor_value(*f) in values
 
 
 def _arg(term, top: frozenset) -> Arg:
@@ -245,14 +289,16 @@ def _arg(term, top: frozenset) -> Arg:
     if t == A.ASTType.SymbolicTerm:
         text = str(term.symbol)
         return ("*",) if text in top else ("c", text)
-    if t == A.ASTType.Function and not term.arguments and not term.external:
-        return ("*",) if term.name in top else ("c", term.name)
+    if t == A.ASTType.Function and not term.external and term.name:
+        if not term.arguments:
+            return ("*",) if term.name in top else ("c", term.name)
+        return ("f", term.name, len(term.arguments))
     if t == A.ASTType.Variable:
         return ("*",) if term.name == "_" else ("v", term.name)
     if t == A.ASTType.Pool:
         alts = [_arg(x, top) for x in term.arguments]
-        if all(a[0] == "c" for a in alts):
-            return ("pool", frozenset(a[1] for a in alts))
+        if all(a[0] in ("c", "f") for a in alts):
+            return ("pool", frozenset(a[1] if a[0] == "c" else functor_value(*a[1:]) for a in alts))
     return ("*",)
 
 
@@ -285,8 +331,8 @@ def shape_of(rule, top: frozenset) -> _Shape:
                 continue
             for x, y in ((atom.term, g.term), (g.term, atom.term)):
                 a, b = _arg(x, top), _arg(y, top)
-                if a[0] == "v" and b[0] in ("c", "pool"):
-                    equal.append((a[1], frozenset([b[1]]) if b[0] == "c" else b[1]))
+                if a[0] == "v" and b[0] in ("c", "pool", "f"):
+                    equal.append((a[1], _value(b, {})))
     heads: list = []
 
     class V(A.Transformer):
@@ -316,7 +362,11 @@ def _meet(a, b):
         return b
     if b is None:
         return a
-    return a & b
+    both = a & b
+    if not (_functors(a) and _functors(b)):
+        return both
+    # (a ground term meets the abstract value of its functor, and so on)
+    return both | {x for x in a - b if _fits(x, b)} | {y for y in b - a if _fits(y, a)}
 
 
 def _join(a, b):
@@ -329,9 +379,11 @@ def _bound(args, vals, env: dict) -> dict | None:
     where a constant or pool of it, or a variable's values, cannot."""
     e = dict(env)
     for a, v in zip(args, vals):
-        if a[0] == "c" and v is not None and a[1] not in v:
+        if a[0] == "c" and v is not None and not _fits(a[1], v):
             return None
-        if a[0] == "pool" and v is not None and not a[1] & v:
+        if a[0] == "pool" and v is not None and not any(_fits(x, v) for x in a[1]):
+            return None
+        if a[0] == "f" and v is not None and a[1:] not in _functors(v):
             return None
         if a[0] == "v":
             e[a[1]] = _meet(e.get(a[1]), v)
@@ -364,6 +416,8 @@ def bind(body, equal, facts: dict, anyname: frozenset, env: dict | None = None) 
 def _value(a: Arg, env: dict):
     if a[0] == "c":
         return frozenset([a[1]])
+    if a[0] == "f":
+        return frozenset([functor_value(a[1], a[2])])
     if a[0] == "pool":
         return a[1]
     if a[0] == "v":
@@ -389,23 +443,42 @@ def may_hold(folder: str, given: Facts, handed_by_clauses: bool = False) -> Fact
     for n, a in handed:
         if a >= 0 and (n, a) not in derived:
             facts[(n, a)] = (None,) * a
-    changed = True
-    while changed:
-        changed = False
-        for sh in shapes:
-            if not sh.heads:
-                continue
-            env = bind(sh.body, sh.equal, facts, anyname)
-            if env is None:
-                continue
-            for name, arity, args in sh.heads:
-                new = tuple(_value(a, env) for a in args)
-                old = facts.get((name, arity))
-                got = new if old is None else tuple(_join(x, y) for x, y in zip(old, new))
-                if got != old:
-                    facts[(name, arity)] = got
-                    changed = True
+    # (a worklist: a clause is read again only when what its body reads
+    # has changed -- the same fixpoint as reading every clause until none
+    # changes, the values only growing)
+    readers = _readers(folder)
+    todo = [i for i, sh in enumerate(shapes) if sh.heads]
+    queued = set(todo)
+    while todo:
+        i = todo.pop()
+        queued.discard(i)
+        sh = shapes[i]
+        env = bind(sh.body, sh.equal, facts, anyname)
+        if env is None:
+            continue
+        for name, arity, args in sh.heads:
+            new = tuple(_value(a, env) for a in args)
+            old = facts.get((name, arity))
+            got = new if old is None else tuple(_join(x, y) for x, y in zip(old, new))
+            if got != old:
+                facts[(name, arity)] = got
+                fresh = [j for j in readers.get((name, arity), ()) if j not in queued]
+                todo.extend(fresh)
+                queued.update(fresh)
     return facts
+
+
+@functools.lru_cache(maxsize=8)
+def _readers(folder: str) -> dict[tuple[str, int], tuple[int, ...]]:
+    """(name, arity) -> the clauses (by index in _abstract(folder)) with a
+    head, whose body reads it."""
+    out: dict = {}
+    for i, sh in enumerate(_abstract(folder)):
+        if sh.heads:
+            for alts in sh.body:
+                for name, arity, _ in alts:
+                    out.setdefault((name, arity), []).append(i)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
 
 def _given(made: "Produced", folder: str) -> Facts:
@@ -421,7 +494,8 @@ def _given(made: "Produced", folder: str) -> Facts:
 
 
 def lit_shown(name: str, args: tuple) -> str:
-    return f"{name}({','.join(a[1] if a[0] == 'c' else '_' for a in args)})" if args else name
+    shown = (a[1] if a[0] == "c" else functor_value(*a[1:]) if a[0] == "f" else "_" for a in args)
+    return f"{name}({','.join(shown)})" if args else name
 
 
 # -- what a scope produces ---------------------------------------------------
@@ -538,11 +612,12 @@ def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> d
     return out
 
 
+@functools.lru_cache(maxsize=8)
 def read_constants(folder: str) -> dict[tuple[str, int], dict[str, list[str]]]:
     """(name, arity) of each input a scope sets -> each constant a clause
     reads of it (`status(_,encircled)`, a body literal of any sign, in an
     aggregate or condition too, or through `X = (a;b)`) -> the clauses
-    (file:line) that read it."""
+    (file:line) that read it (read once per folder: not to be changed)."""
     ins = by_scope(Path(folder))
     top = abstract_top(folder)
     out: dict = {}

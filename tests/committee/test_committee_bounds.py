@@ -205,6 +205,7 @@ FOUND = (
     "escape_exception_own_borders",
     "escape_unbroken_guard_in_melee",
     "escaped_smc_armed",
+    "escaped_unprotected",
     "guard_outnumbered",
     "interdictor_target_selection",
     "leave_building_toward_cover",
@@ -220,10 +221,11 @@ FOUND = (
 PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 #: seconds a search may take where the witness is past a wide bound, in one
 #: of three units or of two non-open hexes (160-500 s on a loaded machine;
-#: the others 300)
+#: the others 300; escaped_unprotected's is found in ~10 s)
 SLOW = {
     "captor-in-cover": 900,
     "disrupted_captor_armed": 600,
+    "escaped_unprotected": 120,
     "interdictor_target_selection": 900,
     "leave_building_toward_cover": 900,
     "low-crawl-leaves-enemy": 900,
