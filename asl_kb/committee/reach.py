@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 from pathlib import Path
 
@@ -562,6 +563,26 @@ def _samples(scope, per_scope: int):
 
 @functools.lru_cache(maxsize=32)
 def produced(scope, per_scope: int = 40) -> Produced:
+    """What a scope's positions give, read off one position of each
+    combination of what it holds and `per_scope` more spread over its
+    enumeration (every position enumerated: `search coverage --sample`)."""
+    return _read_off(scope, _samples(scope, per_scope))
+
+
+@functools.lru_cache(maxsize=32)
+def defined(scope) -> Produced:
+    """What a scope's positions give, read off its definition: a position
+    of each combination of its kinds (how many of each), palette entries
+    and header choices, its units and terrain nearest the centre -- where
+    the enumeration (produced) walks every placement to find one of each,
+    which for a scope of three units on 19 hexes is most of a search's
+    cost. None of the facts a scope gives depends on where its units stand
+    beyond that (tests/committee/test_committee_reach.py: every shipped
+    scope's pass-over verdicts, either way)."""
+    return _read_off(scope, _from_definition(scope))
+
+
+def _read_off(scope, positions) -> Produced:
     from asl_kb.asp.facts import position_facts, prisoner_facts, switch_facts
     from asl_kb.committee.enumerate import to_yaml
     from asl_kb.position.loader import load_position_text
@@ -570,7 +591,7 @@ def produced(scope, per_scope: int = 40) -> Produced:
     # scope's own are already enumerated)
     near = dataclasses.replace(scope, margin=min(scope.margin, 1))
     found: dict = {}
-    for c in _samples(scope, per_scope):
+    for c in positions:
         p = load_position_text(to_yaml(near, c), f"{scope.name} #{c.index + 1}")
         # (the facts a search gives: it never asks Voluntary Break, so no vb_scope/1)
         text = "\n".join([position_facts(p), prisoner_facts(p)] + switch_facts(p))
@@ -583,13 +604,69 @@ def produced(scope, per_scope: int = 40) -> Produced:
     return Produced(found)
 
 
-def missing(scope, folder: str, changed: list[Clause], per_scope: int = 40) -> dict[str, list[str]]:
+#: placements tried for one combination of kinds and palette entries before
+#: the enumeration is asked instead
+_TRIES = 20000
+
+
+def _from_definition(scope) -> list:
+    """A position of each combination of the scope's kinds (a multiset of
+    its unit specs, of each size it allows) and palette entries, with each
+    header choice (enumerate.with_headers); the placement the first that
+    fits (enumerate's checks), tried nearest the centre first. The
+    enumeration's own when some combination is not settled in _TRIES
+    placements."""
+    from asl_kb.committee import enumerate as E
+
+    to_rel, _ = E.relative(scope)
+    cells = sorted(to_rel.values(), key=E.nearest_key)
+    broken = {i for i, sp in enumerate(scope.specs) if "broken" in sp.status}
+    most_terrain = scope.non_open if scope.palette else 0
+    forms = []
+    for n in range(scope.min_units, scope.max_units + 1):
+        for t in range(most_terrain + 1):
+            for specs in itertools.combinations_with_replacement(range(len(scope.specs)), n):
+                if scope.require_broken and not broken & set(specs):
+                    continue
+                for kinds in itertools.combinations_with_replacement(range(len(scope.palette)), t):
+                    form = _first_fit(scope, cells, specs, kinds)
+                    if form is False:
+                        return _samples(scope, 0)
+                    if form is not None:
+                        forms.append(form)
+    return list(E.with_headers(scope, forms, 0))
+
+
+def _first_fit(scope, cells, specs, kinds):
+    """The first placement of units of `specs` and terrain of `kinds` that
+    fits the scope (as enumerate.placements forms it), nearest the centre
+    first; None when none does, False when _TRIES did not settle it."""
+    from asl_kb.committee import enumerate as E
+
+    tries = 0
+    for where in itertools.combinations(cells, len(kinds)):
+        terrain = tuple(zip(where, kinds))
+        for at in itertools.product(cells, repeat=len(specs)):
+            tries += 1
+            if tries > _TRIES:
+                return False
+            units = tuple(sorted(zip(at, specs)))
+            if E._kinds_fit(scope, units) and E._levels_fit(scope, units, terrain):
+                return (
+                    tuple(sorted((E.nearest_key(c), i) for c, i in units)),
+                    tuple(sorted((E.nearest_key(c), i) for c, i in terrain)),
+                )
+    return None
+
+
+def missing(scope, folder: str, changed: list[Clause], per_scope: int | None = None) -> dict[str, list[str]]:
     """clause -> what it needs that no position of the scope produces, or
     that nothing the scope produces lets a clause derive, constant by
     constant (`status(_,concealed)`, `rtph_never(_)`). Clauses that may act
-    in the scope are left out."""
+    in the scope are left out. What the scope produces is read off its
+    definition (defined), or with `per_scope` off its enumeration (produced)."""
     ins = by_scope(Path(folder))
-    made = produced(scope, per_scope)
+    made = defined(scope) if per_scope is None else produced(scope, per_scope)
     facts = may_hold(folder, _given(made, folder))
     handed = handed_over(folder)
     anyname = frozenset(n for n, a in handed if a == -1)

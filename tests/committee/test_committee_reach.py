@@ -115,10 +115,11 @@ def test_a_change_said_unseen_never_changes_an_answer():
 
 @pytest.mark.parametrize("scope, switch", [("tiny", "unconcealed_interdictor"), ("guards", "guard_outnumbered")])
 def test_what_cannot_hold_is_never_grounded_in_a_shipped_scope(scope, switch):
-    """make test-slow: the same over every position of a shipped scope."""
+    """make test-slow: the same over every position of a shipped scope
+    (under the switch's other reading: the shipped one's clauses, but
+    that one, are grounded alike)."""
     for p in _positions(load_scope(scope)):
-        for rules in (CURRENT, CURRENT.flipped(switch)):
-            assert _uncovered(p, rules) == [], p.source
+        assert _uncovered(p, CURRENT.flipped(switch)) == [], p.source
 
 
 def test_a_change_no_bound_shows_is_given_the_phases_and_words_it_needs():
@@ -140,3 +141,68 @@ def test_a_change_no_bound_shows_is_given_the_phases_and_words_it_needs():
     start = grow.start_of(CURRENT, CURRENT.flipped("disrupted_captor_armed"))
     other = bounds.vocabularies(*start)
     assert seen.where_seen(*start[:2], other) == other
+
+
+def _cases():
+    from pathlib import Path
+
+    from asl_kb.position.loader import switch_names
+
+    errata = Path(__file__).resolve().parents[1] / "data" / "errata"
+    return sorted(switch_names()) + sorted(str(p) for p in errata.iterdir())
+
+
+def _changed(case: str):
+    b = parse_ruleset(case) if "/" in case else CURRENT.flipped(case)
+    return reach.changed(CURRENT, b)
+
+
+def _same_verdicts(scopes, cases) -> int:
+    """How many (scope, case) pairs were compared; each scope's pass-over
+    verdicts and the needs named, read off its definition and off its
+    enumeration, asserted equal."""
+    compared = 0
+    for name in scopes:
+        scope = load_scope(name)
+        for case in cases:
+            folder, clauses = _changed(case)
+            assert reach.missing(scope, folder, clauses) == reach.missing(scope, folder, clauses, per_scope=40), (
+                name,
+                case,
+            )
+            compared += 1
+    return compared
+
+
+def test_what_a_scope_produces_is_read_off_its_definition(monkeypatch):
+    """`medium`'s 67,241 positions are not enumerated to pass over it: a
+    position of each combination of its kinds, palette and header is."""
+    from asl_kb.committee import enumerate as E
+
+    def walked(*_a, **_k):
+        raise AssertionError("the enumeration was walked")
+
+    monkeypatch.setattr(E, "placements", walked)
+    monkeypatch.setattr(E, "candidates", walked)
+    medium = load_scope("medium")
+    made = reach.defined.__wrapped__(medium)
+    assert made.args[("unit_type", 2)][1] == {"squad", "leader"}
+    assert made.args[("no_quarter", 1)][0] == {"german"} and ("terrain", 2) in made.args
+    folder, clauses = _changed("escaped_unprotected")
+    monkeypatch.setattr(reach, "defined", lambda scope: made)
+    assert set(reach.missing(medium, folder, clauses)) == {c.where for c in clauses}
+
+
+def test_the_definition_gives_the_enumerations_verdicts():
+    """Of small shipped scopes, read off the definition or the enumeration:
+    the same clauses passed over, the same needs named."""
+    cases = ["escaped_unprotected", "unconcealed_interdictor", "mop_up_any_unit", "guard_outnumbered"]
+    assert _same_verdicts(["tiny", "guards"], cases) == 8
+
+
+def test_the_definition_gives_the_enumerations_verdicts_everywhere():
+    """make test-slow: every small shipped scope (all but `medium`), every
+    switch and erratum."""
+    scopes = ["tiny", "prisoners", "features", "concealed", "escape", "guards", "combat", "disrupted", "entrenched"]
+    scopes += ["small", *(f"asl_kb/committee/scopes/rulings/{n}.yaml" for n in ("escaped", "disrupted-unarmed"))]
+    assert _same_verdicts(scopes, _cases()) == len(scopes) * len(_cases())
