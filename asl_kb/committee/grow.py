@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from asl_kb.committee import bounds as B, reach
+from asl_kb.committee import bounds as B, legal, reach
 from asl_kb.committee.asked import Asked
 
 #: positions a grown search tries in all when --max-positions is not given
@@ -178,6 +178,9 @@ def diff(a, b, phase: bool = False, **options) -> dict:
         from asl_kb.resources import rules_dir
 
         start = (str(rules_dir()), [], [])
+    nowhere = legal.nowhere(start[0], start[1])
+    if nowhere:  # (what the changed clauses need, a position check refuses: no bound to walk)
+        return search.said_unseen(_acting_nowhere(a, b, nowhere), a, b, phase)
     ladder = ladder_of(start, max_units)
     if phase:
         ladder = widest_last(ladder)
@@ -235,6 +238,25 @@ def diff(a, b, phase: bool = False, **options) -> dict:
     return report
 
 
+def _acting_nowhere(a, b, nowhere: list[dict]) -> dict:
+    """The report of a diff whose changed clauses act in no legal position
+    (legal.nowhere): equivalent on every position, no bound walked."""
+    return {
+        "tried": 0,
+        "untouched": 0,
+        "witnesses": [],
+        "complete": True,
+        "grown": [],
+        "impact": [],
+        "acts_in_no_legal_position": nowhere,
+        "from_label": a.label,
+        "to_label": b.label,
+        "from": a.as_json(),
+        "to": b.as_json(),
+        "bounds_read_off_the_rules": True,
+    }
+
+
 def _why_idle(start, ladder: list[B.Bound]) -> str:
     """What the changed clauses need that no bound gives (reach.missing on
     the largest bound), in words."""
@@ -289,7 +311,9 @@ def text(report: dict, what: str) -> str:
         )
     if report["witnesses"]:
         return "\n".join(lines) + "\n"
-    if report.get("within_rules_bounds"):
+    if report.get("acts_in_no_legal_position") and report["complete"]:
+        lines.append(legal.said(report["acts_in_no_legal_position"]))
+    elif report.get("within_rules_bounds"):
         e = report["within_rules_bounds"]
         lines.append(
             f"none for every position within the bounds read off the rules, up to {e['bound']} "

@@ -140,7 +140,7 @@ def _switch_of(rule) -> str | None:
 
 
 @functools.lru_cache(maxsize=8)
-def _shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
+def clause_shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
     """Per clause of clauses(folder): the (name, arity) its body reads
     positively, those its head may derive, the switch it reads -- walked
     once per folder, as clauses() parses it once (every search and every
@@ -154,7 +154,7 @@ def _shapes(folder: str) -> tuple[tuple[frozenset, frozenset, str | None], ...]:
 def switch_clauses(folder: str, switches) -> list[Clause]:
     """The clauses reading in_force(X) of one of `switches`."""
     wanted = set(switches)
-    return [c for c, (_, _, switch) in zip(clauses(folder), _shapes(folder)) if switch in wanted]
+    return [c for c, (_, _, switch) in zip(clauses(folder), clause_shapes(folder)) if switch in wanted]
 
 
 def edit_clauses(rs) -> list[Clause]:
