@@ -46,7 +46,7 @@ from pathlib import Path
 import clingo.ast as A
 import yaml
 
-from asl_kb.committee import reach
+from asl_kb.committee import reach, refigure
 from asl_kb.committee.generate import HEADER_INPUTS
 from asl_kb.errors import PositionError
 
@@ -96,6 +96,8 @@ class Vocabulary:
     guard: bool = False
     palette: tuple[str, ...] = ()  # terrain names, or "open+FEATURE"
     voluntary_break: bool = False  # (A10.41 asked of every position: outcomes --voluntary-break)
+    refigured: bool = False  # (the whole rout graph read, re-figured parts too: refigure.py)
+    obstacles: tuple[str, ...] = ()  # palette entries only there for a re-figured rout's LOS
 
     def said(self) -> str:
         parts = [f"{k} {v}" for k, v in self.words]
@@ -103,8 +105,14 @@ class Vocabulary:
         parts += [h.replace("_", " ") for h in self.header]
         parts += ["Guards with prisoners"] if self.guard else []
         parts += ["Voluntary Break asked"] if self.voluntary_break else []
+        parts += ["a rout re-figured"] if self.refigured else []
         parts += [p.replace("open+", "") for p in self.palette]
         return ", ".join(parts) or "nothing beyond a broken squad and its enemy"
+
+    def on_one_hex(self) -> Vocabulary:
+        """The vocabulary of a one-hex bound: no line between two of its
+        units crosses a hex, so no LOS obstacle of a re-figured rout."""
+        return dataclasses.replace(self, palette=tuple(p for p in self.palette if p not in self.obstacles))
 
 
 def _reads(rule, top) -> list:
@@ -238,10 +246,21 @@ def vocabularies(folder: str, start: list, needs: list | None = None) -> dict[in
     # (Voluntary Break is a question asked of a position, not a fact of it:
     # asked at every depth where what the clauses need reads it)
     asks = any(r[0] == _ASKED for layer in backward for r in _constants_read(folder, layer))
-    return {
-        d: dataclasses.replace(_vocabulary(reads[: d + 1], enabling if d > 1 else []), voluntary_break=asks)
-        for d in DEPTHS
-    }
+    whole = refigure.refigures(folder, start)
+    out = {}
+    for d in DEPTHS:
+        v = dataclasses.replace(_vocabulary(reads[: d + 1], enabling if d > 1 else []), voluntary_break=asks)
+        if whole:
+            added = tuple(p for p in REFIGURE_PALETTE if p not in v.palette)
+            v = dataclasses.replace(v, refigured=True, obstacles=added, palette=v.palette + added)
+        out[d] = v
+    return out
+
+
+#: the terrain a re-figured rout needs (A10.51 "a newly-Known enemy unit"):
+#: an obstacle to the LOS (los/3) the unit's start has and a later
+#: Location lacks
+REFIGURE_PALETTE = ("woods",)
 
 
 #: the input a position gives where Voluntary Break is asked (A10.41)
@@ -537,6 +556,7 @@ def ladder(folder: str, start: list, needs: list | None = None, widen=None) -> l
         for d in DEPTHS:
             for r in RADII:
                 v = vocab[d] if n < 3 else with_types(vocab[d], vocab[max(DEPTHS)])
+                v = v if r else v.on_one_hex()
                 if r and n == 1 or d == max(DEPTHS) and (n > 2 or r and n > 1):
                     # a lone unit is one position wherever it stands; the
                     # widest vocabulary is read on one hex, of two units

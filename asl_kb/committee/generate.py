@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 
 import clingo
 
 from asl_kb.committee.enumerate import Candidate, class_key, codes_of, nearest_key, relative, with_headers
+from asl_kb.committee.refigure import refigures
 from asl_kb.committee.scope import Scope
 from asl_kb.board.terrain import feature_type
 
@@ -105,11 +107,13 @@ def _facts(scope: Scope, cells: list) -> str:
 @dataclasses.dataclass
 class Run:
     """What a generation saw: models read, and whether every size's search
-    space was exhausted (None: not yet, or cut)."""
+    space was exhausted (None: not yet, or cut); `partial`: the positions
+    it leaves out on a reading not proved (refiguring()), in words."""
 
     models: int = 0
     exhausted: bool | None = None
     cut: str | None = None
+    partial: str | None = None
 
 
 def sizes(scope: Scope) -> list[tuple[int, int]]:
@@ -196,13 +200,17 @@ def _gives(spec) -> set[tuple[str, str]]:
     return out
 
 
-def require_for(scope: Scope, needs: dict[str, list]) -> str | None:
+def require_for(scope: Scope, needs: dict[str, list], changed: tuple | None = None) -> str | None:
     """Constraints that keep only the positions where some changed clause
     may act, as far as its unit inputs say (`needs`: clause -> reach.Need
     list): a clause needing `status(_,concealed)` needs a unit of a kind
     that is concealed. A need of another input, or with no constant, is
     read as met (so no position a clause may act in is left out). None
-    when no clause can act in any position of the bounds."""
+    when no clause can act in any position of the bounds. `changed`
+    (reach.changed: the folder and the changed clauses): where they weigh
+    the route figured at the start against the whole rout, only the
+    positions where a rout may be re-figured (refiguring(); partial_for()
+    says so)."""
     lines, acts = [], 0
     for n, (_clause, wants) in enumerate(sorted(needs.items())):
         body: list[str] = []
@@ -227,6 +235,7 @@ def require_for(scope: Scope, needs: dict[str, list]) -> str | None:
         "#defined need_spec/3.\nhas(N,K) :- unit(_,_,I), need_spec(N,K,I).\n"
         + "\n".join(lines)
         + "\nacts :- acts(_).\n:- not acts.\n"
+        + (_refigure(scope, changed) or "")
     )
 
 
@@ -285,14 +294,19 @@ def _sensible(c: Candidate) -> bool:
 
 
 def walk(
-    scope: Scope, require: str | None = "", keep: Callable[[Candidate], bool] | None = None
+    scope: Scope,
+    require: str | None = "",
+    keep: Callable[[Candidate], bool] | None = None,
+    partial: str | None = None,
 ) -> tuple[Run, Callable]:
     """A Run and the `positions(deadline)` a scan walks: the solver's
     positions of the bounds (none when `require` is None: no position can
     hold what is required), those `keep` keeps (header_filter: a position
     whose header no changed clause can act under is left out, as one
-    without the units it reads is)."""
-    run = Run()
+    without the units it reads is). `partial`: what `require` leaves out
+    on a reading not proved (refiguring()): the run then never says every
+    position was seen."""
+    run = Run(partial=partial)
 
     def positions(deadline):
         if require is None:
@@ -316,7 +330,9 @@ def within(report: dict, run: Run, scope: Scope, acted: bool = True) -> dict:
     if run.cut:
         report["complete"] = False
         report["incomplete_because"] = [*report.get("incomplete_because", []), f"stopped: {run.cut}"]
-    if not report["witnesses"] and report["complete"] and run.exhausted:
+    if run.partial:
+        report["partial"] = run.partial
+    if not report["witnesses"] and report["complete"] and run.exhausted and not run.partial:
         if acted:
             report["within_bounds"] = True
         else:
@@ -348,3 +364,87 @@ def bounds_text(b: dict) -> str:
         f"{b['scope']} ({b['hexes']} hexes, {b['units'][0]}-{b['units'][1]} units of {b['kinds']} kinds"
         f"{terrain}; {', '.join(b['phases'])} phase)"
     )
+
+
+#: A10.51's re-figuring, as the stage driver grows it (rules/rout/
+#: A10_5_routing.lp plans/1): a rout is figured again where the unit sees an
+#: enemy unit it did not know at its start, where a concealed unit drops
+#: concealment (A10.533), or on arriving at a destination it may not end
+#: in -- one ADJACENT to the Known enemy whose Location it left. Over the
+#: solver's placements, with the LOS of geometry.lp (whole hexes at ground
+#: level: the same as the Python geometry's on every board of such a bound,
+#: tests/committee/test_committee_geometry.py).
+REFIGURE = """
+#defined rf_concealed/1. #defined rf_unbroken/1. #defined palette_name/2.
+unit_hex(S,H,I) :- unit(S,C,I), cell_hex(C,H).
+has_terrain(H) :- cell_hex(C,H), terrain(C,_).
+terrain_of(H,T) :- cell_hex(C,H), terrain(C,J), palette_name(J,T).
+terrain_of(H,open) :- hex(H,_,_,_), not has_terrain(H).
+enemies(I1,I2) :- rf_side(I1,A), rf_side(I2,B), A != B.
+refigured :- unit_hex(S1,H1,I1), broken(I1), unit_hex(S2,H2,I2), enemies(I1,I2), not rf_concealed(I2),
+    H1 != H2, not g_los(H1,H2,_).
+refigured :- unit(_,_,I), rf_concealed(I).
+refigured :- unit(S1,C,I1), broken(I1), unit(S2,C,I2), enemies(I1,I2), rf_unbroken(I2).
+:- not refigured.
+% ... after a start where it may surrender (A20.21, captor(0,Q,_) of the
+% clause: a Good Order armed enemy ADJACENT; a Disrupted unit's captor in
+% its Location leaves it no free route to weigh, A20.21)
+may_surrender :- unit_hex(S1,H1,I1), broken(I1), unit_hex(S2,H2,I2), enemies(I1,I2), rf_unbroken(I2),
+    dist(H1,H2,1).
+:- not may_surrender.
+"""
+
+#: what refiguring() leaves out, in words (a position with no re-figuring may
+#: still tell two readings apart where the route figured at the start and
+#: the rout's steps part otherwise: not proved, so never "every position")
+REFIGURE_PARTIAL = "only the positions where a rout may be re-figured (A10.51) were walked"
+
+
+def refiguring(scope: Scope) -> str | None:
+    """The constraint keeping the positions where a rout may be re-figured
+    (REFIGURE), for a change that weighs the route figured at the start
+    against the whole rout (refigure.py); None where a bound of more
+    than one hex holds what geometry.lp does not read (a building, a
+    feature, a level): then every position is kept."""
+    from asl_kb.board import hexgrid
+    from asl_kb.committee.geometry import LP, table_facts
+
+    # (on one hex no line crosses a hex: what lies there does not matter)
+    if scope.radius and (
+        any(p.features or p.terrain == "building" for p in scope.palette) or any(s.level for s in scope.specs)
+    ):
+        return None
+    to_rel, from_rel = relative(scope)
+    cells = sorted(to_rel.values())
+    out = [_SHOW.sub("", LP.read_text(encoding="utf-8")), REFIGURE]
+    # (the ring around the patch: a line along its edge runs beside it)
+    for h in hexgrid.within(scope.centre, scope.radius + 1):
+        x, y, z = hexgrid.cube(h)
+        out.append(f'hex("{h}",{x},{y},{z}).')
+    for n, c in enumerate(cells):
+        out += [f'cell_hex({n},"{from_rel[c]}").', f'end("{from_rel[c]}").']
+    names = [p.terrain for p in scope.palette]
+    out += [f"palette_name({j},{t})." for j, t in enumerate(names)]
+    out += [x for x in table_facts(tuple(dict.fromkeys(names))).splitlines() if not x.startswith("palette(")]
+    for i, s in enumerate(scope.specs):
+        out.append(f'rf_side({i},"{s.side}").')
+        if "concealed" in s.status:
+            out.append(f"rf_concealed({i}).")
+        if "broken" not in s.status and s.type != "unarmed":
+            out.append(f"rf_unbroken({i}).")
+    return "\n".join(out) + "\n"
+
+
+_SHOW = re.compile(r"^#show .*$", re.M)
+
+
+def _refigure(scope: Scope, changed: tuple | None) -> str | None:
+    if changed is None or not changed[1] or not refigures(changed[0], changed[1]):
+        return None
+    return refiguring(scope)
+
+
+def partial_for(scope: Scope, changed: tuple | None) -> str | None:
+    """What require_for leaves out of `scope` on a reading not proved, in
+    words (REFIGURE_PARTIAL), or None."""
+    return REFIGURE_PARTIAL if _refigure(scope, changed) is not None else None

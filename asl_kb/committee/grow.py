@@ -115,7 +115,10 @@ def walk(
                 "untouched": report.get("untouched", 0),
                 "dead_ends_only": report.get("dead_ends_only", 0),
                 "units": bound.units,
-                "exhausted": bool(report.get("generated", {}).get("exhausted")),
+                # (a bound whose generator left positions out on a reading
+                # not proved is never exhausted: generate.partial_for)
+                "exhausted": bool(report.get("generated", {}).get("exhausted")) and not report.get("partial"),
+                **({"partial": report["partial"]} if report.get("partial") else {}),
             }
         )
         if report["witnesses"] or not report["complete"]:
@@ -153,6 +156,9 @@ def finish(report: dict | None, grown: list[dict], ladder: list[B.Bound], max_po
     if not whole:
         budget = GROWN_AT_MOST if max_positions is None else max_positions
         said = report.get("incomplete_because") or []
+        partial = sorted({g["partial"] for g in grown if g.get("partial")})
+        if partial and not said and report["tried"] < budget:
+            said = [f"{p} ({', '.join(g['scope'] for g in grown if g.get('partial') == p)})" for p in partial]
         if report["tried"] >= budget:
             said = [
                 f"stopped: {budget} positions tried in all"
@@ -202,6 +208,7 @@ def diff(a, b, phase: bool = False, **options) -> dict:
             generate=True,
             memo=memos[vb],
             voluntary_break=vb,
+            refigured_only=True,
             **options,
             **o,
         )

@@ -177,6 +177,10 @@ class Options:
     #: A10.41's Voluntary Break asked of every position (outcomes
     #: --voluntary-break), grow.py
     voluntary_break: bool = False
+    #: only the positions where a rout may be re-figured, for a change that
+    #: weighs the route figured at the start against the whole rout
+    #: (generate.refiguring: a reading, never "exhausted"), grow.py
+    refigured_only: bool = False
     #: scan()'s own options (ScanOptions: timeout, since, stream, resume, progress)
     scan: dict = dataclasses.field(default_factory=dict)
 
@@ -205,7 +209,7 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     if o.generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
         from asl_kb.committee import generate as gen
 
-        run, scan_options["positions"] = gen.walk(scope, *_required(scope, a, b))
+        run, scan_options["positions"] = gen.walk(scope, *_required(scope, a, b, o.refigured_only))
     s = scan(
         scope,
         o.evaluator(judge) if o.evaluator else serial(judge),
@@ -259,10 +263,11 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     return said_unseen(report, a, b, phase) if o.say_unseen else report
 
 
-def _required(scope: Scope, a: RuleSet, b: RuleSet) -> tuple:
+def _required(scope: Scope, a: RuleSet, b: RuleSet, refigured_only: bool = False) -> tuple:
     """The generator's constraints for a diff: a position where some changed
     clause may act, as its unit inputs say (generate.require_for), and the
-    filter of what its header inputs say (generate.header_filter); "" and
+    filter of what its header inputs say (generate.header_filter), and with
+    `refigured_only` what generate.partial_for says is left out; "" and
     None (no constraint) when the changed clauses are not known."""
     from pathlib import Path
 
@@ -270,9 +275,10 @@ def _required(scope: Scope, a: RuleSet, b: RuleSet) -> tuple:
 
     got = reach.changed(a, b)
     if got is None or not got[1]:
-        return "", None
+        return "", None, None
     needs = reach.needs(got[0], got[1], reach.by_scope(Path(got[0])))
-    return gen.require_for(scope, needs), gen.header_filter(needs)
+    changed = got if refigured_only else None
+    return gen.require_for(scope, needs, changed), gen.header_filter(needs), gen.partial_for(scope, changed)
 
 
 def said_unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from asl_kb.committee import bounds, generate, grow
+from asl_kb.committee import bounds, generate, grow, refigure
 from asl_kb.committee.enumerate import Candidate, candidates
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.position.loader import switch_names
@@ -62,6 +62,49 @@ def test_three_units_take_the_types_read_nearby_and_terrain_two_hexes():
     wide = [b for b in building if b.radius and b.vocabulary.palette]
     assert wide and all(b.non_open == bounds.NON_OPEN == 2 for b in wide) and wide[0].scope().non_open == 2
     assert all(b.non_open == 1 for b in building if not b.radius)
+
+
+def test_a_change_weighing_the_start_against_the_whole_rout_holds_an_obstacle():
+    """current_rout_path's clause (rewound/2) weighs the route figured at
+    the start against clean/1, a closure over the whole rout graph: it can
+    differ only where the rout is re-figured (a newly-Known enemy unit,
+    A10.51), so its seven-hex bounds hold woods, an obstacle to the LOS,
+    on up to two hexes; its one-hex bounds none (no line crosses a hex).
+    A clause reading one stage's leaf/2 is no such change."""
+    folder, clauses, needs = _start("current_rout_path")
+    loops = refigure.closures(folder)
+    assert "clean" in loops and not {"leaf", "free_reach", "reachable"} & loops
+    assert refigure.refigures(folder, clauses)
+    ladder = bounds.ladder(folder, clauses, needs)
+    wide = [b for b in ladder if b.radius]
+    assert wide and all(b.vocabulary.refigured and "woods" in b.vocabulary.palette for b in wide)
+    assert all(b.non_open == bounds.NON_OPEN for b in wide)
+    assert all("woods" not in b.vocabulary.palette for b in ladder if not b.radius)
+    other = _start("rejected_leader_in_place")
+    assert not refigure.refigures(other[0], other[1])
+
+
+def test_a_bound_walked_in_part_is_never_said_exhausted():
+    """A bound whose generator kept only the positions where a rout may be
+    re-figured (a reading, not proved) is never exhausted: no "none within
+    the bounds", the reason said."""
+    run = generate.Run(exhausted=True, partial=generate.REFIGURE_PARTIAL)
+    scope = bounds.ladder(*_start("current_rout_path"))[-1].scope()
+    one = generate.within({"witnesses": [], "complete": True, "tried": 3}, run, scope)
+    assert one["partial"] == generate.REFIGURE_PARTIAL and "within_bounds" not in one
+    grown = [
+        {
+            "scope": scope.name,
+            "tried": 3,
+            "complete": True,
+            "untouched": 0,
+            "exhausted": False,
+            "partial": one["partial"],
+        }
+    ]
+    r = grow.finish(one, grown, [scope], None)
+    assert not r["complete"] and "within_rules_bounds" not in r
+    assert r["incomplete_because"] == [f"{generate.REFIGURE_PARTIAL} ({scope.name})"]
 
 
 def test_a_bound_the_change_cannot_be_seen_in_is_passed_over():
@@ -200,6 +243,7 @@ def test_voluntary_break_is_asked_where_the_clauses_read_it():
 FOUND = (
     "capture_under_no_quarter",
     "captor-in-cover",
+    "current_rout_path",
     "disrupted_captor_armed",
     "disrupted_rejection",
     "escape_exception_own_borders",
@@ -224,6 +268,7 @@ PHASE_ONLY = ("stack_surrender", "no-rejection-no-capture")
 #: the others 300; escaped_unprotected's is found in ~10 s)
 SLOW = {
     "captor-in-cover": 900,
+    "current_rout_path": 600,
     "disrupted_captor_armed": 600,
     "escaped_unprotected": 120,
     "interdictor_target_selection": 900,

@@ -120,3 +120,79 @@ def test_equivalent_within_bounds_only_after_an_exhaustive_run(capsys, files):
     code, out, _ = run(capsys, *args, "--max-positions", "1", "--format", "json")
     r = json.loads(out)
     assert code == 3 and not r.get("within_bounds") and not r["complete"]
+
+
+#: a broken Russian squad and two Good Order German squads on seven hexes,
+#: up to two of them woods (an obstacle to the LOS)
+SEVEN_WOODS = """\
+name: seven-woods
+attacker: german
+map: {centre: P15, radius: 1, margin: 7}
+terrain: {palette: [woods], non_open: 2}
+units:
+  count: [3, 3]
+  kinds:
+    - {type: squad, counter: 4-4-7, side: russian, status: [broken], count: [1, 1]}
+    - {type: squad, counter: 4-6-7, side: german, status: [], count: [2, 2]}
+"""
+
+
+def _refigured_by_python(scope, c, sight) -> bool:
+    """REFIGURE's reading with the Python geometry (the reference): an
+    enemy of a broken unit out of its LOS, or a Good Order enemy in its
+    hex, after a start with a Good Order enemy ADJACENT to it."""
+    from asl_kb.board import hexgrid
+
+    units = [(h, scope.specs[i]) for h, i in c.units]
+    pairs = [(h, e, g) for h, u in units if "broken" in u.status for e, g in units if g.side != u.side]
+    adjacent = any(hexgrid.distance(h, e) == 1 and "broken" not in g.status for h, e, g in pairs)
+    hidden = any(h != e and (h, e) not in sight.los for h, e, _ in pairs)
+    within = any(h == e and "broken" not in g.status for h, e, g in pairs)
+    return adjacent and (hidden or within)
+
+
+def test_a_rout_re_figured_is_read_with_the_asp_los_as_the_python_los_reads_it():
+    """A change weighing the route figured at the start against the whole
+    rout (current_rout_path's rewound/2) can be seen only where a rout may
+    be re-figured: the generator keeps those positions, reading the LOS in
+    ASP (geometry.lp) over the woods it places. Every position of the
+    bound: kept exactly where the Python LOS (geometry.python_geometry,
+    LosMap) says so."""
+    from asl_kb.committee import geometry
+
+    scope = scope_from_text(SEVEN_WOODS, "seven-woods.yaml")
+    require = generate.refiguring(scope)
+    assert require is not None
+    kept = [(c.units, c.terrain) for c in generate.generated(scope, require=require)]
+    board = geometry.Bound(centre="P15", radius=1, palette=("woods",), non_open=2)
+    boards: dict = {}
+    expected = []
+    every = list(candidates(scope))
+    for c in every:
+        woods = tuple(sorted(h for h, _ in c.terrain))
+        if woods not in boards:
+            boards[woods] = geometry.python_geometry(board, {h: "woods" for h in woods})
+        if _refigured_by_python(scope, c, boards[woods]):
+            expected.append((c.units, c.terrain))
+    assert kept == expected and 0 < len(kept) < len(every)
+    # (some kept only for an enemy hidden behind the woods: three hexes)
+    assert any(len({h for h, _ in units}) == 3 for units, _ in kept)
+
+
+def test_a_re_figured_rout_is_asked_only_of_the_change_that_reads_the_whole_rout():
+    """generate.require_for adds the re-figuring constraint for the changed
+    clause of current_rout_path (it reads clean/1, a closure over the whole
+    rout graph), and says the positions it leaves out (partial_for): never
+    "every position"; not for a change that reads one stage."""
+    from asl_kb.committee import reach
+    from asl_kb.committee.rulesets import parse_ruleset
+
+    scope = scope_from_text(SEVEN_WOODS, "seven-woods.yaml")
+    current = parse_ruleset("current")
+    for switch, asked in (("current_rout_path", True), ("rejected_leader_in_place", False)):
+        got = reach.changed(current, parse_ruleset("current", switch=switch))
+        assert got is not None
+        needs = reach.needs(got[0], got[1], reach.by_scope(Path(got[0])))
+        require = generate.require_for(scope, needs, got) or ""
+        assert ("refigured" in require) == asked
+        assert (generate.partial_for(scope, got) == generate.REFIGURE_PARTIAL) == asked
