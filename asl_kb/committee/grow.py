@@ -315,6 +315,7 @@ def text(report: dict, what: str) -> str:
         lines.append(
             f"  {g['scope']} ({g['bound']}): {g['tried']} positions{state}"
             + (f", {g['untouched']} untouched" if g["untouched"] else "")
+            + (f" ({g['partial']})" if g.get("partial") else "")
         )
     if report["witnesses"]:
         return "\n".join(lines) + "\n"

@@ -105,6 +105,8 @@ def test_a_bound_walked_in_part_is_never_said_exhausted():
     r = grow.finish(one, grown, [scope], None)
     assert not r["complete"] and "within_rules_bounds" not in r
     assert r["incomplete_because"] == [f"{generate.REFIGURE_PARTIAL} ({scope.name})"]
+    said = grow.text({**r, "grown": [{**grown[0], "bound": "b"}]}, "search diff").splitlines()
+    assert said[1].endswith(f"({generate.REFIGURE_PARTIAL})") and "INCOMPLETE" in said[-1]
 
 
 def test_a_bound_the_change_cannot_be_seen_in_is_passed_over():
