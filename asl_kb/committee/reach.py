@@ -643,6 +643,9 @@ def _first_fit(scope, cells, specs, kinds):
     first; None when none does, False when _TRIES did not settle it."""
     from asl_kb.committee import enumerate as E
 
+    named = [scope.specs[i].kind for i in specs]
+    if any(k.count is not None and not k.count[0] <= named.count(k.name) <= k.count[1] for k in scope.kinds):
+        return None  # (how many of a kind: wherever they stand)
     tries = 0
     for where in itertools.combinations(cells, len(kinds)):
         terrain = tuple(zip(where, kinds))

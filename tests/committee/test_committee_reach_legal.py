@@ -70,7 +70,7 @@ def test_what_a_check_refuses_is_refused_whatever_else_the_clause_reads(text):
 
 
 def test_no_switch_or_erratum_told_apart_is_said_to_act_nowhere():
-    """Every other switch and erratum has a witness (make test-slow's
+    """make test-slow: every other switch and erratum has a witness (the
     sweep): none is said to act in no legal position."""
     said = {}
     for name in sorted(switch_names()) + sorted(str(p) for p in ERRATA.iterdir()):
