@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import cast
 
 import clingo
 
@@ -102,60 +101,33 @@ def solve(
     return shown[0], stats
 
 
-def solve_each(
-    variants: list[str], concealed: int = 0, entry: str = "rout.lp", staged: bool = True
-) -> list[Sequence[clingo.Symbol]] | None:
-    """The shown atoms of the program's answer set for each of several fact
-    texts that differ in a few facts (a switch, the rule version), grounded
-    once: the facts not common to all are `#external` atoms, set true or
-    false for each variant before it is solved: an external assigned true
-    is a fact, assigned false it is absent, so each solve answers as the
-    program with that variant's facts alone (the grounding with externals
-    left open holds every variant's). Returns the atoms of every answer set,
-    as prisoners.answer() reads them; None when a differing line is not a
-    plain fact (solve each on its own). Left open, facts a staged program's
-    steps read keep its stages from grounding to facts: see
-    outcomes.answers_each."""
-    lines = [v.splitlines() for v in variants]
-    common = set(lines[0]).intersection(*lines[1:])
-    differing = sorted(set().union(*lines) - common)
-    terms = [_fact(x) for x in differing]
-    if None in terms:
-        return None
-    text = "\n".join(x for x in lines[0] if x in common) + "\n" + "".join(f"#external {x}\n" for x in differing)
-    ctl = new_control(entry, text)
-    if staged:
-        ground_stages(ctl, concealed)
-    else:
-        ctl.ground([("base", [])])
-    out: list[Sequence[clingo.Symbol]] = []
-    for variant in lines:
-        have = set(variant)
-        # (no term is None: returned above)
-        for line, term in zip(differing, cast("list[clingo.Symbol]", terms)):
-            ctl.assign_external(term, line in have)
-        shown: list[clingo.Symbol] = []
-        ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
-        out.append(shown)
-    return out
+class Stages:
+    """What the stage loop grounds and reads between its ground calls: the
+    parts of a stage (step, and plan where the rules say), its carry,
+    whether it grew. (A grounding of several variants at once watches its
+    size here: asp/once.py.)"""
+
+    def parts(self, ctl, stage: int) -> list:
+        return _stage_parts(ctl, stage)
+
+    def carry(self, ctl, stage: int) -> list:
+        return [("carry", [clingo.Number(stage)])]
+
+    def grew(self, ctl, stage: int) -> bool:
+        return _grew(ctl, stage)
 
 
-def _fact(line: str) -> clingo.Symbol | None:
-    """The atom of a fact line as asl_kb/asp/facts.py writes it ("p(a,1)."),
-    or None for anything else."""
-    if not line.endswith(".") or ":-" in line:
-        return None
-    try:
-        sym = clingo.parse_term(line[:-1])
-    except RuntimeError:
-        return None
-    return sym if sym.type == clingo.SymbolType.Function and sym.name else None
-
-
-def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, deadline: float | None = None) -> None:
+def ground_stages(
+    ctl,
+    concealed: int = 0,
+    stats: SolveStats | None = None,
+    deadline: float | None = None,
+    stages: Stages | None = None,
+) -> None:
     """Ground #program base, the stages step/carry until one leaves nothing
     to go on from, then #program final."""
     stats = SolveStats() if stats is None else stats
+    stages = Stages() if stages is None else stages
     _check(deadline, "grounding the rout graphs (the static part)")
     room = GroundCallMemory()
     t0 = time.perf_counter()
@@ -166,12 +138,12 @@ def ground_stages(ctl, concealed: int = 0, stats: SolveStats | None = None, dead
         _check(deadline, f"grounding the rout graphs, before stage {stage}")
         room.ask(2, f"grounding the rout graphs, stage {stage}")
         t0 = time.perf_counter()
-        ctl.ground(_stage_parts(ctl, stage))
-        ctl.ground([("carry", [clingo.Number(stage)])])
+        ctl.ground(stages.parts(ctl, stage))
+        ctl.ground(stages.carry(ctl, stage))
         stats.ground_seconds += time.perf_counter() - t0
         stats.stages = stage + 1
         room.took()
-        if not _grew(ctl, stage):
+        if not stages.grew(ctl, stage):
             break
     _check(deadline, "grounding the rout graphs, before the final part")
     # (the final part derives, for every stage at once, more than one stage)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 from asl_kb.committee.judging import require_legal, switches_in_force
-from asl_kb.committee.relevance import acts_only_in_final, has_switch_clause, may_touch
+from asl_kb.committee.relevance import has_switch_clause, may_touch
 from asl_kb.committee.rulesets import RuleSet, with_switch
 from asl_kb.engines.diff import describe, outcome_items, compared, kind_of
 from asl_kb.engines.outcomes import answers_each, reads_phase
@@ -240,10 +240,6 @@ class Alike:
     #: the rout graphs' dead ends left out (graph.live: a clause that adds
     #: only states no fate is reached from changes no outcome)
     live: bool = False
-    #: the `#program` parts the switch clauses may be in for the rout
-    #: program to be grounded once for both (`final` alone by default: see
-    #: outcomes.answers_each)
-    once_in: frozenset = frozenset({"final"})
     #: a list, with `live`: gets True when the rout answers differ only in
     #: dead ends (the rule sets act there, on states no fate is reached from)
     dead_ends: list | None = None
@@ -261,12 +257,12 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, alike: Alike | None = None) ->
     """Whether every program answers alike under a and b (outcomes.answers):
     then the outcomes, and the rules cited in them, are equal, and reading
     thousands of fates twice is not needed. Under one rules folder the
-    programs are grounded once for both where the switches they differ in
-    allow it (outcomes.answers_each). Where a fate is a surrender, outcomes()
-    also runs the whole-phase program (the Guard capacity a surrender may
-    free): its answers are not compared, so the shortcut is taken only when
-    that program cannot tell a from b (same folder, no switch clause there
-    of the switches they differ in). `alike`: what is compared (Alike)."""
+    programs are grounded once for both (outcomes.answers_each,
+    asp/once.py). Where a fate is a surrender, outcomes() also runs the
+    whole-phase program (the Guard capacity a surrender may free): its
+    answers are not compared, so the shortcut is taken only when that
+    program cannot tell a from b (same folder, no switch clause there of
+    the switches they differ in). `alike`: what is compared (Alike)."""
     alike = alike or Alike()
     explained, live, dead_ends = alike.explained, alike.live, alike.dead_ends
     differing = None
@@ -282,7 +278,7 @@ def _same_answers(pa, a: RuleSet, pb, b: RuleSet, alike: Alike | None = None) ->
         with a.active():
             first, second = answers_each(
                 [pa, pb],
-                rout_once=acts_only_in_final("rout.lp", differing, alike.once_in),
+                rout_once=True,
                 explained=explained,
                 live=live,
                 whole=whole,

@@ -915,24 +915,6 @@ def has_switch_clause(entry: str, switches: tuple[str, ...]) -> bool:
     return _slice(str(active_rules()), entry, tuple(sorted(switches))).text is not None
 
 
-@functools.lru_cache(maxsize=64)
-def _switch_parts(folder: str, entry: str, switches: tuple[str, ...]) -> frozenset | None:
-    """The `#program` parts of the entry program holding a switch clause of
-    `switches` (None: cannot tell)."""
-    try:
-        return frozenset(p for p, r in _parsed(folder, entry).rules if _is_switch_clause(r, switches))
-    except _Bail:
-        return None
-
-
-def acts_only_in_final(entry: str, switches: tuple[str, ...], parts: frozenset = frozenset({"final"})) -> bool:
-    """Whether every switch clause of `switches` in the entry program of the
-    active rules folder is in `#program final` (none elsewhere), or in one
-    of `parts`."""
-    found = _switch_parts(str(active_rules()), entry, tuple(sorted(switches)))
-    return found is not None and found <= parts
-
-
 # the parsed programs and slices above hold clingo.ast statements
 for _cache in (_parsed, _slice, _slice_statements, _staged_slice):
     release_at_exit(_cache.cache_clear)

@@ -97,10 +97,8 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool, **aske
             if not may_touch(sa.apply(position), switches, phase):
                 return {**nothing, "untouched": True}
     # A position an erratum's edited clauses may touch: its answers under
-    # the combined folder -- grounded once for both where the edited clauses
-    # are static (#program base) or final; left open, an edited static atom
-    # the stages read grounds what either side may reach -- the rout graphs'
-    # dead ends left out (an edit often adds or removes only states no fate
+    # the combined folder -- grounded once for both (asp/once.py) -- the
+    # rout graphs' dead ends left out (an edit often adds or removes only states no fate
     # is reached from); read in full, under the real rule sets so that rows
     # are attributed to the edited clause, only where they differ.
     dead_ends: list = []
@@ -108,9 +106,7 @@ def judge_diff(name: str, text: str, a: RuleSet, b: RuleSet, phase: bool, **aske
         proxy is not None
         and not phase
         and not voluntary_break
-        and same_outcomes(
-            position, sa, sb, explained=True, live=True, once_in=frozenset({"base", "final"}), dead_ends=dead_ends
-        )
+        and same_outcomes(position, sa, sb, explained=True, live=True, dead_ends=dead_ends)
     ):
         # (acting only on states no fate is reached from: said, not a witness)
         return {**nothing, "dead_ends_only": bool(dead_ends)}

@@ -24,7 +24,8 @@ import clingo
 
 from asl_kb.asp.reader import text
 from asl_kb.engines.graph import MAX_PATHS, Graph, unit_of, merged_info, rank_of
-from asl_kb.asp.solve import SolveStats, TimedOut, solve, solve_each
+from asl_kb.asp.once import solve_each
+from asl_kb.asp.solve import SolveStats, TimedOut, solve
 from asl_kb.asp.symbols import any_named, keys
 from asl_kb.model import Cut, Outcomes, UnitFates
 from asl_kb.model.common import unit_key
@@ -237,11 +238,10 @@ def answers_each(
 ) -> list[tuple]:
     """answers() of several variants of one position that differ only in a
     few facts (rule version, switches): the prisoners program grounded once
-    for all of them (asp/solve.py solve_each), and the rout program too with
-    `rout_once` -- only where those facts act in its `#program final` alone:
-    left open while the stages are grounded, they would keep the stages from
-    grounding to facts (the staged graph would grow with every undecided
-    state). Where they differ in more, each is run on its own. With `live`,
+    for all of them (asp/once.py solve_each), and the rout program too with
+    `rout_once`, its stages watched (left open, those facts keep what they
+    reach from grounding to facts: a grounding outgrowing its bound is
+    given up). Where they differ in more, each is run on its own. With `live`,
     the rout program's answer without its graphs' dead ends (graph.live):
     equal still means equal outcomes; `whole`, a list, gets each rout
     answer with them (what a change that acts only in dead ends alters).

@@ -1,13 +1,12 @@
-"""Two rule sets judged on one grounding (asl_kb/asp/solve.py solve_each,
+"""Two rule sets judged on one grounding (asl_kb/asp/once.py solve_each,
 outcomes.answers_each) and when equal answers are trusted
 (asl_kb/committee/compare.py): the search's fast paths must answer exactly
 as two separate runs do."""
 
 from pathlib import Path
 
-from asl_kb.asp.solve import solve_each
+from asl_kb.asp.once import solve_each
 from asl_kb.committee.compare import _same_answers, compare
-from asl_kb.committee.relevance import acts_only_in_final
 from asl_kb.committee.rulesets import parse_ruleset
 from asl_kb.engines.outcomes import answers, answers_each
 from asl_kb.position.loader import load_position
@@ -45,14 +44,6 @@ def test_the_prisoners_program_is_grounded_once_too():
 
 def test_variants_differing_in_more_than_facts_are_solved_on_their_own():
     assert solve_each(["a.\nb :- a.\n", "a.\nb :- not a.\n"], entry="switches.lp", staged=False) is None
-
-
-def test_facts_left_open_only_where_they_act_in_the_final_part():
-    # left open while the stages ground, a switch of step(t,p) would keep
-    # each stage from grounding to facts
-    assert acts_only_in_final("rout.lp", ("current_rout_path",))
-    assert not acts_only_in_final("rout.lp", ("unconcealed_interdictor",))
-    assert not acts_only_in_final("rout.lp", ("current_rout_path", "unconcealed_interdictor"))
 
 
 def test_equal_rout_answers_are_trusted_only_where_the_whole_phase_cannot_tell():

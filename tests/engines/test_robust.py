@@ -562,6 +562,7 @@ def test_past_the_memory_cap_every_subcommand_says_it_is_incomplete(tmp_path, mo
         raise MemoryError
 
     monkeypatch.setattr(solve_module, "new_control", no_memory)
+    monkeypatch.setattr("asl_kb.asp.once.new_control", no_memory)
     monkeypatch.setattr("asl_kb.engines.why_not.new_control", no_memory)
     f = write(tmp_path, TWO)
     code, out, _ = run(*[a.format(f=f) for a in argv], "--format", "json", "--max-memory", "512")
