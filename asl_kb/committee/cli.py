@@ -52,6 +52,12 @@ def add_parsers(sub, common) -> None:
     d.add_argument(
         "paths", nargs="*", metavar="PATH", help="position files, folders, globs (default: the bundled A10.531 EX)"
     )
+    d.add_argument(
+        "--voluntary-break",
+        action="store_true",
+        help="compare too which unbroken units may break voluntarily (A10.41) and what would follow, "
+        "as outcomes --voluntary-break lists them (default: off)",
+    )
     _rule_set_args(d)
     s = sub.add_parser(
         "search",
@@ -240,7 +246,9 @@ def _diff(args) -> int:
     from asl_kb.resources import default_position
 
     a, b = _rule_sets(args)
-    report = corpus_diff(args.paths or [str(default_position())], a, b, phase=args.phase)
+    report = corpus_diff(
+        args.paths or [str(default_position())], a, b, phase=args.phase, voluntary_break=args.voluntary_break
+    )
     _stale(report, a, b)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")

@@ -145,9 +145,10 @@ def _changes(d: dict, asked: tuple | None) -> list[tuple]:
     return changes
 
 
-def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -> dict:
+def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False, voluntary_break: bool = False) -> dict:
     """Load every position first, then compare each -- a case's every run,
-    with its options, why-not proposals and check; the report as a dict (see
+    with its options (`phase`, `voluntary_break`: asked of every run too),
+    why-not proposals and check; the report as a dict (see
     docs/committee.md). A file that cannot be loaded, or a run asking the
     outcomes of a position that breaks a rule, is listed under `errors`
     (FILE:LINE: KEY: message) and the others are compared all the same; past
@@ -179,7 +180,7 @@ def corpus_diff(paths: list[str], a: RuleSet, b: RuleSet, phase: bool = False) -
                         a,
                         b,
                         phase=phase or options.get("phase", False),
-                        voluntary_break=options.get("voluntary_break", False),
+                        voluntary_break=voluntary_break or options.get("voluntary_break", False),
                     )
                 except PositionError as e:
                     if options["outcomes"]:

@@ -7,8 +7,9 @@ positions whose outcomes differ are reported -- minimal within the scope --
 each with the outcomes that appear/vanish, their causes, and the clauses
 (because/3 rule ids) that fired on one side only. With `out`, each witness is
 written as a position YAML that `asl-kb diff FILE --from A --to B [--switch X]`
-replays and `asl-kb report FILE --rules A --to B [--switch X]` draws (its
-header names both).
+replays (with --voluntary-break where the search asked it) and
+`asl-kb report FILE --rules A --to B [--switch X]` draws (its header names
+both).
 """
 
 from __future__ import annotations
@@ -29,14 +30,16 @@ from asl_kb.position.loader import load_position_text
 SHOWN = 4
 
 
-def replay_command(a: RuleSet, b: RuleSet, file: str) -> str:
-    """The `asl-kb diff` command line that replays a witness."""
+def replay_command(a: RuleSet, b: RuleSet, file: str, voluntary_break: bool = False) -> str:
+    """The `asl-kb diff` command line that replays a witness (one found
+    asking Voluntary Break, A10.41, asks it too)."""
     words = ["asl-kb", "diff", file, "--from", str(a.folder) if a.folder else a.version]
+    asked = ["--voluntary-break"] if voluntary_break else []
     to = str(b.folder) if b.folder else b.version
     if b.flip and a.flip is None and (a.version, a.folder) == (b.version, b.folder):
-        return " ".join(words + ["--switch", b.flip])
+        return " ".join(words + ["--switch", b.flip] + asked)
     words += ["--to", to] + (["--switch", b.flip] if b.flip else [])
-    return " ".join(words)
+    return " ".join(words + asked)
 
 
 def board_command(a: RuleSet, b: RuleSet, file: str) -> str:
@@ -215,7 +218,7 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     )
 
     def header(n, file, w, v):
-        w["replay"] = replay_command(a, b, file)
+        w["replay"] = replay_command(a, b, file, o.voluntary_break)
         changes = [f"{sign} {e['outcome']}" for key, sign in (("vanished", "-"), ("appeared", "+")) for e in v[key]]
         return (
             f"asl-kb search diff witness {n} of scope {scope.name}: {a.label} -> {b.label}\n"

@@ -120,6 +120,44 @@ def test_a_switch_flipped_against_the_same_version(capsys):
     assert {c["switch"] for x in r["rows"] for c in x["caused_by"]} == {"disrupted_rejection"}
 
 
+#: a Good Order Russian squad ADJACENT to a German one at the start of its
+#: RtPh: A10.41's Q&A ("No, since that could result in their immediate
+#: elimination") bars its Voluntary Break; no_break_into_surrender off lets it
+VOLUNTARY_BREAK = """name: voluntary break witness
+attacker: russian
+map: {area: [A1, F8]}
+units:
+  - {id: R1, side: russian, type: squad, counter: 4-4-7, at: B5}
+  - {id: G1, side: german, type: squad, counter: 4-6-7, at: B6}
+"""
+
+
+def test_a_voluntary_break_witness_replays_with_its_question(capsys, tmp_path):
+    # a witness found asking Voluntary Break (search diff without --scope,
+    # JSON voluntary_break: true) replays as diff --voluntary-break: the
+    # replay shows its difference, which diff without the option cannot see
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.committee.search import replay_command
+
+    f = tmp_path / "witness.yaml"
+    f.write_text(VOLUNTARY_BREAK)
+    current = parse_ruleset("current")
+    replay = replay_command(current, current.flipped("no_break_into_surrender"), str(f), voluntary_break=True)
+    words = replay.split()
+    assert words[:2] == ["asl-kb", "diff"] and "--voluntary-break" in words
+    code, out, _ = run(capsys, *words[1:], "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 1
+    assert {(x["unit"], x["change"], x["kind"]) for x in rows} == {
+        ("R1", "+", "voluntary break"),
+        ("G1", "+", "voluntary break"),
+    }
+    assert {c["switch"] for x in rows for c in x["caused_by"]} == {"no_break_into_surrender"}
+    without = [w for w in words[1:] if w != "--voluntary-break"]
+    code, out, _ = run(capsys, *without, "--format", "json")
+    assert code == 0 and json.loads(out)["rows"] == []
+
+
 def test_an_own_words_reading_is_a_switch_like_the_others(capsys):
     # leave_building_toward_cover is a text_reading of A10.51 (versions.lp),
     # off unless switched on: --switch takes it, and the changes name it and its rule
