@@ -97,3 +97,42 @@ def test_an_index_that_cannot_be_written(tmp_path, capsys):
     assert code == 2
     assert f"--out: {out / 'index.html'}: is a folder" in err
     assert text == ""  # (refused before any work)
+
+
+def test_a_search_over_several_scopes_tallies_each(tmp_path, monkeypatch):
+    # --scope shipped walks the scopes smallest first (search.grow_diff):
+    # `impact` holds one tally per scope searched, in that order; the scopes
+    # in which nothing changed share one line of the text
+    from asl_kb.committee import search
+    from asl_kb.committee.rulesets import parse_ruleset
+    from asl_kb.committee.scope import SCOPES_DIR, load_scope
+
+    shipped = (SCOPES_DIR / "disrupted.yaml").read_text()
+
+    def scope(name: str, *edits: tuple[str, str]):
+        text = shipped.replace("name: disrupted", f"name: {name}")
+        for old, new in edits:
+            text = text.replace(old, new)
+        (tmp_path / f"{name}.yaml").write_text(text)
+        return load_scope(str(tmp_path / f"{name}.yaml"))
+
+    # disrupted_rejection acts outside the RtPh only (A20.3): the Rout Phase
+    # scopes change nothing; the Disrupted squad and a German in one hex do
+    rtph = ("phase: [movement]", "phase: [rout]")
+    one_hex = ("radius: 1", "radius: 0")
+    scopes = [scope("rtph-one-hex", rtph, one_hex), scope("rtph", rtph), scope("one-hex", one_hex)]
+    monkeypatch.setattr(search, "shipped_scopes_by_size", lambda: scopes)
+    current = parse_ruleset("current")
+    report = search.grow_diff(current, current.flipped("disrupted_rejection"), impact=True)
+    assert [(t["scope"], t["tried"], t["changed"], t["complete"], t["rows"]) for t in report["impact"]] == [
+        ("rtph-one-hex", 3, 0, True, []),
+        ("rtph", 12, 0, True, []),
+        ("one-hex", 3, 1, True, ROWS),
+    ]
+    assert [(g["scope"], g["tried"]) for g in report["grown"]] == [("rtph-one-hex", 3), ("rtph", 12), ("one-hex", 3)]
+    text = search.grown_text(report).splitlines()
+    table = text[text.index(next(x for x in text if x.split()[:2] == ["OUTCOME", "KIND"])) :]
+    assert [x.split() for x in table[1:]] == [["elimination", "0", "1", "0", "1"]]
+    # (the two unchanged scopes named once, before the table of the one changed)
+    said = [x for x in text if "rtph-one-hex (3)" in x]
+    assert len(said) == 1 and "rtph (12)" in said[0] and text.index(said[0]) < text.index(table[0])
