@@ -200,7 +200,7 @@ def _gives(spec) -> set[tuple[str, str]]:
     return out
 
 
-def require_for(scope: Scope, needs: dict[str, list], changed: tuple | None = None) -> str | None:
+def require_for(scope: Scope, needs: dict[str, list], changed: tuple | None = None, least: int = 0) -> str | None:
     """Constraints that keep only the positions where some changed clause
     may act, as far as its unit inputs say (`needs`: clause -> reach.Need
     list): a clause needing `status(_,concealed)` needs a unit of a kind
@@ -210,7 +210,8 @@ def require_for(scope: Scope, needs: dict[str, list], changed: tuple | None = No
     (reach.changed: the folder and the changed clauses): where they weigh
     the route figured at the start against the whole rout, only the
     positions where a rout may be re-figured (refiguring(); partial_for()
-    says so)."""
+    says so). `least`: the units a position needs at least for a changed
+    clause to fire (least_units.needed; a Guard's prisoners count)."""
     lines, acts = [], 0
     for n, (_clause, wants) in enumerate(sorted(needs.items())):
         body: list[str] = []
@@ -236,7 +237,14 @@ def require_for(scope: Scope, needs: dict[str, list], changed: tuple | None = No
         + "\n".join(lines)
         + "\nacts :- acts(_).\n:- not acts.\n"
         + (_refigure(scope, changed) or "")
+        + (_at_least(scope, least) if least > 1 else "")
     )
+
+
+def _at_least(scope: Scope, least: int) -> str:
+    """A position of at least `least` units, those each unit carries counted."""
+    out = [f"spec_units({i},{1 + len(s.carried)})." for i, s in enumerate(scope.specs)]
+    return "\n".join(out) + f"\n:- #sum{{ N,S : unit(S,_,I), spec_units(I,N) }} < {least}.\n"
 
 
 #: a header input of rules/core/defined.lp -> what a position's header

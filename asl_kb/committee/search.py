@@ -270,14 +270,15 @@ def _required(scope: Scope, a: RuleSet, b: RuleSet, refigured_only: bool = False
     None (no constraint) when the changed clauses are not known."""
     from pathlib import Path
 
-    from asl_kb.committee import generate as gen, reach
+    from asl_kb.committee import generate as gen, least_units, reach
 
     got = reach.changed(a, b)
     if got is None or not got[1]:
         return "", None, None
     needs = reach.needs(got[0], got[1], reach.by_scope(Path(got[0])))
     changed = got if refigured_only else None
-    return gen.require_for(scope, needs, changed), gen.header_filter(needs), gen.partial_for(scope, changed)
+    require = gen.require_for(scope, needs, changed, least_units.needed(*got))
+    return require, gen.header_filter(needs), gen.partial_for(scope, changed)
 
 
 def said_unseen(report: dict, a: RuleSet, b: RuleSet, phase: bool) -> dict:

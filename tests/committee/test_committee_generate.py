@@ -196,3 +196,40 @@ def test_a_re_figured_rout_is_asked_only_of_the_change_that_reads_the_whole_rout
         require = generate.require_for(scope, needs, got) or ""
         assert ("refigured" in require) == asked
         assert (generate.partial_for(scope, got) == generate.REFIGURE_PARTIAL) == asked
+
+
+def test_the_least_units_a_change_needs_are_read_off_the_clauses():
+    """Two units on two sides (`side(U,A), side(E,B), A != B`) or apart
+    (`V != U`); through what a clause reads (a Mopping Up captor is of the
+    other side), an atom matched by its functor (a unit staying put needs
+    no other). A Voluntary Break into a surrender (no_break_into_surrender)
+    needs two units: the generator leaves out the positions of one, a
+    Guard's prisoner counted."""
+    from asl_kb.committee import least_units, reach
+    from asl_kb.committee.rulesets import parse_ruleset
+
+    folder = str(rules_dir())
+
+    def clause(text):
+        return reach.rules_of(text, "t.lp")
+
+    assert least_units.apart(clause("a(U,X) :- side(U,S), side(X,T), S != T.")[0].rule) == 2
+    assert least_units.apart(clause("a(U,V) :- unit_at(U,L), unit_at(V,L), V != U.")[0].rule) == 2
+    assert least_units.apart(clause("a(U) :- side(U,S), not no_quarter(S).")[0].rule) == 1
+    assert least_units.needed(folder, clause("x(U) :- mop_captor(U,X).")) == 2
+    assert least_units.needed(folder, clause("x(N) :- leaf(0,stay(N)).")) < 2
+    current = parse_ruleset("current")
+    got = reach.changed(current, parse_ruleset("current", switch="no_break_into_surrender"))
+    assert got is not None and least_units.needed(*got) == 2
+    scope = scope_from_text(
+        SEVEN_WOODS.replace("count: [3, 3]", "count: [1, 2]")
+        .replace("count: [2, 2]", "count: [0, 1]")
+        .replace("count: [1, 1]", "count: [0, 1]"),
+        "s.yaml",
+    )
+    every = list(candidates(scope))
+    require = generate.require_for(scope, {"c:1": []}, None, 2)
+    assert require is not None
+    kept = [(c.units, c.terrain) for c in generate.generated(scope, require=require)]
+    assert {len(c.units) for c in every} == {1, 2}
+    assert kept == [(c.units, c.terrain) for c in every if len(c.units) == 2]
