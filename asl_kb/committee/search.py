@@ -204,8 +204,21 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase, voluntary_break=o.voluntary_break)
     if o.memo is not None and o.evaluator is None:
         judge = remembered(judge, o.memo)
+    from asl_kb.committee.reach import changed, idle
+
+    # (read off the scope's definition: not for a bound grown without a
+    # scope, which says what the clauses need itself)
+    idle_ = idle(scope, a, b) if o.say_idle else None
+    # every changed clause can act nowhere in the scope: a proof for every
+    # position of it, none run (as --scope shipped passes a scope over)
+    got = changed(a, b)
+    passed_over = idle_ is not None and got is not None and len(idle_) == len(got[1])
+    if passed_over:
+        scan_options["positions"] = lambda _deadline: iter(())
     run = None
-    if o.generate:  # the solver chooses the positions (generate.py), only those the changed clauses may act in
+    if (
+        o.generate and not passed_over
+    ):  # the solver chooses the positions (generate.py), only those the changed clauses may act in
         from asl_kb.committee import generate as gen
 
         run, scan_options["positions"] = gen.walk(scope, *_required(scope, a, b, o.refigured_only))
@@ -246,11 +259,7 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
         "dead_ends_only": s["dead_ends_only"],
         "witnesses": found,
     }
-    from asl_kb.committee.reach import idle
-
-    # (read off a spread of the scope's enumerated positions: not for a
-    # bound grown without a scope, which says what the clauses need itself)
-    idle_ = idle(scope, a, b) if o.say_idle else None
+    report["passed_over"] = passed_over
     report["idle_clauses"] = [{"clause": k, "needs": v} for k, v in (idle_ or {}).items()]
     report["impact"] = [tally.as_json(s["stopped"])]
     report = finish_report(report, s)
@@ -356,6 +365,8 @@ def to_text(report: dict) -> str:
         incomplete = f" ({untouched:,} of them shown untouched by {whose}, not run)" + incomplete
     if not report["witnesses"]:
         said = f"none in {report['tried']:,} positions{incomplete}"
+        if report.get("passed_over"):
+            said = "none: the changed clauses can act in no position of it (passed over, no position run)"
         if report.get("within_bounds"):
             from asl_kb.committee.generate import bounds_text
 

@@ -76,7 +76,13 @@ def test_timeout_cuts_a_long_position_judged_in_process():
 
 def test_mutant_search_cut_by_timeout_is_unfinished(tmp_path, capsys):
     rel = "rout/A20_21_surrender.lp"
-    m = file_mutants(rules_dir(), rel)[0]
+    # (a clause that acts in tiny -- an ADJACENT captor -- so the scope is
+    # walked, not passed over)
+    m = next(
+        m
+        for m in file_mutants(rules_dir(), rel)
+        if m.kind == "delete" and m.clause.startswith("captor(t,") and "adj_unit(" in m.clause
+    )
     code = mutate_main(
         [rel, "--search", "--mutants", m.id, "--scope", "tiny", "--timeout", "0.001", "--out", str(tmp_path)]
     )

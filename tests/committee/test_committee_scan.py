@@ -51,8 +51,14 @@ def test_stream_and_resume_give_the_same_report(tmp_path, erratum):
 
 def test_timeout_marks_the_report_incomplete(erratum):
     scope = scope_from_text(PAIR.replace("count: 2", "count: [1, 2]"), "pair.yaml")
+    # (say_idle=False: the scope is walked, though the switch can act in no
+    # position of it, which passes it over otherwise)
     r = search_diff(
-        scope, parse_ruleset("current"), parse_ruleset("current", switch="massacre_in_location"), timeout=0.0
+        scope,
+        parse_ruleset("current"),
+        parse_ruleset("current", switch="massacre_in_location"),
+        timeout=0.0,
+        say_idle=False,
     )
     assert not r["complete"] and r["incomplete_because"] == ["stopped: --timeout 0 s reached"]
     assert r["tried"] == 1 and r["witnesses"] == []
@@ -110,6 +116,7 @@ def test_ctrl_c_writes_what_it_has_and_marks_the_report_incomplete(tmp_path, err
         return judge(name, text)
 
     stream = tmp_path / "run.jsonl"
-    r = search_diff(scope, a, b, evaluator=lambda _judge: serial(interrupted), stream=str(stream))
+    # (say_idle=False: walked, not passed over)
+    r = search_diff(scope, a, b, evaluator=lambda _judge: serial(interrupted), stream=str(stream), say_idle=False)
     assert r["tried"] == 2 and not r["complete"] and r["incomplete_because"] == ["stopped: interrupted"]
     assert [json.loads(x)["index"] for x in stream.read_text().splitlines()] == [0, 1]

@@ -3,6 +3,7 @@ symmetry class), and `asl-kb search diff`: a rules folder with one clause
 deleted is found to differ from current with a minimal position, which
 `asl-kb diff` replays."""
 
+import json
 import pytest
 
 from asl_kb.board import hexgrid
@@ -125,21 +126,28 @@ attacker: german
 """
 
 
-def test_none_found_says_how_many_positions(capsys, tmp_path):
+def test_a_scope_where_the_changed_clauses_can_act_nowhere_is_passed_over(capsys, tmp_path):
     f = tmp_path / "lone.yaml"
     f.write_text(ONE_UNIT)
-    # A20.4 "in their Location" matters only with prisoners: a lone broken unit never shows it
-    code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
-    n = count(load_scope(str(f)))
-    # every position is shown untouched by the switch's clauses (relevance.py), none run
-    head, warning, *idle = " ".join(text.split()).split(" warning: ")
-    assert code == 0 and head.endswith(
-        f"none in {n} positions ({n} of them shown untouched by the switch's clauses, not run)"
+    # A20.4 "in their Location" matters only with prisoners: a lone broken
+    # unit never shows it -- read off the scope's definition, no position run
+    code, out, _ = run(
+        capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f), "--format", "json"
     )
-    # and it says the switch can act nowhere in that scope
-    assert warning.startswith("the changed clauses can act in no position of scope")
-    # and which of them reads what no position of it produces (a berserk Guard...)
-    assert idle and all(" can act nowhere in scope lone: it reads " in x for x in idle)
+    r = json.loads(out)
+    assert code == 0 and r["passed_over"] and r["complete"] and r["tried"] == 0 and not r["witnesses"]
+    # each changed clause named with what it reads that no position of the scope produces
+    assert r["idle_clauses"] and all(
+        x["clause"].startswith("prisoners/A20_4_massacre.lp:") and x["needs"] for x in r["idle_clauses"]
+    )
+    code, text, _ = run(capsys, "search", "diff", "--switch", "massacre_in_location", "--scope", str(f))
+    _, *idle = " ".join(text.split()).split(" warning: ")
+    assert code == 0 and len(idle) == len(r["idle_clauses"])
+    assert all(" can act nowhere in scope lone: it reads " in x for x in idle)
+    # a switch whose clause may act there is not passed over: its positions are run
+    code, out, _ = run(capsys, "search", "diff", "--switch", "current_rout_path", "--scope", str(f), "--format", "json")
+    r = json.loads(out)
+    assert code == 0 and not r["passed_over"] and r["tried"] == count(load_scope(str(f))) > 0
 
 
 @pytest.mark.parametrize(
