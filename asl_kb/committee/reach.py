@@ -833,6 +833,14 @@ def not_compared_reason(clauses: list[dict]) -> str:
     )
 
 
+def passed_over(scope, a, b) -> dict[str, list[str]] | None:
+    """idle() where every changed clause is idle: no position of the scope
+    can tell a from b (a search passes the scope over); None otherwise."""
+    got = changed(a, b)
+    idle_ = idle(scope, a, b)
+    return idle_ if idle_ is not None and got is not None and len(idle_) == len(got[1]) else None
+
+
 def idle(scope, a, b) -> dict[str, list[str]] | None:
     """Each changed clause that can act nowhere in the scope, with what it
     needs that the scope never produces; None when the changed clauses are

@@ -204,15 +204,14 @@ def search_diff(scope: Scope, a: RuleSet, b: RuleSet, **options) -> dict:
     judge = functools.partial(judge_diff, a=a, b=b, phase=phase, voluntary_break=o.voluntary_break)
     if o.memo is not None and o.evaluator is None:
         judge = remembered(judge, o.memo)
-    from asl_kb.committee.reach import changed, idle
+    from asl_kb.committee.reach import idle, passed_over as passes_over
 
     # (read off the scope's definition: not for a bound grown without a
     # scope, which says what the clauses need itself)
     idle_ = idle(scope, a, b) if o.say_idle else None
     # every changed clause can act nowhere in the scope: a proof for every
     # position of it, none run (as --scope shipped passes a scope over)
-    got = changed(a, b)
-    passed_over = idle_ is not None and got is not None and len(idle_) == len(got[1])
+    passed_over = o.say_idle and passes_over(scope, a, b) is not None
     if passed_over:
         scan_options["positions"] = lambda _deadline: iter(())
     run = None
@@ -470,7 +469,6 @@ def grow_diff(a: RuleSet, b: RuleSet, **options) -> dict:
     grown: list[dict] = []
     impacts: list[dict] = []  # (each scope searched: committee/impact.py)
     report: dict | None = None
-    clauses = reach.changed(a, b)
     bar = options.pop("progress", None)
     for scope in shipped_scopes_by_size():
         if bar is not None:
@@ -483,19 +481,18 @@ def grow_diff(a: RuleSet, b: RuleSet, **options) -> dict:
         if report is not None and (budget <= 0 or (timeout is not None and time.monotonic() - since >= timeout)):
             grown.append({"scope": scope.name, "tried": 0, "complete": False, "untouched": 0})
             break
-        if clauses is not None and clauses[1]:
-            idle = reach.missing(scope, *clauses)
-            if len(idle) == len(clauses[1]):
-                grown.append(
-                    {
-                        "scope": scope.name,
-                        "tried": 0,
-                        "complete": True,
-                        "untouched": 0,
-                        "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()],
-                    }
-                )
-                continue
+        idle = reach.passed_over(scope, a, b)
+        if idle is not None:
+            grown.append(
+                {
+                    "scope": scope.name,
+                    "tried": 0,
+                    "complete": True,
+                    "untouched": 0,
+                    "passed_over": [{"clause": k, "needs": v} for k, v in idle.items()],
+                }
+            )
+            continue
         report = search_diff(
             scope,
             a,
